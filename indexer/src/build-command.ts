@@ -1,0 +1,143 @@
+// `indexer build`: one commit of one repository, from git objects to a directory of shards.
+import { readFileSync } from 'node:fs';
+import { basename } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { ts } from 'ts-morph';
+import { FORMAT_VERSION, OCC_STRIDE, REFERENCE_KINDS, type FileRecord, type Manifest, type OutlineNode, type SkippedFile } from '@sextant/format';
+import { listTrackedFiles, readBlobs, resolveCommit, type SnapshotFile } from './git/git-snapshot.ts';
+import { IndexCollector } from './index-collector.ts';
+import { classifyFile, parseGitattributes } from './file-classification.ts';
+import { Progress } from './progress.ts';
+import { layoutShards, writeIndex } from './shards/shard-writer.ts';
+import { planPrograms, TS_JS_EXTENSIONS } from './ts/project-plan.ts';
+import { languageOf, PackageCache, ProgramIndexer, type CompiledFile } from './ts/program-indexer.ts';
+import { SnapshotHost } from './ts/snapshot-host.ts';
+import { createSyntaxParser, syntaxLanguageOf, type SyntaxOutlineNode, type SyntaxParser } from './syntax/syntax-parser.ts';
+
+export const INDEXER_VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+
+export interface BuildOptions {
+  repo: string;
+  commit: string;
+  out: string;
+  repoName?: string;
+  maxFileBytes: number;
+  progress: Progress;
+}
+
+const CONFIG_FILE = /(^|\/)(tsconfig[^/]*\.json|jsconfig\.json|package\.json)$/;
+
+export function isSourcePath(path: string): boolean {
+  return TS_JS_EXTENSIONS.some((ext) => path.endsWith(ext));
+}
+
+export async function buildIndex(options: BuildOptions): Promise<Manifest> {
+  const { progress } = options;
+  const started = performance.now();
+  const { root, commit, commitDate } = await resolveCommit(options.repo, options.commit);
+  progress.log(`indexing ${root} at ${commit}`);
+
+  const tracked = await listTrackedFiles(root, commit);
+  const skipped: SkippedFile[] = [...tracked.skipped];
+  const wanted = tracked.files.filter((f) => isSourcePath(f.path) || CONFIG_FILE.test(f.path) || f.path === '.gitattributes');
+  const readable = wanted.filter((f) => {
+    if (f.bytes <= options.maxFileBytes) return true;
+    skipped.push({ path: f.path, reason: 'too-large', detail: `${f.bytes} bytes, over the ${options.maxFileBytes}-byte limit (raise it with --max-file-bytes)` });
+    return false;
+  });
+  progress.start('reading files from git', readable.length);
+  const blobs = await readBlobs(root, readable);
+  skipped.push(...blobs.skipped);
+  const texts = new Map(blobs.files.map((f) => [f.path, f.text]));
+  const sources = blobs.files.filter((f) => isSourcePath(f.path));
+  const byPath = new Map<string, SnapshotFile>(sources.map((f) => [f.path, f]));
+
+  const warnings: string[] = [];
+  const host = new SnapshotHost(root, texts);
+  const plans = planPrograms(host, sources.map((f) => f.path), warnings);
+  const rules = parseGitattributes(texts.get('.gitattributes') ?? '');
+  const syntax = await createSyntaxParser();
+  const collector = new IndexCollector();
+  const packages = new PackageCache();
+
+  progress.start('resolving with the TypeScript compiler', sources.length);
+  for (const plan of plans) {
+    progress.log(`  program ${plan.config ?? '(files outside every tsconfig)'}: ${plan.owned.length} files`);
+    const indexer = new ProgramIndexer(host, plan, collector, packages);
+    for (const compiled of indexer.indexFiles()) {
+      collector.addFile(fileRecord(byPath.get(compiled.path)!, compiled, syntax, rules));
+      progress.tick();
+    }
+  }
+  progress.finishLine();
+  for (const warning of warnings) progress.log(`warning: ${warning}`);
+
+  progress.start('writing shards');
+  const set = layoutShards(collector);
+  const languages: Manifest['languages'] = {};
+  for (const file of collector.files) {
+    const summary = (languages[file.lang] ??= { files: 0, precision: 'compiler' });
+    summary.files++;
+  }
+  const manifest = await writeIndex(options.out, set, {
+    formatVersion: FORMAT_VERSION,
+    repo: options.repoName ?? repoNameOf(root),
+    commit,
+    commitDate,
+    builtAt: new Date().toISOString(),
+    indexer: { name: '@sextant/indexer', version: INDEXER_VERSION },
+    parsers: { typescript: ts.version, ...syntax.grammarVersions },
+    counts: { files: collector.files.length, symbols: collector.symbols.size, references: collector.references, edges: collector.edges },
+    languages,
+    skipped: skipped.sort((a, b) => (a.path < b.path ? -1 : 1)),
+    warnings,
+  });
+  const bytes = Object.values(manifest.shards).reduce((sum, s) => sum + s.bytes, 0);
+  progress.log(`wrote ${options.out}: ${Object.keys(manifest.shards).length} shards, ${bytes} bytes; ${manifest.counts.files} files, ${manifest.counts.symbols} symbols, ${manifest.counts.references} references, ${manifest.counts.edges} edges, ${skipped.length} skipped, in ${((performance.now() - started) / 1000).toFixed(1)}s`);
+  return manifest;
+}
+
+function fileRecord(file: SnapshotFile, compiled: CompiledFile, syntax: SyntaxParser, rules: ReturnType<typeof parseGitattributes>): FileRecord {
+  const language = syntaxLanguageOf(file.path);
+  const parsed = language ? syntax.parse(language, file.text) : { outline: [], problems: [] };
+  const definitions = new Map<string, number>();
+  const definition = REFERENCE_KINDS.indexOf('definition');
+  for (let i = 0; i < compiled.occ.length; i += OCC_STRIDE) {
+    if (compiled.occ[i + 5] === definition) definitions.set(`${compiled.occ[i]}:${compiled.occ[i + 1]}`, compiled.occ[i + 4]!);
+  }
+  const link = (node: SyntaxOutlineNode): OutlineNode => ({
+    name: node.name, kind: node.kind, sym: definitions.get(`${node.at[0]}:${node.at[1]}`) ?? -1,
+    range: node.range, at: node.at, children: node.children.map(link),
+  });
+  return {
+    path: file.path,
+    lang: languageOf(file.path),
+    blob: file.blob,
+    bytes: file.bytes,
+    lineLengths: file.text.split(/\r?\n|\r/).map((line) => line.length),
+    flags: classifyFile(file.path, file.text, rules),
+    syms: compiled.syms,
+    occ: sortOccurrences(compiled.occ),
+    outline: parsed.outline.map(link),
+    problems: [...parsed.problems, ...compiled.problems],
+  };
+}
+
+function sortOccurrences(occ: number[]): number[] {
+  const order = [...Array(occ.length / OCC_STRIDE).keys()];
+  const at = (i: number, k: number) => occ[i * OCC_STRIDE + k]!;
+  order.sort((a, b) => at(a, 0) - at(b, 0) || at(a, 1) - at(b, 1) || at(a, 4) - at(b, 4) || at(a, 5) - at(b, 5));
+  return order.flatMap((i) => occ.slice(i * OCC_STRIDE, (i + 1) * OCC_STRIDE));
+}
+
+/** owner/name from the origin remote, else local/<directory>. */
+export function repoNameOf(root: string): string {
+  try {
+    const url = execFileSync('git', ['remote', 'get-url', 'origin'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const match = /[/:]([^/:]+)\/([^/]+?)(\.git)?$/.exec(url);
+    if (match) return `${match[1]}/${match[2]}`;
+  } catch {
+    // no origin: fall through
+  }
+  return `local/${basename(root)}`;
+}

@@ -1,0 +1,78 @@
+// The `indexer` command line: `build` and `publish`. Errors print what went wrong and how to fix it.
+import { parseArgs } from 'node:util';
+import { resolve } from 'node:path';
+import { isSextantError } from '@sextant/format';
+import { buildIndex } from './build-command.ts';
+import { Progress } from './progress.ts';
+
+const USAGE = `usage:
+  indexer build [--commit <sha|ref>] [--repo DIR] [--out DIR] [--repo-name owner/name] [--max-file-bytes N] [--quiet]
+      Index the files tracked at a commit (default HEAD of the repository at --repo, default .)
+      into a directory of shards (default .sextant/index).
+  indexer publish [--out DIR] [--repo-name owner/name] [--ref NAME] [--default] [--local] [--persist-to DIR]
+      Upload an index to R2 (--local: wrangler's local R2 used by \`wrangler dev\`).`;
+
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case 'build':
+        return await build(rest);
+      case 'publish': {
+        const { publishCommand } = await import('./publish/publish-command.ts');
+        return await publishCommand(rest);
+      }
+      case undefined:
+      case '--help':
+      case '-h':
+        process.stdout.write(`${USAGE}\n`);
+        return command === undefined ? 2 : 0;
+      default:
+        process.stderr.write(`error: unknown command "${command}". To fix this, use one of the commands below.\n${USAGE}\n`);
+        return 2;
+    }
+  } catch (error) {
+    if (isSextantError(error)) {
+      process.stderr.write(`error: ${error.message} To fix this, ${lowerFirst(error.hint)}\n`);
+      return 1;
+    }
+    if (error instanceof TypeError && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`error: ${error.message}. To fix this, see the usage below.\n${USAGE}\n`);
+      return 2;
+    }
+    throw error;
+  }
+}
+
+async function build(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      commit: { type: 'string', default: 'HEAD' },
+      repo: { type: 'string', default: '.' },
+      out: { type: 'string' },
+      'repo-name': { type: 'string' },
+      'max-file-bytes': { type: 'string', default: String(1024 * 1024) },
+      quiet: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  const maxFileBytes = Number(values['max-file-bytes']);
+  if (!Number.isInteger(maxFileBytes) || maxFileBytes <= 0) {
+    process.stderr.write(`error: --max-file-bytes must be a positive integer, got "${values['max-file-bytes']}". To fix this, pass a byte count such as 1048576.\n`);
+    return 2;
+  }
+  await buildIndex({
+    repo: resolve(values.repo),
+    commit: values.commit,
+    out: resolve(values.out ?? `${values.repo}/.sextant/index`),
+    repoName: values['repo-name'],
+    maxFileBytes,
+    progress: new Progress(process.stderr, values.quiet),
+  });
+  return 0;
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}

@@ -1,0 +1,166 @@
+// Lays collected records out as shards: symbols (with their references and edges) bucketed by key,
+// files bucketed by path, one name shard for search. Every order is total, so the same commit
+// gives byte-identical shards. Written to a temporary directory that replaces the output at once.
+import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import {
+  bucketOf, EDGE_KINDS, encodeShard, fileShardName, MANIFEST_FILE, NAME_FLAG_EXTERNAL, NAMES_SHARD, pathKey,
+  REFERENCE_KINDS, sha256Hex, SYMBOL_KINDS, symbolShardName,
+  type FileRecord, type FileShard, type Manifest, type NameShard, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShard,
+} from '@sextant/format';
+import type { CollectedSymbol, IndexCollector, Site } from '../index-collector.ts';
+
+const SYMBOLS_PER_BUCKET = 512;
+const FILES_PER_BUCKET = 8;
+
+export function bucketBits(count: number, perBucket: number): number {
+  return Math.min(16, Math.max(0, Math.ceil(Math.log2(Math.max(1, count / perBucket)))));
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function compareSites(a: Site, b: Site): number {
+  return compare(a.path, b.path) || a.line - b.line || a.column - b.column || a.endLine - b.endLine || a.endColumn - b.endColumn;
+}
+
+export interface ShardSet {
+  layout: Manifest['layout'];
+  shards: Map<string, Uint8Array>;
+}
+
+export function layoutShards(collector: IndexCollector): ShardSet {
+  const layout = {
+    symbolBucketBits: bucketBits(collector.symbols.size, SYMBOLS_PER_BUCKET),
+    fileBucketBits: bucketBits(collector.files.length, FILES_PER_BUCKET),
+  };
+  const shards = new Map<string, Uint8Array>();
+
+  const symbolBuckets = new Map<number, CollectedSymbol[]>();
+  for (const symbol of collector.symbols.values()) {
+    const bucket = bucketOf(symbol.info.key, layout.symbolBucketBits);
+    (symbolBuckets.get(bucket) ?? symbolBuckets.set(bucket, []).get(bucket)!).push(symbol);
+  }
+  for (const [bucket, symbols] of symbolBuckets) {
+    shards.set(symbolShardName(bucket), encodeShard(symbolShard(collector, symbols)));
+  }
+
+  const fileBuckets = new Map<number, FileRecord[]>();
+  for (const file of collector.files) {
+    const bucket = bucketOf(pathKey(file.path), layout.fileBucketBits);
+    (fileBuckets.get(bucket) ?? fileBuckets.set(bucket, []).get(bucket)!).push(file);
+  }
+  for (const [bucket, files] of fileBuckets) {
+    const shard: FileShard = { v: 1, files: files.sort((a, b) => compare(a.path, b.path)) };
+    shards.set(fileShardName(bucket), encodeShard(shard));
+  }
+
+  shards.set(NAMES_SHARD, encodeShard(nameShard(collector)));
+  return { layout, shards: new Map([...shards].sort(([a], [b]) => compare(a, b))) };
+}
+
+function symbolShard(collector: IndexCollector, symbols: CollectedSymbol[]): SymbolShard {
+  symbols.sort((a, b) => compare(a.info.key, b.info.key));
+  const paths = new Set<string>();
+  const peerKeys = new Set<string>();
+  for (const s of symbols) {
+    for (const d of s.info.defs) paths.add(d[0]);
+    for (const r of s.refs) {
+      paths.add(r.site.path);
+      if (r.from) peerKeys.add(r.from);
+    }
+    for (const e of s.edges) {
+      peerKeys.add(e.peer);
+      if (e.site) paths.add(e.site.path);
+    }
+  }
+  const pathList = [...paths].sort(compare);
+  const pathIndex = new Map(pathList.map((p, i) => [p, i]));
+  const peers: PeerRecord[] = [...peerKeys].sort(compare).map((key) => peerOf(collector, key));
+  const peerIndex = new Map(peers.map((p, i) => [p.key, i]));
+
+  const records: SymbolRecord[] = symbols.map(({ info, refs, edges }) => {
+    const defs = [...info.defs].sort((a, b) => compare(a[0], b[0]) || a[1] - b[1] || a[2] - b[2]);
+    const sortedRefs = [...refs].sort((a, b) => compareSites(a.site, b.site) || compare(a.kind, b.kind));
+    const sortedEdges = [...edges].sort((a, b) => compare(a.kind, b.kind) || Number(a.out) - Number(b.out)
+      || compare(a.peer, b.peer) || (a.site && b.site ? compareSites(a.site, b.site) : a.site ? 1 : b.site ? -1 : 0));
+    const record: SymbolRecord = {
+      key: info.key,
+      name: info.name,
+      kind: info.kind,
+      qname: info.qname,
+      lang: info.lang,
+      ...(info.path !== undefined ? { path: info.path } : {}),
+      mods: info.mods,
+      ...(info.signature !== undefined ? { signature: info.signature } : {}),
+      ...(info.doc !== undefined ? { doc: info.doc } : {}),
+      ...(info.container !== undefined ? { container: info.container } : {}),
+      ...(info.external !== undefined ? { external: info.external } : {}),
+      ...(info.local ? { local: true } : {}),
+      defs: defs.flatMap((d) => [pathIndex.get(d[0])!, d[1], d[2], d[3], d[4]]),
+      refs: sortedRefs.flatMap((r) => [
+        pathIndex.get(r.site.path)!, r.site.line, r.site.column, r.site.endLine, r.site.endColumn,
+        REFERENCE_KINDS.indexOf(r.kind), r.from ? peerIndex.get(r.from)! : -1,
+      ]),
+      edges: sortedEdges.flatMap((e) => [
+        EDGE_KINDS.indexOf(e.kind), e.out ? 0 : 1, peerIndex.get(e.peer)!,
+        ...(e.site ? [pathIndex.get(e.site.path)!, e.site.line, e.site.column, e.site.endLine, e.site.endColumn] : [-1, -1, -1, -1, -1]),
+      ]),
+    };
+    return record;
+  });
+  return { v: 1, paths: pathList, peers, symbols: records };
+}
+
+function peerOf(collector: IndexCollector, key: string): PeerRecord {
+  const info = collector.symbols.get(key)!.info;
+  const def = info.defs[0];
+  return { key, name: info.name, kind: info.kind, path: def?.[0] ?? '', line: def?.[1] ?? 0, column: def?.[2] ?? 0 };
+}
+
+function nameShard(collector: IndexCollector): NameShard {
+  const fileFlags = new Map(collector.files.map((f) => [f.path, f.flags]));
+  const entries = [...collector.symbols.values()]
+    .map((s) => s.info)
+    .filter((info) => !info.local)
+    .sort((a, b) => compare(a.name.toLowerCase(), b.name.toLowerCase()) || compare(a.key, b.key));
+  const paths = [...new Set(entries.map((e) => e.defs[0]?.[0] ?? ''))].sort(compare);
+  const pathIndex = new Map(paths.map((p, i) => [p, i]));
+  return {
+    v: 1,
+    paths,
+    name: entries.map((e) => e.name),
+    qname: entries.map((e) => e.qname),
+    kind: entries.map((e) => SYMBOL_KINDS.indexOf(e.kind)),
+    key: entries.map((e) => e.key),
+    loc: entries.flatMap((e) => [pathIndex.get(e.defs[0]?.[0] ?? '')!, e.defs[0]?.[1] ?? 0, e.defs[0]?.[2] ?? 0]),
+    flags: entries.map((e) => (e.external ? NAME_FLAG_EXTERNAL : fileFlags.get(e.defs[0]?.[0] ?? '') ?? 0)),
+  };
+}
+
+/** Writes shards and manifest to `out`, replacing what was there only once everything is on disk. */
+export async function writeIndex(out: string, set: ShardSet, manifest: Omit<Manifest, 'shards' | 'layout'>): Promise<Manifest> {
+  const shards: Record<string, ShardEntry> = {};
+  for (const [name, bytes] of set.shards) shards[name] = { sha256: sha256Hex(bytes), bytes: bytes.byteLength };
+  const complete: Manifest = { ...manifest, layout: set.layout, shards };
+  const temporary = `${out}.tmp-${process.pid}`;
+  const previous = `${out}.old-${process.pid}`;
+  await rm(temporary, { recursive: true, force: true });
+  try {
+    for (const [name, bytes] of set.shards) {
+      const file = join(temporary, name);
+      await mkdir(dirname(file), { recursive: true });
+      await writeFile(file, bytes);
+    }
+    await writeFile(join(temporary, MANIFEST_FILE), `${JSON.stringify(complete, null, 2)}\n`);
+    await mkdir(dirname(out), { recursive: true });
+    const hadPrevious = await rename(out, previous).then(() => true, () => false);
+    await rename(temporary, out);
+    if (hadPrevious) await rm(previous, { recursive: true, force: true });
+  } catch (error) {
+    await rm(temporary, { recursive: true, force: true });
+    throw error;
+  }
+  return complete;
+}

@@ -1,0 +1,168 @@
+// A compiler host that sees the repository as it is at the indexed commit: tracked files come from
+// the git snapshot, never the working tree; dependencies (node_modules) and the TypeScript lib come
+// from disk. Source files are parsed once and shared by every program of the repository, as the
+// language service's document registry does.
+import { realpathSync, existsSync, readFileSync, statSync, readdirSync } from 'node:fs';
+import { dirname, posix } from 'node:path';
+import { ts } from 'ts-morph';
+
+export class SnapshotHost {
+  readonly root: string;
+  private readonly texts: Map<string, string>;
+  private readonly directories = new Set<string>();
+  private readonly sourceFiles = new Map<string, ts.SourceFile>();
+
+  /** `texts`: repository-relative path → content at the commit. */
+  constructor(root: string, texts: Map<string, string>) {
+    this.root = root.replace(/\\/g, '/').replace(/\/$/, '');
+    this.texts = texts;
+    for (const path of texts.keys()) {
+      for (let dir = posix.dirname(path); dir !== '.'; dir = posix.dirname(dir)) {
+        if (this.directories.has(dir)) break;
+        this.directories.add(dir);
+      }
+    }
+  }
+
+  /** The repository-relative path of an absolute path inside the snapshot, if it is one. */
+  relative(fileName: string): string | undefined {
+    const normalized = fileName.replace(/\\/g, '/');
+    if (!normalized.startsWith(`${this.root}/`)) return undefined;
+    const rel = normalized.slice(this.root.length + 1);
+    if (rel.split('/').includes('node_modules')) {
+      // A workspace package linked into node_modules is the repository's own source.
+      const real = this.realpath(normalized);
+      return real !== normalized ? this.relative(real) : undefined;
+    }
+    return rel;
+  }
+
+  paths(): IterableIterator<string> {
+    return this.texts.keys();
+  }
+
+  absolute(path: string): string {
+    return `${this.root}/${path}`;
+  }
+
+  private onDisk(fileName: string): boolean {
+    const normalized = fileName.replace(/\\/g, '/');
+    return !normalized.startsWith(`${this.root}/`) && normalized !== this.root
+      || normalized.slice(this.root.length + 1).split('/').includes('node_modules');
+  }
+
+  fileExists = (fileName: string): boolean => {
+    const rel = this.relative(fileName);
+    if (rel !== undefined) return this.texts.has(rel);
+    return this.onDisk(fileName) && existsSync(fileName) && statSync(fileName).isFile();
+  };
+
+  readFile = (fileName: string): string | undefined => {
+    const rel = this.relative(fileName);
+    if (rel !== undefined) return this.texts.get(rel);
+    if (!this.onDisk(fileName)) return undefined;
+    try {
+      return readFileSync(fileName, 'utf8');
+    } catch {
+      return undefined;
+    }
+  };
+
+  directoryExists = (dir: string): boolean => {
+    const normalized = dir.replace(/\\/g, '/').replace(/\/$/, '');
+    if (normalized === this.root) return true;
+    const rel = this.relative(normalized);
+    if (rel !== undefined) return this.directories.has(rel);
+    return this.onDisk(normalized) && existsSync(normalized) && statSync(normalized).isDirectory();
+  };
+
+  realpath = (path: string): string => {
+    try {
+      return realpathSync.native(path).replace(/\\/g, '/');
+    } catch {
+      return path;
+    }
+  };
+
+  /** Entries of a directory for tsconfig include/exclude matching. */
+  entries(dir: string): { files: string[]; directories: string[] } {
+    const normalized = dir.replace(/\\/g, '/').replace(/\/$/, '');
+    if (this.onDisk(normalized)) {
+      try {
+        const dirents = readdirSync(normalized, { withFileTypes: true });
+        return {
+          files: dirents.filter((d) => d.isFile()).map((d) => d.name).sort(),
+          directories: dirents.filter((d) => d.isDirectory()).map((d) => d.name).sort(),
+        };
+      } catch {
+        return { files: [], directories: [] };
+      }
+    }
+    const rel = normalized === this.root ? '' : normalized.slice(this.root.length + 1);
+    const prefix = rel ? `${rel}/` : '';
+    const files = new Set<string>();
+    const directories = new Set<string>();
+    for (const path of this.texts.keys()) {
+      if (!path.startsWith(prefix)) continue;
+      const rest = path.slice(prefix.length);
+      const slash = rest.indexOf('/');
+      if (slash < 0) files.add(rest);
+      else directories.add(rest.slice(0, slash));
+    }
+    return { files: [...files].sort(), directories: [...directories].sort() };
+  }
+
+  readDirectory = (
+    rootDir: string, extensions: readonly string[], excludes: readonly string[] | undefined,
+    includes: readonly string[], depth?: number,
+  ): string[] => {
+    // ts.matchFiles is what ts.sys.readDirectory runs; only the file system entries differ here.
+    const matchFiles = (ts as unknown as { matchFiles: MatchFiles }).matchFiles;
+    return matchFiles(rootDir, extensions, excludes, includes, true, this.root, depth, (d) => this.entries(d), this.realpath);
+  };
+
+  parseConfigHost(): ts.ParseConfigHost {
+    return {
+      useCaseSensitiveFileNames: true,
+      fileExists: this.fileExists,
+      readFile: this.readFile,
+      readDirectory: this.readDirectory,
+    };
+  }
+
+  compilerHost(options: ts.CompilerOptions): ts.CompilerHost {
+    return {
+      getSourceFile: (fileName, languageVersionOrOptions) => this.sourceFile(fileName, languageVersionOrOptions),
+      getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
+      getDefaultLibLocation: () => dirname(ts.getDefaultLibFilePath(options)),
+      writeFile: () => {},
+      getCurrentDirectory: () => this.root,
+      getCanonicalFileName: (f) => f,
+      useCaseSensitiveFileNames: () => true,
+      getNewLine: () => '\n',
+      fileExists: this.fileExists,
+      readFile: this.readFile,
+      directoryExists: this.directoryExists,
+      realpath: this.realpath,
+      getDirectories: (d) => this.entries(d).directories,
+    };
+  }
+
+  private sourceFile(fileName: string, options: ts.ScriptTarget | ts.CreateSourceFileOptions): ts.SourceFile | undefined {
+    const key = `${fileName}\0${typeof options === 'object' ? `${options.languageVersion}/${options.impliedNodeFormat}` : options}`;
+    const cached = this.sourceFiles.get(key);
+    if (cached) return cached;
+    const text = this.readFile(fileName);
+    if (text === undefined) return undefined;
+    const sourceFile = ts.createSourceFile(fileName, text, options, true);
+    this.sourceFiles.set(key, sourceFile);
+    return sourceFile;
+  }
+}
+
+type MatchFiles = (
+  path: string, extensions: readonly string[] | undefined, excludes: readonly string[] | undefined,
+  includes: readonly string[] | undefined, useCaseSensitiveFileNames: boolean, currentDirectory: string,
+  depth: number | undefined, getFileSystemEntries: (path: string) => { files: string[]; directories: string[] },
+  realpath: (path: string) => string,
+) => string[];

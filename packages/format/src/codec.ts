@@ -1,0 +1,24 @@
+// Shard bytes: MessagePack, then raw DEFLATE. Deterministic for equal input (msgpack writes keys in
+// insertion order, fflate has no timestamps), so equal indexes are byte-identical.
+import { decode, encode } from '@msgpack/msgpack';
+import { deflateSync, inflateSync } from 'fflate';
+import { SextantError } from './errors.ts';
+
+export function encodeShard(value: unknown): Uint8Array {
+  return deflateSync(encode(value, { ignoreUndefined: true }), { level: 6 });
+}
+
+/** Decodes a shard; `rawBytes` (its inflated size) is what a cache should charge for it. */
+export function decodeShard<T>(name: string, bytes: Uint8Array): { value: T; rawBytes: number } {
+  try {
+    const raw = inflateSync(bytes);
+    return { value: decode(raw) as T, rawBytes: raw.byteLength };
+  } catch (error) {
+    throw new SextantError(
+      'INDEX_CORRUPT',
+      `Shard ${name} cannot be decoded: ${(error as Error).message}`,
+      'Rebuild the index for this commit with `indexer build` and publish it again.',
+      { shard: name },
+    );
+  }
+}

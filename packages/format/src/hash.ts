@@ -1,0 +1,47 @@
+// Hashes shared by the indexer and every reader. Synchronous and pure JS so that the worker, the
+// runner and the indexer compute the same values with no platform crypto.
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+
+export function sha256Hex(bytes: Uint8Array): string {
+  return bytesToHex(sha256(bytes));
+}
+
+export function sha256Bytes(text: string): Uint8Array {
+  return sha256(utf8ToBytes(text));
+}
+
+const BASE32 = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford: no i, l, o, u.
+
+/** Lowercase Crockford base32 of the first `chars * 5` bits of `bytes`. */
+export function base32(bytes: Uint8Array, chars: number): string {
+  let out = '';
+  let buffer = 0;
+  let bits = 0;
+  let index = 0;
+  while (out.length < chars) {
+    if (bits < 5) {
+      buffer = (buffer << 8) | (bytes[index++] ?? 0);
+      bits += 8;
+    }
+    out += BASE32[(buffer >> (bits - 5)) & 31];
+    bits -= 5;
+  }
+  return out;
+}
+
+/** The top `bits` bits (0..20) of a base32 string, as an integer. */
+export function leadingBits(key: string, bits: number): number {
+  let value = 0;
+  for (let i = 0; i < 4; i++) {
+    const digit = BASE32.indexOf(key[i] ?? '0');
+    if (digit < 0) return -1;
+    value = value * 32 + digit;
+  }
+  return value >>> (20 - bits);
+}
+
+export function isBase32(text: string): boolean {
+  for (const ch of text) if (!BASE32.includes(ch)) return false;
+  return true;
+}

@@ -1,0 +1,8 @@
+// @sextant/format: everything in this barrel is public API. Runtime-neutral (Node and workerd).
+export * from './errors.ts';
+export * from './codec.ts';
+export * from './hash.ts';
+export * from './symbol-id.ts';
+export * from './records.ts';
+export * from './manifest.ts';
+export * from './object-layout.ts';

@@ -1,0 +1,150 @@
+// The records stored in shards. Positions are 1-based lines and 1-based columns counted in UTF-16
+// code units (as LSP and the TypeScript compiler count). Occurrence lists are flattened number
+// arrays (fixed stride) because a repository has millions of them and objects cost memory and
+// decode time in the worker.
+
+export const SYMBOL_KINDS = [
+  'class', 'interface', 'type', 'enum', 'enumMember', 'function', 'method', 'constructor',
+  'property', 'field', 'getter', 'setter', 'variable', 'constant', 'namespace', 'module',
+  'typeParameter', 'parameter', 'local', 'component',
+] as const;
+export type SymbolKind = (typeof SYMBOL_KINDS)[number];
+
+export const REFERENCE_KINDS = [
+  'definition', 'call', 'new', 'read', 'write', 'type', 'import', 'export', 'inherit', 'jsx', 'decorator',
+] as const;
+export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
+
+export const LANGUAGES = ['typescript', 'javascript'] as const;
+export type Language = (typeof LANGUAGES)[number];
+
+export const EDGE_KINDS = ['extends', 'implements', 'overrides', 'calls'] as const;
+export type EdgeKind = (typeof EDGE_KINDS)[number];
+
+/** Bit flags of a symbol's modifiers. */
+export const MODIFIERS = {
+  exported: 1, default: 2, static: 4, abstract: 8, async: 16, readonly: 32,
+  private: 64, protected: 128, public: 256, declare: 512, optional: 1024,
+} as const;
+export type Modifier = keyof typeof MODIFIERS;
+
+/** Bit flags of a file's classification. */
+export const FILE_FLAGS = { test: 1, generated: 2, vendored: 4 } as const;
+export type FileFlag = keyof typeof FILE_FLAGS;
+
+/** Stride of one entry in SymbolRecord.defs: pathIndex, line, column, endLine, endColumn. */
+export const DEF_STRIDE = 5;
+/** Stride of one entry in SymbolRecord.refs: pathIndex, line, column, endLine, endColumn, kind, fromIndex (-1: module scope). */
+export const REF_STRIDE = 7;
+/** Stride of one entry in SymbolRecord.edges: kind, direction (0 out, 1 in), peerIndex, pathIndex, line, column, endLine, endColumn (site, -1 when none). */
+export const EDGE_STRIDE = 8;
+/** Stride of one entry in FileRecord.occ: line, column, endLine, endColumn, symbolIndex, kind. */
+export const OCC_STRIDE = 6;
+
+/** A symbol mentioned by a shard without being stored in it: enough to print it and chain to it. */
+export interface PeerRecord {
+  key: string;
+  name: string;
+  kind: SymbolKind;
+  path: string;
+  line: number;
+  column: number;
+}
+
+export interface ExternalOrigin {
+  /** npm package name, or "typescript/lib" for the TypeScript standard library. */
+  package: string;
+  version?: string;
+}
+
+export interface SymbolRecord {
+  key: string;
+  name: string;
+  kind: SymbolKind;
+  /** Dotted name inside its module, e.g. `OrderService.submit`. */
+  qname: string;
+  lang: Language;
+  /** Module (file) path of the first declaration; absent for external symbols. */
+  path?: string;
+  mods: number;
+  signature?: string;
+  doc?: string;
+  /** Key of the enclosing symbol. */
+  container?: string;
+  external?: ExternalOrigin;
+  /** Locals and parameters: referenced, never searched. */
+  local?: boolean;
+  /** Declaration name ranges, DEF_STRIDE each, in (path, position) order. */
+  defs: number[];
+  /** References, REF_STRIDE each, in (path, position) order; definitions excluded. */
+  refs: number[];
+  edges: number[];
+}
+
+export interface SymbolShard {
+  v: 1;
+  paths: string[];
+  peers: PeerRecord[];
+  symbols: SymbolRecord[];
+}
+
+export interface OutlineNode {
+  name: string;
+  kind: SymbolKind;
+  /** Index into FileRecord.syms, -1 when the compiler did not see this declaration. */
+  sym: number;
+  /** Whole declaration: line, column, endLine, endColumn. */
+  range: [number, number, number, number];
+  /** Name: line, column. */
+  at: [number, number];
+  children: OutlineNode[];
+}
+
+export interface ProblemRecord {
+  source: 'syntax' | 'compiler';
+  severity: 'error' | 'warning';
+  code?: number;
+  message: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+export interface FileRecord {
+  path: string;
+  lang: Language;
+  /** Git blob id at the indexed commit. */
+  blob: string;
+  bytes: number;
+  /** Length of each line in UTF-16 code units, without its line break. */
+  lineLengths: number[];
+  flags: number;
+  /** Keys of the symbols occurring in the file (indexes of occ entries point here). */
+  syms: string[];
+  /** Occurrences, OCC_STRIDE each, sorted by position; kind is an index into REFERENCE_KINDS. */
+  occ: number[];
+  outline: OutlineNode[];
+  problems: ProblemRecord[];
+}
+
+export interface FileShard {
+  v: 1;
+  files: FileRecord[];
+}
+
+/** The search index, columnar, sorted by lowercased name then key. */
+export interface NameShard {
+  v: 1;
+  paths: string[];
+  name: string[];
+  qname: string[];
+  kind: number[];
+  key: string[];
+  /** pathIndex, line, column per entry (3 each). */
+  loc: number[];
+  /** FILE_FLAGS of the declaring file, plus 8 for external symbols. */
+  flags: number[];
+}
+
+export const NAME_FLAG_EXTERNAL = 8;

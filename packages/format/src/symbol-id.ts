@@ -1,0 +1,49 @@
+// symbolIds: `<key>@<commit>`. The key is a hash of the symbol's identity (language, module path,
+// qualified name, kind, disambiguator), so it survives commits that leave that identity alone; the
+// commit part pins the answer to one index; the key's leading bits name the shard that holds it.
+import { SextantError } from './errors.ts';
+import { base32, isBase32, leadingBits, sha256Bytes } from './hash.ts';
+
+export const KEY_LENGTH = 16; // 80 bits
+export const COMMIT_PREFIX_LENGTH = 12;
+
+export interface ParsedSymbolId {
+  key: string;
+  commit: string;
+}
+
+export function symbolKey(identity: string): string {
+  return base32(sha256Bytes(identity), KEY_LENGTH);
+}
+
+/** Bucket of a key or path hash among 2^bits buckets. */
+export function bucketOf(key: string, bits: number): number {
+  return bits === 0 ? 0 : leadingBits(key, bits);
+}
+
+export function pathKey(path: string): string {
+  return base32(sha256Bytes(`path\0${path}`), KEY_LENGTH);
+}
+
+export function formatSymbolId(key: string, commit: string): string {
+  return `${key}@${commit.slice(0, COMMIT_PREFIX_LENGTH)}`;
+}
+
+export function parseSymbolId(symbolId: string): ParsedSymbolId {
+  const at = symbolId.indexOf('@');
+  const key = symbolId.slice(0, at);
+  const commit = symbolId.slice(at + 1);
+  if (at < 0 || key.length !== KEY_LENGTH || !isBase32(key) || !/^[0-9a-f]{12}$/.test(commit)) {
+    throw new SextantError(
+      'INVALID_SYMBOL_ID',
+      `"${symbolId}" is not a Sextant symbolId (expected <16 base32 chars>@<12 hex chars of a commit>).`,
+      'Pass a symbolId exactly as a previous tool result gave it, or target the symbol by name, qualifiedName or path + line + column.',
+    );
+  }
+  return { key, commit };
+}
+
+/** True when a full or abbreviated commit names the same commit as `full`. */
+export function sameCommit(full: string, other: string): boolean {
+  return other.length >= 7 && full.startsWith(other.toLowerCase());
+}

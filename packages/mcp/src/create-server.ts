@@ -1,0 +1,81 @@
+// A fresh MCP server over an index provider: tools/list and tools/call for the registry. Arguments
+// are validated here, once, so bad arguments are protocol errors (InvalidParams) for every tool.
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import {
+  CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult,
+} from '@modelcontextprotocol/sdk/types.js';
+import { errorResult } from './error-result.ts';
+import type { IndexProvider } from './index-provider.ts';
+import { inputJsonSchema, outputJsonSchema } from './json-schemas.ts';
+import { READ_TOOLS } from './registry.ts';
+import type { ToolDefinition } from './tool-definition.ts';
+import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
+
+export interface ServerInfo {
+  name: string;
+  version: string;
+}
+
+export interface CallRecord {
+  tool: string;
+  outcome: string;
+  ms: number;
+}
+
+export interface ServerOptions {
+  tools?: readonly ToolDefinition[];
+  /** Called once per tools/call, for structured logs. Never receives credentials. */
+  onCall?: (record: CallRecord) => void;
+  /** Passed to the SDK Server (which builds an Ajv instance per server when absent); the worker shares one per isolate. */
+  jsonSchemaValidator?: jsonSchemaValidator;
+}
+
+export function createSextantServer(provider: IndexProvider, info: ServerInfo, options: ServerOptions = {}): Server {
+  const tools = options.tools ?? READ_TOOLS;
+  const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const server = new Server(info, {
+    capabilities: { tools: {} },
+    ...(options.jsonSchemaValidator ? { jsonSchemaValidator: options.jsonSchemaValidator } : {}),
+    instructions:
+      'Sextant answers code-navigation questions from a precomputed index of one commit. Every answer names its repo and commit. Start with search_symbols to get a symbolId, then goto_definition / find_references with it. Lists are paged: follow nextCursor while hasMore is true.',
+  });
+
+  server.setRequestHandler(ListToolsRequestSchema, () => ({
+    tools: tools.map((tool) => ({
+      name: tool.name,
+      title: tool.title,
+      description: tool.description,
+      inputSchema: inputJsonSchema(tool) as { type: 'object' },
+      outputSchema: outputJsonSchema(tool) as { type: 'object' },
+      annotations: { title: tool.title, readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+    })),
+  }));
+
+  server.setRequestHandler(CallToolRequestSchema, async (request): Promise<CallToolResult> => {
+    const tool = byName.get(request.params.name);
+    if (!tool) {
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool "${request.params.name}". Known tools: ${[...byName.keys()].join(', ')}.`);
+    }
+    const parsed = tool.input.safeParse(request.params.arguments ?? {});
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((issue) => `${issue.path.join('.') || '(arguments)'}: ${issue.message}`).join('; ');
+      throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${tool.name}: ${issues}`);
+    }
+    const started = Date.now();
+    let result: CallToolResult;
+    try {
+      const answer = await tool.run(provider, parsed.data);
+      result = { content: [{ type: 'text', text: tool.render(answer) }], structuredContent: answer as Record<string, unknown> };
+    } catch (error) {
+      result = errorResult(error);
+    }
+    options.onCall?.({
+      tool: tool.name,
+      outcome: result.isError ? String((result.structuredContent as { error: { code: string } }).error.code) : 'ok',
+      ms: Date.now() - started,
+    });
+    return result;
+  });
+
+  return server;
+}

@@ -1,0 +1,80 @@
+// Zod pieces shared by the tools' input and output schemas.
+import * as z from 'zod';
+import { ERROR_CODES, LANGUAGES, REFERENCE_KINDS, SYMBOL_KINDS } from '@sextant/format';
+
+export const commitInput = {
+  commit: z.string().min(1).max(256).optional()
+    .describe('Commit sha (full or at least 7 characters) or ref to answer from. Default: the indexed commit (runner) or the repository\'s default ref (worker). Never silently answered from another commit.'),
+};
+
+export const targetInput = {
+  symbolId: z.string().max(64).optional()
+    .describe('A symbolId exactly as a previous result gave it (`<key>@<commit>`). Preferred: it is exact and chains between tools.'),
+  path: z.string().max(4096).optional().describe('Repository-relative file path; with line and column.'),
+  line: z.number().int().min(1).optional().describe('1-based line; with path and column.'),
+  column: z.number().int().min(1).optional()
+    .describe('1-based column in UTF-16 code units, anywhere on the identifier; with path and line.'),
+  qualifiedName: z.string().max(1024).optional()
+    .describe('Dotted name inside its module, e.g. `OrderService.submit`, optionally `path:OrderService.submit`.'),
+  name: z.string().max(512).optional()
+    .describe('Exact, case-sensitive symbol name. Several matches give AMBIGUOUS_SYMBOL with the candidates.'),
+};
+
+export const pageInput = (bounds: { defaultLimit: number; maxLimit: number }) => ({
+  limit: z.number().int().min(1).max(bounds.maxLimit).optional()
+    .describe(`Page size, default ${bounds.defaultLimit}, at most ${bounds.maxLimit}.`),
+  cursor: z.string().max(2048).optional()
+    .describe('nextCursor from the previous page of the same call; stateless and valid for as long as the commit is indexed.'),
+});
+
+export const symbolKind = z.enum(SYMBOL_KINDS);
+export const referenceKind = z.enum(REFERENCE_KINDS);
+export const language = z.enum(LANGUAGES);
+
+export const answerOutput = {
+  repo: z.string().describe('Repository the answer comes from.'),
+  commit: z.string().describe('Full sha of the indexed commit the answer comes from.'),
+};
+
+export const location = {
+  path: z.string(),
+  line: z.number().int(),
+  column: z.number().int(),
+  endLine: z.number().int(),
+  endColumn: z.number().int(),
+};
+
+export const external = z.object({ package: z.string(), version: z.string().optional() });
+
+export const symbolSummary = z.object({
+  symbolId: z.string(),
+  name: z.string(),
+  kind: symbolKind,
+  qualifiedName: z.string(),
+  language,
+  path: z.string().optional(),
+  line: z.number().int().optional(),
+  column: z.number().int().optional(),
+  external: external.optional(),
+});
+
+export const peer = z.object({ symbolId: z.string(), name: z.string(), kind: symbolKind });
+
+export const pageOutput = {
+  total: z.number().int().describe('Number of results for the whole query, not only this page.'),
+  totalIsExact: z.boolean(),
+  hasMore: z.boolean(),
+  nextCursor: z.string().optional(),
+  truncationReason: z.string().optional().describe('Which bound cut this answer (limit, depth, maxNodes).'),
+};
+
+export const errorOutput = z.object({
+  repo: z.string().optional(),
+  commit: z.string().optional(),
+  error: z.object({
+    code: z.enum(ERROR_CODES),
+    message: z.string(),
+    hint: z.string(),
+    data: z.record(z.string(), z.unknown()).optional(),
+  }),
+});

@@ -1,0 +1,38 @@
+// find_references: every use of one symbol, resolved by the compiler.
+import * as z from 'zod';
+import { findReferences, REFERENCES_PAGE } from '@sextant/query';
+import { defineTool } from '../tool-definition.ts';
+import {
+  answerOutput, commitInput, location, pageInput, pageOutput, peer, referenceKind, symbolSummary, targetInput,
+} from '../schema-parts.ts';
+import { renderLocation, renderPage, renderSymbol } from '../render.ts';
+
+export const findReferencesTool = defineTool({
+  name: 'find_references',
+  title: 'Find references',
+  description:
+    'Every place that uses one symbol, resolved semantically: through aliased imports, re-exports and default exports, and never mixing up two symbols that share a name (OrderRepository.save vs ImageCache.save). Target by symbolId, path + line + column, qualifiedName or exact name. Each reference has a kind (call, new, read, write, type, import, export, inherit, jsx, decorator) and the symbol whose body contains it (its symbolId chains to other tools). Filter with kinds; includeDeclaration adds the declarations (default false). Ordered by path and position; page with nextCursor until hasMore is false.',
+  input: z.object({
+    ...targetInput,
+    kinds: z.array(referenceKind).max(16).optional().describe('Only references of these kinds.'),
+    includeDeclaration: z.boolean().optional().describe('Also list the declarations, first (default false).'),
+    ...pageInput(REFERENCES_PAGE),
+    ...commitInput,
+  }),
+  output: z.object({
+    ...answerOutput,
+    symbol: symbolSummary,
+    references: z.array(z.object({ ...location, kind: referenceKind, enclosing: peer.optional() })),
+    ...pageOutput,
+  }),
+  async run(provider, { commit, kinds, includeDeclaration, limit, cursor, ...target }) {
+    return findReferences(await provider.open(commit), target, { kinds, includeDeclaration, limit, cursor });
+  },
+  render(a) {
+    return [
+      `${a.total} references to ${renderSymbol(a.symbol)}`,
+      ...a.references.map((r) => `  ${renderLocation(r)} ${r.kind}${r.enclosing ? ` in ${r.enclosing.name} ${r.enclosing.symbolId}` : ''}`),
+      ...renderPage(a),
+    ].join('\n');
+  },
+});

@@ -1,0 +1,43 @@
+// index_status: which commit answers, how it was built, what it holds and what it skipped.
+import * as z from 'zod';
+import { indexStatus } from '@sextant/query';
+import { defineTool } from '../tool-definition.ts';
+import { answerOutput, commitInput } from '../schema-parts.ts';
+
+const languageSummary = z.object({ files: z.number().int(), precision: z.enum(['compiler', 'syntactic']) });
+
+export const indexStatusTool = defineTool({
+  name: 'index_status',
+  title: 'Index status',
+  description:
+    'Which repository and commit this server answers from, when and by which indexer and parser versions the index was built, its languages (with precision: compiler-resolved or syntactic), counts, and every file it skipped with the reason. Call it first, or pass `commit` to check that a sha or ref is the one indexed (a commit that is not indexed is an error, never another commit\'s answer).',
+  input: z.object({ ...commitInput }),
+  output: z.object({
+    ...answerOutput,
+    state: z.literal('ready'),
+    commitDate: z.string(),
+    builtAt: z.string(),
+    indexer: z.object({ name: z.string(), version: z.string() }),
+    parsers: z.record(z.string(), z.string()),
+    formatVersion: z.number().int(),
+    languages: z.record(z.string(), languageSummary),
+    counts: z.object({ files: z.number().int(), symbols: z.number().int(), references: z.number().int(), edges: z.number().int() }),
+    shards: z.object({ count: z.number().int(), bytes: z.number().int() }),
+    skipped: z.array(z.object({ path: z.string(), reason: z.string(), detail: z.string() })),
+    warnings: z.array(z.string()),
+    requested: z.object({ commit: z.string(), matches: z.boolean() }).optional(),
+  }),
+  async run(provider, args) {
+    return indexStatus(await provider.open(args.commit), args.commit);
+  },
+  render(s) {
+    const languages = Object.entries(s.languages).map(([name, l]) => `${name} ${l.files} files (${l.precision})`).join(', ');
+    return [
+      `${s.repo}@${s.commit} indexed ${s.builtAt} by ${s.indexer.name} ${s.indexer.version}`,
+      `languages: ${languages || 'none'}`,
+      `counts: ${s.counts.files} files, ${s.counts.symbols} symbols, ${s.counts.references} references, ${s.counts.edges} edges; ${s.shards.count} shards, ${s.shards.bytes} bytes`,
+      ...(s.skipped.length ? [`skipped ${s.skipped.length}:`, ...s.skipped.map((f) => `  ${f.path}: ${f.detail}`)] : []),
+      ...s.warnings.map((w) => `warning: ${w}`),
+    ].join('\n');
+  },
+});

@@ -1,0 +1,63 @@
+// Stateless cursors: the commit, a fingerprint of the query and an offset, base64url-encoded. Any
+// server can continue any cursor; a cursor never expires for its commit, and one used with another
+// query or commit is refused rather than misread.
+import { base32, SextantError, sha256Bytes } from '@sextant/format';
+
+interface CursorState {
+  v: 1;
+  c: string;
+  q: string;
+  o: number;
+}
+
+export function queryFingerprint(query: unknown): string {
+  return base32(sha256Bytes(canonicalJson(query)), 12);
+}
+
+export function encodeCursor(commit: string, fingerprint: string, offset: number): string {
+  const state: CursorState = { v: 1, c: commit.slice(0, 12), q: fingerprint, o: offset };
+  return toBase64Url(JSON.stringify(state));
+}
+
+export function decodeCursor(cursor: string, commit: string, fingerprint: string): number {
+  let state: CursorState | undefined;
+  try {
+    state = JSON.parse(fromBase64Url(cursor)) as CursorState;
+  } catch {
+    state = undefined;
+  }
+  if (!state || state.v !== 1 || typeof state.o !== 'number' || !Number.isInteger(state.o) || state.o < 0) {
+    throw new SextantError('INVALID_CURSOR', 'The cursor is not one this server issued.',
+      'Pass nextCursor exactly as a previous page returned it, or omit cursor to start from the first page.');
+  }
+  if (state.c !== commit.slice(0, 12)) {
+    throw new SextantError('INVALID_CURSOR',
+      `The cursor belongs to commit ${state.c}, not to ${commit.slice(0, 12)}.`,
+      `Continue it with commit "${state.c}", or start again without a cursor.`, { cursorCommit: state.c });
+  }
+  if (state.q !== fingerprint) {
+    throw new SextantError('INVALID_CURSOR', 'The cursor belongs to a different query (other target, filters or tool).',
+      'Repeat the exact arguments of the call that returned the cursor, or start again without a cursor.');
+  }
+  return state.o;
+}
+
+/** JSON with object keys sorted, so equal queries fingerprint equally. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+function toBase64Url(text: string): string {
+  return btoa(text).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text: string): string {
+  return atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+}

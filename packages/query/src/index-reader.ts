@@ -1,0 +1,106 @@
+// One commit's index, opened from a shard source: verifies each shard's checksum before decoding it
+// and caches decoded shards. Reads only the shards a question needs.
+import {
+  bucketOf, decodeShard, fileShardName, NAMES_SHARD, parseManifest, pathKey,
+  SextantError, sha256Hex, symbolShardName,
+  type FileRecord, type FileShard, type Manifest, type NameShard, type SymbolRecord, type SymbolShard,
+} from '@sextant/format';
+import type { ShardCache } from './shard-cache.ts';
+import type { ShardSource } from './shard-source.ts';
+
+export interface LoadedSymbol {
+  record: SymbolRecord;
+  shard: SymbolShard;
+}
+
+export class IndexReader {
+  readonly manifest: Manifest;
+  private readonly source: ShardSource;
+  private readonly cache: ShardCache;
+  /** Names of the shards this reader fetched or found cached, for logs. */
+  readonly shardsRead: string[] = [];
+
+  private constructor(source: ShardSource, manifest: Manifest, cache: ShardCache) {
+    this.source = source;
+    this.manifest = manifest;
+    this.cache = cache;
+  }
+
+  static async open(source: ShardSource, cache: ShardCache): Promise<IndexReader> {
+    return new IndexReader(source, parseManifest(await source.readManifest(), source.where), cache);
+  }
+
+  get repo(): string {
+    return this.manifest.repo;
+  }
+
+  get commit(): string {
+    return this.manifest.commit;
+  }
+
+  /** Fetches several shards at once (one round trip to the store), for callers that know them all. */
+  async prefetch(names: string[]): Promise<void> {
+    await Promise.all(names.map((name) => this.shard(name)));
+  }
+
+  async shard<T>(name: string): Promise<T | undefined> {
+    const entry = this.manifest.shards[name];
+    if (!entry) return undefined; // an empty bucket is not written
+    this.shardsRead.push(name);
+    const cached = this.cache.get<T>(entry.sha256);
+    if (cached) return cached;
+    const bytes = await this.source.readShard(name, entry);
+    if (!bytes) {
+      throw new SextantError('INDEX_CORRUPT',
+        `Shard ${name} (${entry.sha256}) listed in the manifest of ${this.source.where} is missing.`,
+        'Publish the index for this commit again, or rebuild it with `indexer build`.', { shard: name });
+    }
+    if (bytes.byteLength !== entry.bytes || sha256Hex(bytes) !== entry.sha256) {
+      throw new SextantError('INDEX_CORRUPT',
+        `Shard ${name} of ${this.source.where} fails its checksum (expected ${entry.sha256}, ${entry.bytes} bytes; got ${bytes.byteLength} bytes).`,
+        'Publish the index for this commit again, or rebuild it with `indexer build`.', { shard: name });
+    }
+    const { value, rawBytes } = decodeShard<T>(name, bytes);
+    this.cache.set(entry.sha256, value, rawBytes);
+    return value;
+  }
+
+  symbolShardNameOf(key: string): string {
+    return symbolShardName(bucketOf(key, this.manifest.layout.symbolBucketBits));
+  }
+
+  fileShardNameOf(path: string): string {
+    return fileShardName(bucketOf(pathKey(path), this.manifest.layout.fileBucketBits));
+  }
+
+  async symbol(key: string): Promise<LoadedSymbol | undefined> {
+    const shard = await this.shard<SymbolShard>(this.symbolShardNameOf(key));
+    const record = shard ? findByKey(shard.symbols, key) : undefined;
+    return shard && record ? { record, shard } : undefined;
+  }
+
+  async file(path: string): Promise<FileRecord | undefined> {
+    const shard = await this.shard<FileShard>(this.fileShardNameOf(path));
+    return shard?.files.find((file) => file.path === path);
+  }
+
+  async names(): Promise<NameShard> {
+    const names = await this.shard<NameShard>(NAMES_SHARD);
+    return names ?? { v: 1, paths: [], name: [], qname: [], kind: [], key: [], loc: [], flags: [] };
+  }
+}
+
+/** Symbols in a shard are sorted by key. */
+function findByKey(symbols: SymbolRecord[], key: string): SymbolRecord | undefined {
+  let low = 0;
+  let high = symbols.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const candidate = symbols[mid]!.key;
+    if (candidate === key) return symbols[mid];
+    if (candidate < key) low = mid + 1;
+    else high = mid - 1;
+  }
+  return undefined;
+}
+

@@ -1,0 +1,41 @@
+// index_status: what index answers, built when and by what, and whether it is the commit asked for.
+import type { IndexReader } from './index-reader.ts';
+import type { Answer } from './results.ts';
+import type { Manifest } from '@sextant/format';
+
+export interface IndexStatus extends Answer {
+  state: 'ready';
+  commitDate: string;
+  builtAt: string;
+  indexer: Manifest['indexer'];
+  parsers: Manifest['parsers'];
+  formatVersion: number;
+  languages: Manifest['languages'];
+  counts: Manifest['counts'];
+  shards: { count: number; bytes: number };
+  skipped: Manifest['skipped'];
+  warnings: string[];
+  /** When the caller named a commit or ref: what it was, and that it is this index's commit. */
+  requested?: { commit: string; matches: boolean };
+}
+
+export function indexStatus(reader: IndexReader, requested?: string): IndexStatus {
+  const m = reader.manifest;
+  const shards = Object.values(m.shards);
+  return {
+    repo: m.repo,
+    commit: m.commit,
+    state: 'ready',
+    commitDate: m.commitDate,
+    builtAt: m.builtAt,
+    indexer: m.indexer,
+    parsers: m.parsers,
+    formatVersion: m.formatVersion,
+    languages: m.languages,
+    counts: m.counts,
+    shards: { count: shards.length, bytes: shards.reduce((sum, s) => sum + s.bytes, 0) },
+    skipped: m.skipped,
+    warnings: m.warnings,
+    ...(requested !== undefined ? { requested: { commit: requested, matches: true } } : {}),
+  };
+}

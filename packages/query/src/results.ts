@@ -1,0 +1,43 @@
+// Shapes of query answers. Every answer names its repo and commit; every symbol in it carries the
+// symbolId the next call takes; every list says whether it is complete.
+import type { ExternalOrigin, Language, ReferenceKind, SymbolKind } from '@sextant/format';
+
+export interface Location {
+  path: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+}
+
+export interface SymbolSummary {
+  symbolId: string;
+  name: string;
+  kind: SymbolKind;
+  qualifiedName: string;
+  language: Language;
+  /** Where the symbol is declared (its name); absent for external symbols. */
+  path?: string;
+  line?: number;
+  column?: number;
+  external?: ExternalOrigin;
+}
+
+export interface PageInfo {
+  total: number;
+  totalIsExact: boolean;
+  hasMore: boolean;
+  nextCursor?: string;
+  truncationReason?: string;
+}
+
+export interface Answer {
+  repo: string;
+  commit: string;
+}
+
+export interface ReferenceHit extends Location {
+  kind: ReferenceKind;
+  /** The symbol whose body holds the reference; absent at module scope. */
+  enclosing?: { symbolId: string; name: string; kind: SymbolKind };
+}

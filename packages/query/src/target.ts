@@ -1,0 +1,162 @@
+// Resolving what a tool call is about. Exactly one of: a symbolId, a position, a qualified name or
+// a name. Never an arbitrary pick: several matches are an AMBIGUOUS_SYMBOL error with candidates.
+import {
+  formatSymbolId, OCC_STRIDE, parseSymbolId, SextantError, type FileRecord,
+} from '@sextant/format';
+import type { IndexReader, LoadedSymbol } from './index-reader.ts';
+import { nameEntry, type NameEntry } from './symbols.ts';
+
+export interface Target {
+  symbolId?: string;
+  path?: string;
+  line?: number;
+  column?: number;
+  qualifiedName?: string;
+  name?: string;
+}
+
+/** How the target was given, echoed in answers so a caller sees what was resolved from what. */
+export type TargetForm = 'symbolId' | 'position' | 'qualifiedName' | 'name';
+
+export function targetForm(target: Target): TargetForm {
+  const forms: TargetForm[] = [];
+  if (target.symbolId !== undefined) forms.push('symbolId');
+  if (target.path !== undefined || target.line !== undefined || target.column !== undefined) forms.push('position');
+  if (target.qualifiedName !== undefined) forms.push('qualifiedName');
+  if (target.name !== undefined) forms.push('name');
+  if (forms.length !== 1) {
+    throw new SextantError('INVALID_ARGUMENT',
+      forms.length === 0 ? 'No target given.' : `Several targets given (${forms.join(', ')}).`,
+      'Give exactly one of: symbolId; path + line + column; qualifiedName; name.');
+  }
+  const form = forms[0]!;
+  if (form === 'position' && (target.path === undefined || target.line === undefined || target.column === undefined)) {
+    throw new SextantError('INVALID_ARGUMENT', 'A position needs path, line and column together.',
+      'Pass path (repository-relative), line and column (1-based; column in UTF-16 code units).');
+  }
+  return form;
+}
+
+export async function resolveTarget(reader: IndexReader, target: Target): Promise<LoadedSymbol> {
+  switch (targetForm(target)) {
+    case 'symbolId':
+      return bySymbolId(reader, target.symbolId!);
+    case 'position':
+      return byPosition(reader, target.path!, target.line!, target.column!);
+    case 'qualifiedName':
+      return byNames(reader, target.qualifiedName!, 'qualifiedName');
+    case 'name':
+      return byNames(reader, target.name!, 'name');
+  }
+}
+
+async function bySymbolId(reader: IndexReader, symbolId: string): Promise<LoadedSymbol> {
+  const { key, commit } = parseSymbolId(symbolId);
+  if (!reader.commit.startsWith(commit)) {
+    const current = await reader.symbol(key);
+    throw new SextantError('STALE_SYMBOL',
+      `symbolId ${symbolId} belongs to commit ${commit}; this index is commit ${reader.commit.slice(0, 12)} of ${reader.repo}.`,
+      current
+        ? `The same symbol exists at ${reader.commit.slice(0, 12)} as ${formatSymbolId(key, reader.commit)}; use that id, or ask for commit ${commit} explicitly.`
+        : `Ask for commit ${commit} explicitly, or look the symbol up again by name at this commit.`,
+      { symbolCommit: commit, indexCommit: reader.commit, ...(current ? { currentSymbolId: formatSymbolId(key, reader.commit) } : {}) });
+  }
+  const loaded = await reader.symbol(key);
+  if (!loaded) {
+    throw new SextantError('SYMBOL_NOT_FOUND', `No symbol ${symbolId} in ${reader.repo}@${reader.commit.slice(0, 12)}.`,
+      'Look the symbol up again with search_symbols.');
+  }
+  return loaded;
+}
+
+export async function fileOrThrow(reader: IndexReader, path: string): Promise<FileRecord> {
+  const file = await reader.file(normalizePath(path));
+  if (file) return file;
+  const skipped = reader.manifest.skipped.find((entry) => entry.path === normalizePath(path));
+  throw new SextantError('FILE_NOT_FOUND',
+    skipped
+      ? `${path} is tracked at ${reader.commit.slice(0, 12)} but was not indexed: ${skipped.detail}.`
+      : `${path} is not an indexed file of ${reader.repo}@${reader.commit.slice(0, 12)}.`,
+    skipped
+      ? 'Nothing can be answered from this file; see index_status for every skipped file.'
+      : 'Use a repository-relative path with forward slashes, of a file tracked at this commit in an indexed language.');
+}
+
+async function byPosition(reader: IndexReader, path: string, line: number, column: number): Promise<LoadedSymbol> {
+  const file = await fileOrThrow(reader, path);
+  const lineCount = file.lineLengths.length;
+  if (line < 1 || line > lineCount || column < 1 || column > file.lineLengths[line - 1]! + 1) {
+    throw new SextantError('POSITION_OUT_OF_RANGE',
+      `${path}:${line}:${column} is outside the file (${lineCount} lines${line >= 1 && line <= lineCount ? `; line ${line} has ${file.lineLengths[line - 1]} columns` : ''}).`,
+      'Lines and columns are 1-based; columns count UTF-16 code units.');
+  }
+  const key = occurrenceAt(file, line, column);
+  if (key === undefined) {
+    throw new SextantError('NO_SYMBOL_AT_POSITION',
+      `No symbol at ${path}:${line}:${column} (whitespace, a comment, a literal or a keyword).`,
+      'Point at an identifier: any column from its first character to its last, or use file symbols from search_symbols.');
+  }
+  const loaded = await reader.symbol(key);
+  if (!loaded) {
+    throw new SextantError('INDEX_CORRUPT', `The occurrence at ${path}:${line}:${column} names symbol ${key}, which no shard holds.`,
+      'Rebuild the index with `indexer build`.', { shard: reader.symbolShardNameOf(key) });
+  }
+  return loaded;
+}
+
+/** The symbol key of the occurrence covering the position; a caret just past an identifier also counts. */
+export function occurrenceAt(file: FileRecord, line: number, column: number): string | undefined {
+  let touching: string | undefined;
+  for (let i = 0; i < file.occ.length; i += OCC_STRIDE) {
+    const l = file.occ[i]!;
+    if (l > line) break;
+    const c = file.occ[i + 1]!;
+    const el = file.occ[i + 2]!;
+    const ec = file.occ[i + 3]!;
+    const after = l < line || c <= column;
+    const before = el > line || column < ec;
+    if (after && before) return file.syms[file.occ[i + 4]!];
+    if (after && el === line && column === ec) touching = file.syms[file.occ[i + 4]!];
+  }
+  return touching;
+}
+
+async function byNames(reader: IndexReader, query: string, field: 'name' | 'qualifiedName'): Promise<LoadedSymbol> {
+  const names = await reader.names();
+  const matches: NameEntry[] = [];
+  for (let i = 0; i < names.name.length; i++) {
+    const hit = field === 'name'
+      ? names.name[i] === query
+      : names.qname[i] === query || `${names.paths[names.loc[i * 3]!]}:${names.qname[i]}` === query;
+    if (hit) matches.push(nameEntry(names, i));
+  }
+  const unique = [...new Map(matches.map((m) => [m.key, m])).values()];
+  if (unique.length === 0) {
+    throw new SextantError('SYMBOL_NOT_FOUND', `No symbol with ${field === 'name' ? 'name' : 'qualified name'} "${query}" in ${reader.repo}@${reader.commit.slice(0, 12)}.`,
+      field === 'name'
+        ? 'Names match exactly and case-sensitively here; use search_symbols for fuzzy matching. Locals and parameters are found by position only.'
+        : 'Qualified names are dotted inside their module (OrderService.submit), optionally prefixed by the path and a colon (src/orders.ts:OrderService.submit).');
+  }
+  if (unique.length > 1) {
+    throw new SextantError('AMBIGUOUS_SYMBOL',
+      `${unique.length} symbols are named "${query}"; say which one.`,
+      'Call again with one of the candidates\' symbolId (or a path + line + column, or a qualifiedName with its path).',
+      {
+        candidates: unique.slice(0, 50).map((m) => ({
+          symbolId: formatSymbolId(m.key, reader.commit), name: m.name, qualifiedName: m.qname, kind: m.kind,
+          path: m.path, line: m.line, column: m.column,
+        })),
+        totalCandidates: unique.length,
+      });
+  }
+  const loaded = await reader.symbol(unique[0]!.key);
+  if (!loaded) {
+    throw new SextantError('INDEX_CORRUPT', `The name index lists ${unique[0]!.key}, which no shard holds.`,
+      'Rebuild the index with `indexer build`.', { shard: reader.symbolShardNameOf(unique[0]!.key) });
+  }
+  return loaded;
+}
+
+export function normalizePath(path: string): string {
+  return path.replace(/\\/g, '/').replace(/^\.\//, '').replace(/^\/+/, '');
+}
