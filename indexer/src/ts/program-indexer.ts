@@ -2,7 +2,7 @@
 // (never a findReferences per symbol), resolving aliases, transient and union symbols to their root
 // declarations. Walks compiler nodes with ts.forEachChild: wrapped nodes cost too much here.
 import { readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { ts } from 'ts-morph';
 import {
   REFERENCE_KINDS, symbolKey, type ExternalOrigin, type Language, type ProblemRecord, type ReferenceKind,
@@ -10,7 +10,7 @@ import {
 import type { IndexCollector, Site } from '../index-collector.ts';
 import { DeclarationTable, kindOf, type Declaration } from './declaration-table.ts';
 import type { PlannedProgram } from './project-plan.ts';
-import type { SnapshotHost } from './snapshot-host.ts';
+import { LIB_FOLDER, type SnapshotHost } from './snapshot-host.ts';
 
 export interface CompiledFile {
   path: string;
@@ -45,7 +45,7 @@ export class ProgramIndexer {
       host: host.compilerHost(plan.options),
     });
     this.checker = this.program.getTypeChecker();
-    this.libDir = dirname(ts.getDefaultLibFilePath(plan.options)).replace(/\\/g, '/');
+    this.libDir = LIB_FOLDER;
   }
 
   *indexFiles(): Generator<CompiledFile> {

@@ -3,8 +3,13 @@
 // from disk. Source files are parsed once and shared by every program of the repository, as the
 // language service's document registry does.
 import { realpathSync, existsSync, readFileSync, statSync, readdirSync } from 'node:fs';
-import { dirname, posix } from 'node:path';
+import { posix } from 'node:path';
 import { ts } from 'ts-morph';
+import { getLibFiles, libFolderInMemoryPath } from '@ts-morph/common';
+
+// The TypeScript lib .d.ts files ship inside ts-morph (its compiler is bundled without them on disk).
+const LIB_FILES = new Map(getLibFiles().map((f) => [`${libFolderInMemoryPath}/${f.fileName}`, f.text]));
+export const LIB_FOLDER = libFolderInMemoryPath;
 
 export class SnapshotHost {
   readonly root: string;
@@ -52,12 +57,15 @@ export class SnapshotHost {
   }
 
   fileExists = (fileName: string): boolean => {
+    if (LIB_FILES.has(fileName)) return true;
     const rel = this.relative(fileName);
     if (rel !== undefined) return this.texts.has(rel);
     return this.onDisk(fileName) && existsSync(fileName) && statSync(fileName).isFile();
   };
 
   readFile = (fileName: string): string | undefined => {
+    const lib = LIB_FILES.get(fileName);
+    if (lib !== undefined) return lib;
     const rel = this.relative(fileName);
     if (rel !== undefined) return this.texts.get(rel);
     if (!this.onDisk(fileName)) return undefined;
@@ -70,7 +78,7 @@ export class SnapshotHost {
 
   directoryExists = (dir: string): boolean => {
     const normalized = dir.replace(/\\/g, '/').replace(/\/$/, '');
-    if (normalized === this.root) return true;
+    if (normalized === this.root || normalized === LIB_FOLDER) return true;
     const rel = this.relative(normalized);
     if (rel !== undefined) return this.directories.has(rel);
     return this.onDisk(normalized) && existsSync(normalized) && statSync(normalized).isDirectory();
@@ -133,8 +141,8 @@ export class SnapshotHost {
   compilerHost(options: ts.CompilerOptions): ts.CompilerHost {
     return {
       getSourceFile: (fileName, languageVersionOrOptions) => this.sourceFile(fileName, languageVersionOrOptions),
-      getDefaultLibFileName: (o) => ts.getDefaultLibFilePath(o),
-      getDefaultLibLocation: () => dirname(ts.getDefaultLibFilePath(options)),
+      getDefaultLibFileName: (o) => `${LIB_FOLDER}/${ts.getDefaultLibFileName(o)}`,
+      getDefaultLibLocation: () => LIB_FOLDER,
       writeFile: () => {},
       getCurrentDirectory: () => this.root,
       getCanonicalFileName: (f) => f,

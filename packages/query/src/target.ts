@@ -113,8 +113,8 @@ export function occurrenceAt(file: FileRecord, line: number, column: number): st
     const c = file.occ[i + 1]!;
     const el = file.occ[i + 2]!;
     const ec = file.occ[i + 3]!;
-    const after = l < line || c <= column;
-    const before = el > line || column < ec;
+    const after = l < line || (l === line && c <= column);
+    const before = el > line || (el === line && column < ec);
     if (after && before) return file.syms[file.occ[i + 4]!];
     if (after && el === line && column === ec) touching = file.syms[file.occ[i + 4]!];
   }

@@ -1,0 +1,92 @@
+// Renders a decoded index as annotated source: each file with its occurrences marked under the
+// line (`^^^^ call method Repository.save`), then its outline and problems, then every symbol with
+// its declarations, modifiers, signature, doc and edges. Keys are left out: they are hashes, and a
+// rendering should change only when what the index says changes.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  decodeShard, DEF_STRIDE, EDGE_KINDS, EDGE_STRIDE, FILE_FLAGS, MANIFEST_FILE, MODIFIERS, OCC_STRIDE, REF_STRIDE,
+  REFERENCE_KINDS, type FileRecord, type FileShard, type Manifest, type OutlineNode, type SymbolRecord, type SymbolShard,
+} from '@sextant/format';
+
+export function renderIndex(indexDir: string, sources: Map<string, string>): string {
+  const manifest = JSON.parse(readFileSync(join(indexDir, MANIFEST_FILE), 'utf8')) as Manifest;
+  const symbols = new Map<string, { record: SymbolRecord; shard: SymbolShard }>();
+  const files: FileRecord[] = [];
+  for (const name of Object.keys(manifest.shards)) {
+    const bytes = new Uint8Array(readFileSync(join(indexDir, name)));
+    if (name.startsWith('symbols/')) {
+      const shard = decodeShard<SymbolShard>(name, bytes).value;
+      for (const record of shard.symbols) symbols.set(record.key, { record, shard });
+    } else if (name.startsWith('files/')) {
+      files.push(...decodeShard<FileShard>(name, bytes).value.files);
+    }
+  }
+  const label = (key: string) => {
+    const s = symbols.get(key)?.record;
+    if (!s) return `<missing ${key}>`;
+    return `${s.kind} ${s.qname}${s.external ? ` [external ${s.external.package}]` : s.path ? ` (${s.path})` : ''}`;
+  };
+
+  const out: string[] = [
+    `# repo ${manifest.repo}; ${manifest.counts.files} files, ${manifest.counts.symbols} symbols, ${manifest.counts.references} references, ${manifest.counts.edges} edges`,
+    ...manifest.skipped.map((s) => `# skipped ${s.path}: ${s.reason} (${s.detail})`),
+    ...manifest.warnings.map((w) => `# warning ${w}`),
+  ];
+  for (const file of files.sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    out.push('', `## ${file.path} [${file.lang}${flagNames(file.flags)}]`);
+    const lines = (sources.get(file.path) ?? '').split(/\r?\n/);
+    const byLine = new Map<number, string[]>();
+    for (let i = 0; i < file.occ.length; i += OCC_STRIDE) {
+      const [line, column, endLine, endColumn, sym, kind] = file.occ.slice(i, i + OCC_STRIDE) as number[];
+      const width = endLine === line ? Math.max(1, endColumn! - column!) : 1;
+      const mark = `${' '.repeat(column! - 1)}${'^'.repeat(width)} ${REFERENCE_KINDS[kind!]} ${label(file.syms[sym!]!)}`;
+      (byLine.get(line!) ?? byLine.set(line!, []).get(line!)!).push(mark);
+    }
+    lines.forEach((text, index) => {
+      out.push(`${String(index + 1).padStart(4)}| ${text}`);
+      for (const mark of byLine.get(index + 1) ?? []) out.push(`    | ${mark}`);
+    });
+    const outline = (nodes: OutlineNode[], depth: number): void => {
+      for (const node of nodes) {
+        out.push(`  outline ${'  '.repeat(depth)}${node.kind} ${node.name} ${node.range.join(':')}${node.sym < 0 ? ' (no compiler symbol)' : ''}`);
+        outline(node.children, depth + 1);
+      }
+    };
+    outline(file.outline, 0);
+    for (const p of file.problems) out.push(`  problem ${p.source} ${p.severity} ${p.line}:${p.column}-${p.endLine}:${p.endColumn} ${p.code ?? ''} ${p.message.split('\n')[0]}`);
+  }
+  out.push('', '## symbols');
+  const sorted = [...symbols.values()].sort((a, b) => label(a.record.key) < label(b.record.key) ? -1 : 1);
+  for (const { record, shard } of sorted) {
+    const mods = Object.entries(MODIFIERS).filter(([, bit]) => record.mods & bit).map(([name]) => name);
+    const defs: string[] = [];
+    for (let i = 0; i < record.defs.length; i += DEF_STRIDE) defs.push(`${shard.paths[record.defs[i]!]}:${record.defs[i + 1]}:${record.defs[i + 2]}`);
+    out.push(`${label(record.key)}${record.local ? ' local' : ''}${mods.length ? ` [${mods.join(' ')}]` : ''} refs=${record.refs.length / REF_STRIDE}${defs.length ? ` defs=${defs.join(',')}` : ''}`);
+    if (record.signature) out.push(`    signature: ${record.signature}`);
+    if (record.doc) out.push(`    doc: ${record.doc}`);
+    if (record.container) out.push(`    container: ${label(record.container)}`);
+    for (let i = 0; i < record.edges.length; i += EDGE_STRIDE) {
+      const [kind, direction, peer, path, line, column] = record.edges.slice(i, i + 6) as number[];
+      const site = path! >= 0 ? ` at ${shard.paths[path!]}:${line}:${column}` : '';
+      out.push(`    ${direction === 0 ? '->' : '<-'} ${EDGE_KINDS[kind!]} ${label(shard.peers[peer!]!.key)}${site}`);
+    }
+  }
+  return `${out.join('\n')}\n`;
+}
+
+function flagNames(flags: number): string {
+  const names = Object.entries(FILE_FLAGS).filter(([, bit]) => flags & bit).map(([name]) => name);
+  return names.length ? `, ${names.join(', ')}` : '';
+}
+
+/** Every file of a fixture directory, by relative path. */
+export function readTree(root: string, prefix = ''): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const entry of readdirSync(join(root, prefix)).sort()) {
+    const rel = prefix ? `${prefix}/${entry}` : entry;
+    if (statSync(join(root, rel)).isDirectory()) for (const [k, v] of readTree(root, rel)) files.set(k, v);
+    else files.set(rel, readFileSync(join(root, rel), 'utf8'));
+  }
+  return files;
+}

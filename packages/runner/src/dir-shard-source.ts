@@ -1,0 +1,34 @@
+// A ShardSource over an index directory written by `indexer build`.
+import { readFile } from 'node:fs/promises';
+import { join, resolve } from 'node:path';
+import { MANIFEST_FILE, SextantError, type ShardEntry } from '@sextant/format';
+import type { ShardSource } from '@sextant/query';
+
+export class DirShardSource implements ShardSource {
+  readonly where: string;
+
+  constructor(directory: string) {
+    this.where = resolve(directory);
+  }
+
+  async readManifest(): Promise<string> {
+    try {
+      return await readFile(join(this.where, MANIFEST_FILE), 'utf8');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+        throw new SextantError('INDEX_NOT_FOUND', `No index at ${this.where} (no ${MANIFEST_FILE}).`,
+          'Build one with `npx indexer build --out <dir>` and pass that directory with --index.');
+      }
+      throw error;
+    }
+  }
+
+  async readShard(name: string, _entry: ShardEntry): Promise<Uint8Array | undefined> {
+    try {
+      return new Uint8Array(await readFile(join(this.where, name)));
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw error;
+    }
+  }
+}
