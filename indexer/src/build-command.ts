@@ -114,7 +114,7 @@ function fileRecord(file: SnapshotFile, compiled: CompiledFile, syntax: SyntaxPa
     lang: languageOf(file.path),
     blob: file.blob,
     bytes: file.bytes,
-    lineLengths: file.text.split(/\r?\n|\r/).map((line) => line.length),
+    lineLengths: file.text.split(/\r\n|[\n\r\u2028\u2029]/).map((line) => line.length),
     flags: classifyFile(file.path, file.text, rules),
     syms: compiled.syms,
     occ: sortOccurrences(compiled.occ),

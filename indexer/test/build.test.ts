@@ -1,0 +1,174 @@
+// The build command on real git repositories: exactly the tracked files of the commit, byte-
+// identical output for the same commit, and a clear error or a listed skip for every bad input.
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { decodeShard, sha256Hex, type FileShard, type Manifest, type NameShard } from '@sextant/format';
+import { buildIndex } from '../src/build-command.ts';
+import { Progress } from '../src/progress.ts';
+import { commitAll, fixtureRepo, git } from './support/fixture-repo.ts';
+
+const FIXTURE = new URL('../../test/fixtures/ts-basic/', import.meta.url).pathname;
+const scratch = mkdtempSync(join(tmpdir(), 'sextant-build-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+let counter = 0;
+async function build(repo: string, commit = 'HEAD', maxFileBytes = 1 << 20): Promise<{ out: string; manifest: Manifest }> {
+  const out = join(scratch, `index-${counter++}`);
+  const manifest = await buildIndex({ repo, commit, out, maxFileBytes, progress: new Progress(process.stderr, true) });
+  return { out, manifest };
+}
+
+function names(out: string, manifest: Manifest): string[] {
+  return decodeShard<NameShard>('names', new Uint8Array(readFileSync(join(out, 'names')))).value.name
+    .filter((_, i) => manifest.shards.names !== undefined && i >= 0);
+}
+
+function indexedPaths(out: string, manifest: Manifest): string[] {
+  return Object.keys(manifest.shards).filter((n) => n.startsWith('files/'))
+    .flatMap((n) => decodeShard<FileShard>(n, new Uint8Array(readFileSync(join(out, n)))).value.files.map((f) => f.path)).sort();
+}
+
+describe('indexer build', () => {
+  it('gives byte-identical shards for the same commit', async () => {
+    const repo = fixtureRepo(FIXTURE);
+    try {
+      const a = await build(repo.dir);
+      const b = await build(repo.dir);
+      expect(a.manifest.shards).toEqual(b.manifest.shards);
+      for (const name of Object.keys(a.manifest.shards)) {
+        expect(sha256Hex(new Uint8Array(readFileSync(join(b.out, name))))).toBe(a.manifest.shards[name]!.sha256);
+      }
+      expect(a.manifest.commit).toBe(repo.commit);
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it('indexes the commit, not the working tree: edits, untracked and ignored files never leak', async () => {
+    const repo = fixtureRepo(FIXTURE);
+    try {
+      writeFileSync(join(repo.dir, '.gitignore'), 'ignored.ts\n');
+      commitAll(repo.dir, 'ignore');
+      writeFileSync(join(repo.dir, 'src/app.ts'), 'export const leakedEdit = 1;\n');
+      writeFileSync(join(repo.dir, 'src/untracked.ts'), 'export const leakedUntracked = 1;\n');
+      writeFileSync(join(repo.dir, 'ignored.ts'), 'export const leakedIgnored = 1;\n');
+      const { out, manifest } = await build(repo.dir);
+      const all = names(out, manifest);
+      expect(all).toContain('main');
+      expect(all).not.toContain('leakedEdit');
+      expect(all).not.toContain('leakedUntracked');
+      expect(all).not.toContain('leakedIgnored');
+      expect(indexedPaths(out, manifest)).not.toContain('src/untracked.ts');
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it('indexes an older commit by ref', async () => {
+    const repo = fixtureRepo(FIXTURE);
+    try {
+      writeFileSync(join(repo.dir, 'src/later.ts'), 'export function addedLater() {}\n');
+      commitAll(repo.dir, 'later');
+      const { out, manifest } = await build(repo.dir, 'HEAD~1');
+      expect(manifest.commit).toBe(repo.commit);
+      expect(names(out, manifest)).not.toContain('addedLater');
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it('lists binary, non-UTF-8 and oversized files as skipped, with the reason', async () => {
+    const repo = fixtureRepo(FIXTURE);
+    try {
+      writeFileSync(join(repo.dir, 'src/binary.ts'), Buffer.from([0x65, 0x00, 0x66]));
+      writeFileSync(join(repo.dir, 'src/latin1.ts'), Buffer.from('export const caf\xe9 = 1;\n', 'latin1'));
+      writeFileSync(join(repo.dir, 'src/huge.generated.ts'), `// @generated\nexport const big = [${'1,'.repeat(60_000)}];\n`);
+      commitAll(repo.dir, 'bad files');
+      const { out, manifest } = await build(repo.dir, 'HEAD', 100_000);
+      const reasons = Object.fromEntries(manifest.skipped.map((s) => [s.path, s.reason]));
+      expect(reasons).toEqual({ 'src/binary.ts': 'binary', 'src/latin1.ts': 'not-utf8', 'src/huge.generated.ts': 'too-large' });
+      expect(manifest.skipped.find((s) => s.path === 'src/huge.generated.ts')!.detail).toContain('--max-file-bytes');
+      expect(indexedPaths(out, manifest)).toContain('src/app.ts');
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it('indexes files of a tsconfig that does not parse, and says so', async () => {
+    const repo = fixtureRepo(FIXTURE);
+    try {
+      writeFileSync(join(repo.dir, 'tsconfig.json'), '{ "compilerOptions": { "target": "NOPE", } "include": [ }');
+      commitAll(repo.dir, 'broken tsconfig');
+      const { out, manifest } = await build(repo.dir);
+      expect(manifest.warnings.join('\n')).toMatch(/tsconfig\.json/);
+      expect(indexedPaths(out, manifest)).toContain('src/orders/order-service.ts');
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it('records syntax errors of a file the compiler cannot parse, and still indexes the rest of it', async () => {
+    const repo = fixtureRepo(FIXTURE);
+    try {
+      writeFileSync(join(repo.dir, 'src/broken.ts'), 'export function ok() {}\nexport function broken( {\n');
+      commitAll(repo.dir, 'broken file');
+      const { out, manifest } = await build(repo.dir);
+      const shardNames = Object.keys(manifest.shards).filter((n) => n.startsWith('files/'));
+      const file = shardNames.flatMap((n) => decodeShard<FileShard>(n, new Uint8Array(readFileSync(join(out, n)))).value.files)
+        .find((f) => f.path === 'src/broken.ts')!;
+      expect(file.problems.some((p) => p.source === 'syntax')).toBe(true);
+      expect(file.problems.some((p) => p.source === 'compiler')).toBe(true);
+      expect(names(out, manifest)).toContain('ok');
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it('refuses a directory that is not a git repository, and an unknown commit', async () => {
+    const plain = mkdtempSync(join(tmpdir(), 'sextant-plain-'));
+    try {
+      await expect(build(plain)).rejects.toMatchObject({ code: 'NOT_A_GIT_REPOSITORY' });
+    } finally {
+      rmSync(plain, { recursive: true, force: true });
+    }
+    const repo = fixtureRepo(FIXTURE);
+    try {
+      await expect(build(repo.dir, 'no-such-branch')).rejects.toMatchObject({ code: 'UNKNOWN_COMMIT' });
+      await expect(build(repo.dir, 'deadbeefdeadbeef')).rejects.toMatchObject({ code: 'UNKNOWN_COMMIT' });
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it('leaves the previous index in place when a build fails', async () => {
+    const repo = fixtureRepo(FIXTURE);
+    try {
+      const { out, manifest } = await build(repo.dir);
+      await expect(buildIndex({ repo: repo.dir, commit: 'nope', out, maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true) }))
+        .rejects.toMatchObject({ code: 'UNKNOWN_COMMIT' });
+      expect(JSON.parse(readFileSync(join(out, 'manifest.json'), 'utf8')).commit).toBe(manifest.commit);
+      expect(readdirSync(scratch).filter((n) => n.includes('.tmp-'))).toEqual([]);
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it('indexes a repository with no tsconfig with the default program', async () => {
+    const repo = fixtureRepo();
+    try {
+      mkdirSync(join(repo.dir, 'lib'));
+      writeFileSync(join(repo.dir, 'lib/a.js'), 'export function helper() { return 1; }\n');
+      writeFileSync(join(repo.dir, 'lib/b.ts'), "import { helper } from './a.js';\nexport const value = helper();\n");
+      commitAll(repo.dir, 'no tsconfig');
+      const { out, manifest } = await build(repo.dir);
+      expect(manifest.languages).toEqual({ javascript: { files: 1, precision: 'compiler' }, typescript: { files: 1, precision: 'compiler' } });
+      expect(names(out, manifest)).toEqual(expect.arrayContaining(['helper', 'value']));
+      expect(existsSync(join(out, 'manifest.json'))).toBe(true);
+      expect(git(repo.dir, 'status', '--porcelain')).toBe('');
+    } finally {
+      repo.cleanup();
+    }
+  });
+});
