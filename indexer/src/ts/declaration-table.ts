@@ -127,6 +127,12 @@ function isAnonymousObject(node: ts.Node): boolean {
   return !(ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isExportAssignment(parent) || ts.isPropertyDeclaration(parent));
 }
 
+/** Kinds a caller can be: a local variable holding a value is not one, its function is. */
+const CODE_HOLDERS = new Set<SymbolKind>([
+  'function', 'method', 'constructor', 'getter', 'setter', 'class', 'property', 'field', 'variable', 'constant',
+  'enum', 'enumMember', 'namespace', 'module',
+]);
+
 export class DeclarationTable {
   private readonly byNode = new Map<ts.Node, Declaration>();
   /** Parameter properties declare a property and a parameter at one node. */
@@ -185,9 +191,7 @@ export class DeclarationTable {
   enclosing(node: ts.Node): Declaration | undefined {
     for (let current = node.parent; current; current = current.parent) {
       const decl = this.byNode.get(current);
-      if (decl && decl.kind !== 'parameter' && decl.kind !== 'typeParameter' && ts.getNameOfDeclaration(current as ts.Declaration) !== node) {
-        return decl;
-      }
+      if (decl && CODE_HOLDERS.has(decl.kind) && ts.getNameOfDeclaration(current as ts.Declaration) !== node) return decl;
     }
     return undefined;
   }
