@@ -9,9 +9,8 @@ import { IndexCollector } from './index-collector.ts';
 import { classifyFile, parseGitattributes } from './file-classification.ts';
 import { Progress } from './progress.ts';
 import { layoutShards, writeIndex } from './shards/shard-writer.ts';
-import { planPrograms, TS_JS_EXTENSIONS } from './ts/project-plan.ts';
-import { languageOf, PackageCache, ProgramIndexer, type CompiledFile } from './ts/program-indexer.ts';
-import { SnapshotHost } from './ts/snapshot-host.ts';
+import type { CompiledFile, LanguageIndexer } from './language-indexer.ts';
+import { typescriptIndexer } from './ts/typescript-indexer.ts';
 import { createSyntaxParser, syntaxLanguageOf, type SyntaxOutlineNode, type SyntaxParser } from './syntax/syntax-parser.ts';
 
 export const INDEXER_VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
@@ -25,11 +24,8 @@ export interface BuildOptions {
   progress: Progress;
 }
 
-const CONFIG_FILE = /(^|\/)(tsconfig[^/]*\.json|jsconfig\.json|package\.json)$/;
-
-export function isSourcePath(path: string): boolean {
-  return TS_JS_EXTENSIONS.some((ext) => path.endsWith(ext));
-}
+/** Every language Sextant indexes; the first that accepts a path owns it. */
+export const LANGUAGE_INDEXERS: readonly LanguageIndexer[] = [typescriptIndexer];
 
 export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   const { progress } = options;
@@ -39,7 +35,8 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
 
   const tracked = await listTrackedFiles(root, commit);
   const skipped: SkippedFile[] = [...tracked.skipped];
-  const wanted = tracked.files.filter((f) => isSourcePath(f.path) || CONFIG_FILE.test(f.path) || f.path === '.gitattributes');
+  const ownerOf = (path: string) => LANGUAGE_INDEXERS.find((indexer) => indexer.accepts(path));
+  const wanted = tracked.files.filter((f) => ownerOf(f.path) || f.path === '.gitattributes' || LANGUAGE_INDEXERS.some((i) => i.reads(f.path)));
   const readable = wanted.filter((f) => {
     if (f.bytes <= options.maxFileBytes) return true;
     skipped.push({ path: f.path, reason: 'too-large', detail: `${f.bytes} bytes, over the ${options.maxFileBytes}-byte limit (raise it with --max-file-bytes)` });
@@ -49,36 +46,31 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   const blobs = await readBlobs(root, readable);
   skipped.push(...blobs.skipped);
   const texts = new Map(blobs.files.map((f) => [f.path, f.text]));
-  const sources = blobs.files.filter((f) => isSourcePath(f.path));
-  const byPath = new Map<string, SnapshotFile>(sources.map((f) => [f.path, f]));
+  const byPath = new Map<string, SnapshotFile>(blobs.files.map((f) => [f.path, f]));
 
   const warnings: string[] = [];
-  const host = new SnapshotHost(root, texts);
-  const plans = planPrograms(host, sources.map((f) => f.path), warnings);
   const rules = parseGitattributes(texts.get('.gitattributes') ?? '');
   const syntax = await createSyntaxParser();
   const collector = new IndexCollector();
-  const packages = new PackageCache();
+  const languages: Manifest['languages'] = {};
+  const context = { root, texts, collector, warnings, progress };
 
-  progress.start('resolving with the TypeScript compiler', sources.length);
-  for (const plan of plans) {
-    progress.log(`  program ${plan.config ?? '(files outside every tsconfig)'}: ${plan.owned.length} files`);
-    const indexer = new ProgramIndexer(host, plan, collector, packages);
-    for (const compiled of indexer.indexFiles()) {
+  for (const indexer of LANGUAGE_INDEXERS) {
+    const files = blobs.files.filter((f) => ownerOf(f.path) === indexer);
+    if (files.length === 0) continue;
+    progress.start(`resolving ${indexer.name} (${indexer.precision})`, files.length);
+    for await (const compiled of indexer.index(files, context)) {
       collector.addFile(fileRecord(byPath.get(compiled.path)!, compiled, syntax, rules));
+      const summary = (languages[compiled.lang] ??= { files: 0, precision: indexer.precision });
+      summary.files++;
       progress.tick();
     }
+    progress.finishLine();
   }
-  progress.finishLine();
   for (const warning of warnings) progress.log(`warning: ${warning}`);
 
   progress.start('writing shards');
   const set = layoutShards(collector);
-  const languages: Manifest['languages'] = {};
-  for (const file of collector.files) {
-    const summary = (languages[file.lang] ??= { files: 0, precision: 'compiler' });
-    summary.files++;
-  }
   const manifest = await writeIndex(options.out, set, {
     formatVersion: FORMAT_VERSION,
     repo: options.repoName ?? repoNameOf(root),
@@ -98,7 +90,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
 }
 
 function fileRecord(file: SnapshotFile, compiled: CompiledFile, syntax: SyntaxParser, rules: ReturnType<typeof parseGitattributes>): FileRecord {
-  const language = syntaxLanguageOf(file.path);
+  const language = compiled.outline ? undefined : syntaxLanguageOf(file.path);
   const parsed = language ? syntax.parse(language, file.text) : { outline: [], problems: [] };
   const definitions = new Map<string, number>();
   const definition = REFERENCE_KINDS.indexOf('definition');
@@ -111,14 +103,14 @@ function fileRecord(file: SnapshotFile, compiled: CompiledFile, syntax: SyntaxPa
   });
   return {
     path: file.path,
-    lang: languageOf(file.path),
+    lang: compiled.lang,
     blob: file.blob,
     bytes: file.bytes,
     lineLengths: file.text.split(/\r\n|[\n\r\u2028\u2029]/).map((line) => line.length),
     flags: classifyFile(file.path, file.text, rules),
     syms: compiled.syms,
     occ: sortOccurrences(compiled.occ),
-    outline: parsed.outline.map(link),
+    outline: compiled.outline ?? parsed.outline.map(link),
     problems: [...parsed.problems, ...compiled.problems],
   };
 }

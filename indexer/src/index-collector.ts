@@ -1,6 +1,6 @@
 // Accumulates what the language indexers find (symbols, references, edges, files) until the shard
 // writer lays it out. References and edges are kept as compact tuples, not objects.
-import type { EdgeKind, ExternalOrigin, FileRecord, Language, ReferenceKind, SymbolKind } from '@sextant/format';
+import type { Confidence, EdgeKind, ExternalOrigin, FileRecord, Language, ReferenceKind, SymbolKind } from '@sextant/format';
 
 export interface SymbolInfo {
   key: string;
@@ -29,7 +29,7 @@ export interface Site {
 
 export interface CollectedSymbol {
   info: SymbolInfo;
-  refs: { site: Site; kind: ReferenceKind; from?: string }[];
+  refs: { site: Site; kind: ReferenceKind; from?: string; confidence: Confidence }[];
   edges: { kind: EdgeKind; out: boolean; peer: string; site?: Site }[];
 }
 
@@ -47,8 +47,8 @@ export class IndexCollector {
     if (!this.symbols.has(info.key)) this.symbols.set(info.key, { info, refs: [], edges: [] });
   }
 
-  addReference(key: string, site: Site, kind: ReferenceKind, from?: string): void {
-    this.symbols.get(key)!.refs.push({ site, kind, from });
+  addReference(key: string, site: Site, kind: ReferenceKind, from: string | undefined, confidence: Confidence): void {
+    this.symbols.get(key)!.refs.push({ site, kind, from, confidence });
     this.references++;
   }
 

@@ -4,7 +4,7 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
-  bucketOf, EDGE_KINDS, encodeShard, fileShardName, MANIFEST_FILE, NAME_FLAG_EXTERNAL, NAMES_SHARD, pathKey,
+  bucketOf, CONFIDENCES, EDGE_KINDS, encodeShard, fileShardName, LANGUAGES, MANIFEST_FILE, NAME_FLAG_EXTERNAL, NAMES_SHARD, pathKey,
   REFERENCE_KINDS, sha256Hex, SYMBOL_KINDS, symbolShardName,
   type FileRecord, type FileShard, type Manifest, type NameShard, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShard,
 } from '@sextant/format';
@@ -82,7 +82,7 @@ function symbolShard(collector: IndexCollector, symbols: CollectedSymbol[]): Sym
 
   const records: SymbolRecord[] = symbols.map(({ info, refs, edges }) => {
     const defs = [...info.defs].sort((a, b) => compare(a[0], b[0]) || a[1] - b[1] || a[2] - b[2]);
-    const sortedRefs = [...refs].sort((a, b) => compareSites(a.site, b.site) || compare(a.kind, b.kind));
+    const sortedRefs = [...refs].sort((a, b) => compareSites(a.site, b.site) || compare(a.kind, b.kind) || compare(a.confidence, b.confidence));
     const sortedEdges = [...edges].sort((a, b) => compare(a.kind, b.kind) || Number(a.out) - Number(b.out)
       || compare(a.peer, b.peer) || (a.site && b.site ? compareSites(a.site, b.site) : a.site ? 1 : b.site ? -1 : 0));
     const record: SymbolRecord = {
@@ -101,7 +101,7 @@ function symbolShard(collector: IndexCollector, symbols: CollectedSymbol[]): Sym
       defs: defs.flatMap((d) => [pathIndex.get(d[0])!, d[1], d[2], d[3], d[4]]),
       refs: sortedRefs.flatMap((r) => [
         pathIndex.get(r.site.path)!, r.site.line, r.site.column, r.site.endLine, r.site.endColumn,
-        REFERENCE_KINDS.indexOf(r.kind), r.from ? peerIndex.get(r.from)! : -1,
+        REFERENCE_KINDS.indexOf(r.kind), r.from ? peerIndex.get(r.from)! : -1, CONFIDENCES.indexOf(r.confidence),
       ]),
       edges: sortedEdges.flatMap((e) => [
         EDGE_KINDS.indexOf(e.kind), e.out ? 0 : 1, peerIndex.get(e.peer)!,
@@ -133,6 +133,7 @@ function nameShard(collector: IndexCollector): NameShard {
     name: entries.map((e) => e.name),
     qname: entries.map((e) => e.qname),
     kind: entries.map((e) => SYMBOL_KINDS.indexOf(e.kind)),
+    lang: entries.map((e) => LANGUAGES.indexOf(e.lang)),
     key: entries.map((e) => e.key),
     loc: entries.flatMap((e) => [pathIndex.get(e.defs[0]?.[0] ?? '')!, e.defs[0]?.[1] ?? 0, e.defs[0]?.[2] ?? 0]),
     flags: entries.map((e) => (e.external ? NAME_FLAG_EXTERNAL : fileFlags.get(e.defs[0]?.[0] ?? '') ?? 0)),

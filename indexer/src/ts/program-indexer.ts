@@ -8,16 +8,10 @@ import {
   REFERENCE_KINDS, symbolKey, type ExternalOrigin, type Language, type ProblemRecord, type ReferenceKind,
 } from '@sextant/format';
 import type { IndexCollector, Site } from '../index-collector.ts';
+import type { CompiledFile } from '../language-indexer.ts';
 import { DeclarationTable, kindOf, type Declaration } from './declaration-table.ts';
 import type { PlannedProgram } from './project-plan.ts';
 import { LIB_FOLDER, type SnapshotHost } from './snapshot-host.ts';
-
-export interface CompiledFile {
-  path: string;
-  syms: string[];
-  occ: number[];
-  problems: ProblemRecord[];
-}
 
 const MAX_PROBLEMS = 200;
 
@@ -82,7 +76,7 @@ export class ProgramIndexer {
       occ.push(site.line, site.column, site.endLine, site.endColumn, index, REFERENCE_KINDS.indexOf(kind));
       if (kind !== 'definition') {
         const from = table.enclosing(node)?.key;
-        this.collector.addReference(key, site, kind, from);
+        this.collector.addReference(key, site, kind, from, 'exact');
         if (from && (kind === 'call' || kind === 'new')) {
           this.ensure(from, table);
           this.collector.addEdge(from, 'calls', key, site);
@@ -121,7 +115,7 @@ export class ProgramIndexer {
     };
     visit(sourceFile);
 
-    return { path, syms, occ, problems: this.problems(sourceFile) };
+    return { path, lang: languageOf(path), syms, occ, problems: this.problems(sourceFile) };
   }
 
   private problems(sourceFile: ts.SourceFile): ProblemRecord[] {

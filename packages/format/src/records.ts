@@ -15,7 +15,7 @@ export const REFERENCE_KINDS = [
 ] as const;
 export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
 
-export const LANGUAGES = ['typescript', 'javascript'] as const;
+export const LANGUAGES = ['typescript', 'javascript', 'java', 'kotlin'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 export const EDGE_KINDS = ['extends', 'implements', 'overrides', 'calls'] as const;
@@ -34,8 +34,15 @@ export type FileFlag = keyof typeof FILE_FLAGS;
 
 /** Stride of one entry in SymbolRecord.defs: pathIndex, line, column, endLine, endColumn. */
 export const DEF_STRIDE = 5;
-/** Stride of one entry in SymbolRecord.refs: pathIndex, line, column, endLine, endColumn, kind, fromIndex (-1: module scope). */
-export const REF_STRIDE = 7;
+/**
+ * How a reference was resolved: exact (by a compiler), resolved (scope and import resolution found
+ * exactly one declaration), candidate (a name match only; several declarations were possible).
+ */
+export const CONFIDENCES = ['exact', 'resolved', 'candidate'] as const;
+export type Confidence = (typeof CONFIDENCES)[number];
+
+/** Stride of one entry in SymbolRecord.refs: pathIndex, line, column, endLine, endColumn, kind, fromIndex (-1: module scope), confidence. */
+export const REF_STRIDE = 8;
 /** Stride of one entry in SymbolRecord.edges: kind, direction (0 out, 1 in), peerIndex, pathIndex, line, column, endLine, endColumn (site, -1 when none). */
 export const EDGE_STRIDE = 8;
 /** Stride of one entry in FileRecord.occ: line, column, endLine, endColumn, symbolIndex, kind. */
@@ -140,6 +147,8 @@ export interface NameShard {
   name: string[];
   qname: string[];
   kind: number[];
+  /** Index into LANGUAGES. */
+  lang: number[];
   key: string[];
   /** pathIndex, line, column per entry (3 each). */
   loc: number[];

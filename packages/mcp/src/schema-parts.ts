@@ -1,6 +1,6 @@
 // Zod pieces shared by the tools' input and output schemas.
 import * as z from 'zod';
-import { ERROR_CODES, LANGUAGES, REFERENCE_KINDS, SYMBOL_KINDS } from '@sextant/format';
+import { CONFIDENCES, ERROR_CODES, LANGUAGES, REFERENCE_KINDS, SYMBOL_KINDS } from '@sextant/format';
 
 export const commitInput = {
   commit: z.string().min(1).max(256).optional()
@@ -30,6 +30,8 @@ export const pageInput = (bounds: { defaultLimit: number; maxLimit: number }) =>
 export const symbolKind = z.enum(SYMBOL_KINDS);
 export const referenceKind = z.enum(REFERENCE_KINDS);
 export const language = z.enum(LANGUAGES);
+export const confidence = z.enum(CONFIDENCES)
+  .describe('exact: resolved by a compiler; resolved: scope and import resolution found exactly one declaration; candidate: a name match only.');
 
 export const answerOutput = {
   repo: z.string().describe('Repository the answer comes from.'),

@@ -1,6 +1,6 @@
 // find_references: every reference the index holds for the target, in (path, position) order,
 // filtered by kind and paged; all of it comes from the target's one symbol shard.
-import { REF_STRIDE, REFERENCE_KINDS, type ReferenceKind, type SymbolRecord, type SymbolShard } from '@sextant/format';
+import { CONFIDENCES, REF_STRIDE, REFERENCE_KINDS, type ReferenceKind, type SymbolRecord, type SymbolShard } from '@sextant/format';
 import type { IndexReader } from './index-reader.ts';
 import { pageOf, type PageRequest } from './paging.ts';
 import type { Answer, PageInfo, ReferenceHit, SymbolSummary } from './results.ts';
@@ -41,7 +41,7 @@ function collect(reader: IndexReader, record: SymbolRecord, shard: SymbolShard, 
   const hits: ReferenceHit[] = [];
   if (params.includeDeclaration && (!kinds || kinds.has('definition'))) {
     for (let i = 0; i * DEF_STRIDE < record.defs.length; i++) {
-      hits.push({ ...defLocation(record, i, shard.paths), kind: 'definition' });
+      hits.push({ ...defLocation(record, i, shard.paths), kind: 'definition', confidence: 'exact' });
     }
   }
   const refs = record.refs;
@@ -56,6 +56,7 @@ function collect(reader: IndexReader, record: SymbolRecord, shard: SymbolShard, 
       endLine: refs[i + 3]!,
       endColumn: refs[i + 4]!,
       kind,
+      confidence: CONFIDENCES[refs[i + 7]!]!,
       ...(from >= 0 ? { enclosing: peerSummary(reader, shard.peers[from]!) } : {}),
     });
   }

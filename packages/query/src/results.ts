@@ -1,6 +1,6 @@
 // Shapes of query answers. Every answer names its repo and commit; every symbol in it carries the
 // symbolId the next call takes; every list says whether it is complete.
-import type { ExternalOrigin, Language, ReferenceKind, SymbolKind } from '@sextant/format';
+import type { Confidence, ExternalOrigin, Language, ReferenceKind, SymbolKind } from '@sextant/format';
 
 export interface Location {
   path: string;
@@ -38,6 +38,7 @@ export interface Answer {
 
 export interface ReferenceHit extends Location {
   kind: ReferenceKind;
+  confidence: Confidence;
   /** The symbol whose body holds the reference; absent at module scope. */
   enclosing?: { symbolId: string; name: string; kind: SymbolKind };
 }

@@ -64,7 +64,7 @@ export async function searchSymbols(reader: IndexReader, params: SearchParams): 
       name: entry.name,
       kind: entry.kind,
       qualifiedName: entry.qname,
-      language: languageOf(entry.path),
+      language: entry.lang,
       ...(entry.flags & NAME_FLAG_EXTERNAL ? {} : { path: entry.path, line: entry.line, column: entry.column }),
       match,
     })),
@@ -73,10 +73,6 @@ export async function searchSymbols(reader: IndexReader, params: SearchParams): 
 }
 
 const MATCH_RANK: Record<SearchHit['match'], number> = { exact: 0, prefix: 1, camelCase: 2, wildcard: 2, substring: 3 };
-
-function languageOf(path: string): 'typescript' | 'javascript' {
-  return /\.(c|m)?jsx?$/.test(path) ? 'javascript' : 'typescript';
-}
 
 type Matcher = (entry: NameEntry) => SearchHit['match'] | undefined;
 

@@ -1,6 +1,6 @@
 // Turning stored records into answer shapes.
 import {
-  DEF_STRIDE, formatSymbolId, SYMBOL_KINDS, type NameShard, type PeerRecord, type SymbolKind, type SymbolRecord,
+  DEF_STRIDE, formatSymbolId, LANGUAGES, SYMBOL_KINDS, type Language, type NameShard, type PeerRecord, type SymbolKind, type SymbolRecord,
 } from '@sextant/format';
 import type { IndexReader } from './index-reader.ts';
 import type { Location, SymbolSummary } from './results.ts';
@@ -34,6 +34,7 @@ export interface NameEntry {
   name: string;
   qname: string;
   kind: SymbolKind;
+  lang: Language;
   path: string;
   line: number;
   column: number;
@@ -47,6 +48,7 @@ export function nameEntry(names: NameShard, index: number): NameEntry {
     name: names.name[index]!,
     qname: names.qname[index]!,
     kind: SYMBOL_KINDS[names.kind[index]!]!,
+    lang: LANGUAGES[names.lang[index]!]!,
     path: names.paths[names.loc[index * 3]!]!,
     line: names.loc[index * 3 + 1]!,
     column: names.loc[index * 3 + 2]!,

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { findReferences, REFERENCES_PAGE } from '@sextant/query';
 import { defineTool } from '../tool-definition.ts';
 import {
-  answerOutput, commitInput, location, pageInput, pageOutput, peer, referenceKind, symbolSummary, targetInput,
+  answerOutput, commitInput, confidence, location, pageInput, pageOutput, peer, referenceKind, symbolSummary, targetInput,
 } from '../schema-parts.ts';
 import { renderLocation, renderPage, renderSymbol } from '../render.ts';
 
@@ -22,7 +22,7 @@ export const findReferencesTool = defineTool({
   output: z.object({
     ...answerOutput,
     symbol: symbolSummary,
-    references: z.array(z.object({ ...location, kind: referenceKind, enclosing: peer.optional() })),
+    references: z.array(z.object({ ...location, kind: referenceKind, confidence, enclosing: peer.optional() })),
     ...pageOutput,
   }),
   async run(provider, { commit, kinds, includeDeclaration, limit, cursor, ...target }) {

@@ -1,0 +1,40 @@
+// The seam between the build and each language: an indexer takes the snapshot files it accepts,
+// resolves them (all at once: resolution crosses files) into the shared collector, and yields one
+// compiled file at a time so the build can stream file records out.
+import type { Language, OutlineNode, ProblemRecord } from '@sextant/format';
+import type { SnapshotFile } from './git/git-snapshot.ts';
+import type { IndexCollector } from './index-collector.ts';
+import type { Progress } from './progress.ts';
+
+export interface CompiledFile {
+  path: string;
+  lang: Language;
+  /** Keys of the symbols occurring in the file; occ entries index into it. */
+  syms: string[];
+  /** Occurrences, OCC_STRIDE each (any order: the build sorts them). */
+  occ: number[];
+  problems: ProblemRecord[];
+  /** An outline the indexer made itself; absent, the build derives one with tree-sitter. */
+  outline?: OutlineNode[];
+}
+
+export interface IndexContext {
+  /** Absolute path of the repository root. */
+  root: string;
+  /** Every file read from the commit (sources and auxiliary files), by repository-relative path. */
+  texts: ReadonlyMap<string, string>;
+  collector: IndexCollector;
+  warnings: string[];
+  progress: Progress;
+}
+
+export interface LanguageIndexer {
+  readonly name: string;
+  /** compiler: resolved by a compiler; syntactic: resolved on the syntax tree. */
+  readonly precision: 'compiler' | 'syntactic';
+  /** Source files this indexer indexes. */
+  accepts(path: string): boolean;
+  /** Other tracked files it needs to read (build files, configs). */
+  reads(path: string): boolean;
+  index(files: SnapshotFile[], context: IndexContext): AsyncIterable<CompiledFile> | Iterable<CompiledFile>;
+}
