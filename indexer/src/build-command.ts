@@ -70,7 +70,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   for (const warning of warnings) progress.log(`warning: ${warning}`);
 
   progress.start('writing shards');
-  const set = layoutShards(collector);
+  const set = layoutShards(collector, texts);
   const manifest = await writeIndex(options.out, set, {
     formatVersion: FORMAT_VERSION,
     repo: options.repoName ?? repoNameOf(root),

@@ -1,6 +1,6 @@
 // Test, generated and vendored files, so searches can leave them out and refactors can refuse
 // to edit them. Markers as GitHub's linguist reads them.
-import { FILE_FLAGS } from '@sextant/format';
+import { FILE_FLAGS, globToRegExp } from '@sextant/format';
 
 const TEST_PATH = /(^|\/)(__tests__|__mocks__|tests?|spec|e2e)\/|\.(test|spec|e2e)\.[cm]?[jt]sx?$/;
 const VENDORED_PATH = /(^|\/)(vendor|vendors|third_party|third-party)\//;
@@ -34,17 +34,4 @@ export function classifyFile(path: string, text: string, rules: AttributeRule[])
   if (BUILD_OUTPUT.test(path) || GENERATED_MARKER.test(text.slice(0, 1024))) flags |= FILE_FLAGS.generated;
   for (const rule of rules) if (rule.pattern.test(path)) flags |= rule.flag;
   return flags;
-}
-
-/** gitattributes globs: a pattern without a slash matches at any depth. */
-export function globToRegExp(glob: string): RegExp {
-  const anchored = glob.includes('/') && !glob.startsWith('**/');
-  const body = glob.replace(/^\//, '').split(/(\*\*\/|\*\*|\*|\?)/).map((part) => {
-    if (part === '**/') return '(?:.*/)?';
-    if (part === '**') return '.*';
-    if (part === '*') return '[^/]*';
-    if (part === '?') return '[^/]';
-    return part.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }).join('');
-  return new RegExp(`${anchored ? '^' : '(^|/)'}${body}(/.*)?$`);
 }

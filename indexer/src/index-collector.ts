@@ -61,5 +61,12 @@ export class IndexCollector {
 
   addFile(file: FileRecord): void {
     this.files.push(file);
+    this.flagsByPath = undefined;
+  }
+
+  private flagsByPath?: Map<string, number>;
+
+  fileFlags(): ReadonlyMap<string, number> {
+    return (this.flagsByPath ??= new Map(this.files.map((f) => [f.path, f.flags])));
   }
 }

@@ -54,9 +54,12 @@ for (const start of [
     }, 120_000);
     afterAll(async () => served?.close());
 
-    it('lists the four read-only tools with input and output schemas', async () => {
+    it('lists the read-only tools with input and output schemas', async () => {
       const { tools } = await client.listTools();
-      expect(tools.map((t) => t.name)).toEqual(['index_status', 'search_symbols', 'goto_definition', 'find_references']);
+      expect(tools.map((t) => t.name)).toEqual([
+        'index_status', 'search_symbols', 'goto_definition', 'symbol_info', 'find_references', 'find_implementations',
+        'find_super_methods', 'type_hierarchy', 'call_hierarchy', 'file_structure', 'read_file', 'file_problems',
+      ]);
       for (const tool of tools) {
         expect(tool.outputSchema).toMatchObject({ type: 'object' });
         expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
@@ -79,7 +82,7 @@ for (const start of [
       expect(search).toMatchObject({ total: search.results.length, totalIsExact: true, hasMore: false });
       const { symbolId } = search.results[0];
       const definition = await ok(client, 'goto_definition', { symbolId });
-      expect(definition.definitions.map(where)).toEqual(['src/orders/order-service.ts:4:14']);
+      expect(definition.definitions).toEqual([expect.objectContaining({ path: 'src/orders/order-service.ts', line: 4, column: 14, preview: 'export class OrderService {' })]);
       const references = await ok(client, 'find_references', { symbolId });
       expect(references.symbol.symbolId).toBe(symbolId);
       // Reached through `export { OrderService as Service }` and `import { Service }`.

@@ -5,8 +5,8 @@ import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   bucketOf, CONFIDENCES, EDGE_KINDS, encodeShard, fileShardName, LANGUAGES, MANIFEST_FILE, NAME_FLAG_EXTERNAL, NAMES_SHARD, pathKey,
-  REFERENCE_KINDS, sha256Hex, SYMBOL_KINDS, symbolShardName,
-  type FileRecord, type FileShard, type Manifest, type NameShard, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShard,
+  REFERENCE_KINDS, sha256Hex, SYMBOL_KINDS, symbolShardName, textShardName,
+  type FileRecord, type FileShard, type Manifest, type NameShard, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShard, type TextShard,
 } from '@sextant/format';
 import type { CollectedSymbol, IndexCollector, Site } from '../index-collector.ts';
 
@@ -30,7 +30,7 @@ export interface ShardSet {
   shards: Map<string, Uint8Array>;
 }
 
-export function layoutShards(collector: IndexCollector): ShardSet {
+export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<string, string>): ShardSet {
   const layout = {
     symbolBucketBits: bucketBits(collector.symbols.size, SYMBOLS_PER_BUCKET),
     fileBucketBits: bucketBits(collector.files.length, FILES_PER_BUCKET),
@@ -54,6 +54,8 @@ export function layoutShards(collector: IndexCollector): ShardSet {
   for (const [bucket, files] of fileBuckets) {
     const shard: FileShard = { v: 1, files: files.sort((a, b) => compare(a.path, b.path)) };
     shards.set(fileShardName(bucket), encodeShard(shard));
+    const text: TextShard = { v: 1, files: files.map((f) => ({ path: f.path, text: texts.get(f.path) ?? '' })) };
+    shards.set(textShardName(bucket), encodeShard(text));
   }
 
   shards.set(NAMES_SHARD, encodeShard(nameShard(collector)));
@@ -110,7 +112,8 @@ function symbolShard(collector: IndexCollector, symbols: CollectedSymbol[]): Sym
     };
     return record;
   });
-  return { v: 1, paths: pathList, peers, symbols: records };
+  const fileFlags = collector.fileFlags();
+  return { v: 1, paths: pathList, pathFlags: pathList.map((p) => fileFlags.get(p) ?? 0), peers, symbols: records };
 }
 
 function peerOf(collector: IndexCollector, key: string): PeerRecord {
@@ -120,7 +123,7 @@ function peerOf(collector: IndexCollector, key: string): PeerRecord {
 }
 
 function nameShard(collector: IndexCollector): NameShard {
-  const fileFlags = new Map(collector.files.map((f) => [f.path, f.flags]));
+  const fileFlags = collector.fileFlags();
   const entries = [...collector.symbols.values()]
     .map((s) => s.info)
     .filter((info) => !info.local)
@@ -135,7 +138,7 @@ function nameShard(collector: IndexCollector): NameShard {
     kind: entries.map((e) => SYMBOL_KINDS.indexOf(e.kind)),
     lang: entries.map((e) => LANGUAGES.indexOf(e.lang)),
     key: entries.map((e) => e.key),
-    loc: entries.flatMap((e) => [pathIndex.get(e.defs[0]?.[0] ?? '')!, e.defs[0]?.[1] ?? 0, e.defs[0]?.[2] ?? 0]),
+    loc: entries.flatMap((e) => [pathIndex.get(e.defs[0]?.[0] ?? '')!, e.defs[0]?.[1] ?? 0, e.defs[0]?.[2] ?? 0, e.defs[0]?.[3] ?? 0, e.defs[0]?.[4] ?? 0]),
     flags: entries.map((e) => (e.external ? NAME_FLAG_EXTERNAL : fileFlags.get(e.defs[0]?.[0] ?? '') ?? 0)),
   };
 }

@@ -4,11 +4,11 @@
 // indexer/queries/*/outline.scm; this module only runs those queries and shapes their results.
 
 import { readFile } from 'node:fs/promises';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Language, Parser, Query, type Node } from 'web-tree-sitter';
+import { Parser, Query, type Language, type Node } from 'web-tree-sitter';
 import { SYMBOL_KINDS, type ProblemRecord, type SymbolKind } from '@sextant/format';
+import { ensureParserInit, loadGrammar } from './tree-sitter-runtime.ts';
 
 export type SyntaxLanguage = 'typescript' | 'tsx' | 'javascript';
 
@@ -90,7 +90,6 @@ interface Runtime {
   grammarVersions: Record<string, string>;
 }
 
-const require = createRequire(import.meta.url);
 const QUERY_DIR = fileURLToPath(new URL('../../queries/', import.meta.url));
 
 // Process-wide: the wasm runtime, the grammars and the compiled queries are immutable once loaded
@@ -106,29 +105,15 @@ function loadRuntime(): Promise<Runtime> {
 }
 
 async function initRuntime(): Promise<Runtime> {
-  const runtimeWasm = require.resolve('web-tree-sitter/web-tree-sitter.wasm');
-  // Parser.init replaces web-tree-sitter's wasm instance, invalidating every Language and Parser
-  // made before, so never run it when someone else in the process already has.
-  if (!runtimeReady()) {
-    // Locate the runtime wasm explicitly: its default lookup relies on import.meta.url of the
-    // bundle, which breaks as soon as anything re-bundles or relocates web-tree-sitter.
-    await Parser.init({ locateFile: (file: string) => (file === 'web-tree-sitter.wasm' ? runtimeWasm : file) });
-  }
-
-  const grammarVersions: Record<string, string> = {
-    'web-tree-sitter': await packageVersion(join(dirname(runtimeWasm), 'package.json')),
-  };
-  const wasmByPath = new Map<string, Promise<Language>>();
+  const grammarVersions: Record<string, string> = { 'web-tree-sitter': await ensureParserInit() };
   const languages = {} as Record<SyntaxLanguage, Language>;
   const queries = {} as Record<SyntaxLanguage, OutlineQuery>;
   const layerText = new Map<string, Promise<string>>();
   for (const language of SYNTAX_LANGUAGES) {
     const { pkg, wasm } = GRAMMARS[language];
-    const manifest = require.resolve(`${pkg}/package.json`);
-    grammarVersions[pkg] ??= await packageVersion(manifest);
-    const wasmPath = join(dirname(manifest), wasm);
-    if (!wasmByPath.has(wasmPath)) wasmByPath.set(wasmPath, readFile(wasmPath).then((bytes) => Language.load(bytes)));
-    languages[language] = await wasmByPath.get(wasmPath)!;
+    const grammar = await loadGrammar(pkg, wasm);
+    grammarVersions[pkg] ??= grammar.version;
+    languages[language] = grammar.language;
 
     const texts: string[] = [];
     for (const layer of QUERY_LAYERS[language]) {
@@ -139,20 +124,6 @@ async function initRuntime(): Promise<Runtime> {
   }
   assertUtf16Offsets(languages.javascript);
   return { languages, queries, grammarVersions };
-}
-
-function runtimeReady(): boolean {
-  try {
-    new Parser().delete();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-async function packageVersion(manifestPath: string): Promise<string> {
-  const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { version?: unknown };
-  return typeof manifest.version === 'string' ? manifest.version : 'unknown';
 }
 
 const KIND_SET: ReadonlySet<string> = new Set(SYMBOL_KINDS);
@@ -268,7 +239,7 @@ function errorMessage(error: unknown): string {
  * (CRLF, LF, CR, U+2028, U+2029) so that syntax and compiler positions agree; tree-sitter's own
  * rows only count LF.
  */
-function lineStarts(text: string): number[] {
+export function lineStarts(text: string): number[] {
   const starts = [0];
   for (let i = 0; i < text.length; i++) {
     const c = text.charCodeAt(i);
@@ -283,7 +254,7 @@ function lineStarts(text: string): number[] {
 }
 
 /** 1-based [line, column] of a UTF-16 offset. */
-function positionOf(lines: number[], offset: number): [number, number] {
+export function positionOf(lines: number[], offset: number): [number, number] {
   let low = 0;
   let high = lines.length - 1;
   while (low < high) {
@@ -425,7 +396,7 @@ function wellFormed(value: string): string {
 // ---------------------------------------------------------------------------------------------
 // Problems
 
-function problemsOf(root: Node, text: string, lines: number[]): ProblemRecord[] {
+export function problemsOf(root: Node, text: string, lines: number[]): ProblemRecord[] {
   const problems: ProblemRecord[] = [];
   if (!root.hasError) return problems;
   // Explicit stack: deeply nested input must not overflow the JS call stack. Only subtrees that

@@ -5,4 +5,5 @@ export * from './hash.ts';
 export * from './symbol-id.ts';
 export * from './records.ts';
 export * from './manifest.ts';
+export * from './glob.ts';
 export * from './object-layout.ts';

@@ -51,6 +51,10 @@ export function fileShardName(bucket: number): string {
   return `files/${bucket.toString(16).padStart(4, '0')}`;
 }
 
+export function textShardName(bucket: number): string {
+  return `texts/${bucket.toString(16).padStart(4, '0')}`;
+}
+
 /** Parses and checks a manifest; anything unexpected is INDEX_CORRUPT or INDEX_VERSION_UNSUPPORTED. */
 export function parseManifest(text: string, where: string): Manifest {
   let value: unknown;

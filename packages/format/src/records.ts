@@ -91,6 +91,8 @@ export interface SymbolRecord {
 export interface SymbolShard {
   v: 1;
   paths: string[];
+  /** FILE_FLAGS of each path (parallel to paths), so references filter by test/generated in place. */
+  pathFlags: number[];
   peers: PeerRecord[];
   symbols: SymbolRecord[];
 }
@@ -150,10 +152,17 @@ export interface NameShard {
   /** Index into LANGUAGES. */
   lang: number[];
   key: string[];
-  /** pathIndex, line, column per entry (3 each). */
+  /** pathIndex, line, column, endLine, endColumn per entry (NAME_LOC_STRIDE each). */
   loc: number[];
   /** FILE_FLAGS of the declaring file, plus 8 for external symbols. */
   flags: number[];
 }
 
 export const NAME_FLAG_EXTERNAL = 8;
+export const NAME_LOC_STRIDE = 5;
+
+/** File contents at the commit, for read_file and previews; bucketed like files. */
+export interface TextShard {
+  v: 1;
+  files: { path: string; text: string }[];
+}

@@ -12,13 +12,10 @@ export function inputJsonSchema(tool: ToolDefinition): JsonSchema {
 
 /** Success or a structured tool error; MCP wants an object at the root, so both sit under anyOf. */
 export function outputJsonSchema(tool: ToolDefinition): JsonSchema {
-  return {
-    type: 'object',
-    anyOf: [
-      strip(z.toJSONSchema(tool.output, { io: 'output', unrepresentable: 'any' }) as JsonSchema),
-      strip(z.toJSONSchema(errorOutput, { io: 'output', unrepresentable: 'any' }) as JsonSchema),
-    ],
-  };
+  const { $defs: successDefs, ...success } = strip(z.toJSONSchema(tool.output, { io: 'output', unrepresentable: 'any' }) as JsonSchema);
+  const error = strip(z.toJSONSchema(errorOutput, { io: 'output', unrepresentable: 'any' }) as JsonSchema);
+  // `#/$defs/…` references (recursive outlines) resolve from the root, so the definitions live there.
+  return { type: 'object', anyOf: [success, error], ...(successDefs ? { $defs: successDefs } : {}) };
 }
 
 function strip(schema: JsonSchema): JsonSchema {

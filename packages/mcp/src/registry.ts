@@ -1,9 +1,20 @@
-// The tool registry: every tool Sextant serves, in the order tools/list shows them. The worker and
-// the runner serve exactly this list.
+// The tool registry: every read tool Sextant serves, in the order tools/list shows them. The worker
+// and the runner serve exactly this list.
+import { callHierarchyTool } from './tools/call-hierarchy.ts';
+import { fileProblemsTool } from './tools/file-problems.ts';
+import { fileStructureTool } from './tools/file-structure.ts';
 import { findReferencesTool } from './tools/find-references.ts';
 import { gotoDefinitionTool } from './tools/goto-definition.ts';
 import { indexStatusTool } from './tools/index-status.ts';
+import { readFileTool } from './tools/read-file.ts';
+import { findImplementationsTool, findSuperMethodsTool } from './tools/related-symbols.ts';
 import { searchSymbolsTool } from './tools/search-symbols.ts';
+import { symbolInfoTool } from './tools/symbol-info.ts';
+import { typeHierarchyTool } from './tools/type-hierarchy.ts';
 import type { ToolDefinition } from './tool-definition.ts';
 
-export const READ_TOOLS: readonly ToolDefinition[] = [indexStatusTool, searchSymbolsTool, gotoDefinitionTool, findReferencesTool];
+export const READ_TOOLS: readonly ToolDefinition[] = [
+  indexStatusTool, searchSymbolsTool, gotoDefinitionTool, symbolInfoTool, findReferencesTool, findImplementationsTool,
+  findSuperMethodsTool, typeHierarchyTool, callHierarchyTool, fileStructureTool, readFileTool, fileProblemsTool,
+];
+

@@ -57,8 +57,29 @@ export const symbolSummary = z.object({
   path: z.string().optional(),
   line: z.number().int().optional(),
   column: z.number().int().optional(),
+  endLine: z.number().int().optional(),
+  endColumn: z.number().int().optional(),
   external: external.optional(),
 });
+
+export const previewedLocation = z.object({ ...location, preview: z.string().optional().describe('The line, trimmed.') });
+
+export const pathsInput = z.array(z.string().min(1).max(512)).max(64)
+  .describe('Globs over repository-relative paths (`src/**`, `*.test.ts`); a leading ! excludes (`!**/generated/**`).');
+
+export const graphBounds = (bounds: { depth: { default: number; max: number }; maxNodes: { default: number; max: number } }) => ({
+  depth: z.number().int().min(1).max(bounds.depth.max).optional()
+    .describe(`How many steps from the target, default ${bounds.depth.default}, at most ${bounds.depth.max}.`),
+  maxNodes: z.number().int().min(1).max(bounds.maxNodes.max).optional()
+    .describe(`At most this many symbols in the graph, default ${bounds.maxNodes.default}, at most ${bounds.maxNodes.max}.`),
+});
+
+export const graphOutput = {
+  total: z.number().int().describe('Number of nodes returned.'),
+  totalIsExact: z.boolean().describe('False when a bound cut the graph.'),
+  hasMore: z.boolean(),
+  truncationReason: z.string().optional(),
+};
 
 export const peer = z.object({ symbolId: z.string(), name: z.string(), kind: symbolKind });
 

@@ -1,21 +1,20 @@
 // goto_definition: every declaration of the target (overloads and merged declarations give
 // several), or, for an external symbol, which package it comes from.
 import type { IndexReader } from './index-reader.ts';
-import type { Answer, Location, SymbolSummary } from './results.ts';
-import { defLocation, summarize } from './symbols.ts';
+import type { Answer, SymbolSummary } from './results.ts';
+import { definitionsWithPreview, type PreviewedLocation } from './preview.ts';
+import { summarize } from './symbols.ts';
 import { resolveTarget, type Target } from './target.ts';
-import { DEF_STRIDE } from '@sextant/format';
 
 export interface DefinitionAnswer extends Answer {
   symbol: SymbolSummary;
   external: boolean;
-  definitions: Location[];
+  definitions: PreviewedLocation[];
 }
 
 export async function gotoDefinition(reader: IndexReader, target: Target): Promise<DefinitionAnswer> {
   const { record, shard } = await resolveTarget(reader, target);
-  const definitions: Location[] = [];
-  for (let i = 0; i * DEF_STRIDE < record.defs.length; i++) definitions.push(defLocation(record, i, shard.paths));
+  const definitions = await definitionsWithPreview(reader, record, shard);
   return {
     repo: reader.repo,
     commit: reader.commit,

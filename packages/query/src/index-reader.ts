@@ -2,7 +2,7 @@
 // and caches decoded shards. Reads only the shards a question needs.
 import {
   bucketOf, decodeShard, fileShardName, NAMES_SHARD, parseManifest, pathKey,
-  SextantError, sha256Hex, symbolShardName,
+  SextantError, sha256Hex, symbolShardName, textShardName,
   type FileRecord, type FileShard, type Manifest, type NameShard, type SymbolRecord, type SymbolShard,
 } from '@sextant/format';
 import type { ShardCache } from './shard-cache.ts';
@@ -67,6 +67,10 @@ export class IndexReader {
 
   symbolShardNameOf(key: string): string {
     return symbolShardName(bucketOf(key, this.manifest.layout.symbolBucketBits));
+  }
+
+  textShardNameOf(path: string): string {
+    return textShardName(bucketOf(pathKey(path), this.manifest.layout.fileBucketBits));
   }
 
   fileShardNameOf(path: string): string {

@@ -20,7 +20,16 @@ export interface SymbolSummary {
   path?: string;
   line?: number;
   column?: number;
+  endLine?: number;
+  endColumn?: number;
   external?: ExternalOrigin;
+}
+
+/** A symbol mentioned by another answer: enough to name it and chain to it. */
+export interface PeerSummary {
+  symbolId: string;
+  name: string;
+  kind: SymbolKind;
 }
 
 export interface PageInfo {
@@ -40,5 +49,5 @@ export interface ReferenceHit extends Location {
   kind: ReferenceKind;
   confidence: Confidence;
   /** The symbol whose body holds the reference; absent at module scope. */
-  enclosing?: { symbolId: string; name: string; kind: SymbolKind };
+  enclosing?: PeerSummary;
 }

@@ -1,10 +1,10 @@
 // search_symbols: ranked name search over the name index (one shard). Locals and parameters are
 // not in it; tests and generated code are filtered unless asked for.
-import { FILE_FLAGS, formatSymbolId, NAME_FLAG_EXTERNAL, SextantError, type SymbolKind } from '@sextant/format';
+import { FILE_FLAGS, NAME_FLAG_EXTERNAL, pathFilter, SextantError, type Language, type SymbolKind } from '@sextant/format';
 import type { IndexReader } from './index-reader.ts';
 import { pageOf, type PageRequest } from './paging.ts';
 import type { Answer, PageInfo, SymbolSummary } from './results.ts';
-import { nameEntry, type NameEntry } from './symbols.ts';
+import { entrySummary, nameEntry, type NameEntry } from './symbols.ts';
 
 export const MATCH_MODES = ['substring', 'prefix', 'exact', 'camelCase', 'wildcard'] as const;
 export type MatchMode = (typeof MATCH_MODES)[number];
@@ -13,6 +13,9 @@ export interface SearchParams extends PageRequest {
   query: string;
   matchMode?: MatchMode;
   kinds?: SymbolKind[];
+  language?: Language;
+  /** Globs over the declaring file's path; `!` excludes. */
+  paths?: string[];
   includeTests?: boolean;
   includeGenerated?: boolean;
   includeExternal?: boolean;
@@ -39,6 +42,7 @@ export async function searchSymbols(reader: IndexReader, params: SearchParams): 
   const names = await reader.names();
   const matcher = makeMatcher(query, mode);
   const kinds = params.kinds ? new Set(params.kinds) : undefined;
+  const inPaths = pathFilter(params.paths);
   const hits: { entry: NameEntry; rank: number; match: SearchHit['match'] }[] = [];
   for (let i = 0; i < names.name.length; i++) {
     const flags = names.flags[i]!;
@@ -47,6 +51,8 @@ export async function searchSymbols(reader: IndexReader, params: SearchParams): 
     if (!params.includeExternal && flags & NAME_FLAG_EXTERNAL) continue;
     const entry = nameEntry(names, i);
     if (kinds && !kinds.has(entry.kind)) continue;
+    if (params.language && entry.lang !== params.language) continue;
+    if (params.paths && (flags & NAME_FLAG_EXTERNAL || !inPaths(entry.path))) continue;
     const match = matcher(entry);
     if (!match) continue;
     const rank = MATCH_RANK[match] * 4 + (flags & (FILE_FLAGS.test | FILE_FLAGS.generated | FILE_FLAGS.vendored) ? 1 : 0);
@@ -59,15 +65,7 @@ export async function searchSymbols(reader: IndexReader, params: SearchParams): 
     commit: reader.commit,
     query,
     matchMode: mode,
-    results: items.map(({ entry, match }) => ({
-      symbolId: formatSymbolId(entry.key, reader.commit),
-      name: entry.name,
-      kind: entry.kind,
-      qualifiedName: entry.qname,
-      language: entry.lang,
-      ...(entry.flags & NAME_FLAG_EXTERNAL ? {} : { path: entry.path, line: entry.line, column: entry.column }),
-      match,
-    })),
+    results: items.map(({ entry, match }) => ({ ...entrySummary(reader, entry), match })),
     ...page,
   };
 }
@@ -78,7 +76,7 @@ type Matcher = (entry: NameEntry) => SearchHit['match'] | undefined;
 
 function makeMatcher(query: string, mode: MatchMode): Matcher {
   // A dotted query matches qualified names: `OrderService.submit`.
-  const field = (entry: NameEntry) => (query.includes('.') || query.includes(':') ? entry.qname : entry.name);
+  const field = (entry: NameEntry) => (/[.:#]/.test(query) ? entry.qname : entry.name);
   const lower = query.toLowerCase();
   switch (mode) {
     case 'exact':

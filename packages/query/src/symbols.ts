@@ -1,9 +1,9 @@
 // Turning stored records into answer shapes.
 import {
-  DEF_STRIDE, formatSymbolId, LANGUAGES, SYMBOL_KINDS, type Language, type NameShard, type PeerRecord, type SymbolKind, type SymbolRecord,
+  DEF_STRIDE, formatSymbolId, LANGUAGES, NAME_FLAG_EXTERNAL, NAME_LOC_STRIDE, SYMBOL_KINDS, type Language, type NameShard, type PeerRecord, type SymbolKind, type SymbolRecord,
 } from '@sextant/format';
 import type { IndexReader } from './index-reader.ts';
-import type { Location, SymbolSummary } from './results.ts';
+import type { Location, PeerSummary, SymbolSummary } from './results.ts';
 
 export function summarize(reader: IndexReader, record: SymbolRecord, paths: string[]): SymbolSummary {
   const first = record.defs.length >= DEF_STRIDE ? defLocation(record, 0, paths) : undefined;
@@ -13,7 +13,7 @@ export function summarize(reader: IndexReader, record: SymbolRecord, paths: stri
     kind: record.kind,
     qualifiedName: record.qname,
     language: record.lang,
-    ...(first ? { path: first.path, line: first.line, column: first.column } : {}),
+    ...(first ?? {}),
     ...(record.external ? { external: record.external } : {}),
   };
 }
@@ -24,8 +24,21 @@ export function defLocation(record: SymbolRecord, index: number, paths: string[]
   return { path: paths[d[at]!]!, line: d[at + 1]!, column: d[at + 2]!, endLine: d[at + 3]!, endColumn: d[at + 4]! };
 }
 
-export function peerSummary(reader: IndexReader, peer: PeerRecord) {
+export function peerSummary(reader: IndexReader, peer: PeerRecord): PeerSummary {
   return { symbolId: formatSymbolId(peer.key, reader.commit), name: peer.name, kind: peer.kind };
+}
+
+/** Summary of a name-index entry, the same shape as a loaded symbol's. */
+export function entrySummary(reader: IndexReader, entry: NameEntry): SymbolSummary {
+  const external = (entry.flags & NAME_FLAG_EXTERNAL) !== 0;
+  return {
+    symbolId: formatSymbolId(entry.key, reader.commit),
+    name: entry.name,
+    kind: entry.kind,
+    qualifiedName: entry.qname,
+    language: entry.lang,
+    ...(external ? {} : { path: entry.path, line: entry.line, column: entry.column, endLine: entry.endLine, endColumn: entry.endColumn }),
+  };
 }
 
 export interface NameEntry {
@@ -38,6 +51,8 @@ export interface NameEntry {
   path: string;
   line: number;
   column: number;
+  endLine: number;
+  endColumn: number;
   flags: number;
 }
 
@@ -49,9 +64,11 @@ export function nameEntry(names: NameShard, index: number): NameEntry {
     qname: names.qname[index]!,
     kind: SYMBOL_KINDS[names.kind[index]!]!,
     lang: LANGUAGES[names.lang[index]!]!,
-    path: names.paths[names.loc[index * 3]!]!,
-    line: names.loc[index * 3 + 1]!,
-    column: names.loc[index * 3 + 2]!,
+    path: names.paths[names.loc[index * NAME_LOC_STRIDE]!]!,
+    line: names.loc[index * NAME_LOC_STRIDE + 1]!,
+    column: names.loc[index * NAME_LOC_STRIDE + 2]!,
+    endLine: names.loc[index * NAME_LOC_STRIDE + 3]!,
+    endColumn: names.loc[index * NAME_LOC_STRIDE + 4]!,
     flags: names.flags[index]!,
   };
 }

@@ -1,7 +1,7 @@
 // Resolving what a tool call is about. Exactly one of: a symbolId, a position, a qualified name or
 // a name. Never an arbitrary pick: several matches are an AMBIGUOUS_SYMBOL error with candidates.
 import {
-  formatSymbolId, OCC_STRIDE, parseSymbolId, SextantError, type FileRecord,
+  formatSymbolId, NAME_LOC_STRIDE, OCC_STRIDE, parseSymbolId, SextantError, type FileRecord,
 } from '@sextant/format';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
 import { nameEntry, type NameEntry } from './symbols.ts';
@@ -127,7 +127,7 @@ async function byNames(reader: IndexReader, query: string, field: 'name' | 'qual
   for (let i = 0; i < names.name.length; i++) {
     const hit = field === 'name'
       ? names.name[i] === query
-      : names.qname[i] === query || `${names.paths[names.loc[i * 3]!]}:${names.qname[i]}` === query;
+      : names.qname[i] === query || `${names.paths[names.loc[i * NAME_LOC_STRIDE]!]}:${names.qname[i]}` === query;
     if (hit) matches.push(nameEntry(names, i));
   }
   const unique = [...new Map(matches.map((m) => [m.key, m])).values()];

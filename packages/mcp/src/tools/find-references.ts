@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { findReferences, REFERENCES_PAGE } from '@sextant/query';
 import { defineTool } from '../tool-definition.ts';
 import {
-  answerOutput, commitInput, confidence, location, pageInput, pageOutput, peer, referenceKind, symbolSummary, targetInput,
+  answerOutput, commitInput, confidence, location, pageInput, pageOutput, pathsInput, peer, referenceKind, symbolSummary, targetInput,
 } from '../schema-parts.ts';
 import { renderLocation, renderPage, renderSymbol } from '../render.ts';
 
@@ -11,11 +11,16 @@ export const findReferencesTool = defineTool({
   name: 'find_references',
   title: 'Find references',
   description:
-    'Every place that uses one symbol, resolved semantically: through aliased imports, re-exports and default exports, and never mixing up two symbols that share a name (OrderRepository.save vs ImageCache.save). Target by symbolId, path + line + column, qualifiedName or exact name. Each reference has a kind (call, new, read, write, type, import, export, inherit, jsx, decorator) and the symbol whose body contains it (its symbolId chains to other tools). Filter with kinds; includeDeclaration adds the declarations (default false). Ordered by path and position; page with nextCursor until hasMore is false.',
+    'Every place that uses one symbol, resolved semantically: through aliased imports, re-exports and default exports, and never mixing up two symbols that share a name (OrderRepository.save vs ImageCache.save). Target by symbolId, path + line + column, qualifiedName or exact name. Each reference has a kind (call, new, read, write, type, import, export, inherit, jsx, decorator) and the symbol whose body contains it (its symbolId chains to other tools). Filter with kinds; includeDeclaration adds the declarations (default false). Ordered by path and position; page size default 200, at most 2000; page with nextCursor until hasMore is false.',
   input: z.object({
     ...targetInput,
     kinds: z.array(referenceKind).max(16).optional().describe('Only references of these kinds.'),
     includeDeclaration: z.boolean().optional().describe('Also list the declarations, first (default false).'),
+    paths: pathsInput.optional(),
+    includeTests: z.boolean().optional().describe('Include references in test files (default true).'),
+    includeGenerated: z.boolean().optional().describe('Include references in generated files (default true: generated code is sometimes the only path between two calls).'),
+    minConfidence: confidence.optional().describe('Lowest confidence to return (default resolved: candidates, which are name matches only, are left out and counted in omittedBelowConfidence).'),
+    groupByFile: z.boolean().optional().describe('Also return every referencing file of the whole result with its count.'),
     ...pageInput(REFERENCES_PAGE),
     ...commitInput,
   }),
@@ -23,14 +28,17 @@ export const findReferencesTool = defineTool({
     ...answerOutput,
     symbol: symbolSummary,
     references: z.array(z.object({ ...location, kind: referenceKind, confidence, enclosing: peer.optional() })),
+    omittedBelowConfidence: z.number().int().describe('References that matched every other filter but are below minConfidence.'),
+    files: z.array(z.object({ path: z.string(), count: z.number().int() })).optional(),
     ...pageOutput,
   }),
-  async run(provider, { commit, kinds, includeDeclaration, limit, cursor, ...target }) {
-    return findReferences(await provider.open(commit), target, { kinds, includeDeclaration, limit, cursor });
+  async run(provider, { commit, symbolId, path, line, column, qualifiedName, name, ...params }) {
+    return findReferences(await provider.open(commit), { symbolId, path, line, column, qualifiedName, name }, params);
   },
   render(a) {
     return [
-      `${a.total} references to ${renderSymbol(a.symbol)}`,
+      `${a.total} references to ${renderSymbol(a.symbol)}${a.omittedBelowConfidence ? ` (${a.omittedBelowConfidence} name-only candidates left out; pass minConfidence "candidate" to see them)` : ''}`,
+      ...(a.files ?? []).map((f) => `  file ${f.path}: ${f.count}`),
       ...a.references.map((r) => `  ${renderLocation(r)} ${r.kind}${r.enclosing ? ` in ${r.enclosing.name} ${r.enclosing.symbolId}` : ''}`),
       ...renderPage(a),
     ].join('\n');

@@ -2,7 +2,7 @@
 import * as z from 'zod';
 import { gotoDefinition } from '@sextant/query';
 import { defineTool } from '../tool-definition.ts';
-import { answerOutput, commitInput, location, symbolSummary, targetInput } from '../schema-parts.ts';
+import { answerOutput, commitInput, previewedLocation, symbolSummary, targetInput } from '../schema-parts.ts';
 import { renderLocation, renderSymbol } from '../render.ts';
 
 export const gotoDefinitionTool = defineTool({
@@ -11,7 +11,7 @@ export const gotoDefinitionTool = defineTool({
   description:
     'Where a symbol is declared. Target it by exactly one of: symbolId (from any other result), path + line + column (a use site anywhere in the repository: the answer is the declaration it resolves to through imports, re-exports and aliases), qualifiedName, or exact name. Overloads and merged declarations give several definitions; a symbol from a dependency or the standard library is marked external with its package.',
   input: z.object({ ...targetInput, ...commitInput }),
-  output: z.object({ ...answerOutput, symbol: symbolSummary, external: z.boolean(), definitions: z.array(z.object(location)) }),
+  output: z.object({ ...answerOutput, symbol: symbolSummary, external: z.boolean(), definitions: z.array(previewedLocation) }),
   async run(provider, { commit, ...target }) {
     return gotoDefinition(await provider.open(commit), target);
   },
@@ -19,7 +19,7 @@ export const gotoDefinitionTool = defineTool({
     return [
       renderSymbol(a.symbol),
       ...(a.external ? [`external: declared in ${a.symbol.external?.package}${a.symbol.external?.version ? `@${a.symbol.external.version}` : ''}`] : []),
-      ...a.definitions.map((d) => `  defined at ${renderLocation(d)}`),
+      ...a.definitions.map((d) => `  defined at ${renderLocation(d)}${d.preview ? `  ${d.preview}` : ''}`),
     ].join('\n');
   },
 });

@@ -1,0 +1,123 @@
+// Where `indexer publish` writes: an R2 bucket reached through wrangler's getPlatformProxy, which
+// hands Node a real R2 binding. Locally (--local) that binding is wrangler's own local R2, the
+// storage `wrangler dev --persist-to <dir>` serves (`<dir>/v3/r2/…`); remotely it is a remote
+// binding (`"remote": true`) to the real bucket, authenticated with wrangler's credentials. One code
+// path for both, with cheap HEAD checks and parallel puts; spawning `wrangler r2 object put` per
+// object would cost about a second of process start each.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { SextantError } from '@sextant/format';
+
+/** The binding name the worker reads (workers/mcp/wrangler.jsonc). */
+export const INDEX_BINDING = 'INDEX';
+
+export interface PutOptions {
+  /** R2 verifies the body against it and refuses a mismatch. */
+  sha256?: string;
+  contentType?: string;
+}
+
+export interface ObjectStore {
+  /** For messages: `local R2 bucket sextant-index (<dir>)`, `R2 bucket sextant-index`. */
+  readonly description: string;
+  head(key: string): Promise<{ size: number } | null>;
+  getText(key: string): Promise<string | null>;
+  put(key: string, body: Uint8Array | string, options?: PutOptions): Promise<void>;
+  close(): Promise<void>;
+}
+
+export interface WranglerStoreOptions {
+  /** The worker's wrangler config (wrangler.jsonc); its INDEX binding names the bucket. */
+  configPath: string;
+  local: boolean;
+  /** Local only: the directory given to `wrangler dev --persist-to`; default `<config dir>/.wrangler/state`, as wrangler's. */
+  persistTo?: string;
+}
+
+interface R2Binding {
+  head(key: string): Promise<{ size: number } | null>;
+  get(key: string): Promise<{ text(): Promise<string> } | null>;
+  put(key: string, body: Uint8Array | string, options?: { sha256?: string; httpMetadata?: { contentType?: string } }): Promise<unknown>;
+}
+
+interface R2BucketConfig {
+  binding: string;
+  bucket_name?: string;
+  jurisdiction?: string;
+}
+
+export async function openWranglerStore(options: WranglerStoreOptions): Promise<ObjectStore> {
+  const configPath = resolve(options.configPath);
+  // Imported lazily: wrangler is large, and only publishing needs it.
+  const wrangler = await import('wrangler');
+  let config: ReturnType<typeof wrangler.unstable_readConfig>;
+  try {
+    config = wrangler.unstable_readConfig({ config: configPath });
+  } catch (error) {
+    throw new SextantError('INVALID_ARGUMENT', `Cannot read the wrangler config ${configPath}: ${(error as Error).message}`,
+      'Pass the worker\'s config with --config (e.g. workers/mcp/wrangler.jsonc).');
+  }
+  const bucket = (config.r2_buckets as R2BucketConfig[]).find((b) => b.binding === INDEX_BINDING);
+  if (!bucket?.bucket_name) {
+    throw new SextantError('INVALID_ARGUMENT', `${configPath} has no R2 binding named ${INDEX_BINDING}.`,
+      `Pass the Sextant worker's config with --config, or add { "binding": "${INDEX_BINDING}", "bucket_name": "sextant-index" } to its r2_buckets.`);
+  }
+
+  if (options.local) {
+    const persistTo = resolve(options.persistTo ?? join(dirname(configPath), '.wrangler', 'state'));
+    // getPlatformProxy's persist path is the root wrangler dev puts under `<persist-to>/v3`.
+    const proxy = await wrangler.getPlatformProxy<Record<string, R2Binding>>({
+      configPath, persist: { path: join(persistTo, 'v3') }, remoteBindings: false,
+    });
+    return bindingStore(proxy.env[INDEX_BINDING]!, `local R2 bucket ${bucket.bucket_name} (${persistTo})`, () => proxy.dispose());
+  }
+
+  // A remote binding to the real bucket. A throwaway config holds only that binding, so nothing
+  // else of the worker's config (other bindings, routes) is started or proxied.
+  const scratch = await mkdtemp(join(tmpdir(), 'sextant-publish-'));
+  const remoteConfig = join(scratch, 'wrangler.json');
+  await writeFile(remoteConfig, JSON.stringify({
+    name: config.name ? `${config.name}-publish` : 'sextant-publish',
+    compatibility_date: config.compatibility_date ?? '2025-09-01',
+    ...(config.account_id ? { account_id: config.account_id } : {}),
+    r2_buckets: [{
+      binding: INDEX_BINDING, bucket_name: bucket.bucket_name, remote: true,
+      ...(bucket.jurisdiction ? { jurisdiction: bucket.jurisdiction } : {}),
+    }],
+  }, null, 2));
+  try {
+    const proxy = await wrangler.getPlatformProxy<Record<string, R2Binding>>({ configPath: remoteConfig, persist: false });
+    return bindingStore(proxy.env[INDEX_BINDING]!, `R2 bucket ${bucket.bucket_name}`, async () => {
+      await proxy.dispose();
+      await rm(scratch, { recursive: true, force: true });
+    });
+  } catch (error) {
+    await rm(scratch, { recursive: true, force: true });
+    throw new SextantError('INVALID_ARGUMENT', `Cannot reach R2 bucket ${bucket.bucket_name}: ${(error as Error).message}`,
+      'Log in with `npx wrangler login` (or set CLOUDFLARE_API_TOKEN with R2 and Workers edit rights, and CLOUDFLARE_ACCOUNT_ID), make sure the bucket exists (`npx wrangler r2 bucket create ' + bucket.bucket_name + '`), or publish with --local.');
+  }
+}
+
+function bindingStore(binding: R2Binding, description: string, close: () => Promise<void>): ObjectStore {
+  return {
+    description,
+    async head(key) {
+      const object = await binding.head(key);
+      return object ? { size: object.size } : null;
+    },
+    async getText(key) {
+      const object = await binding.get(key);
+      return object ? object.text() : null;
+    },
+    async put(key, body, options = {}) {
+      // The proxy's serializer accepts plain Uint8Arrays only (a Node Buffer fails an assertion): copy.
+      const payload = typeof body === 'string' || body.constructor === Uint8Array ? body : new Uint8Array(body);
+      await binding.put(key, payload, {
+        ...(options.sha256 ? { sha256: options.sha256 } : {}),
+        ...(options.contentType ? { httpMetadata: { contentType: options.contentType } } : {}),
+      });
+    },
+    close,
+  };
+}

@@ -1,0 +1,125 @@
+// `indexer publish`: uploads an index directory to R2 (or, with --local, to the local R2 that
+// `wrangler dev` serves), then points a ref at it. Prints one line per phase and a summary; errors
+// print "error: <what>. To fix this, <what to do>" and return a non-zero exit code.
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { isSextantError, parseRepoName, SextantError } from '@sextant/format';
+import { openWranglerStore, type ObjectStore } from './object-store.ts';
+import { formatBytes, publishIndex } from './publish-index.ts';
+import { readIndexDirectory } from './read-index.ts';
+
+export const PUBLISH_USAGE = `usage: indexer publish [--out DIR] [--repo-name owner/repo] [--ref NAME] [--default]
+                       [--local] [--persist-to DIR] [--config PATH]
+  --out DIR          index directory written by \`indexer build\` (default .sextant/index)
+  --repo-name NAME   publish under owner/repo (default: the manifest's repo)
+  --ref NAME         point this ref (branch or tag name) at the published commit
+  --default          make --ref the repository's default ref (it is also made default when the repository has none)
+  --local            write to wrangler's local R2, the storage \`wrangler dev\` serves, instead of the real bucket
+  --persist-to DIR   with --local: wrangler's persistence directory (default: <config dir>/.wrangler/state, as \`wrangler dev\`)
+  --config PATH      the Sextant worker's wrangler config, whose R2 binding INDEX names the bucket
+                     (default: workers/mcp/wrangler.jsonc of this repository)`;
+
+/** The worker config of this monorepo: the publisher and the worker ship together. */
+const DEFAULT_CONFIG = fileURLToPath(new URL('../../../workers/mcp/wrangler.jsonc', import.meta.url));
+
+export interface PublishIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const STDIO: PublishIo = {
+  out: (line) => process.stdout.write(`${line}\n`),
+  err: (line) => process.stderr.write(`${line}\n`),
+};
+
+export async function publishCommand(argv: string[], io: PublishIo = STDIO): Promise<number> {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        out: { type: 'string', default: '.sextant/index' },
+        'repo-name': { type: 'string' },
+        ref: { type: 'string' },
+        default: { type: 'boolean', default: false },
+        local: { type: 'boolean', default: false },
+        'persist-to': { type: 'string' },
+        config: { type: 'string' },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    io.err(`error: ${withPeriod((error as Error).message)} To fix this, use the options below.\n${PUBLISH_USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    io.out(PUBLISH_USAGE);
+    return 0;
+  }
+
+  let store: ObjectStore | undefined;
+  try {
+    if (values.default && values.ref === undefined) {
+      throw usage('--default needs --ref: it makes that ref the repository\'s default.', 'pass --ref <branch> with --default.');
+    }
+    if (values['persist-to'] !== undefined && !values.local) {
+      throw usage('--persist-to only applies to --local publishing.', 'add --local, or drop --persist-to to publish to the real bucket.');
+    }
+    const configPath = resolve(values.config ?? DEFAULT_CONFIG);
+    if (!existsSync(configPath)) {
+      throw usage(`The wrangler config ${configPath} does not exist.`, 'pass the Sextant worker\'s config with --config (workers/mcp/wrangler.jsonc).');
+    }
+
+    const dir = resolve(values.out);
+    const index = await readIndexDirectory(dir);
+    const repo = values['repo-name'] ?? index.manifest.repo;
+    try {
+      parseRepoName(repo);
+    } catch (error) {
+      throw values['repo-name'] === undefined
+        ? usage(`The manifest names repository "${repo}", which is not of the form owner/name.`, 'pass --repo-name owner/name.')
+        : error;
+    }
+    io.out(`verified ${dir}: ${repo}@${index.manifest.commit}, ${index.shards.length} shards, ${formatBytes(index.totalBytes)}`);
+
+    io.out(values.local ? 'opening wrangler\'s local R2' : 'connecting to R2 with wrangler\'s credentials');
+    store = await openWranglerStore({ configPath, local: values.local, persistTo: values['persist-to'] });
+    const summary = await publishIndex(store, index, {
+      repo, ref: values.ref, makeDefault: values.default, log: io.out,
+    });
+
+    io.out([
+      `published ${summary.repo}@${summary.commit} to ${store.description} in ${summary.ms} ms:`,
+      `${summary.uploadedObjects} objects uploaded (${formatBytes(summary.uploadedBytes)}),`,
+      `${summary.skippedObjects} skipped as already present (${formatBytes(summary.skippedBytes)});`,
+      summary.ref ? `ref ${summary.ref} -> ${summary.commit.slice(0, 12)};` : 'no ref given, reachable by sha only;',
+      summary.defaultRef ? `default ref ${summary.defaultRef}${summary.defaultChanged ? ' (set now)' : ''}` : 'no default ref',
+    ].join(' '));
+    return 0;
+  } catch (error) {
+    if (isSextantError(error)) {
+      io.err(`error: ${withPeriod(error.message)} To fix this, ${lowerFirst(error.hint)}`);
+      return error.code === 'INVALID_ARGUMENT' && (error.data as { usage?: boolean } | undefined)?.usage ? 2 : 1;
+    }
+    io.err(`error: publishing failed: ${withPeriod(error instanceof Error ? error.message : String(error))} To fix this, check the message above; rerun with --local to rule out credentials and network.`);
+    return 1;
+  } finally {
+    await store?.close();
+  }
+}
+
+function usage(message: string, hint: string): SextantError {
+  return new SextantError('INVALID_ARGUMENT', message, hint, { usage: true });
+}
+
+function withPeriod(text: string): string {
+  return /[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
+}
+
+function lowerFirst(text: string): string {
+  return text.charAt(0).toLowerCase() + text.slice(1);
+}

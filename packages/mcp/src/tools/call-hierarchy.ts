@@ -1,0 +1,38 @@
+// call_hierarchy: who calls a function (or what it calls), as a bounded graph.
+import * as z from 'zod';
+import { CALL_HIERARCHY_BOUNDS, callHierarchy } from '@sextant/query';
+import { defineTool } from '../tool-definition.ts';
+import { answerOutput, commitInput, graphBounds, graphOutput, location, peer, symbolSummary, targetInput } from '../schema-parts.ts';
+import { renderLocation, renderSymbol } from '../render.ts';
+
+export const callHierarchyTool = defineTool({
+  name: 'call_hierarchy',
+  title: 'Call hierarchy',
+  description:
+    'Callers of a function or method (direction "callers", default) or the functions it calls ("callees"), transitively, as a graph: nodes (each symbol once, with depth) and edges (caller → callee with every call site). Safe on recursion and cycles. A call made through an interface or base method counts as a call to its implementations and is marked with `through` (the member the call resolved to). Bounded by depth (default 3) and maxNodes (default 100); a cut says so in truncationReason. Target by symbolId, position, qualifiedName or exact name.',
+  input: z.object({
+    ...targetInput,
+    direction: z.enum(['callers', 'callees']).optional().describe('Default callers.'),
+    ...graphBounds(CALL_HIERARCHY_BOUNDS),
+    ...commitInput,
+  }),
+  output: z.object({
+    ...answerOutput,
+    symbol: symbolSummary,
+    direction: z.enum(['callers', 'callees']),
+    nodes: z.array(symbolSummary.extend({ depth: z.number().int() })),
+    edges: z.array(z.object({ from: z.string(), to: z.string(), sites: z.array(z.object(location)), through: peer.optional() })),
+    ...graphOutput,
+  }),
+  async run(provider, { commit, direction, depth, maxNodes, ...target }) {
+    return callHierarchy(await provider.open(commit), target, { direction, depth, maxNodes });
+  },
+  render(a) {
+    const names = new Map(a.nodes.map((n) => [n.symbolId, n.qualifiedName]));
+    return [
+      `${a.direction} of ${renderSymbol(a.symbol)}: ${a.nodes.length - 1} symbols${a.truncationReason ? ` (cut by ${a.truncationReason})` : ''}`,
+      ...a.nodes.slice(1).map((n) => `  ${'  '.repeat(n.depth - 1)}${renderSymbol(n)}`),
+      ...a.edges.map((e) => `  ${names.get(e.from)} -> ${names.get(e.to)}${e.through ? ` through ${e.through.name}` : ''} at ${e.sites.map(renderLocation).join(', ')}`),
+    ].join('\n');
+  },
+});

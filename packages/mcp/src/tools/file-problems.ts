@@ -1,0 +1,39 @@
+// file_problems: syntax and compiler errors recorded at index time.
+import * as z from 'zod';
+import { fileProblems, PROBLEMS_PAGE } from '@sextant/query';
+import { defineTool } from '../tool-definition.ts';
+import { answerOutput, commitInput, location, pageInput, pageOutput, pathsInput } from '../schema-parts.ts';
+import { renderLocation, renderPage } from '../render.ts';
+
+export const fileProblemsTool = defineTool({
+  name: 'file_problems',
+  title: 'File problems',
+  description:
+    'Syntax errors (every indexed file, from tree-sitter) and compiler errors and warnings (where a compiler ran: TypeScript/JavaScript) at the indexed commit, for one file (path) or for every file matching globs (paths). Filter by severity or source. Page size default 200, at most 2000.',
+  input: z.object({
+    path: z.string().min(1).max(4096).optional().describe('One repository-relative file path.'),
+    paths: pathsInput.optional(),
+    severity: z.enum(['error', 'warning']).optional(),
+    source: z.enum(['syntax', 'compiler']).optional(),
+    ...pageInput(PROBLEMS_PAGE),
+    ...commitInput,
+  }),
+  output: z.object({
+    ...answerOutput,
+    files: z.number().int().describe('Files examined.'),
+    problems: z.array(z.object({
+      ...location, source: z.enum(['syntax', 'compiler']), severity: z.enum(['error', 'warning']), code: z.number().int().optional(), message: z.string(),
+    })),
+    ...pageOutput,
+  }),
+  async run(provider, { commit, ...params }) {
+    return fileProblems(await provider.open(commit), params);
+  },
+  render(a) {
+    return [
+      `${a.total} problems in ${a.files} files`,
+      ...a.problems.map((p) => `  ${renderLocation(p)} ${p.severity} ${p.source}${p.code ? ` TS${p.code}` : ''}: ${p.message.split('\n')[0]}`),
+      ...renderPage(a),
+    ].join('\n');
+  },
+});

@@ -1,0 +1,52 @@
+// file_structure: the outline of one file.
+import * as z from 'zod';
+import { fileStructure, type StructureNode } from '@sextant/query';
+import { defineTool } from '../tool-definition.ts';
+import { answerOutput, commitInput, language, symbolKind } from '../schema-parts.ts';
+
+type Node = z.ZodType<StructureNode>;
+const node: Node = z.lazy(() => z.object({
+  name: z.string(),
+  kind: symbolKind,
+  symbolId: z.string().optional(),
+  line: z.number().int(),
+  column: z.number().int(),
+  endLine: z.number().int(),
+  endColumn: z.number().int(),
+  nameLine: z.number().int(),
+  nameColumn: z.number().int(),
+  children: z.array(node),
+})) as Node;
+
+export const fileStructureTool = defineTool({
+  name: 'file_structure',
+  title: 'File structure',
+  description:
+    'The nested outline of one file (classes, interfaces, functions, methods, properties, …) with kinds, line ranges and symbolIds to pass to the other tools, plus the file\'s language, line count and classification (test, generated, vendored). Cheaper than read_file for finding your way around a file.',
+  input: z.object({ path: z.string().min(1).max(4096).describe('Repository-relative path of an indexed file.'), ...commitInput }),
+  output: z.object({
+    ...answerOutput,
+    path: z.string(),
+    language,
+    classification: z.array(z.string()),
+    lines: z.number().int(),
+    outline: z.array(node),
+    total: z.number().int(),
+    totalIsExact: z.literal(true),
+    hasMore: z.literal(false),
+  }),
+  async run(provider, { commit, path }) {
+    return fileStructure(await provider.open(commit), path);
+  },
+  render(a) {
+    const lines: string[] = [`${a.path} (${a.language}, ${a.lines} lines${a.classification.length ? `, ${a.classification.join(', ')}` : ''})`];
+    const walk = (nodes: StructureNode[], depth: number) => {
+      for (const n of nodes) {
+        lines.push(`${'  '.repeat(depth + 1)}${n.kind} ${n.name} ${n.line}-${n.endLine}${n.symbolId ? ` ${n.symbolId}` : ''}`);
+        walk(n.children, depth + 1);
+      }
+    };
+    walk(a.outline, 0);
+    return lines.join('\n');
+  },
+});

@@ -1,0 +1,34 @@
+// read_file: lines of a file as it is at the indexed commit.
+import * as z from 'zod';
+import { READ_FILE_PAGE, readFile } from '@sextant/query';
+import { defineTool } from '../tool-definition.ts';
+import { answerOutput, commitInput, pageInput, pageOutput } from '../schema-parts.ts';
+import { renderPage } from '../render.ts';
+
+export const readFileTool = defineTool({
+  name: 'read_file',
+  title: 'Read file',
+  description:
+    'Lines of an indexed file exactly as they are at the indexed commit (not the working tree), with line numbers. startLine (default 1) and limit (lines, default 200, at most 2000) pick the range; continue with nextCursor. Lines longer than 2000 characters are cut and say so. total is the file\'s line count.',
+  input: z.object({
+    path: z.string().min(1).max(4096).describe('Repository-relative path of an indexed file.'),
+    startLine: z.number().int().min(1).optional().describe('First line to return, 1-based (default 1).'),
+    ...pageInput(READ_FILE_PAGE),
+    ...commitInput,
+  }),
+  output: z.object({
+    ...answerOutput,
+    path: z.string(),
+    startLine: z.number().int(),
+    endLine: z.number().int(),
+    lines: z.array(z.object({ line: z.number().int(), text: z.string() })),
+    ...pageOutput,
+  }),
+  async run(provider, { commit, path, ...params }) {
+    return readFile(await provider.open(commit), path, params);
+  },
+  render(a) {
+    const width = String(a.endLine).length;
+    return [`${a.path}:${a.startLine}-${a.endLine} of ${a.total}`, ...a.lines.map((l) => `${String(l.line).padStart(width)}| ${l.text}`), ...renderPage(a)].join('\n');
+  },
+});

@@ -1,0 +1,44 @@
+// symbol_info: what one symbol is, in one call.
+import * as z from 'zod';
+import { symbolInfo } from '@sextant/query';
+import { defineTool } from '../tool-definition.ts';
+import { answerOutput, commitInput, previewedLocation, symbolSummary, targetInput } from '../schema-parts.ts';
+import { renderLocation, renderSymbol } from '../render.ts';
+
+export const symbolInfoTool = defineTool({
+  name: 'symbol_info',
+  title: 'Symbol info',
+  description:
+    'Everything the index knows about one symbol: signature, first paragraph of its doc comment, modifiers, container, kind, language, declarations with a preview line, how precisely it was resolved (compiler or syntactic), and counts of references, implementations, callers, callees, supertypes and super methods, so you can decide which tool to call next. Target by symbolId, path + line + column, qualifiedName or exact name.',
+  input: z.object({ ...targetInput, ...commitInput }),
+  output: z.object({
+    ...answerOutput,
+    symbol: symbolSummary,
+    signature: z.string().optional(),
+    doc: z.string().optional(),
+    modifiers: z.array(z.string()),
+    container: symbolSummary.optional(),
+    local: z.boolean().describe('A local or parameter: found by position only, never by search.'),
+    precision: z.enum(['compiler', 'syntactic']),
+    definitions: z.array(previewedLocation),
+    counts: z.object({
+      references: z.number().int(), implementations: z.number().int(), callers: z.number().int(),
+      callees: z.number().int(), supertypes: z.number().int(), superMethods: z.number().int(),
+    }),
+  }),
+  async run(provider, { commit, ...target }) {
+    return symbolInfo(await provider.open(commit), target);
+  },
+  render(a) {
+    const c = a.counts;
+    return [
+      renderSymbol(a.symbol),
+      ...(a.signature ? [`  signature: ${a.signature}`] : []),
+      ...(a.doc ? [`  doc: ${a.doc}`] : []),
+      ...(a.modifiers.length ? [`  modifiers: ${a.modifiers.join(' ')}`] : []),
+      ...(a.container ? [`  in ${renderSymbol(a.container)}`] : []),
+      `  ${a.precision} precision; ${c.references} references, ${c.implementations} implementations, ${c.callers} callers, ${c.callees} callees, ${c.supertypes} supertypes, ${c.superMethods} super methods`,
+      ...a.definitions.map((d) => `  defined at ${renderLocation(d)}${d.preview ? `  ${d.preview}` : ''}`),
+    ].join('\n');
+  },
+});

@@ -1,0 +1,38 @@
+// type_hierarchy: supertypes and subtypes of a type as a graph.
+import * as z from 'zod';
+import { TYPE_HIERARCHY_BOUNDS, typeHierarchy } from '@sextant/query';
+import { defineTool } from '../tool-definition.ts';
+import { answerOutput, commitInput, graphBounds, graphOutput, symbolSummary, targetInput } from '../schema-parts.ts';
+import { renderSymbol } from '../render.ts';
+
+export const typeHierarchyTool = defineTool({
+  name: 'type_hierarchy',
+  title: 'Type hierarchy',
+  description:
+    'The supertypes (what a class or interface extends and implements) and/or subtypes (what extends or implements it) of a type, as nodes (depth < 0 above the target, > 0 below) and extends/implements edges. direction: supertypes | subtypes | both (default). Each type appears once even where the hierarchy joins. Target by symbolId, position, qualifiedName or exact name.',
+  input: z.object({
+    ...targetInput,
+    direction: z.enum(['supertypes', 'subtypes', 'both']).optional().describe('Default both.'),
+    ...graphBounds(TYPE_HIERARCHY_BOUNDS),
+    ...commitInput,
+  }),
+  output: z.object({
+    ...answerOutput,
+    symbol: symbolSummary,
+    direction: z.enum(['supertypes', 'subtypes', 'both']),
+    nodes: z.array(symbolSummary.extend({ depth: z.number().int() })),
+    edges: z.array(z.object({ from: z.string(), to: z.string(), kind: z.enum(['extends', 'implements']) })),
+    ...graphOutput,
+  }),
+  async run(provider, { commit, direction, depth, maxNodes, ...target }) {
+    return typeHierarchy(await provider.open(commit), target, { direction, depth, maxNodes });
+  },
+  render(a) {
+    const names = new Map(a.nodes.map((n) => [n.symbolId, n.qualifiedName]));
+    return [
+      `${a.direction} of ${renderSymbol(a.symbol)}: ${a.nodes.length - 1} types${a.truncationReason ? ` (cut by ${a.truncationReason})` : ''}`,
+      ...a.nodes.slice(1).map((n) => `  ${n.depth < 0 ? `up ${-n.depth}` : `down ${n.depth}`} ${renderSymbol(n)}`),
+      ...a.edges.map((e) => `  ${names.get(e.from)} ${e.kind} ${names.get(e.to)}`),
+    ].join('\n');
+  },
+});

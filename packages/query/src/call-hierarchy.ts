@@ -1,0 +1,111 @@
+// call_hierarchy: a graph of callers (or callees) around one symbol, each symbol once, every
+// edge with its call sites. A call made through a super method (an interface member, an overridden
+// method) is a caller of its implementations too, and is marked with the member it went through.
+import { SextantError } from '@sextant/format';
+import { edgesOf, walk, type EdgeView } from './edges.ts';
+import type { IndexReader, LoadedSymbol } from './index-reader.ts';
+import type { Answer, Location, PeerSummary, SymbolSummary } from './results.ts';
+import { summarize } from './symbols.ts';
+import { resolveTarget, type Target } from './target.ts';
+
+export interface CallHierarchyParams {
+  direction?: 'callers' | 'callees';
+  depth?: number;
+  maxNodes?: number;
+}
+
+export interface CallNode extends SymbolSummary {
+  depth: number;
+}
+
+export interface CallEdge {
+  /** The calling symbol. */
+  from: string;
+  /** The called symbol. */
+  to: string;
+  sites: Location[];
+  /** The call resolved to this member, a super method of `to` (an interface or base method). */
+  through?: PeerSummary;
+}
+
+export interface CallHierarchyAnswer extends Answer {
+  symbol: SymbolSummary;
+  direction: 'callers' | 'callees';
+  nodes: CallNode[];
+  edges: CallEdge[];
+  total: number;
+  totalIsExact: boolean;
+  hasMore: boolean;
+  truncationReason?: string;
+}
+
+const NOT_CALLABLE = new Set(['interface', 'type', 'enum', 'enumMember', 'typeParameter', 'parameter', 'namespace', 'module']);
+
+export const CALL_HIERARCHY_BOUNDS = { depth: { default: 3, max: 10 }, maxNodes: { default: 100, max: 1000 } };
+
+export async function callHierarchy(reader: IndexReader, target: Target, params: CallHierarchyParams): Promise<CallHierarchyAnswer> {
+  const start = await resolveTarget(reader, target);
+  if (NOT_CALLABLE.has(start.record.kind)) {
+    throw new SextantError('INVALID_ARGUMENT', `${start.record.qname} is a ${start.record.kind}; nothing calls it and it calls nothing.`,
+      'Pass a function, method, constructor, accessor or class (calls to a class are its constructions).');
+  }
+  const direction = params.direction ?? 'callers';
+  const depthBound = params.depth ?? CALL_HIERARCHY_BOUNDS.depth.default;
+  const maxNodes = params.maxNodes ?? CALL_HIERARCHY_BOUNDS.maxNodes.default;
+  const id = (s: LoadedSymbol) => summarize(reader, s.record, s.shard.paths).symbolId;
+  const nodes = new Map<string, CallNode>([[start.record.key, { ...summarize(reader, start.record, start.shard.paths), depth: 0 }]]);
+  const edges = new Map<string, CallEdge>();
+  let truncation: string | undefined;
+
+  let frontier: LoadedSymbol[] = [start];
+  for (let depth = 1; frontier.length > 0; depth++) {
+    const pending: { key: string; from: LoadedSymbol; site?: Location; through?: LoadedSymbol }[] = [];
+    for (const symbol of frontier) {
+      if (direction === 'callees') {
+        for (const e of edgesOf(symbol.record, symbol.shard)) if (e.out && e.kind === 'calls') pending.push({ key: e.peer.key, from: symbol, site: e.site });
+      } else {
+        for (const e of edgesOf(symbol.record, symbol.shard)) if (!e.out && e.kind === 'calls') pending.push({ key: e.peer.key, from: symbol, site: e.site });
+        for (const superMethod of await superMethods(reader, symbol)) {
+          for (const e of edgesOf(superMethod.record, superMethod.shard)) {
+            if (!e.out && e.kind === 'calls') pending.push({ key: e.peer.key, from: symbol, site: e.site, through: superMethod });
+          }
+        }
+      }
+    }
+    if (pending.length === 0) break;
+    if (depth > depthBound) {
+      truncation = `depth ${depthBound}`;
+      break;
+    }
+    await reader.prefetch([...new Set(pending.map((p) => reader.symbolShardNameOf(p.key)))]);
+    const next: LoadedSymbol[] = [];
+    for (const p of pending) {
+      const peer = await reader.symbol(p.key);
+      if (!peer) continue;
+      if (!nodes.has(p.key)) {
+        if (nodes.size >= maxNodes) {
+          truncation = `maxNodes ${maxNodes}`;
+          continue;
+        }
+        nodes.set(p.key, { ...summarize(reader, peer.record, peer.shard.paths), depth });
+        next.push(peer);
+      }
+      const [from, to] = direction === 'callers' ? [id(peer), id(p.from)] : [id(p.from), id(peer)];
+      const edgeKey = `${from}>${to}>${p.through?.record.key ?? ''}`;
+      const edge = edges.get(edgeKey) ?? { from, to, sites: [], ...(p.through ? { through: { symbolId: id(p.through), name: p.through.record.name, kind: p.through.record.kind } } : {}) };
+      if (p.site) edge.sites.push(p.site);
+      edges.set(edgeKey, edge);
+    }
+    frontier = next;
+  }
+  const nodeList = [...nodes.values()];
+  return {
+    repo: reader.repo, commit: reader.commit, symbol: summarize(reader, start.record, start.shard.paths), direction, nodes: nodeList, edges: [...edges.values()],
+    total: nodeList.length, totalIsExact: !truncation, hasMore: Boolean(truncation), ...(truncation ? { truncationReason: truncation } : {}),
+  };
+}
+
+async function superMethods(reader: IndexReader, symbol: LoadedSymbol): Promise<LoadedSymbol[]> {
+  const result = await walk(reader, symbol, (e: EdgeView) => e.out && e.kind === 'overrides', { depth: 64, maxNodes: 256 });
+  return result.steps.map((s) => s.symbol);
+}

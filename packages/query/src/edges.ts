@@ -1,0 +1,82 @@
+// Reading a symbol's edges, and walking them across shards: each step loads the next level's
+// symbols together (one round of shard reads per level), and every symbol is visited once, so
+// cycles end and a bound cuts the walk honestly.
+import { EDGE_KINDS, EDGE_STRIDE, type EdgeKind, type PeerRecord, type SymbolRecord, type SymbolShard } from '@sextant/format';
+import type { IndexReader, LoadedSymbol } from './index-reader.ts';
+import type { Location } from './results.ts';
+
+export interface EdgeView {
+  kind: EdgeKind;
+  /** true: from this symbol to the peer (this extends/implements/overrides/calls the peer). */
+  out: boolean;
+  peer: PeerRecord;
+  site?: Location;
+}
+
+export function edgesOf(record: SymbolRecord, shard: SymbolShard): EdgeView[] {
+  const edges: EdgeView[] = [];
+  const e = record.edges;
+  for (let i = 0; i < e.length; i += EDGE_STRIDE) {
+    const pathIndex = e[i + 3]!;
+    edges.push({
+      kind: EDGE_KINDS[e[i]!]!,
+      out: e[i + 1] === 0,
+      peer: shard.peers[e[i + 2]!]!,
+      ...(pathIndex >= 0
+        ? { site: { path: shard.paths[pathIndex]!, line: e[i + 4]!, column: e[i + 5]!, endLine: e[i + 6]!, endColumn: e[i + 7]! } }
+        : {}),
+    });
+  }
+  return edges;
+}
+
+export interface WalkStep {
+  symbol: LoadedSymbol;
+  depth: number;
+  /** The symbol one step closer to the start, and the edge that led here. */
+  parent?: LoadedSymbol;
+  edge?: EdgeView;
+}
+
+export interface WalkResult {
+  steps: WalkStep[];
+  /** Which bound stopped the walk early, if one did. */
+  truncatedBy?: 'depth' | 'maxNodes';
+}
+
+/**
+ * Breadth-first over the edges `follow` picks, from `start` (depth 0, not included in steps).
+ * A symbol reached twice is listed once, at its smallest depth.
+ */
+export async function walk(
+  reader: IndexReader, start: LoadedSymbol, follow: (edge: EdgeView) => boolean,
+  bounds: { depth: number; maxNodes: number },
+): Promise<WalkResult> {
+  const seen = new Set<string>([start.record.key]);
+  const steps: WalkStep[] = [];
+  let frontier: LoadedSymbol[] = [start];
+  for (let depth = 1; frontier.length > 0; depth++) {
+    const next: { key: string; parent: LoadedSymbol; edge: EdgeView }[] = [];
+    for (const current of frontier) {
+      for (const edge of edgesOf(current.record, current.shard)) {
+        if (!follow(edge) || seen.has(edge.peer.key)) continue;
+        seen.add(edge.peer.key);
+        next.push({ key: edge.peer.key, parent: current, edge });
+      }
+    }
+    if (next.length === 0) break;
+    if (depth > bounds.depth) return { steps, truncatedBy: 'depth' };
+    await reader.prefetch([...new Set(next.map((n) => reader.symbolShardNameOf(n.key)))]);
+    frontier = [];
+    for (const { key, parent, edge } of next) {
+      if (steps.length >= bounds.maxNodes) return { steps, truncatedBy: 'maxNodes' };
+      const symbol = await reader.symbol(key);
+      if (!symbol) continue; // a peer always has a record; a missing one would be INDEX_CORRUPT upstream
+      steps.push({ symbol, depth, parent, edge });
+      frontier.push(symbol);
+    }
+  }
+  return { steps };
+}
+
+export const TYPE_KINDS = new Set(['class', 'interface', 'type', 'enum', 'component']);

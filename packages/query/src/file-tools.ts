@@ -1,0 +1,152 @@
+// file_structure, read_file and file_problems: questions about one file (or a set of paths) at the
+// indexed commit.
+import {
+  FILE_FLAGS, formatSymbolId, pathFilter, SextantError,
+  type FileRecord, type FileShard, type OutlineNode, type ProblemRecord, type SymbolKind, type TextShard,
+} from '@sextant/format';
+import type { IndexReader } from './index-reader.ts';
+import { pageOf, type PageRequest } from './paging.ts';
+import type { Answer, PageInfo } from './results.ts';
+import { fileOrThrow, normalizePath } from './target.ts';
+
+export interface StructureNode {
+  name: string;
+  kind: SymbolKind;
+  /** Absent when the compiler did not see this declaration (syntax errors). */
+  symbolId?: string;
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  nameLine: number;
+  nameColumn: number;
+  children: StructureNode[];
+}
+
+export interface FileStructureAnswer extends Answer {
+  path: string;
+  language: FileRecord['lang'];
+  classification: string[];
+  lines: number;
+  outline: StructureNode[];
+  total: number;
+  totalIsExact: true;
+  hasMore: false;
+}
+
+export function classification(flags: number): string[] {
+  return Object.entries(FILE_FLAGS).filter(([, bit]) => flags & bit).map(([name]) => name);
+}
+
+export async function fileStructure(reader: IndexReader, path: string): Promise<FileStructureAnswer> {
+  const file = await fileOrThrow(reader, path);
+  let total = 0;
+  const convert = (node: OutlineNode): StructureNode => {
+    total++;
+    const key = node.sym >= 0 ? file.syms[node.sym] : undefined;
+    return {
+      name: node.name, kind: node.kind, ...(key ? { symbolId: formatSymbolId(key, reader.commit) } : {}),
+      line: node.range[0], column: node.range[1], endLine: node.range[2], endColumn: node.range[3],
+      nameLine: node.at[0], nameColumn: node.at[1], children: node.children.map(convert),
+    };
+  };
+  const outline = file.outline.map(convert);
+  return {
+    repo: reader.repo, commit: reader.commit, path: file.path, language: file.lang, classification: classification(file.flags),
+    lines: file.lineLengths.length, outline, total, totalIsExact: true, hasMore: false,
+  };
+}
+
+export async function fileText(reader: IndexReader, path: string): Promise<string> {
+  const file = await fileOrThrow(reader, path);
+  const shard = await reader.shard<TextShard>(reader.textShardNameOf(file.path));
+  const entry = shard?.files.find((f) => f.path === file.path);
+  if (!entry) {
+    throw new SextantError('INDEX_CORRUPT', `The text of ${file.path} is missing from ${reader.textShardNameOf(file.path)}.`,
+      'Rebuild the index with `indexer build`.', { shard: reader.textShardNameOf(file.path) });
+  }
+  return entry.text;
+}
+
+export function splitLines(text: string): string[] {
+  return text.split(/\r\n|[\n\r\u2028\u2029]/);
+}
+
+export interface ReadFileParams extends PageRequest {
+  startLine?: number;
+}
+
+export interface ReadFileAnswer extends Answer, PageInfo {
+  path: string;
+  startLine: number;
+  endLine: number;
+  lines: { line: number; text: string }[];
+}
+
+export const READ_FILE_PAGE = { defaultLimit: 200, maxLimit: 2000 };
+/** One line longer than this is cut, so a minified file cannot blow the answer up. */
+const MAX_LINE_LENGTH = 2000;
+
+export async function readFile(reader: IndexReader, path: string, params: ReadFileParams): Promise<ReadFileAnswer> {
+  const text = await fileText(reader, path);
+  const lines = splitLines(text).map((t, i) => ({ line: i + 1, text: t.length > MAX_LINE_LENGTH ? `${t.slice(0, MAX_LINE_LENGTH)}… (${t.length - MAX_LINE_LENGTH} more characters)` : t }));
+  const startLine = params.startLine ?? 1;
+  if (startLine < 1 || startLine > lines.length) {
+    throw new SextantError('POSITION_OUT_OF_RANGE', `${path} has ${lines.length} lines; startLine ${startLine} is outside it.`,
+      `Pass a startLine from 1 to ${lines.length}.`);
+  }
+  const from = lines.slice(startLine - 1);
+  const { items, page } = pageOf(from, reader.commit, { tool: 'read_file', path: normalizePath(path), startLine }, params, READ_FILE_PAGE);
+  return {
+    repo: reader.repo, commit: reader.commit, path: normalizePath(path),
+    startLine: items[0]?.line ?? startLine, endLine: items[items.length - 1]?.line ?? startLine,
+    lines: items, ...page, total: lines.length,
+  };
+}
+
+export interface ProblemParams extends PageRequest {
+  path?: string;
+  paths?: string[];
+  severity?: 'error' | 'warning';
+  source?: 'syntax' | 'compiler';
+}
+
+export interface ProblemHit extends Omit<ProblemRecord, 'code'> {
+  path: string;
+  code?: number;
+}
+
+export interface ProblemsAnswer extends Answer, PageInfo {
+  files: number;
+  problems: ProblemHit[];
+}
+
+export const PROBLEMS_PAGE = { defaultLimit: 200, maxLimit: 2000 };
+
+export async function fileProblems(reader: IndexReader, params: ProblemParams): Promise<ProblemsAnswer> {
+  if ((params.path === undefined) === (params.paths === undefined)) {
+    throw new SextantError('INVALID_ARGUMENT', 'Give exactly one of path (one file) or paths (globs).',
+      'Pass path: "src/app.ts", or paths: ["src/**"] (a leading ! excludes).');
+  }
+  let files: FileRecord[];
+  if (params.path !== undefined) {
+    files = [await fileOrThrow(reader, params.path)];
+  } else {
+    const names = Object.keys(reader.manifest.shards).filter((n) => n.startsWith('files/')).sort();
+    await reader.prefetch(names);
+    const inPaths = pathFilter(params.paths);
+    files = [];
+    for (const name of names) files.push(...((await reader.shard<FileShard>(name))?.files ?? []).filter((f) => inPaths(f.path)));
+    files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  }
+  const problems: ProblemHit[] = [];
+  for (const file of files) {
+    for (const p of file.problems) {
+      if (params.severity && p.severity !== params.severity) continue;
+      if (params.source && p.source !== params.source) continue;
+      problems.push({ path: file.path, ...p });
+    }
+  }
+  const { items, page } = pageOf(problems, reader.commit, { tool: 'file_problems', path: params.path, paths: params.paths, severity: params.severity, source: params.source }, params, PROBLEMS_PAGE);
+  return { repo: reader.repo, commit: reader.commit, files: files.length, problems: items, ...page };
+}

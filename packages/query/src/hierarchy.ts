@@ -1,0 +1,130 @@
+// find_implementations, find_super_methods and type_hierarchy: walks over inheritance edges.
+import { SextantError } from '@sextant/format';
+import { TYPE_KINDS, walk, type EdgeView, type WalkResult } from './edges.ts';
+import type { IndexReader, LoadedSymbol } from './index-reader.ts';
+import { pageOf, type PageRequest } from './paging.ts';
+import type { Answer, PageInfo, PeerSummary, SymbolSummary } from './results.ts';
+import { summarize } from './symbols.ts';
+import { resolveTarget, type Target } from './target.ts';
+
+const INHERIT = new Set(['extends', 'implements']);
+
+export interface RelatedSymbol extends SymbolSummary {
+  depth: number;
+  /** How it relates to the symbol one step closer to the target. */
+  relation: 'extends' | 'implements' | 'overrides';
+  /** That closer symbol (for depth > 1). */
+  via?: PeerSummary;
+}
+
+export interface RelatedAnswer extends Answer, PageInfo {
+  symbol: SymbolSummary;
+  results: RelatedSymbol[];
+}
+
+export const IMPLEMENTATIONS_PAGE = { defaultLimit: 100, maxLimit: 1000 };
+const WALK_BOUND = { depth: 64, maxNodes: 5000 };
+
+function related(reader: IndexReader, start: LoadedSymbol, result: WalkResult): RelatedSymbol[] {
+  return result.steps.map((step) => ({
+    ...summarize(reader, step.symbol.record, step.symbol.shard.paths),
+    depth: step.depth,
+    relation: step.edge!.kind as RelatedSymbol['relation'],
+    ...(step.parent && step.parent !== start
+      ? { via: { symbolId: summarize(reader, step.parent.record, step.parent.shard.paths).symbolId, name: step.parent.record.name, kind: step.parent.record.kind } }
+      : {}),
+  }));
+}
+
+function isType(symbol: LoadedSymbol): boolean {
+  return TYPE_KINDS.has(symbol.record.kind);
+}
+
+/** Subtypes of a type, or overriding members of a member, transitively. */
+export async function findImplementations(reader: IndexReader, target: Target, page: PageRequest): Promise<RelatedAnswer> {
+  const start = await resolveTarget(reader, target);
+  const follow = isType(start)
+    ? (e: EdgeView) => !e.out && INHERIT.has(e.kind)
+    : (e: EdgeView) => !e.out && e.kind === 'overrides';
+  return answer(reader, start, await walk(reader, start, follow, WALK_BOUND), page, 'find_implementations');
+}
+
+/** Members a method overrides or implements, up the whole chain. */
+export async function findSuperMethods(reader: IndexReader, target: Target, page: PageRequest): Promise<RelatedAnswer> {
+  const start = await resolveTarget(reader, target);
+  if (isType(start)) {
+    throw new SextantError('INVALID_ARGUMENT', `${start.record.qname} is a ${start.record.kind}, not a member.`,
+      'Pass a method, property or accessor; for the supertypes of a type use type_hierarchy with direction "supertypes".');
+  }
+  return answer(reader, start, await walk(reader, start, (e) => e.out && e.kind === 'overrides', WALK_BOUND), page, 'find_super_methods');
+}
+
+function answer(reader: IndexReader, start: LoadedSymbol, result: WalkResult, request: PageRequest, tool: string): RelatedAnswer {
+  const results = related(reader, start, result);
+  const { items, page } = pageOf(results, reader.commit, { tool, key: start.record.key }, request, IMPLEMENTATIONS_PAGE);
+  const cut = result.truncatedBy ? { totalIsExact: false, truncationReason: `walk bound ${result.truncatedBy} (${WALK_BOUND[result.truncatedBy]})` } : {};
+  return { repo: reader.repo, commit: reader.commit, symbol: summarize(reader, start.record, start.shard.paths), results: items, ...page, ...cut };
+}
+
+export interface HierarchyParams {
+  direction?: 'supertypes' | 'subtypes' | 'both';
+  depth?: number;
+  maxNodes?: number;
+}
+
+export interface HierarchyNode extends SymbolSummary {
+  /** Steps from the target: negative for supertypes, positive for subtypes. */
+  depth: number;
+}
+
+export interface HierarchyEdge {
+  from: string;
+  to: string;
+  kind: 'extends' | 'implements';
+}
+
+export interface TypeHierarchyAnswer extends Answer {
+  symbol: SymbolSummary;
+  direction: 'supertypes' | 'subtypes' | 'both';
+  nodes: HierarchyNode[];
+  edges: HierarchyEdge[];
+  total: number;
+  totalIsExact: boolean;
+  hasMore: boolean;
+  truncationReason?: string;
+}
+
+export const TYPE_HIERARCHY_BOUNDS = { depth: { default: 5, max: 32 }, maxNodes: { default: 200, max: 2000 } };
+
+export async function typeHierarchy(reader: IndexReader, target: Target, params: HierarchyParams): Promise<TypeHierarchyAnswer> {
+  const start = await resolveTarget(reader, target);
+  if (!isType(start)) {
+    throw new SextantError('INVALID_ARGUMENT', `${start.record.qname} is a ${start.record.kind}, not a type.`,
+      'Pass a class, interface, type or enum; for members use find_super_methods or find_implementations.');
+  }
+  const direction = params.direction ?? 'both';
+  const depth = params.depth ?? TYPE_HIERARCHY_BOUNDS.depth.default;
+  const maxNodes = params.maxNodes ?? TYPE_HIERARCHY_BOUNDS.maxNodes.default;
+  const root = summarize(reader, start.record, start.shard.paths);
+  const nodes: HierarchyNode[] = [{ ...root, depth: 0 }];
+  const edges: HierarchyEdge[] = [];
+  const cuts: string[] = [];
+  for (const [up, sign] of [[true, -1], [false, 1]] as const) {
+    if (direction === (up ? 'subtypes' : 'supertypes')) continue;
+    const result = await walk(reader, start, (e) => e.out === up && INHERIT.has(e.kind), { depth, maxNodes: maxNodes - (nodes.length - 1) });
+    for (const step of result.steps) {
+      const node = summarize(reader, step.symbol.record, step.symbol.shard.paths);
+      const parent = summarize(reader, step.parent!.record, step.parent!.shard.paths);
+      nodes.push({ ...node, depth: sign * step.depth });
+      edges.push(up
+        ? { from: parent.symbolId, to: node.symbolId, kind: step.edge!.kind as HierarchyEdge['kind'] }
+        : { from: node.symbolId, to: parent.symbolId, kind: step.edge!.kind as HierarchyEdge['kind'] });
+    }
+    if (result.truncatedBy) cuts.push(result.truncatedBy === 'depth' ? `depth ${depth}` : `maxNodes ${maxNodes}`);
+  }
+  return {
+    repo: reader.repo, commit: reader.commit, symbol: root, direction, nodes, edges,
+    total: nodes.length, totalIsExact: cuts.length === 0, hasMore: cuts.length > 0,
+    ...(cuts.length ? { truncationReason: cuts.join(', ') } : {}),
+  };
+}
