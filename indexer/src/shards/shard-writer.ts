@@ -140,6 +140,7 @@ function nameShard(collector: IndexCollector): NameShard {
     key: entries.map((e) => e.key),
     loc: entries.flatMap((e) => [pathIndex.get(e.defs[0]?.[0] ?? '')!, e.defs[0]?.[1] ?? 0, e.defs[0]?.[2] ?? 0, e.defs[0]?.[3] ?? 0, e.defs[0]?.[4] ?? 0]),
     flags: entries.map((e) => (e.external ? NAME_FLAG_EXTERNAL : fileFlags.get(e.defs[0]?.[0] ?? '') ?? 0)),
+    pkg: entries.map((e) => e.external?.package ?? ''),
   };
 }
 

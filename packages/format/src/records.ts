@@ -156,6 +156,8 @@ export interface NameShard {
   loc: number[];
   /** FILE_FLAGS of the declaring file, plus 8 for external symbols. */
   flags: number[];
+  /** Package of an external symbol ('' for the repository's own). */
+  pkg: string[];
 }
 
 export const NAME_FLAG_EXTERNAL = 8;

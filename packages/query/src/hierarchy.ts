@@ -25,8 +25,10 @@ export interface RelatedAnswer extends Answer, PageInfo {
 export const IMPLEMENTATIONS_PAGE = { defaultLimit: 100, maxLimit: 1000 };
 const WALK_BOUND = { depth: 64, maxNodes: 5000 };
 
+/** Nearest first; within a depth by qualified name, so lists read like an outline. */
 function related(reader: IndexReader, start: LoadedSymbol, result: WalkResult): RelatedSymbol[] {
-  return result.steps.map((step) => ({
+  const steps = [...result.steps].sort((a, b) => a.depth - b.depth || (a.symbol.record.qname < b.symbol.record.qname ? -1 : a.symbol.record.qname > b.symbol.record.qname ? 1 : 0));
+  return steps.map((step) => ({
     ...summarize(reader, step.symbol.record, step.symbol.shard.paths),
     depth: step.depth,
     relation: step.edge!.kind as RelatedSymbol['relation'],

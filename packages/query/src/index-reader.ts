@@ -90,7 +90,7 @@ export class IndexReader {
 
   async names(): Promise<NameShard> {
     const names = await this.shard<NameShard>(NAMES_SHARD);
-    return names ?? { v: 1, paths: [], name: [], qname: [], kind: [], lang: [], key: [], loc: [], flags: [] };
+    return names ?? { v: 1, paths: [], name: [], qname: [], kind: [], lang: [], key: [], loc: [], flags: [], pkg: [] };
   }
 }
 

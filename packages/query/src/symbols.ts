@@ -37,7 +37,9 @@ export function entrySummary(reader: IndexReader, entry: NameEntry): SymbolSumma
     kind: entry.kind,
     qualifiedName: entry.qname,
     language: entry.lang,
-    ...(external ? {} : { path: entry.path, line: entry.line, column: entry.column, endLine: entry.endLine, endColumn: entry.endColumn }),
+    ...(external
+      ? { external: { package: entry.pkg } }
+      : { path: entry.path, line: entry.line, column: entry.column, endLine: entry.endLine, endColumn: entry.endColumn }),
   };
 }
 
@@ -54,6 +56,7 @@ export interface NameEntry {
   endLine: number;
   endColumn: number;
   flags: number;
+  pkg: string;
 }
 
 export function nameEntry(names: NameShard, index: number): NameEntry {
@@ -70,5 +73,6 @@ export function nameEntry(names: NameShard, index: number): NameEntry {
     endLine: names.loc[index * NAME_LOC_STRIDE + 3]!,
     endColumn: names.loc[index * NAME_LOC_STRIDE + 4]!,
     flags: names.flags[index]!,
+    pkg: names.pkg[index]!,
   };
 }

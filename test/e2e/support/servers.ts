@@ -13,41 +13,84 @@ export const ROOT = resolve(new URL('../../..', import.meta.url).pathname);
 export const INDEXER = join(ROOT, 'indexer/bin/indexer.js');
 export const RUNNER = join(ROOT, 'packages/runner/bin/runner.js');
 
-export interface Served {
-  name: 'worker' | 'runner';
-  client: Client;
+/** A way of serving indexes over MCP: clients connect per repository. */
+export interface Backend {
+  name: string;
+  connect(repo: string): Promise<Client>;
   close(): Promise<void>;
+}
+
+export interface PublishedIndex {
+  repo: string;
+  index: string;
 }
 
 export function run(command: string, args: string[], cwd = ROOT): string {
   return execFileSync(process.execPath, [command, ...args], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 }
 
-/** A fixture directory committed to a fresh git repository, indexed with the `indexer` CLI. */
-export function buildFixtureIndex(fixture: string, repoName: string, scratch: string): { repo: string; index: string; commit: string } {
+/** A directory committed to a fresh git repository (fixed dates), indexed with the `indexer` CLI. */
+export function buildIndexOf(source: string, repoName: string, scratch: string): PublishedIndex & { commit: string } {
   const repo = mkdtempSync(join(tmpdir(), 'sextant-e2e-repo-'));
-  cpSync(join(ROOT, 'test/fixtures', fixture), repo, { recursive: true });
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=e2e@sextant.dev', '-c', 'user.name=e2e', ...args], { cwd: repo, encoding: 'utf8' }).trim();
+  cpSync(source, repo, { recursive: true });
+  const env = { ...process.env, GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' };
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=e2e@sextant.dev', '-c', 'user.name=e2e', ...args], { cwd: repo, encoding: 'utf8', env }).trim();
   git('init', '-q', '-b', 'main');
   git('add', '-A');
   git('commit', '-q', '-m', 'fixture');
-  const index = join(scratch, `${fixture}-index`);
+  const index = join(scratch, repoName.replace('/', '--'));
   run(INDEXER, ['build', '--repo', repo, '--out', index, '--repo-name', repoName, '--quiet']);
   const commit = git('rev-parse', 'HEAD');
   rmSync(repo, { recursive: true, force: true });
-  return { repo, index, commit };
+  return { repo: repoName, index, commit };
 }
 
-export async function serveWithWorker(index: string, repoName: string, scratch: string): Promise<Served> {
+export function buildFixtureIndex(fixture: string, repoName: string, scratch: string): PublishedIndex & { commit: string } {
+  return buildIndexOf(join(ROOT, 'test/fixtures', fixture), repoName, scratch);
+}
+
+/** Publishes every index to one local R2 and serves them all from one worker in workerd. */
+export async function workerBackend(indexes: PublishedIndex[], scratch: string): Promise<Backend> {
   const persistDir = join(scratch, 'r2');
-  run(INDEXER, ['publish', '--out', index, '--repo-name', repoName, '--ref', 'main', '--local', '--persist-to', persistDir]);
+  for (const { repo, index } of indexes) {
+    run(INDEXER, ['publish', '--out', index, '--repo-name', repo, '--ref', 'main', '--local', '--persist-to', persistDir]);
+  }
   const worker = await startWorker({ persistDir });
-  const { client, close } = await connectMcpClient(`${worker.url}/mcp/${repoName}`);
-  return { name: 'worker', client, close: async () => { await close(); await worker.stop(); } };
+  const clients: (() => Promise<void>)[] = [];
+  return {
+    name: 'worker (wrangler dev, Streamable HTTP)',
+    async connect(repo) {
+      const { client, close } = await connectMcpClient(`${worker.url}/mcp/${repo}`);
+      clients.push(close);
+      return client;
+    },
+    async close() {
+      await Promise.all(clients.map((close) => close()));
+      await worker.stop();
+    },
+  };
 }
 
-export async function serveWithRunner(index: string): Promise<Served> {
-  const client = new Client({ name: 'sextant-e2e', version: '0.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [RUNNER, 'mcp', '--index', index], stderr: 'ignore' }));
-  return { name: 'runner', client, close: () => client.close() };
+/** One `runner mcp` process per index, over stdio. */
+export function runnerBackend(indexes: PublishedIndex[]): Backend {
+  const clients: Client[] = [];
+  return {
+    name: 'runner mcp (stdio)',
+    async connect(repo) {
+      const { index } = indexes.find((i) => i.repo === repo)!;
+      const client = new Client({ name: 'sextant-e2e', version: '0.0.0' });
+      await client.connect(new StdioClientTransport({ command: process.execPath, args: [RUNNER, 'mcp', '--index', index], stderr: 'ignore' }));
+      clients.push(client);
+      return client;
+    },
+    async close() {
+      await Promise.all(clients.map((c) => c.close()));
+    },
+  };
 }
+
+/** Both backends over the same indexes, for scenarios that must hold on each. */
+export const BACKENDS: ((indexes: PublishedIndex[], scratch: string) => Promise<Backend>)[] = [
+  (indexes, scratch) => workerBackend(indexes, scratch),
+  async (indexes) => runnerBackend(indexes),
+];

@@ -1,0 +1,327 @@
+// End to end, on the final interfaces: fixture repositories are committed, indexed by the `indexer`
+// CLI, published to local R2 and served by the real worker in workerd, and served by `runner mcp`
+// over stdio; the same scenarios run against both through the real MCP SDK client. Titles cite the
+// requirement ids (requirements.ts) they prove.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { BACKENDS, buildFixtureIndex, buildIndexOf, type Backend } from './support/servers.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'sextant-e2e-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const basic = buildFixtureIndex('ts-basic', 'fixtures/ts-basic', scratch);
+const shapes = buildFixtureIndex('ts-hierarchy', 'fixtures/ts-hierarchy', scratch);
+const REFERENCE_COUNT = 10_000;
+const crowd = buildIndexOf(crowdRepo(), 'fixtures/crowd', scratch);
+const INDEXES = [basic, shapes, crowd];
+
+/** A function with 10,000 call sites over ten files. */
+function crowdRepo(): string {
+  const dir = join(scratch, 'crowd-src');
+  mkdirSync(join(dir, 'src'), { recursive: true });
+  writeFileSync(join(dir, 'src/tick.ts'), 'export function tick(): void {}\n');
+  for (let f = 0; f < 10; f++) {
+    writeFileSync(join(dir, `src/calls-${f}.ts`), `import { tick } from './tick';\n${'tick();\n'.repeat(REFERENCE_COUNT / 10)}`);
+  }
+  return dir;
+}
+
+interface Result {
+  isError?: boolean;
+  structuredContent?: Record<string, any>;
+  content: { type: string; text: string }[];
+}
+
+const where = (r: { path: string; line: number; column: number }) => `${r.path}:${r.line}:${r.column}`;
+
+for (const makeBackend of BACKENDS) {
+  describe.sequential('', () => {
+    let backend: Backend;
+    const clients = new Map<string, Client>();
+    beforeAll(async () => {
+      backend = await makeBackend(INDEXES, scratch);
+      for (const { repo } of INDEXES) clients.set(repo, await backend.connect(repo));
+    }, 180_000);
+    afterAll(async () => backend?.close());
+
+    async function call(repo: string, name: string, args: Record<string, unknown>): Promise<Result> {
+      return (await clients.get(repo)!.callTool({ name, arguments: args })) as Result;
+    }
+
+    async function ok(index: { repo: string; commit: string }, name: string, args: Record<string, unknown>): Promise<Record<string, any>> {
+      const result = await call(index.repo, name, args);
+      if (result.isError) throw new Error(`${name} failed: ${result.content[0]!.text}`);
+      expect(result.structuredContent).toMatchObject({ repo: index.repo, commit: index.commit });
+      expect(result.content[0]!.text.length).toBeGreaterThan(0);
+      return result.structuredContent!;
+    }
+
+    async function failure(index: { repo: string }, name: string, args: Record<string, unknown>): Promise<Record<string, any>> {
+      const result = await call(index.repo, name, args);
+      expect(result.isError).toBe(true);
+      expect(result.content[0]!.text).toContain(result.structuredContent!.error.code);
+      expect(result.structuredContent!.error.hint.length).toBeGreaterThan(10);
+      return result.structuredContent!.error;
+    }
+
+    describe('every backend', () => {
+      it('[SRV-1][SRV-2] lists the read-only tools with input and output schemas', async () => {
+        const { tools } = await clients.get(basic.repo)!.listTools();
+        expect(tools.map((t) => t.name)).toEqual([
+          'index_status', 'search_symbols', 'goto_definition', 'symbol_info', 'find_references', 'find_implementations',
+          'find_super_methods', 'type_hierarchy', 'call_hierarchy', 'file_structure', 'read_file', 'file_problems',
+        ]);
+        for (const tool of tools) {
+          expect(tool.inputSchema.type).toBe('object');
+          expect(tool.outputSchema).toMatchObject({ type: 'object' });
+          expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
+          expect(tool.description!.length).toBeGreaterThan(80);
+        }
+      });
+
+      it('[STA-1][ANS-1][ANS-2][ERR-2] index_status names the repo, the commit and what was indexed', async () => {
+        const status = await ok(basic, 'index_status', {});
+        expect(status.counts.files).toBe(7);
+        expect(status.languages).toEqual({ typescript: { files: 6, precision: 'compiler' }, javascript: { files: 1, precision: 'compiler' } });
+        expect(Object.keys(status.parsers)).toEqual(expect.arrayContaining(['typescript', 'web-tree-sitter']));
+        expect(status.indexer.name).toBe('@sextant/indexer');
+        expect(Date.parse(status.builtAt)).not.toBeNaN();
+        expect(status.skipped).toEqual([]);
+        expect((await ok(basic, 'index_status', { commit: basic.commit.slice(0, 8) })).requested).toEqual({ commit: basic.commit.slice(0, 8), matches: true });
+        expect((await failure(basic, 'index_status', { commit: 'ffffffffffff' })).code).toBe('COMMIT_NOT_INDEXED');
+      });
+
+      it('[CHN-1][SRC-1][DEF-1][REF-1] search → definition → references chain by symbolId, through an aliased re-export', async () => {
+        const search = await ok(basic, 'search_symbols', { query: 'OrderServ' });
+        expect(search.results[0]).toMatchObject({ name: 'OrderService', kind: 'class', path: 'src/orders/order-service.ts', line: 4, column: 14, endColumn: 26, match: 'prefix' });
+        const { symbolId } = search.results[0];
+        const definition = await ok(basic, 'goto_definition', { symbolId });
+        expect(definition.definitions).toEqual([expect.objectContaining({ path: 'src/orders/order-service.ts', line: 4, column: 14, preview: 'export class OrderService {' })]);
+        const references = await ok(basic, 'find_references', { symbolId });
+        expect(references.symbol.symbolId).toBe(symbolId);
+        // Reached through `export { OrderService as Service }` and `import { Service }`.
+        expect(references.references.map((r: any) => `${where(r)} ${r.kind}`)).toEqual([
+          'src/app.ts:1:10 import', 'src/app.ts:3:21 new', 'src/index.ts:1:10 export', 'src/index.ts:1:26 export',
+        ]);
+        expect(references.references[1].enclosing.symbolId).toMatch(/@/);
+        expect(references).toMatchObject({ total: 4, totalIsExact: true, hasMore: false, omittedBelowConfidence: 0 });
+      });
+
+      it('[TGT-2][DEF-1] goes to the definition from a use site, through the alias', async () => {
+        for (const column of [21, 24, 28]) {
+          const definition = await ok(basic, 'goto_definition', { path: 'src/app.ts', line: 3, column });
+          expect(definition.symbol).toMatchObject({ name: 'OrderService', qualifiedName: 'OrderService' });
+        }
+      });
+
+      it('[REF-1][REF-5][TGT-3][TGT-6] never mixes up two methods that share a name; a call through an interface is the interface member\'s', async () => {
+        const image = await ok(basic, 'find_references', { qualifiedName: 'ImageCache.save' });
+        expect(image.references.map(where)).toEqual(['src/app.ts:9:9', 'src/images/image-cache.ts:10:9']);
+        const viaInterface = await ok(basic, 'find_references', { qualifiedName: 'src/orders/repository.ts:Repository.save' });
+        expect(viaInterface.references).toEqual([expect.objectContaining({
+          path: 'src/orders/order-service.ts', line: 10, column: 27, kind: 'call', confidence: 'exact',
+          enclosing: expect.objectContaining({ name: 'submit', kind: 'method' }),
+        })]);
+        const ambiguous = await failure(basic, 'find_references', { name: 'save' });
+        expect(ambiguous.code).toBe('AMBIGUOUS_SYMBOL');
+        expect(ambiguous.data.candidates.map((c: any) => c.qualifiedName).sort()).toEqual(['ImageCache.save', 'OrderRepository.save', 'Repository.save']);
+        for (const candidate of ambiguous.data.candidates) expect(candidate.symbolId).toMatch(/^[0-9a-z]{16}@[0-9a-f]{12}$/);
+      });
+
+      it('[LST-1][LST-3][REF-4] pages with stateless cursors; a cursor of another query is refused', async () => {
+        const seen: string[] = [];
+        let cursor: string | undefined;
+        let pages = 0;
+        do {
+          const page = await ok(basic, 'find_references', { qualifiedName: 'OrderService', includeDeclaration: true, limit: 2, ...(cursor ? { cursor } : {}) });
+          expect(page.total).toBe(5);
+          seen.push(...page.references.map((r: any) => `${where(r)} ${r.kind}`));
+          cursor = page.hasMore ? page.nextCursor : undefined;
+          if (page.hasMore) expect(page.truncationReason).toBe('limit 2');
+          pages++;
+        } while (cursor);
+        expect(pages).toBe(3);
+        expect(seen[0]).toBe('src/orders/order-service.ts:4:14 definition');
+        expect(new Set(seen).size).toBe(5);
+        const first = await ok(basic, 'find_references', { qualifiedName: 'OrderService', limit: 1 });
+        expect((await failure(basic, 'find_references', { qualifiedName: 'ImageCache', cursor: first.nextCursor })).code).toBe('INVALID_CURSOR');
+        expect((await failure(basic, 'find_references', { qualifiedName: 'OrderService', cursor: 'bm90IGEgY3Vyc29y' })).code).toBe('INVALID_CURSOR');
+        const grouped = await ok(basic, 'find_references', { qualifiedName: 'OrderService', groupByFile: true });
+        expect(grouped.files).toEqual([{ path: 'src/app.ts', count: 2 }, { path: 'src/index.ts', count: 2 }]);
+      });
+
+      it('[REF-2] filters references by kind and path', async () => {
+        expect((await ok(basic, 'find_references', { qualifiedName: 'OrderService', kinds: ['new'] })).references.map(where)).toEqual(['src/app.ts:3:21']);
+        expect((await ok(basic, 'find_references', { qualifiedName: 'OrderService', paths: ['!src/index.ts'] })).total).toBe(2);
+      });
+
+      it('[TGT-4] refuses a symbolId from another commit, saying which, with the current id', async () => {
+        const { results } = await ok(basic, 'search_symbols', { query: 'OrderService', matchMode: 'exact' });
+        const key = results[0].symbolId.split('@')[0];
+        const stale = await failure(basic, 'goto_definition', { symbolId: `${key}@0123456789ab` });
+        expect(stale.code).toBe('STALE_SYMBOL');
+        expect(stale.message).toContain('0123456789ab');
+        expect(stale.data.currentSymbolId).toBe(results[0].symbolId);
+      });
+
+      it('[TGT-5] answers bad positions with their own codes, including a position in a comment', async () => {
+        expect((await failure(shapes, 'goto_definition', { path: 'src/report.ts', line: 6, column: 20 })).code).toBe('NO_SYMBOL_AT_POSITION');
+        expect((await failure(basic, 'goto_definition', { path: 'src/app.ts', line: 2, column: 1 })).code).toBe('NO_SYMBOL_AT_POSITION');
+        expect((await failure(basic, 'goto_definition', { path: 'src/app.ts', line: 500, column: 1 })).code).toBe('POSITION_OUT_OF_RANGE');
+        expect((await failure(basic, 'goto_definition', { path: 'src/app.ts', line: 3, column: 400 })).code).toBe('POSITION_OUT_OF_RANGE');
+        expect((await failure(basic, 'goto_definition', { path: 'src/nope.ts', line: 1, column: 1 })).code).toBe('FILE_NOT_FOUND');
+        expect((await failure(basic, 'goto_definition', { name: 'NoSuchThing' })).code).toBe('SYMBOL_NOT_FOUND');
+      });
+
+      it('[ERR-1][TGT-1] turns malformed arguments into protocol errors, inconsistent ones into INVALID_ARGUMENT', async () => {
+        const client = clients.get(basic.repo)!;
+        await expect(client.callTool({ name: 'find_references', arguments: { line: 'x' } })).rejects.toBeInstanceOf(McpError);
+        await expect(client.callTool({ name: 'search_symbols', arguments: { query: 'a', limit: 100_000 } })).rejects.toBeInstanceOf(McpError);
+        await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toBeInstanceOf(McpError);
+        expect((await failure(basic, 'goto_definition', {})).code).toBe('INVALID_ARGUMENT');
+        expect((await failure(basic, 'goto_definition', { name: 'OrderService', symbolId: 'x' })).code).toBe('INVALID_ARGUMENT');
+        expect((await failure(basic, 'goto_definition', { path: 'src/app.ts', line: 3 })).code).toBe('INVALID_ARGUMENT');
+      });
+
+      it('[SRC-2][SRC-3] matches camelCase humps and wildcards, filtered by kind, language and path', async () => {
+        expect((await ok(basic, 'search_symbols', { query: 'OSvc', matchMode: 'camelCase' })).results.map((r: any) => r.name)).toEqual(['OrderService']);
+        expect((await ok(basic, 'search_symbols', { query: 'Order*y', matchMode: 'wildcard' })).results.map((r: any) => r.name)).toEqual(['OrderRepository']);
+        expect((await ok(basic, 'search_symbols', { query: 'save', kinds: ['method'], paths: ['src/images/**'] })).results.map((r: any) => r.qualifiedName)).toEqual(['ImageCache.save']);
+        expect((await ok(basic, 'search_symbols', { query: 'Total', language: 'javascript' })).results.map((r: any) => r.name).sort()).toEqual(['DEFAULT_TOTAL', 'formatTotal']);
+      });
+
+      it('[SRC-4][SRC-1] leaves tests and generated code out of search unless asked', async () => {
+        expect((await ok(shapes, 'search_symbols', { query: 'checked' })).total).toBe(0);
+        expect((await ok(shapes, 'search_symbols', { query: 'checked', includeTests: true })).results.map((r: any) => r.path)).toEqual(['src/report.test.ts']);
+        expect((await ok(shapes, 'search_symbols', { query: 'generatedTotal' })).total).toBe(0);
+        expect((await ok(shapes, 'search_symbols', { query: 'generatedTotal', includeGenerated: true })).total).toBe(1);
+        expect((await ok(basic, 'search_symbols', { query: 'Uint8Array' })).total).toBe(0);
+        const external = await ok(basic, 'search_symbols', { query: 'Uint8Array', includeExternal: true, matchMode: 'exact' });
+        expect(external.results[0]).toMatchObject({ name: 'Uint8Array', external: { package: 'typescript' } });
+        expect(external.results[0].path).toBeUndefined();
+      });
+
+      it('[DEF-2] says where an external symbol comes from', async () => {
+        const definition = await ok(basic, 'goto_definition', { path: 'src/app.ts', line: 9, column: 30 });
+        expect(definition).toMatchObject({ external: true, symbol: { name: 'Uint8Array', external: { package: 'typescript' } }, definitions: [] });
+      });
+
+      it('[INF-1] symbol_info gives signature, doc, modifiers, container and counts', async () => {
+        const info = await ok(basic, 'symbol_info', { qualifiedName: 'OrderService.submit' });
+        expect(info).toMatchObject({
+          signature: 'async submit(order: PlacedOrder): Promise<void>',
+          doc: 'Stores the order; rejects empty ones.',
+          modifiers: ['async'],
+          container: { name: 'OrderService', kind: 'class' },
+          precision: 'compiler',
+          local: false,
+          counts: { references: 1, callers: 1, implementations: 0 },
+        });
+        const shape = await ok(shapes, 'symbol_info', { qualifiedName: 'Shape.area' });
+        expect(shape.counts.implementations).toBe(1);
+      });
+
+      it('[REF-2] includes tests and generated code among references by default, and leaves them out on request', async () => {
+        const all = await ok(shapes, 'find_references', { qualifiedName: 'total', kinds: ['call'] });
+        expect(all.references.map((r: any) => r.path)).toEqual(['src/generated/api.ts', 'src/report.test.ts', 'src/report.ts']);
+        const production = await ok(shapes, 'find_references', { qualifiedName: 'total', kinds: ['call'], includeTests: false, includeGenerated: false });
+        expect(production.references.map((r: any) => r.path)).toEqual(['src/report.ts']);
+      });
+
+      it('[REF-3] keeps name-only candidates out by default and counts them (none here: the compiler resolved all)', async () => {
+        const result = await ok(shapes, 'find_references', { qualifiedName: 'Circle', minConfidence: 'candidate' });
+        expect(result.references.every((r: any) => r.confidence === 'exact')).toBe(true);
+        expect(result.omittedBelowConfidence).toBe(0);
+      });
+
+      it('[IMP-1] finds implementations transitively, for an interface and for an interface member', async () => {
+        const types = await ok(shapes, 'find_implementations', { qualifiedName: 'Shape' });
+        expect(types.results.map((r: any) => `${r.depth} ${r.relation} ${r.qualifiedName}`)).toEqual([
+          '1 implements BaseShape', '1 extends Solid', '2 extends Circle', '2 extends Square', '3 extends Ring',
+        ]);
+        expect(types.results.find((r: any) => r.qualifiedName === 'Ring').via.name).toBe('Circle');
+        const members = await ok(shapes, 'find_implementations', { qualifiedName: 'Shape.area' });
+        expect(members.results.map((r: any) => r.qualifiedName)).toEqual(['BaseShape.area', 'Circle.area', 'Square.area', 'Ring.area']);
+      });
+
+      it('[SUP-1] finds the whole chain of super methods', async () => {
+        const result = await ok(shapes, 'find_super_methods', { qualifiedName: 'Ring.area' });
+        expect(result.results.map((r: any) => `${r.depth} ${r.qualifiedName}`)).toEqual(['1 Circle.area', '2 BaseShape.area', '3 Shape.area']);
+      });
+
+      it('[HIE-1] gives the type hierarchy in both directions, bounded by depth', async () => {
+        const both = await ok(shapes, 'type_hierarchy', { qualifiedName: 'Circle' });
+        expect(both.nodes.map((n: any) => `${n.depth} ${n.qualifiedName}`)).toEqual(['0 Circle', '-1 BaseShape', '-2 Shape', '1 Ring']);
+        expect(both.edges.map((e: any) => e.kind)).toEqual(['extends', 'implements', 'extends']);
+        const shallow = await ok(shapes, 'type_hierarchy', { qualifiedName: 'Shape', direction: 'subtypes', depth: 1 });
+        expect(shallow).toMatchObject({ totalIsExact: false, hasMore: true, truncationReason: 'depth 1' });
+      });
+
+      it('[CAL-1] gives callers as a graph with call sites, safe on a cycle', async () => {
+        const cycle = await ok(shapes, 'call_hierarchy', { qualifiedName: 'ping', depth: 10 });
+        expect(cycle.nodes.map((n: any) => n.qualifiedName)).toEqual(['ping', 'pong', 'report']);
+        expect(cycle.edges.map((e: any) => `${e.sites.length} ${where(e.sites[0])}`)).toEqual(['1 src/report.ts:16:23', '1 src/report.ts:19:79', '1 src/report.ts:12:23']);
+        const callees = await ok(shapes, 'call_hierarchy', { qualifiedName: 'ping', direction: 'callees' });
+        expect(callees.nodes.map((n: any) => n.qualifiedName)).toEqual(['ping', 'pong']);
+        expect(callees.totalIsExact).toBe(true);
+      });
+
+      it('[CAL-2] marks callers that call through an interface member', async () => {
+        const callers = await ok(shapes, 'call_hierarchy', { qualifiedName: 'Circle.area', depth: 1 });
+        const through = callers.edges.filter((e: any) => e.through).map((e: any) => `${where(e.sites[0])} through ${e.through.name}`);
+        // shape.area() in total() resolves to Shape.area; this.area() in describe() to BaseShape.area.
+        expect(through.sort()).toEqual(['src/report.ts:7:52 through area', 'src/shapes/base.ts:10:34 through area']);
+        const direct = callers.edges.filter((e: any) => !e.through).map((e: any) => where(e.sites[0]));
+        expect(direct).toEqual(['src/report.ts:19:31', 'src/shapes/circle.ts:22:41']);
+      });
+
+      it('[CAL-3] honours maxNodes and names the bound', async () => {
+        const cut = await ok(shapes, 'call_hierarchy', { qualifiedName: 'ping', maxNodes: 2, depth: 10 });
+        expect(cut).toMatchObject({ total: 2, totalIsExact: false, hasMore: true, truncationReason: 'maxNodes 2' });
+      });
+
+      it('[FIL-1] gives the nested outline of a file with symbolIds', async () => {
+        const structure = await ok(shapes, 'file_structure', { path: 'src/shapes/circle.ts' });
+        expect(structure.outline.map((n: any) => `${n.kind} ${n.name} ${n.line}-${n.endLine} [${n.children.map((c: any) => c.name).join(',')}]`)).toEqual([
+          'class Circle 3-13 [name,constructor,area]', 'class Ring 15-24 [constructor,area]',
+        ]);
+        const info = await ok(shapes, 'symbol_info', { symbolId: structure.outline[0].children[2].symbolId });
+        expect(info.symbol.qualifiedName).toBe('Circle.area');
+        expect((await ok(shapes, 'file_structure', { path: 'src/report.test.ts' })).classification).toEqual(['test']);
+      });
+
+      it('[FIL-2] reads lines of the file at the commit, paged', async () => {
+        const first = await ok(shapes, 'read_file', { path: 'src/report.ts', startLine: 10, limit: 2 });
+        expect(first.lines).toEqual([{ line: 10, text: '/** Mutual recursion: a cycle in the call graph. */' }, { line: 11, text: 'export function ping(n: number): number {' }]);
+        expect(first).toMatchObject({ total: 19 + 1, hasMore: true });
+        const next = await ok(shapes, 'read_file', { path: 'src/report.ts', startLine: 10, limit: 2, cursor: first.nextCursor });
+        expect(next.startLine).toBe(12);
+      });
+
+      it('[FIL-3] lists compiler errors for a file and for path globs', async () => {
+        const none = await ok(shapes, 'file_problems', { paths: ['src/**'] });
+        expect(none).toMatchObject({ files: 7, total: 0 });
+        expect((await failure(shapes, 'file_problems', {})).code).toBe('INVALID_ARGUMENT');
+      });
+
+      it('[LST-2] pages 10,000 references to the end, every one exactly once', async () => {
+        const seen = new Set<string>();
+        let cursor: string | undefined;
+        let pages = 0;
+        do {
+          const page = await ok(crowd, 'find_references', { qualifiedName: 'tick', kinds: ['call'], limit: 2000, ...(cursor ? { cursor } : {}) });
+          expect(page).toMatchObject({ total: REFERENCE_COUNT, totalIsExact: true });
+          for (const r of page.references) seen.add(where(r));
+          cursor = page.hasMore ? page.nextCursor : undefined;
+          pages++;
+        } while (cursor);
+        expect(pages).toBe(5);
+        expect(seen.size).toBe(REFERENCE_COUNT);
+      });
+    });
+  });
+}
