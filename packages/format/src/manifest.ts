@@ -74,8 +74,11 @@ export function parseManifest(text: string, where: string): Manifest {
       `The index at ${where} has format version ${manifest.formatVersion}; this reader understands version ${FORMAT_VERSION}.`,
       'Rebuild the index with the indexer that matches this server, or upgrade the server.');
   }
-  for (const field of ['repo', 'commit', 'shards', 'layout', 'counts'] as const) {
-    if (manifest[field] === undefined) {
+  const required: (keyof Manifest)[] = [
+    'repo', 'commit', 'commitDate', 'builtAt', 'indexer', 'parsers', 'layout', 'counts', 'languages', 'skipped', 'warnings', 'shards',
+  ];
+  for (const field of required) {
+    if (manifest[field] === undefined || manifest[field] === null) {
       throw new SextantError('INDEX_CORRUPT', `The manifest at ${where} lacks "${field}".`,
         'Rebuild the index with `indexer build`.', { shard: MANIFEST_FILE });
     }

@@ -10,7 +10,7 @@ export const callHierarchyTool = defineTool({
   title: 'Call hierarchy',
   description:
     'Callers of a function or method (direction "callers", default) or the functions it calls ("callees"), transitively, as a graph: nodes (each symbol once, with depth) and edges (caller → callee with every call site). Safe on recursion and cycles. A call made through an interface or base method counts as a call to its implementations and is marked with `through` (the member the call resolved to). Bounded by depth (default 3) and maxNodes (default 100); a cut says so in truncationReason. Target by symbolId, position, qualifiedName or exact name.',
-  input: z.object({
+  input: z.strictObject({
     ...targetInput,
     direction: z.enum(['callers', 'callees']).optional().describe('Default callers.'),
     ...graphBounds(CALL_HIERARCHY_BOUNDS),

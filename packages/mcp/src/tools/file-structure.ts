@@ -23,7 +23,7 @@ export const fileStructureTool = defineTool({
   title: 'File structure',
   description:
     'The nested outline of one file (classes, interfaces, functions, methods, properties, …) with kinds, line ranges and symbolIds to pass to the other tools, plus the file\'s language, line count and classification (test, generated, vendored). Cheaper than read_file for finding your way around a file.',
-  input: z.object({ path: z.string().min(1).max(4096).describe('Repository-relative path of an indexed file.'), ...commitInput }),
+  input: z.strictObject({ path: z.string().min(1).max(4096).describe('Repository-relative path of an indexed file.'), ...commitInput }),
   output: z.object({
     ...answerOutput,
     path: z.string(),

@@ -12,7 +12,7 @@ export const findReferencesTool = defineTool({
   title: 'Find references',
   description:
     'Every place that uses one symbol, resolved semantically: through aliased imports, re-exports and default exports, and never mixing up two symbols that share a name (OrderRepository.save vs ImageCache.save). Target by symbolId, path + line + column, qualifiedName or exact name. Each reference has a kind (call, new, read, write, type, import, export, inherit, jsx, decorator) and the symbol whose body contains it (its symbolId chains to other tools). Filter with kinds; includeDeclaration adds the declarations (default false). Ordered by path and position; page size default 200, at most 2000; page with nextCursor until hasMore is false.',
-  input: z.object({
+  input: z.strictObject({
     ...targetInput,
     kinds: z.array(referenceKind).max(16).optional().describe('Only references of these kinds.'),
     includeDeclaration: z.boolean().optional().describe('Also list the declarations, first (default false).'),

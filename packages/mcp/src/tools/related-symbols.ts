@@ -29,7 +29,7 @@ export const findImplementationsTool = defineTool({
   title: 'Find implementations',
   description:
     'Everything that implements or extends a type (classes implementing an interface, subclasses, extending interfaces), or every member that overrides or implements a method or property, transitively (depth says how far down; via names the step in between). Use it on an interface method to find the code that actually runs. Target by symbolId, position, qualifiedName or exact name. Page size default 100, at most 1000.',
-  input: z.object({ ...targetInput, ...pageInput(IMPLEMENTATIONS_PAGE), ...commitInput }),
+  input: z.strictObject({ ...targetInput, ...pageInput(IMPLEMENTATIONS_PAGE), ...commitInput }),
   output,
   async run(provider, { commit, limit, cursor, ...target }) {
     return findImplementations(await provider.open(commit), target, { limit, cursor });
@@ -42,7 +42,7 @@ export const findSuperMethodsTool = defineTool({
   title: 'Find super methods',
   description:
     'The members a method, property or accessor overrides or implements, up the whole chain (base class methods, interface members). Use it to find the contract a method fulfils. Target by symbolId, position, qualifiedName or exact name. Page size default 100, at most 1000.',
-  input: z.object({ ...targetInput, ...pageInput(IMPLEMENTATIONS_PAGE), ...commitInput }),
+  input: z.strictObject({ ...targetInput, ...pageInput(IMPLEMENTATIONS_PAGE), ...commitInput }),
   output,
   async run(provider, { commit, limit, cursor, ...target }) {
     return findSuperMethods(await provider.open(commit), target, { limit, cursor });

@@ -10,7 +10,7 @@ export const searchSymbolsTool = defineTool({
   title: 'Search symbols',
   description:
     'Find classes, interfaces, functions, methods, properties, types and other declarations by name. Use it to turn a name into a symbolId for goto_definition / find_references. matchMode: substring (default, case-insensitive), prefix, exact, camelCase (`OSvc` finds `OrderService`), wildcard (`Order*Impl`); a dotted query (`OrderService.submit`, `com.example.OrderService#submit(String)`) matches qualified names. Page size default 50, at most 500. Ranked exact, then prefix, then the rest; production code before tests. Locals and parameters are not searchable (target them by position). Tests and generated code are left out unless asked for.',
-  input: z.object({
+  input: z.strictObject({
     query: z.string().min(1).max(512).describe('Part of a symbol name, or a dotted qualified name.'),
     matchMode: z.enum(MATCH_MODES).optional().describe('How query matches names; default substring.'),
     kinds: z.array(symbolKind).max(32).optional().describe('Only these symbol kinds.'),

@@ -1,0 +1,125 @@
+// The shard codec: MessagePack then raw DEFLATE. What readers rely on: a value comes back equal,
+// equal values give identical bytes (content addressing and shard sharing between commits depend on
+// it), `rawBytes` is the inflated size a cache charges, and bytes that are not a shard are
+// INDEX_CORRUPT naming the shard, never a raw decoder exception.
+import { describe, expect, it } from 'vitest';
+import { encode } from '@msgpack/msgpack';
+import { deflateSync } from 'fflate';
+import { decodeShard, encodeShard, SextantError, sha256Hex, type FileShard, type SymbolShard } from '../src/index.ts';
+
+function symbolShard(): SymbolShard {
+  return {
+    v: 1,
+    paths: ['src/a.ts', 'src/ünïcødé/😀.ts'],
+    pathFlags: [0, 1],
+    peers: [{ key: '0123456789abcdef', name: 'caller', kind: 'function', path: 'src/a.ts', line: 3, column: 10 }],
+    symbols: [{
+      key: '0123456789abcdeg', name: 'OrderService', kind: 'class', qname: 'OrderService', lang: 'typescript',
+      path: 'src/a.ts', mods: 1 | 256, signature: 'class OrderService', doc: 'Line one.\nLine two — with a dash.',
+      defs: [0, 1, 14, 1, 26],
+      // -1 (module scope) and large positions must survive: msgpack has distinct int encodings for them.
+      refs: [1, 70000, 3, 70000, 15, 1, -1, 0],
+      edges: [],
+    }],
+  };
+}
+
+function fileShard(): FileShard {
+  return {
+    v: 1,
+    files: [{
+      path: 'src/a.ts', lang: 'typescript', blob: 'f'.repeat(40), bytes: 120, lineLengths: [0, 40, 2 ** 20],
+      flags: 0, syms: ['0123456789abcdeg'], occ: [1, 14, 1, 26, 0, 0],
+      outline: [{ name: 'OrderService', kind: 'class', sym: 0, range: [1, 1, 9, 2], at: [1, 14], children: [] }],
+      problems: [{ source: 'syntax', severity: 'error', message: "';' expected.", line: 2, column: 1, endLine: 2, endColumn: 2 }],
+    }],
+  };
+}
+
+function corruptionOf(run: () => unknown): SextantError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(SextantError);
+    return error as SextantError;
+  }
+  throw new Error('expected decodeShard to throw');
+}
+
+describe('encodeShard / decodeShard', () => {
+  it('round-trips shard records, including unicode, negative and large numbers', () => {
+    for (const value of [symbolShard(), fileShard(), { v: 1, empty: [], nested: { deep: [[1.5, -(2 ** 40)]] } }]) {
+      expect(decodeShard('symbols/0000', encodeShard(value)).value).toEqual(value);
+    }
+  });
+
+  it('gives identical bytes for the same value, and for an equal value built separately', () => {
+    const once = encodeShard(symbolShard());
+    expect(encodeShard(symbolShard())).toEqual(once);
+    expect(sha256Hex(encodeShard(symbolShard()))).toBe(sha256Hex(once));
+  });
+
+  it('drops undefined fields, so an absent optional and an undefined one encode alike', () => {
+    // The indexer spreads optional fields conditionally, but a reader-built value may carry
+    // `doc: undefined`; both must address the same content.
+    const base = fileShard();
+    const withUndefined = { ...base, files: [{ ...base.files[0]!, extra: undefined }] };
+    expect(encodeShard(withUndefined)).toEqual(encodeShard(base));
+  });
+
+  it('is deterministic per key order: writers must build records in one fixed order', () => {
+    // msgpack keeps insertion order (no canonical sort), so reordered keys decode equal but are
+    // different bytes. Pinned here so nobody assumes the codec canonicalizes objects.
+    const a = { v: 1, x: 1, y: 2 };
+    const b = { y: 2, x: 1, v: 1 };
+    expect(decodeShard('names', encodeShard(b)).value).toEqual(decodeShard('names', encodeShard(a)).value);
+    expect(encodeShard(b)).not.toEqual(encodeShard(a));
+  });
+
+  it('reports rawBytes as the inflated (MessagePack) size, which is what caches charge', () => {
+    const value = symbolShard();
+    const { rawBytes } = decodeShard('symbols/0000', encodeShard(value));
+    expect(rawBytes).toBe(encode(value, { ignoreUndefined: true }).byteLength);
+  });
+
+  it('compresses: repetitive shards are much smaller than their MessagePack form', () => {
+    const big = { v: 1, occ: Array.from({ length: 10_000 }, (_, i) => i % 7) };
+    expect(encodeShard(big).byteLength).toBeLessThan(encode(big).byteLength / 4);
+  });
+});
+
+describe('decodeShard on bytes that are not a shard', () => {
+  const valid = encodeShard(symbolShard());
+  const cases: [string, Uint8Array][] = [
+    ['a reserved DEFLATE block type', new Uint8Array([0xff, 0xff, 0xff, 0xff, 0xff, 0xff])],
+    ['no bytes at all', new Uint8Array(0)],
+    ['a truncated shard', valid.slice(0, Math.floor(valid.byteLength / 2))],
+    ['valid DEFLATE of text that is not MessagePack', deflateSync(new TextEncoder().encode('not msgpack at all'))],
+    ['valid DEFLATE of MessagePack with trailing bytes', deflateSync(new Uint8Array([...encode({ v: 1 }), 0xc1]))],
+    ['MessagePack that was never deflated', encode(symbolShard())],
+  ];
+
+  it.each(cases)('%s is INDEX_CORRUPT naming the shard, with a rebuild hint', (_label, bytes) => {
+    const error = corruptionOf(() => decodeShard('symbols/00a3', bytes));
+    expect(error.code).toBe('INDEX_CORRUPT');
+    expect(error.message).toContain('symbols/00a3');
+    expect(error.data).toEqual({ shard: 'symbols/00a3' });
+    expect(error.hint).toMatch(/indexer build/);
+  });
+
+  it('never throws anything but a SextantError, whatever the bytes (seeded fuzz)', () => {
+    // Random bytes occasionally inflate and decode to *some* value: the codec only promises
+    // "decodes or INDEX_CORRUPT"; shape checks are the checksum's job (IndexReader verifies it first).
+    let seed = 0x5eed;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) >>> 24;
+    for (let round = 0; round < 300; round++) {
+      const bytes = Uint8Array.from({ length: 1 + (round % 64) }, next);
+      try {
+        decodeShard('files/0001', bytes);
+      } catch (error) {
+        expect(error).toBeInstanceOf(SextantError);
+        expect((error as SextantError).code).toBe('INDEX_CORRUPT');
+      }
+    }
+  });
+});

@@ -1,0 +1,153 @@
+// IndexReader: the only path from stored bytes to records. It must verify each shard against the
+// manifest before decoding it (a wrong or missing shard is INDEX_CORRUPT naming that shard, never a
+// wrong answer), read only the shards a question needs, and share decoded shards through the cache
+// by content hash.
+import { describe, expect, it } from 'vitest';
+import { encodeShard, FORMAT_VERSION, NAMES_SHARD, SextantError, sha256Hex, type Manifest } from '@sextant/format';
+import { IndexReader, searchSymbols, ShardCache, gotoDefinition } from '../src/index.ts';
+import { buildMemoryIndex, MemoryShardSource, shopSpec } from './support/memory-index.ts';
+
+const index = buildMemoryIndex(shopSpec());
+
+function sourceWith(shards: Map<string, Uint8Array>, manifest: Manifest = index.manifest): MemoryShardSource {
+  return new MemoryShardSource(JSON.stringify(manifest), shards, 'memory://tampered');
+}
+
+async function failure(run: () => Promise<unknown>): Promise<SextantError> {
+  const error = await run().then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(SextantError);
+  return error as SextantError;
+}
+
+describe('IndexReader', () => {
+  it('opens the manifest: repo, commit, layout', async () => {
+    const reader = await IndexReader.open(MemoryShardSource.of(index), new ShardCache(1 << 20));
+    expect(reader.repo).toBe('acme/shop');
+    expect(reader.commit).toBe(index.manifest.commit);
+    expect(reader.manifest.layout).toEqual({ symbolBucketBits: 2, fileBucketBits: 1 });
+  });
+
+  it('passes manifest errors through: another format version is INDEX_VERSION_UNSUPPORTED', async () => {
+    const source = sourceWith(index.shards, { ...index.manifest, formatVersion: FORMAT_VERSION + 1 });
+    expect((await failure(() => IndexReader.open(source, new ShardCache(1 << 20)))).code).toBe('INDEX_VERSION_UNSUPPORTED');
+  });
+
+  it('reads only the shards a question needs', async () => {
+    const source = MemoryShardSource.of(index);
+    const reader = await IndexReader.open(source, new ShardCache(1 << 20));
+    await searchSymbols(reader, { query: 'Order' });
+    expect(source.reads).toEqual([NAMES_SHARD]);
+    await gotoDefinition(reader, { symbolId: (await searchSymbols(reader, { query: 'ImageCache', matchMode: 'exact' })).results[0]!.symbolId });
+    // One symbol shard of the four; whatever else a definition needs (its file), never twice.
+    expect(source.reads.filter((name) => name.startsWith('symbols/'))).toEqual([reader.symbolShardNameOf(index.keys.get('ImageCache')!)]);
+    expect(new Set(source.reads).size).toBe(source.reads.length);
+  });
+
+  it('decodes each shard once per cache: a second reader over the same cache fetches nothing', async () => {
+    const cache = new ShardCache(1 << 20);
+    const first = MemoryShardSource.of(index);
+    await searchSymbols(await IndexReader.open(first, cache), { query: 'Order' });
+    const second = MemoryShardSource.of(index);
+    const reader = await IndexReader.open(second, cache);
+    await searchSymbols(reader, { query: 'Image' });
+    expect(second.reads).toEqual([]);
+    expect(reader.shardsRead).toEqual([NAMES_SHARD]);
+    expect(cache.hits).toBeGreaterThanOrEqual(1);
+  });
+
+  it('returns undefined for an empty bucket (not written) and an unknown key', async () => {
+    const reader = await IndexReader.open(MemoryShardSource.of(index), new ShardCache(1 << 20));
+    expect(await reader.shard('symbols/ffff')).toBeUndefined();
+    expect(await reader.symbol('zzzzzzzzzzzzzzzz')).toBeUndefined();
+    expect(await reader.file('src/nowhere.ts')).toBeUndefined();
+  });
+
+  describe('refuses shards that are not the ones the manifest lists', () => {
+    const name = Object.keys(index.manifest.shards).find((n) => n.startsWith('symbols/'))!;
+    const original = index.shards.get(name)!;
+
+    async function refusal(bytes: Uint8Array | undefined): Promise<SextantError> {
+      const shards = new Map(index.shards);
+      if (bytes) shards.set(name, bytes);
+      else shards.delete(name);
+      const reader = await IndexReader.open(sourceWith(shards), new ShardCache(1 << 20));
+      return failure(() => reader.shard(name));
+    }
+
+    it('one byte flipped, same length: INDEX_CORRUPT naming the shard and both checksums', async () => {
+      const flipped = original.slice();
+      flipped[flipped.length >> 1] ^= 0x01;
+      const error = await refusal(flipped);
+      expect(error.code).toBe('INDEX_CORRUPT');
+      expect(error.message).toContain(name);
+      expect(error.message).toContain(index.manifest.shards[name]!.sha256);
+      expect(error.message).toMatch(/fails its checksum/);
+      expect(error.data).toEqual({ shard: name });
+      expect(error.hint).toMatch(/indexer build|Publish/);
+    });
+
+    it('another valid shard in its place (a mix-up, not noise): INDEX_CORRUPT', async () => {
+      const error = await refusal(index.shards.get(NAMES_SHARD)!);
+      expect(error.code).toBe('INDEX_CORRUPT');
+      expect(error.data).toEqual({ shard: name });
+    });
+
+    it('truncated: INDEX_CORRUPT reporting the sizes', async () => {
+      const error = await refusal(original.slice(0, 10));
+      expect(error.code).toBe('INDEX_CORRUPT');
+      expect(error.message).toContain(`${index.manifest.shards[name]!.bytes} bytes`);
+      expect(error.message).toContain('got 10 bytes');
+    });
+
+    it('missing from the store: INDEX_CORRUPT saying so', async () => {
+      const error = await refusal(undefined);
+      expect(error.code).toBe('INDEX_CORRUPT');
+      expect(error.message).toContain(name);
+      expect(error.message).toMatch(/missing/);
+      expect(error.data).toEqual({ shard: name });
+    });
+
+    it('does not cache a refused shard: once the store is repaired, the same cache serves it', async () => {
+      const cache = new ShardCache(1 << 20);
+      const broken = new Map(index.shards);
+      broken.set(name, original.slice(0, 10));
+      await failure(async () => (await IndexReader.open(sourceWith(broken), cache)).shard(name));
+      const repaired = await IndexReader.open(MemoryShardSource.of(index), cache);
+      expect(await repaired.shard(name)).toBeDefined();
+    });
+
+    it('bytes matching their checksum but not decodable: INDEX_CORRUPT from the codec, naming the shard', async () => {
+      const garbage = new Uint8Array([0xff, 0xff, 0xff, 0xff]);
+      const manifest: Manifest = { ...index.manifest, shards: { ...index.manifest.shards, [name]: { sha256: sha256Hex(garbage), bytes: 4 } } };
+      const shards = new Map(index.shards);
+      shards.set(name, garbage);
+      const reader = await IndexReader.open(sourceWith(shards, manifest), new ShardCache(1 << 20));
+      const error = await failure(() => reader.shard(name));
+      expect(error.code).toBe('INDEX_CORRUPT');
+      expect(error.message).toContain(name);
+      expect(error.message).toMatch(/cannot be decoded/);
+    });
+
+    it('a refused shard fails the question that needs it, not with a wrong answer', async () => {
+      const nameShard = index.shards.get(NAMES_SHARD)!;
+      const shards = new Map(index.shards);
+      shards.set(NAMES_SHARD, encodeShard({ v: 1, name: ['Evil'] }));
+      expect(shards.get(NAMES_SHARD)).not.toEqual(nameShard);
+      const reader = await IndexReader.open(sourceWith(shards), new ShardCache(1 << 20));
+      const error = await failure(() => searchSymbols(reader, { query: 'Order' }));
+      expect(error.code).toBe('INDEX_CORRUPT');
+      expect(error.data).toEqual({ shard: NAMES_SHARD });
+    });
+  });
+
+  it('locates every symbol and file of the fixture through its bucket', async () => {
+    const reader = await IndexReader.open(MemoryShardSource.of(index), new ShardCache(1 << 20));
+    for (const [id, key] of index.keys) {
+      const loaded = await reader.symbol(key);
+      expect(loaded?.record.key, id).toBe(key);
+    }
+    for (const path of ['src/main.ts', 'src/orders/order-service.ts', 'test/order-service.test.ts']) {
+      expect((await reader.file(path))?.path).toBe(path);
+    }
+  });
+});

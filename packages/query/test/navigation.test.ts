@@ -1,0 +1,168 @@
+// goto_definition and find_references over the shop index: every target form resolves to one
+// symbol or fails with the error a caller can act on (ambiguity lists candidates with symbolIds, a
+// symbolId of another commit is STALE_SYMBOL naming that commit), and reference lists are complete,
+// ordered and pageable.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { formatSymbolId, SextantError } from '@sextant/format';
+import { findReferences, gotoDefinition, type IndexReader, type Target } from '../src/index.ts';
+import { buildMemoryIndex, openMemoryIndex, shopSpec, type MemoryIndex } from './support/memory-index.ts';
+
+let index: MemoryIndex;
+let shop: IndexReader;
+beforeAll(async () => {
+  index = buildMemoryIndex(shopSpec({ skipped: [{ path: 'assets/logo.png', reason: 'binary', detail: 'binary file' }] }));
+  shop = await openMemoryIndex(index);
+});
+
+const idOf = (id: string) => formatSymbolId(index.keys.get(id)!, index.manifest.commit);
+
+async function failure(run: () => Promise<unknown>): Promise<SextantError> {
+  const error = await run().then(() => undefined, (e: unknown) => e);
+  expect(error).toBeInstanceOf(SextantError);
+  return error as SextantError;
+}
+
+describe('goto_definition', () => {
+  it('resolves a use site, with the caret anywhere on the identifier or just past it', async () => {
+    // src/main.ts line 7: `  service.submit(readFileSync('order.json', 'utf8'));`; submit is columns 11-16.
+    for (const column of [11, 13, 16, 17]) {
+      const answer = await gotoDefinition(shop, { path: 'src/main.ts', line: 7, column });
+      expect(answer.symbol.qualifiedName, `column ${column}`).toBe('OrderService.submit');
+      expect(answer.definitions).toMatchObject([{ path: 'src/orders/order-service.ts', line: 6, column: 3, endLine: 6, endColumn: 9 }]);
+      expect(answer).toMatchObject({ repo: 'acme/shop', commit: index.manifest.commit, external: false });
+    }
+  });
+
+  it('accepts the path spellings ./src/… and src\\…', async () => {
+    for (const path of ['./src/main.ts', 'src\\main.ts']) {
+      expect((await gotoDefinition(shop, { path, line: 7, column: 11 })).symbol.name).toBe('submit');
+    }
+  });
+
+  it('resolves by symbolId, qualifiedName, path-qualified name and unique name to the same symbol', async () => {
+    const targets: Target[] = [
+      { symbolId: idOf('ImageCache.save') },
+      { qualifiedName: 'ImageCache.save' },
+      { qualifiedName: 'src/images/image-cache.ts:ImageCache.save' },
+    ];
+    for (const target of targets) {
+      expect((await gotoDefinition(shop, target)).symbol.symbolId).toBe(idOf('ImageCache.save'));
+    }
+    expect((await gotoDefinition(shop, { name: 'createImageCache' })).symbol.symbolId).toBe(idOf('createImageCache'));
+  });
+
+  it('marks an external symbol, with its package and no definitions in the repository', async () => {
+    const answer = await gotoDefinition(shop, { path: 'src/main.ts', line: 7, column: 18 });
+    expect(answer.external).toBe(true);
+    expect(answer.definitions).toEqual([]);
+    expect(answer.symbol.external).toEqual({ package: '@types/node', version: '20.19.43' });
+    expect(answer.symbol).not.toHaveProperty('path');
+  });
+
+  it('reaches a local by position, though search never lists it', async () => {
+    expect((await gotoDefinition(shop, { path: 'src/main.ts', line: 7, column: 3 })).symbol).toMatchObject({ name: 'service', kind: 'local' });
+  });
+
+  it('gives AMBIGUOUS_SYMBOL for a shared name, with candidates that resolve', async () => {
+    const error = await failure(() => gotoDefinition(shop, { name: 'save' }));
+    expect(error.code).toBe('AMBIGUOUS_SYMBOL');
+    expect(error.message).toContain('3 symbols');
+    const candidates = error.data!.candidates as { symbolId: string; qualifiedName: string; path: string }[];
+    expect(candidates.map((c) => c.qualifiedName).sort()).toEqual(['ImageCache.save', 'OrderRepository.save', 'OrderRepositoryImpl.save']);
+    expect(error.data!.totalCandidates).toBe(3);
+    for (const candidate of candidates) {
+      expect((await gotoDefinition(shop, { symbolId: candidate.symbolId })).symbol.qualifiedName).toBe(candidate.qualifiedName);
+    }
+  });
+
+  it('gives STALE_SYMBOL for a symbolId of another commit, naming it and the id at this commit', async () => {
+    const [key] = idOf('OrderService').split('@');
+    const error = await failure(() => gotoDefinition(shop, { symbolId: `${key}@0123456789ab` }));
+    expect(error.code).toBe('STALE_SYMBOL');
+    expect(error.message).toContain('0123456789ab');
+    expect(error.message).toContain(index.manifest.commit.slice(0, 12));
+    expect(error.data).toMatchObject({ symbolCommit: '0123456789ab', indexCommit: index.manifest.commit, currentSymbolId: idOf('OrderService') });
+    expect(error.hint).toContain(idOf('OrderService'));
+  });
+
+  it('gives STALE_SYMBOL without a replacement when the key is unknown here', async () => {
+    const error = await failure(() => gotoDefinition(shop, { symbolId: 'zzzzzzzzzzzzzzzz@0123456789ab' }));
+    expect(error.code).toBe('STALE_SYMBOL');
+    expect(error.data).not.toHaveProperty('currentSymbolId');
+  });
+
+  it.each([
+    [{ symbolId: 'zzzzzzzzzzzzzzzz@c0ffee000000' }, 'SYMBOL_NOT_FOUND'],
+    [{ symbolId: 'not-an-id' }, 'INVALID_SYMBOL_ID'],
+    [{ name: 'Nope' }, 'SYMBOL_NOT_FOUND'],
+    [{ name: 'service' }, 'SYMBOL_NOT_FOUND'],
+    [{ qualifiedName: 'OrderService.nope' }, 'SYMBOL_NOT_FOUND'],
+    [{ path: 'src/main.ts', line: 6, column: 1 }, 'NO_SYMBOL_AT_POSITION'],
+    [{ path: 'src/main.ts', line: 99, column: 1 }, 'POSITION_OUT_OF_RANGE'],
+    [{ path: 'src/main.ts', line: 1, column: 200 }, 'POSITION_OUT_OF_RANGE'],
+    [{ path: 'src/nowhere.ts', line: 1, column: 1 }, 'FILE_NOT_FOUND'],
+    [{ path: 'src/main.ts', line: 1 }, 'INVALID_ARGUMENT'],
+    [{}, 'INVALID_ARGUMENT'],
+  ] as [Target, string][])('%j fails with %s', async (target, code) => {
+    const error = await failure(() => gotoDefinition(shop, target));
+    expect(error.code).toBe(code);
+    expect(error.hint.length).toBeGreaterThan(10);
+  });
+
+  it('says why a skipped file cannot be answered from', async () => {
+    const error = await failure(() => gotoDefinition(shop, { path: 'assets/logo.png', line: 1, column: 1 }));
+    expect(error.code).toBe('FILE_NOT_FOUND');
+    expect(error.message).toContain('binary file');
+    expect(error.hint).toMatch(/index_status/);
+  });
+});
+
+describe('find_references', () => {
+  it('lists references in path and position order, with kind, confidence and the enclosing symbol', async () => {
+    const answer = await findReferences(shop, { name: 'OrderService' }, {});
+    expect(answer.references.map((r) => `${r.path}:${r.line}:${r.column} ${r.kind} ${r.enclosing?.name ?? '-'}`)).toEqual([
+      'src/main.ts:2:10 import -',
+      'src/main.ts:6:23 new main',
+      'test/order-service.test.ts:1:10 import -',
+      'test/order-service.test.ts:3:32 inherit OrderStub',
+    ]);
+    expect(answer.references.every((r) => r.endColumn === r.column + 'OrderService'.length)).toBe(true);
+    expect(answer).toMatchObject({ total: 4, totalIsExact: true, hasMore: false, symbol: { symbolId: idOf('OrderService') } });
+  });
+
+  it('gives enclosing symbols symbolIds that chain to goto_definition', async () => {
+    const answer = await findReferences(shop, { qualifiedName: 'OrderRepository.save' }, {});
+    const [call] = answer.references;
+    expect(call).toMatchObject({ path: 'src/orders/order-service.ts', line: 7, kind: 'call', enclosing: { name: 'submit' } });
+    expect((await gotoDefinition(shop, { symbolId: call!.enclosing!.symbolId })).symbol.qualifiedName).toBe('OrderService.submit');
+  });
+
+  it('filters by kind, and lists declarations first when asked', async () => {
+    expect((await findReferences(shop, { name: 'OrderService' }, { kinds: ['import'] })).references.map((r) => r.path))
+      .toEqual(['src/main.ts', 'test/order-service.test.ts']);
+    const withDeclaration = await findReferences(shop, { name: 'OrderService' }, { includeDeclaration: true });
+    expect(withDeclaration.total).toBe(5);
+    expect(withDeclaration.references[0]).toMatchObject({ kind: 'definition', path: 'src/orders/order-service.ts', line: 3 });
+    expect((await findReferences(shop, { name: 'OrderService' }, { includeDeclaration: true, kinds: ['new'] })).references.map((r) => r.kind)).toEqual(['new']);
+  });
+
+  it('pages to the end without losing or repeating a reference', async () => {
+    const all = (await findReferences(shop, { name: 'OrderService' }, { includeDeclaration: true })).references;
+    const paged: unknown[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await findReferences(shop, { name: 'OrderService' }, { includeDeclaration: true, limit: 2, cursor });
+      paged.push(...page.references);
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(paged).toEqual(all);
+  });
+
+  it('continues a cursor whichever target form names the same symbol, and refuses it for another filter', async () => {
+    const first = await findReferences(shop, { name: 'OrderService' }, { limit: 1 });
+    const next = await findReferences(shop, { symbolId: idOf('OrderService') }, { limit: 1, cursor: first.nextCursor });
+    expect(next.references[0]).toMatchObject({ line: 6, kind: 'new' });
+    const error = await failure(() => findReferences(shop, { name: 'OrderService' }, { kinds: ['new'], cursor: first.nextCursor }));
+    expect(error.code).toBe('INVALID_CURSOR');
+  });
+});

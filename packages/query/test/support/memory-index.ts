@@ -1,0 +1,485 @@
+// An in-memory Sextant index for tests: real shards (encodeShard) with real checksums (sha256Hex)
+// and a real manifest, laid out the way indexer/src/shards/shard-writer.ts lays them out (symbols
+// bucketed by key, files and their texts by path, one name shard sorted by lowercased name then
+// key), and served by a ShardSource over a Map. It stands in for the indexer's *output*, not for
+// any code under test: IndexReader, the query functions and the MCP server all run unmodified on
+// top of it.
+//
+// Fixtures are written as source text plus declarations and references by identifier, and the
+// builder checks every site against the text (the identifier must be there), so a fixture cannot
+// silently describe positions that do not exist. Used by packages/query/test and, by relative
+// path, by packages/mcp/test.
+import {
+  CONFIDENCES, encodeShard, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAME_LOC_STRIDE, NAMES_SHARD, OCC_STRIDE, REF_STRIDE,
+  REFERENCE_KINDS, SYMBOL_KINDS, bucketOf, fileShardName, pathKey, sha256Hex, symbolKey, symbolShardName, textShardName,
+  type Confidence, type ExternalOrigin, type FileRecord, type FileShard, type Language, type Manifest, type NameShard,
+  type OutlineNode, type PeerRecord, type ReferenceKind, type SkippedFile, type SymbolKind, type SymbolRecord,
+  type SymbolShard, type TextShard,
+} from '@sextant/format';
+import { IndexReader, ShardCache, type ShardSource } from '@sextant/query';
+
+/** Where an identifier sits: its line, and either its column or the how-manyth whole-word match on that line it is. */
+export interface SiteSpec {
+  path: string;
+  line: number;
+  /** 1-based UTF-16 column of the identifier's first character; found from `nth` when absent. */
+  column?: number;
+  /** 1-based: which whole-word occurrence of the identifier on the line (default 1). */
+  nth?: number;
+}
+
+export interface RefSpec extends SiteSpec {
+  kind: ReferenceKind;
+  /** `id` of the symbol whose body holds the reference; module scope when absent. */
+  from?: string;
+  /** The text at the site when it is not the symbol's name (an alias). */
+  text?: string;
+  confidence?: Confidence;
+}
+
+export interface SymbolSpec {
+  /** Handle for `from` and `container`; defaults to qname, which must then be unique. */
+  id?: string;
+  name: string;
+  kind: SymbolKind;
+  /** Dotted name inside its module; defaults to name. */
+  qname?: string;
+  lang?: Language;
+  /** Declaration name sites; none for an external symbol. */
+  defs: SiteSpec[];
+  refs?: RefSpec[];
+  mods?: number;
+  signature?: string;
+  doc?: string;
+  /** `id` of the enclosing symbol. */
+  container?: string;
+  external?: ExternalOrigin;
+  local?: boolean;
+}
+
+export interface FileSpec {
+  path: string;
+  text: string;
+  lang?: Language;
+  /** FILE_FLAGS bits (test, generated, vendored). */
+  flags?: number;
+}
+
+export interface MemoryIndexSpec {
+  repo?: string;
+  commit?: string;
+  files: FileSpec[];
+  symbols: SymbolSpec[];
+  /** Bucket bits; nonzero defaults so lookups really go through bucketing and several shards. */
+  layout?: Manifest['layout'];
+  skipped?: SkippedFile[];
+  warnings?: string[];
+}
+
+export interface MemoryIndex {
+  manifest: Manifest;
+  /** Shard name -> bytes, exactly as the manifest lists them. */
+  shards: Map<string, Uint8Array>;
+  /** Symbol `id` -> key, to build symbolIds in assertions. */
+  keys: Map<string, string>;
+}
+
+export const MEMORY_REPO = 'acme/shop';
+export const MEMORY_COMMIT = 'c0ffee0000000000000000000000000000000001';
+const DEFAULT_LAYOUT: Manifest['layout'] = { symbolBucketBits: 2, fileBucketBits: 1 };
+
+interface Site {
+  path: string;
+  line: number;
+  column: number;
+  endColumn: number;
+}
+
+function compare(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+function languageOfPath(path: string): Language {
+  return /\.(c|m)?jsx?$/.test(path) ? 'javascript' : 'typescript';
+}
+
+/** Lines without their line breaks, as FileRecord.lineLengths counts them. */
+function linesOf(text: string): string[] {
+  return text.split('\n').map((line) => line.replace(/\r$/, ''));
+}
+
+function resolveSite(files: Map<string, string[]>, site: SiteSpec, identifier: string, what: string): Site {
+  const lines = files.get(site.path);
+  if (!lines) throw new Error(`memory-index: ${what} names ${site.path}, which is not a file of the fixture`);
+  const text = lines[site.line - 1];
+  if (text === undefined) throw new Error(`memory-index: ${what}: ${site.path} has no line ${site.line}`);
+  let column = site.column;
+  if (column === undefined) {
+    const word = new RegExp(`(?<![\\w$])${identifier.replace(/[$]/g, '\\$')}(?![\\w$])`, 'g');
+    const matches = [...text.matchAll(word)];
+    const match = matches[(site.nth ?? 1) - 1];
+    if (!match) throw new Error(`memory-index: ${what}: "${identifier}" #${site.nth ?? 1} not on ${site.path}:${site.line}: ${text}`);
+    column = match.index! + 1;
+  }
+  if (text.slice(column - 1, column - 1 + identifier.length) !== identifier) {
+    throw new Error(`memory-index: ${what}: ${site.path}:${site.line}:${column} is not "${identifier}": ${text}`);
+  }
+  return { path: site.path, line: site.line, column, endColumn: column + identifier.length };
+}
+
+/** Builds the shards and manifest of a fixture. Deterministic: equal specs give equal bytes. */
+export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
+  const repo = spec.repo ?? MEMORY_REPO;
+  const commit = spec.commit ?? MEMORY_COMMIT;
+  const layout = spec.layout ?? DEFAULT_LAYOUT;
+  const fileLines = new Map(spec.files.map((file) => [file.path, linesOf(file.text)]));
+  const fileFlags = new Map(spec.files.map((file) => [file.path, file.flags ?? 0]));
+
+  // Resolve every symbol's identity and sites first: keys are needed before any record is written.
+  const byId = new Map<string, { spec: SymbolSpec; key: string; defs: Site[]; refs: (Site & RefSpec)[] }>();
+  for (const symbol of spec.symbols) {
+    const id = symbol.id ?? symbol.qname ?? symbol.name;
+    if (byId.has(id)) throw new Error(`memory-index: two symbols have id "${id}"; give one an explicit id`);
+    const qname = symbol.qname ?? symbol.name;
+    const lang = symbol.lang ?? (symbol.defs[0] ? languageOfPath(symbol.defs[0].path) : 'typescript');
+    const where = symbol.external ? `external:${symbol.external.package}` : symbol.defs[0]?.path ?? '';
+    const key = symbolKey(`${lang}\0${where}\0${qname}\0${symbol.kind}\0${id}`);
+    const defs = symbol.defs.map((d, i) => resolveSite(fileLines, d, symbol.name, `definition ${i + 1} of ${id}`));
+    const refs = (symbol.refs ?? []).map((r, i) => ({
+      ...r, ...resolveSite(fileLines, r, r.text ?? symbol.name, `reference ${i + 1} of ${id}`),
+    }));
+    byId.set(id, { spec: { ...symbol, qname, lang }, key, defs, refs });
+  }
+  const keyOf = (id: string): string => {
+    const entry = byId.get(id);
+    if (!entry) throw new Error(`memory-index: no symbol with id "${id}"`);
+    return entry.key;
+  };
+
+  const shards = new Map<string, Uint8Array>();
+
+  // Symbol shards: bucketed by key, symbols sorted by key (IndexReader binary-searches them).
+  const buckets = new Map<number, string[]>();
+  for (const [id, { key }] of byId) {
+    const bucket = bucketOf(key, layout.symbolBucketBits);
+    buckets.set(bucket, [...(buckets.get(bucket) ?? []), id]);
+  }
+  for (const [bucket, ids] of buckets) {
+    const members = ids.map((id) => byId.get(id)!).sort((a, b) => compare(a.key, b.key));
+    const paths = [...new Set(members.flatMap((m) => [...m.defs, ...m.refs].map((s) => s.path)))].sort(compare);
+    const peerIds = [...new Set(members.flatMap((m) => m.refs.flatMap((r) => (r.from ? [r.from] : []))))]
+      .sort((a, b) => compare(keyOf(a), keyOf(b)));
+    const peers: PeerRecord[] = peerIds.map((id) => {
+      const peer = byId.get(id)!;
+      const def = peer.defs[0];
+      return { key: peer.key, name: peer.spec.name, kind: peer.spec.kind, path: def?.path ?? '', line: def?.line ?? 0, column: def?.column ?? 0 };
+    });
+    const symbols: SymbolRecord[] = members.map(({ spec: s, key, defs, refs }) => {
+      const sortedRefs = [...refs].sort((a, b) => compare(a.path, b.path) || a.line - b.line || a.column - b.column);
+      const refEntries = sortedRefs.map((r) => {
+        const entry = [
+          paths.indexOf(r.path), r.line, r.column, r.line, r.endColumn, REFERENCE_KINDS.indexOf(r.kind),
+          r.from ? peerIds.indexOf(r.from) : -1, CONFIDENCES.indexOf(r.confidence ?? 'exact'),
+        ];
+        // The stored layout changes with the format; fail loudly rather than write misaligned entries.
+        if (entry.length !== REF_STRIDE) throw new Error(`memory-index writes ${entry.length} numbers per reference; REF_STRIDE is ${REF_STRIDE}`);
+        return entry;
+      });
+      return {
+        key,
+        name: s.name,
+        kind: s.kind,
+        qname: s.qname!,
+        lang: s.lang!,
+        ...(defs[0] ? { path: defs[0].path } : {}),
+        mods: s.mods ?? 0,
+        ...(s.signature !== undefined ? { signature: s.signature } : {}),
+        ...(s.doc !== undefined ? { doc: s.doc } : {}),
+        ...(s.container !== undefined ? { container: keyOf(s.container) } : {}),
+        ...(s.external !== undefined ? { external: s.external } : {}),
+        ...(s.local ? { local: true } : {}),
+        defs: [...defs]
+          .sort((a, b) => compare(a.path, b.path) || a.line - b.line || a.column - b.column)
+          .flatMap((d) => [paths.indexOf(d.path), d.line, d.column, d.line, d.endColumn]),
+        refs: refEntries.flat(),
+        edges: [],
+      };
+    });
+    const shard: SymbolShard = { v: 1, paths, pathFlags: paths.map((p) => fileFlags.get(p) ?? 0), peers, symbols };
+    shards.set(symbolShardName(bucket), encodeShard(shard));
+  }
+
+  // File shards: every definition and reference is an occurrence of its file, sorted by position.
+  const fileBuckets = new Map<number, FileRecord[]>();
+  for (const file of spec.files) {
+    const lines = fileLines.get(file.path)!;
+    const occurrences: { site: Site; key: string; kind: ReferenceKind }[] = [];
+    for (const { key, defs, refs } of byId.values()) {
+      for (const site of defs) if (site.path === file.path) occurrences.push({ site, key, kind: 'definition' });
+      for (const site of refs) if (site.path === file.path) occurrences.push({ site, key, kind: site.kind });
+    }
+    occurrences.sort((a, b) => a.site.line - b.site.line || a.site.column - b.site.column);
+    const syms: string[] = [];
+    const occ = occurrences.flatMap(({ site, key, kind }) => {
+      if (!syms.includes(key)) syms.push(key);
+      const entry = [site.line, site.column, site.line, site.endColumn, syms.indexOf(key), REFERENCE_KINDS.indexOf(kind)];
+      if (entry.length !== OCC_STRIDE) throw new Error(`memory-index writes ${entry.length} numbers per occurrence; OCC_STRIDE is ${OCC_STRIDE}`);
+      return entry;
+    });
+    const record: FileRecord = {
+      path: file.path,
+      lang: file.lang ?? languageOfPath(file.path),
+      blob: sha256Hex(new TextEncoder().encode(file.text)).slice(0, 40), // a stand-in: only its shape matters
+      bytes: new TextEncoder().encode(file.text).byteLength,
+      lineLengths: lines.map((line) => line.length),
+      flags: file.flags ?? 0,
+      syms,
+      occ,
+      outline: outlineOf(file.path, byId, syms),
+      problems: [],
+    };
+    const bucket = bucketOf(pathKey(file.path), layout.fileBucketBits);
+    fileBuckets.set(bucket, [...(fileBuckets.get(bucket) ?? []), record]);
+  }
+  const texts = new Map(spec.files.map((file) => [file.path, file.text]));
+  for (const [bucket, files] of fileBuckets) {
+    const shard: FileShard = { v: 1, files: files.sort((a, b) => compare(a.path, b.path)) };
+    shards.set(fileShardName(bucket), encodeShard(shard));
+    // File texts (read_file, previews) share the files' buckets.
+    const text: TextShard = { v: 1, files: shard.files.map((f) => ({ path: f.path, text: texts.get(f.path)! })) };
+    shards.set(textShardName(bucket), encodeShard(text));
+  }
+
+  // The name shard: searchable (non-local) symbols, sorted by lowercased name then key.
+  const named = [...byId.values()]
+    .filter(({ spec: s }) => !s.local)
+    .sort((a, b) => compare(a.spec.name.toLowerCase(), b.spec.name.toLowerCase()) || compare(a.key, b.key));
+  const namePaths = [...new Set(named.map((n) => n.defs[0]?.path ?? ''))].sort(compare);
+  const names: NameShard = {
+    v: 1,
+    paths: namePaths,
+    name: named.map((n) => n.spec.name),
+    qname: named.map((n) => n.spec.qname!),
+    kind: named.map((n) => SYMBOL_KINDS.indexOf(n.spec.kind)),
+    lang: named.map((n) => LANGUAGES.indexOf(n.spec.lang!)),
+    key: named.map((n) => n.key),
+    loc: named.flatMap((n) => {
+      const d = n.defs[0];
+      const entry = [namePaths.indexOf(d?.path ?? ''), d?.line ?? 0, d?.column ?? 0, d?.line ?? 0, d?.endColumn ?? 0];
+      if (entry.length !== NAME_LOC_STRIDE) throw new Error(`memory-index writes ${entry.length} numbers per name location; NAME_LOC_STRIDE is ${NAME_LOC_STRIDE}`);
+      return entry;
+    }),
+    flags: named.map((n) => (n.spec.external ? NAME_FLAG_EXTERNAL : fileFlags.get(n.defs[0]?.path ?? '') ?? 0)),
+    pkg: named.map((n) => n.spec.external?.package ?? ''),
+  };
+  shards.set(NAMES_SHARD, encodeShard(names));
+
+  const sorted = new Map([...shards].sort(([a], [b]) => compare(a, b)));
+  const languages: Manifest['languages'] = {};
+  for (const file of spec.files) {
+    const lang = file.lang ?? languageOfPath(file.path);
+    languages[lang] = { files: (languages[lang]?.files ?? 0) + 1, precision: 'compiler' };
+  }
+  const manifest: Manifest = {
+    formatVersion: FORMAT_VERSION,
+    repo,
+    commit,
+    commitDate: '2025-06-01T12:00:00+02:00',
+    builtAt: '2025-06-01T10:05:00.000Z',
+    indexer: { name: 'memory-index', version: '0.0.0' },
+    parsers: { typescript: '0.0.0' },
+    layout,
+    counts: {
+      files: spec.files.length,
+      symbols: byId.size,
+      references: [...byId.values()].reduce((sum, s) => sum + s.refs.length, 0),
+      edges: 0,
+    },
+    languages: Object.fromEntries(LANGUAGES.filter((l) => languages[l]).map((l) => [l, languages[l]])),
+    skipped: spec.skipped ?? [],
+    warnings: spec.warnings ?? [],
+    shards: Object.fromEntries([...sorted].map(([name, bytes]) => [name, { sha256: sha256Hex(bytes), bytes: bytes.byteLength }])),
+  };
+  return { manifest, shards: sorted, keys: new Map([...byId].map(([id, { key }]) => [id, key])) };
+}
+
+/** Outline of one file: its declarations nested by container (name ranges stand in for whole declarations). */
+function outlineOf(
+  path: string, byId: Map<string, { spec: SymbolSpec; key: string; defs: Site[] }>, syms: string[],
+): OutlineNode[] {
+  const declared = [...byId].filter(([, s]) => !s.spec.local && s.defs[0]?.path === path);
+  const node = (id: string): OutlineNode => {
+    const { spec: s, key, defs } = byId.get(id)!;
+    const d = defs[0]!;
+    return {
+      name: s.name, kind: s.kind, sym: syms.indexOf(key), range: [d.line, d.column, d.line, d.endColumn], at: [d.line, d.column],
+      children: declared.filter(([, c]) => c.spec.container === id).map(([childId]) => node(childId)),
+    };
+  };
+  return declared.filter(([, s]) => s.spec.container === undefined || !declared.some(([id]) => id === s.spec.container)).map(([id]) => node(id));
+}
+
+/**
+ * A ShardSource over a Map: what the runner's directory source and the worker's R2 source are,
+ * minus the I/O. Records which shards were fetched, so tests can see what the cache spared.
+ */
+export class MemoryShardSource implements ShardSource {
+  readonly where: string;
+  readonly reads: string[] = [];
+  private readonly manifestText: string;
+  private readonly shards: ReadonlyMap<string, Uint8Array>;
+
+  constructor(manifestText: string, shards: ReadonlyMap<string, Uint8Array>, where = 'memory://index') {
+    this.manifestText = manifestText;
+    this.shards = shards;
+    this.where = where;
+  }
+
+  static of(index: MemoryIndex): MemoryShardSource {
+    return new MemoryShardSource(JSON.stringify(index.manifest), index.shards, `memory://${index.manifest.repo}@${index.manifest.commit.slice(0, 12)}`);
+  }
+
+  async readManifest(): Promise<string> {
+    return this.manifestText;
+  }
+
+  async readShard(name: string): Promise<Uint8Array | undefined> {
+    this.reads.push(name);
+    return this.shards.get(name);
+  }
+}
+
+export async function openMemoryIndex(index: MemoryIndex, cache = new ShardCache(64 * 1024 * 1024)): Promise<IndexReader> {
+  return IndexReader.open(MemoryShardSource.of(index), cache);
+}
+
+const ORDER_SERVICE = `import { OrderRepository } from './order-repository';
+
+export class OrderService {
+  constructor(private readonly repository: OrderRepository) {}
+
+  submit(order: string): void {
+    this.repository.save(order);
+  }
+}
+`;
+
+const ORDER_REPOSITORY = `export interface OrderRepository {
+  save(order: string): void;
+}
+
+export class OrderRepositoryImpl implements OrderRepository {
+  save(order: string): void {}
+}
+`;
+
+const IMAGE_CACHE = `export class ImageCache {
+  save(key: string): void {}
+}
+
+export function createImageCache(): ImageCache {
+  return new ImageCache();
+}
+`;
+
+const MAIN = `import { readFileSync } from 'node:fs';
+import { OrderService } from './orders/order-service';
+import { OrderRepositoryImpl } from './orders/order-repository';
+
+export function main(): void {
+  const service = new OrderService(new OrderRepositoryImpl());
+  service.submit(readFileSync('order.json', 'utf8'));
+}
+`;
+
+const ORDER_TEST = `import { OrderService } from '../src/orders/order-service';
+
+export class OrderStub extends OrderService {}
+`;
+
+const ORDER_DTO = `export interface OrderDto {}
+`;
+
+/**
+ * A small shop: OrderService calls OrderRepository.save; three methods are named `save`
+ * (OrderRepository, OrderRepositoryImpl, ImageCache), so the name is ambiguous; a test file
+ * (OrderStub), a generated file (OrderDto), an external function (readFileSync) and a local
+ * (service) cover every filter.
+ */
+export function shopSpec(overrides: Partial<MemoryIndexSpec> = {}): MemoryIndexSpec {
+  const svc = 'src/orders/order-service.ts';
+  const repo = 'src/orders/order-repository.ts';
+  const img = 'src/images/image-cache.ts';
+  const main = 'src/main.ts';
+  const test = 'test/order-service.test.ts';
+  const dto = 'src/generated/order-dto.ts';
+  return {
+    files: [
+      { path: svc, text: ORDER_SERVICE },
+      { path: repo, text: ORDER_REPOSITORY },
+      { path: img, text: IMAGE_CACHE },
+      { path: main, text: MAIN },
+      { path: test, text: ORDER_TEST, flags: 1 },
+      { path: dto, text: ORDER_DTO, flags: 2 },
+    ],
+    symbols: [
+      {
+        name: 'OrderService', kind: 'class', mods: 1, defs: [{ path: svc, line: 3 }],
+        refs: [
+          { path: main, line: 2, kind: 'import' },
+          { path: main, line: 6, kind: 'new', from: 'main' },
+          { path: test, line: 1, kind: 'import' },
+          { path: test, line: 3, kind: 'inherit', from: 'OrderStub' },
+        ],
+      },
+      {
+        name: 'submit', qname: 'OrderService.submit', kind: 'method', container: 'OrderService', defs: [{ path: svc, line: 6 }],
+        refs: [{ path: main, line: 7, kind: 'call', from: 'main' }],
+      },
+      {
+        name: 'OrderRepository', kind: 'interface', mods: 1, defs: [{ path: repo, line: 1 }],
+        refs: [
+          { path: svc, line: 1, kind: 'import' },
+          { path: svc, line: 4, kind: 'type', from: 'OrderService' },
+          { path: repo, line: 5, kind: 'inherit', from: 'OrderRepositoryImpl' },
+        ],
+      },
+      {
+        name: 'save', qname: 'OrderRepository.save', kind: 'method', container: 'OrderRepository', defs: [{ path: repo, line: 2 }],
+        refs: [{ path: svc, line: 7, kind: 'call', from: 'OrderService.submit' }],
+      },
+      {
+        name: 'OrderRepositoryImpl', kind: 'class', mods: 1, defs: [{ path: repo, line: 5 }],
+        refs: [
+          { path: main, line: 3, kind: 'import' },
+          { path: main, line: 6, kind: 'new', from: 'main' },
+        ],
+      },
+      { name: 'save', qname: 'OrderRepositoryImpl.save', kind: 'method', container: 'OrderRepositoryImpl', defs: [{ path: repo, line: 6 }] },
+      {
+        name: 'ImageCache', kind: 'class', mods: 1, defs: [{ path: img, line: 1 }],
+        refs: [
+          { path: img, line: 5, kind: 'type', from: 'createImageCache' },
+          { path: img, line: 6, kind: 'new', from: 'createImageCache' },
+        ],
+      },
+      { name: 'save', qname: 'ImageCache.save', kind: 'method', container: 'ImageCache', defs: [{ path: img, line: 2 }] },
+      { name: 'createImageCache', kind: 'function', mods: 1, defs: [{ path: img, line: 5 }] },
+      { name: 'main', kind: 'function', mods: 1, defs: [{ path: main, line: 5 }] },
+      {
+        name: 'service', kind: 'local', local: true, container: 'main', defs: [{ path: main, line: 6 }],
+        refs: [{ path: main, line: 7, kind: 'read', from: 'main' }],
+      },
+      {
+        name: 'readFileSync', kind: 'function', external: { package: '@types/node', version: '20.19.43' }, defs: [],
+        refs: [
+          { path: main, line: 1, kind: 'import' },
+          { path: main, line: 7, kind: 'call', from: 'main' },
+        ],
+      },
+      { name: 'OrderStub', kind: 'class', mods: 1, defs: [{ path: test, line: 3 }] },
+      { name: 'OrderDto', kind: 'interface', mods: 1, defs: [{ path: dto, line: 1 }] },
+    ],
+    ...overrides,
+  };
+}
