@@ -1,0 +1,108 @@
+// `indexer publish --local` end to end: into a wrangler persistence directory, read back through
+// the worker's R2 provider over a real local R2 binding (getPlatformProxy on the same directory).
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getPlatformProxy } from 'wrangler';
+import { ShardCache } from '@sextant/query';
+import { publishCommand } from '../../indexer/src/publish/publish-command.ts';
+import { R2IndexProvider } from '../../workers/mcp/src/r2-index-provider.ts';
+import type { R2BucketLike } from '../../workers/mcp/src/r2-bucket.ts';
+import { TINY_COMMIT, TINY_REPO, writeTinyIndex } from './support/tiny-index.ts';
+import { WORKER_DIR } from './support/wrangler-dev.ts';
+
+const SECOND = '3333333333333333333333333333333333333333';
+
+describe('indexer publish --local', () => {
+  let scratch: string;
+  let persistDir: string;
+
+  async function publish(...argv: string[]) {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await publishCommand([...argv, '--local', '--persist-to', persistDir], { out: (l) => out.push(l), err: (l) => err.push(l) });
+    return { code, out: out.join('\n'), err: err.join('\n') };
+  }
+
+  /** Reads the published state the way the worker does. */
+  async function withProvider<T>(repo: string, run: (provider: R2IndexProvider) => Promise<T>): Promise<T> {
+    const proxy = await getPlatformProxy<{ INDEX: R2BucketLike }>({
+      configPath: join(WORKER_DIR, 'wrangler.jsonc'), persist: { path: join(persistDir, 'v3') }, remoteBindings: false,
+    });
+    try {
+      return await run(new R2IndexProvider(proxy.env.INDEX, repo, { cache: new ShardCache(1 << 20) }));
+    } finally {
+      await proxy.dispose();
+    }
+  }
+
+  beforeAll(async () => {
+    scratch = await mkdtemp(join(tmpdir(), 'sextant-publish-'));
+    persistDir = join(scratch, 'state');
+    await writeTinyIndex(join(scratch, 'first'));
+    await writeTinyIndex(join(scratch, 'second'), { commit: SECOND });
+  });
+
+  afterAll(async () => {
+    if (scratch) await rm(scratch, { recursive: true, force: true });
+  });
+
+  it('publishes shards, manifest, ref and default ref, then skips shards already present', async () => {
+    const first = await publish('--out', join(scratch, 'first'), '--ref', 'main');
+    expect(first.err).toBe('');
+    expect(first.code).toBe(0);
+    expect(first.out).toMatch(/uploading 3 shards/);
+    expect(first.out).toMatch(/6 objects uploaded .*, 0 skipped/);
+    expect(first.out).toContain('default ref main (set now)');
+
+    // Same code at another commit: its shards are the same objects.
+    const second = await publish('--out', join(scratch, 'second'), '--ref', 'next');
+    expect(second.code).toBe(0);
+    expect(second.out).toMatch(/2 objects uploaded .*, 3 skipped/);
+    expect(second.out).toContain('default ref main');
+
+    await withProvider(TINY_REPO, async (provider) => {
+      expect((await provider.open()).commit).toBe(TINY_COMMIT);
+      expect((await provider.open('next')).commit).toBe(SECOND);
+      expect((await (await provider.open(SECOND)).names()).name).toContain('greet');
+    });
+  });
+
+  it('moves the default ref only with --default', async () => {
+    const result = await publish('--out', join(scratch, 'second'), '--ref', 'next', '--default');
+    expect(result.code).toBe(0);
+    expect(result.out).toContain('default ref next (set now)');
+    await withProvider(TINY_REPO, async (provider) => expect((await provider.open()).commit).toBe(SECOND));
+  });
+
+  it('publishes under another name with --repo-name, rewriting the manifest\'s repo', async () => {
+    const result = await publish('--out', join(scratch, 'first'), '--repo-name', 'other/name', '--ref', 'main');
+    expect(result.code).toBe(0);
+    await withProvider('other/name', async (provider) => expect((await provider.open()).repo).toBe('other/name'));
+  });
+
+  it('refuses an index whose shard disagrees with its manifest, naming the shard, before uploading anything', async () => {
+    const dir = join(scratch, 'corrupt');
+    await writeTinyIndex(dir, { repo: 'acme/corrupt' });
+    await writeFile(join(dir, 'symbols/0000'), 'not the shard');
+    const result = await publish('--out', dir, '--ref', 'main');
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^error: Shard symbols\/0000 .* does not match the manifest.* To fix this, rebuild the index/);
+    await withProvider('acme/corrupt', async (provider) => {
+      await expect(provider.open()).rejects.toMatchObject({ code: 'REPO_NOT_FOUND' });
+    });
+  });
+
+  it('explains usage mistakes with exit code 2', async () => {
+    const noRef = await publish('--out', join(scratch, 'first'), '--default');
+    expect(noRef.code).toBe(2);
+    expect(noRef.err).toContain('To fix this, pass --ref');
+    const badName = await publish('--out', join(scratch, 'first'), '--repo-name', '../etc');
+    expect(badName.code).toBe(1);
+    expect(badName.err).toMatch(/^error: .* To fix this, name the repository as owner\/name/);
+    const missing = await publish('--out', join(scratch, 'nothing-here'));
+    expect(missing.code).toBe(1);
+    expect(missing.err).toContain('To fix this, build one with `indexer build');
+  });
+});

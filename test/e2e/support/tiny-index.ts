@@ -1,0 +1,130 @@
+// A tiny but valid Sextant index, made with the format package alone, for tests that need
+// something to publish and serve before (or without) the real indexer: two files, two symbols
+// (`greet` in src/greet.ts, called from src/main.ts), layout bits 0, so three shards:
+// `names`, `symbols/0000`, `files/0000`. Shard bytes depend only on `variant`, never on the
+// commit, so two commits of one variant share their shards (as unchanged code does).
+import { mkdir, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import {
+  CONFIDENCES, encodeShard, FORMAT_VERSION, LANGUAGES, MANIFEST_FILE, MODIFIERS, NAMES_SHARD, REFERENCE_KINDS, SYMBOL_KINDS,
+  fileShardName, sha256Hex, symbolKey, symbolShardName,
+  type FileShard, type Manifest, type NameShard, type SymbolShard,
+} from '@sextant/format';
+
+export interface TinyIndexOptions {
+  repo?: string;
+  commit?: string;
+  /** Changes the shards' content (a symbol name suffix), so indexes of different variants share nothing. */
+  variant?: string;
+}
+
+export interface TinyIndex {
+  manifest: Manifest;
+  /** Shard name -> bytes, exactly as the manifest lists them. */
+  shards: Map<string, Uint8Array>;
+}
+
+export const TINY_REPO = 'acme/tiny';
+export const TINY_COMMIT = '1111111111111111111111111111111111111111';
+
+export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
+  const repo = options.repo ?? TINY_REPO;
+  const commit = options.commit ?? TINY_COMMIT;
+  const fn = `greet${options.variant ?? ''}`;
+  const paths = ['src/greet.ts', 'src/main.ts'];
+  const greetKey = symbolKey(`typescript\0src/greet.ts\0${fn}\0function\0`);
+  const mainKey = symbolKey('typescript\0src/main.ts\0main\0function\0');
+  const greetLine = `export function ${fn}(name: string): string { return 'hello ' + name; }`;
+  const mainLine = `function main() { ${fn}('world'); }`;
+  const call = REFERENCE_KINDS.indexOf('call');
+  const definition = REFERENCE_KINDS.indexOf('definition');
+  const exported = MODIFIERS.exported;
+  const exact = CONFIDENCES.indexOf('exact');
+  const typescript = LANGUAGES.indexOf('typescript');
+
+  const symbols: SymbolShard = {
+    v: 1,
+    paths,
+    pathFlags: [0, 0],
+    peers: [],
+    symbols: [
+      {
+        key: greetKey, name: fn, kind: 'function', qname: fn, lang: 'typescript', path: paths[0], mods: exported,
+        signature: `function ${fn}(name: string): string`,
+        defs: [0, 1, 17, 1, 17 + fn.length],
+        refs: [1, 1, 19, 1, 19 + fn.length, call, -1, exact],
+        edges: [],
+      },
+      {
+        key: mainKey, name: 'main', kind: 'function', qname: 'main', lang: 'typescript', path: paths[1], mods: 0,
+        signature: 'function main(): void',
+        defs: [1, 1, 10, 1, 14],
+        refs: [],
+        edges: [],
+      },
+    ].sort((a, b) => (a.key < b.key ? -1 : 1)) as SymbolShard['symbols'],
+  };
+  const files: FileShard = {
+    v: 1,
+    files: [
+      {
+        path: paths[0]!, lang: 'typescript', blob: 'a'.repeat(40), bytes: greetLine.length + 1, lineLengths: [greetLine.length],
+        flags: 0, syms: [greetKey], occ: [1, 17, 1, 17 + fn.length, 0, definition],
+        outline: [{ name: fn, kind: 'function', sym: 0, range: [1, 1, 1, greetLine.length + 1], at: [1, 17], children: [] }],
+        problems: [],
+      },
+      {
+        path: paths[1]!, lang: 'typescript', blob: 'b'.repeat(40), bytes: mainLine.length + 1, lineLengths: [mainLine.length],
+        flags: 0, syms: [mainKey, greetKey],
+        occ: [1, 10, 1, 14, 0, definition, 1, 19, 1, 19 + fn.length, 1, call],
+        outline: [{ name: 'main', kind: 'function', sym: 0, range: [1, 1, 1, mainLine.length + 1], at: [1, 10], children: [] }],
+        problems: [],
+      },
+    ],
+  };
+  const names: NameShard = {
+    v: 1,
+    paths,
+    name: [fn, 'main'],
+    qname: [fn, 'main'],
+    kind: [SYMBOL_KINDS.indexOf('function'), SYMBOL_KINDS.indexOf('function')],
+    lang: [typescript, typescript],
+    key: [greetKey, mainKey],
+    loc: [0, 1, 17, 1, 17 + fn.length, 1, 1, 10, 1, 14],
+    flags: [0, 0],
+    pkg: ['', ''],
+  };
+
+  const shards = new Map<string, Uint8Array>([
+    [NAMES_SHARD, encodeShard(names)],
+    [symbolShardName(0), encodeShard(symbols)],
+    [fileShardName(0), encodeShard(files)],
+  ]);
+  const manifest: Manifest = {
+    formatVersion: FORMAT_VERSION,
+    repo,
+    commit,
+    commitDate: '2025-01-01T00:00:00Z',
+    builtAt: '2025-01-01T00:00:01Z',
+    indexer: { name: 'tiny-index', version: '0.0.0' },
+    parsers: {},
+    layout: { symbolBucketBits: 0, fileBucketBits: 0 },
+    counts: { files: 2, symbols: 2, references: 1, edges: 0 },
+    languages: { typescript: { files: 2, precision: 'syntactic' } },
+    skipped: [],
+    warnings: [],
+    shards: Object.fromEntries([...shards].map(([name, bytes]) => [name, { sha256: sha256Hex(bytes), bytes: bytes.byteLength }])),
+  };
+  return { manifest, shards };
+}
+
+/** Writes the index the way `indexer build` lays it out: manifest.json and `<dir>/<shard name>`. */
+export async function writeTinyIndex(dir: string, options: TinyIndexOptions = {}): Promise<Manifest> {
+  const { manifest, shards } = buildTinyIndex(options);
+  for (const [name, bytes] of shards) {
+    await mkdir(dirname(join(dir, name)), { recursive: true });
+    await writeFile(join(dir, name), bytes);
+  }
+  await writeFile(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  return manifest;
+}

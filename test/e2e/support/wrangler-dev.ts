@@ -1,0 +1,109 @@
+// End-to-end harness: runs the real worker under `wrangler dev` (workerd) on 127.0.0.1 with a free
+// port and a given persistence directory, waits for /health, and stops the whole process group
+// (wrangler plus the workerd it spawns). Tests publish into the same directory first with
+// `publishCommand([..., '--local', '--persist-to', persistDir])`.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const WORKER_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../workers/mcp');
+
+export interface StartWorkerOptions {
+  /** Directory passed to `wrangler dev --persist-to`: the local R2 the worker reads. */
+  persistDir: string;
+  /** Default: workers/mcp/wrangler.jsonc. */
+  configPath?: string;
+  /** How long to wait for /health, default 60 s (bundling plus workerd start take ~5 s on 2 cores). */
+  timeoutMs?: number;
+}
+
+export interface RunningWorker {
+  /** Base URL, e.g. http://127.0.0.1:41234 (no trailing slash). */
+  url: string;
+  /** wrangler's and the worker's output so far (the worker's structured log lines among it). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export async function startWorker(options: StartWorkerOptions): Promise<RunningWorker> {
+  const port = await freePort();
+  const inspectorPort = await freePort();
+  const wranglerBin = join(dirname(createRequire(import.meta.url).resolve('wrangler/package.json')), 'bin', 'wrangler.js');
+  const child = spawn(process.execPath, [
+    wranglerBin, 'dev',
+    '--config', options.configPath ?? join(WORKER_DIR, 'wrangler.jsonc'),
+    '--ip', '127.0.0.1', '--port', String(port),
+    // Every wrangler dev would otherwise claim the default inspector port 9229.
+    '--inspector-port', String(inspectorPort),
+    '--persist-to', options.persistDir,
+    '--local', '--show-interactive-dev-session=false', '--log-level', 'log',
+  ], {
+    cwd: WORKER_DIR,
+    // Its own process group, so stop() reaches workerd too.
+    detached: true,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1', FORCE_COLOR: '0' },
+  });
+  let output = '';
+  child.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
+  const url = `http://127.0.0.1:${port}`;
+  const worker: RunningWorker = { url, output: () => output, stop: () => stopGroup(child) };
+  try {
+    await waitForHealth(url, child, options.timeoutMs ?? 60_000, () => output);
+  } catch (error) {
+    await worker.stop();
+    throw error;
+  }
+  return worker;
+}
+
+async function waitForHealth(url: string, child: ChildProcess, timeoutMs: number, output: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`wrangler dev exited (${child.exitCode ?? child.signalCode}) before ${url}/health answered. Its output:\n${output()}`);
+    }
+    try {
+      const response = await fetch(`${url}/health`, { signal: AbortSignal.timeout(2_000) });
+      if (response.ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`wrangler dev did not answer ${url}/health within ${timeoutMs} ms. Its output:\n${output()}`);
+}
+
+async function stopGroup(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return;
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const signal = (name: NodeJS.Signals) => {
+    try {
+      process.kill(-child.pid!, name);
+    } catch {
+      // The group is already gone.
+    }
+  };
+  signal('SIGTERM');
+  const timer = setTimeout(() => signal('SIGKILL'), 5_000);
+  await exited;
+  clearTimeout(timer);
+  // workerd may outlive wrangler by a moment; make sure nothing of the group is left.
+  signal('SIGKILL');
+}
+
+/** A port that was free a moment ago (the OS picks it); wrangler binds it right after. */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
+}

@@ -1,0 +1,124 @@
+#!/usr/bin/env node
+// `npm start` (via turbo, cwd workers/mcp): index this repository at HEAD, publish the index into
+// the local R2 that `wrangler dev` serves, run the worker in workerd on 127.0.0.1:8787 (PORT to
+// change it), and print the MCP URL with a client config to paste. Runs until Ctrl-C; wrangler
+// and its workerd live in their own process group, which is stopped on exit.
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { createServer } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const WORKER_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = resolve(WORKER_DIR, '../..');
+const INDEXER = join(ROOT, 'indexer/bin/indexer.js');
+const INDEX_DIR = join(ROOT, '.sextant/index');
+const PERSIST_DIR = join(WORKER_DIR, '.wrangler/state');
+const CONFIG = join(WORKER_DIR, 'wrangler.jsonc');
+const HOST = '127.0.0.1';
+const PORT = Number(process.env.PORT ?? 8787);
+
+function fail(what, fix) {
+  console.error(`error: ${what} To fix this, ${fix}`);
+  process.exit(1);
+}
+
+function portIsFree(port) {
+  return new Promise((resolvePort) => {
+    const server = createServer();
+    server.once('error', () => resolvePort(false));
+    server.listen(port, HOST, () => server.close(() => resolvePort(true)));
+  });
+}
+
+function currentBranch() {
+  try {
+    return execFileSync('git', ['symbolic-ref', '--short', '-q', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).trim() || 'HEAD';
+  } catch {
+    return 'HEAD'; // detached
+  }
+}
+
+if (!Number.isInteger(PORT) || PORT <= 0 || PORT > 65535) fail(`PORT="${process.env.PORT}" is not a port number.`, 'set PORT to a number such as 8787, or unset it.');
+// Checked first: an old server still on the port would answer /health and pass for this one.
+if (!(await portIsFree(PORT))) fail(`${HOST}:${PORT} is already in use.`, `stop whatever listens there (an earlier \`npm start\`?), or run with PORT=<another port>.`);
+
+console.log(`building the index of ${ROOT} at HEAD`);
+const build = existsSync(INDEXER)
+  ? spawnSync(process.execPath, [INDEXER, 'build', '--repo', ROOT, '--out', INDEX_DIR], { stdio: 'inherit' })
+  : { status: null, error: new Error(`${INDEXER} does not exist`) };
+if (build.status !== 0) {
+  const why = build.error ? build.error.message : `the indexer exited with ${build.status ?? build.signal}`;
+  if (!existsSync(join(INDEX_DIR, 'manifest.json'))) {
+    fail(`could not build the index (${why}).`, `run \`node indexer/bin/indexer.js build --repo . --out .sextant/index\` from the repository root to see the problem, fix it, then npm start again.`);
+  }
+  console.warn(`warning: could not build the index (${why}); serving the existing one in ${INDEX_DIR}, which may be stale.`);
+}
+
+const manifest = JSON.parse(readFileSync(join(INDEX_DIR, 'manifest.json'), 'utf8'));
+const ref = currentBranch();
+console.log(`publishing ${manifest.repo}@${manifest.commit} as ref ${ref} into local R2 (${PERSIST_DIR})`);
+const publish = spawnSync(process.execPath, [
+  INDEXER, 'publish', '--out', INDEX_DIR, '--ref', ref, '--default', '--local', '--persist-to', PERSIST_DIR, '--config', CONFIG,
+], { stdio: 'inherit' });
+if (publish.status !== 0) {
+  fail(`publishing the index failed (exit ${publish.status ?? publish.signal}).`, 'read the error above; `node indexer/bin/indexer.js publish --help` lists the options.');
+}
+
+const wranglerBin = join(dirname(createRequire(import.meta.url).resolve('wrangler/package.json')), 'bin', 'wrangler.js');
+const wrangler = spawn(process.execPath, [
+  wranglerBin, 'dev', '--config', CONFIG, '--ip', HOST, '--port', String(PORT), '--persist-to', PERSIST_DIR,
+  '--local', '--show-interactive-dev-session=false',
+], { cwd: WORKER_DIR, stdio: ['ignore', 'inherit', 'inherit'], detached: true, env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } });
+
+let stopping = false;
+function stop(signal) {
+  if (stopping) return;
+  stopping = true;
+  try {
+    process.kill(-wrangler.pid, signal === 'SIGKILL' ? 'SIGKILL' : 'SIGTERM');
+  } catch {
+    // already gone
+  }
+  setTimeout(() => {
+    try { process.kill(-wrangler.pid, 'SIGKILL'); } catch { /* gone */ }
+    process.exit(1);
+  }, 5_000).unref();
+}
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stop(signal));
+process.on('exit', () => {
+  try { process.kill(-wrangler.pid, 'SIGKILL'); } catch { /* gone */ }
+});
+wrangler.on('exit', (code, signal) => {
+  if (!stopping) console.error(`error: wrangler dev exited (${code ?? signal}). To fix this, read its output above.`);
+  process.exit(stopping ? 0 : 1);
+});
+
+const base = `http://${HOST}:${PORT}`;
+const deadline = Date.now() + 120_000;
+for (;;) {
+  try {
+    if ((await fetch(`${base}/health`, { signal: AbortSignal.timeout(2_000) })).ok) break;
+  } catch {
+    // not up yet
+  }
+  if (Date.now() > deadline) {
+    stop('SIGTERM');
+    fail(`wrangler dev did not answer ${base}/health within 120 s.`, 'read its output above.');
+  }
+  await new Promise((r) => setTimeout(r, 300));
+}
+
+const url = `${base}/mcp/${manifest.repo}`;
+console.log(`
+Sextant is serving ${manifest.repo}@${manifest.commit.slice(0, 12)} (ref ${ref}).
+  MCP endpoint (Streamable HTTP): ${url}
+  health:                         ${base}/health
+
+Client config (Claude Code .mcp.json, and clients that take the same "mcpServers" shape):
+${JSON.stringify({ mcpServers: { sextant: { type: 'http', url } } }, null, 2)}
+
+or: claude mcp add --transport http sextant ${url}
+Press Ctrl-C to stop.
+`);

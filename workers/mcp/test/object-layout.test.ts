@@ -1,0 +1,72 @@
+// The object-store layout: keys for repositories, refs, commits and shards, and the validation
+// that keeps a repo or ref name from escaping its prefix.
+import { describe, expect, it } from 'vitest';
+import {
+  commitFromKey, manifestKey, normalizeCommit, normalizeRefName, parseRefRecord, parseRepoName,
+  parseRepoRecord, refKey, refNameFromKey, repoRecordKey, SextantError, shardKey,
+} from '@sextant/format';
+
+const SHA = '0123456789abcdef0123456789abcdef01234567';
+
+function errorOf(run: () => unknown): SextantError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(SextantError);
+    return error as SextantError;
+  }
+  throw new Error('expected a SextantError');
+}
+
+describe('object layout', () => {
+  it('lays out one repository under repos/<owner>/<repo>/, lowercased', () => {
+    expect(repoRecordKey('Acme/Widgets')).toBe('repos/acme/widgets/repo.json');
+    expect(refKey('acme/widgets', 'main')).toBe('repos/acme/widgets/refs/main.json');
+    expect(refKey('acme/widgets', 'refs/heads/release/1.2')).toBe('repos/acme/widgets/refs/release/1.2.json');
+    expect(manifestKey('acme/widgets', SHA.toUpperCase())).toBe(`repos/acme/widgets/commits/${SHA}/manifest.json`);
+    expect(shardKey('ab'.repeat(32))).toBe(`shards/${'ab'.repeat(32)}`);
+  });
+
+  it('reads commits and refs back from keys', () => {
+    expect(commitFromKey('acme/widgets', `repos/acme/widgets/commits/${SHA}/`)).toBe(SHA);
+    expect(commitFromKey('acme/widgets', `repos/acme/widgets/commits/${SHA}/manifest.json`)).toBe(SHA);
+    expect(commitFromKey('acme/widgets', `repos/acme/other/commits/${SHA}/`)).toBeUndefined();
+    expect(refNameFromKey('acme/widgets', 'repos/acme/widgets/refs/release/1.2.json')).toBe('release/1.2');
+  });
+
+  it.each(['acme/widgets', 'a.b/c-d_e', 'acme/.github', 'A1/B2'])('accepts the repository name %s', (name) => {
+    expect(parseRepoName(name)).toEqual({ owner: name.split('/')[0], name: name.split('/')[1] });
+  });
+
+  it.each(['', 'acme', '/acme/widgets', 'acme/widgets/', 'a/b/c', '../widgets', 'acme/..', 'acme/.', 'ac me/x', 'a\\b/c', 'acme//w'])(
+    'refuses the repository name %j with a hint', (name) => {
+      const error = errorOf(() => repoRecordKey(name));
+      expect(error.code).toBe('INVALID_ARGUMENT');
+      expect(error.hint).toContain('owner/name');
+    });
+
+  it.each(['main', 'HEAD', 'v1.2.0', 'feature/x', 'deadbeef', 'release/1.2'])('accepts the ref name %s', (ref) => {
+    expect(normalizeRefName(ref)).toBe(ref);
+  });
+
+  it.each(['', 'main~1', 'HEAD^', 'a..b', '.hidden', 'x/.y', 'x.lock', 'a//b', '/a', 'a/', '@', 'a@{1}', 'has space', 'ends.', 'a:b', SHA])(
+    'refuses the ref name %j with a hint', (ref) => {
+      const error = errorOf(() => normalizeRefName(ref));
+      expect(error.code).toBe('INVALID_ARGUMENT');
+      expect(error.hint.length).toBeGreaterThan(0);
+    });
+
+  it('refuses what is not a full sha or a shard checksum', () => {
+    expect(errorOf(() => normalizeCommit('abc1234')).code).toBe('INVALID_ARGUMENT');
+    expect(errorOf(() => manifestKey('acme/widgets', `${SHA}/../x`)).code).toBe('INVALID_ARGUMENT');
+    expect(errorOf(() => shardKey('../repos/acme/widgets/repo.json')).code).toBe('INDEX_CORRUPT');
+  });
+
+  it('parses repo and ref records, and calls broken ones INDEX_CORRUPT', () => {
+    expect(parseRepoRecord('{"defaultRef":"main"}', 'x')).toEqual({ defaultRef: 'main' });
+    expect(parseRefRecord(`{"commit":"${SHA}","updatedAt":"t"}`, 'x')).toEqual({ commit: SHA, updatedAt: 't' });
+    expect(errorOf(() => parseRepoRecord('{}', 'x')).code).toBe('INDEX_CORRUPT');
+    expect(errorOf(() => parseRefRecord('{"commit":"abc"}', 'x')).code).toBe('INDEX_CORRUPT');
+    expect(errorOf(() => parseRefRecord('not json', 'x')).code).toBe('INDEX_CORRUPT');
+  });
+});

@@ -1,0 +1,40 @@
+// A real local R2 bucket for tests: wrangler's getPlatformProxy over this worker's wrangler.jsonc,
+// in memory (persist: false), plus helpers that lay indexes out the way `indexer publish` does.
+import { fileURLToPath } from 'node:url';
+import { getPlatformProxy } from 'wrangler';
+import { manifestKey, refKey, repoRecordKey, shardKey, type Manifest } from '@sextant/format';
+import { buildTinyIndex, type TinyIndexOptions } from '../../../../test/e2e/support/tiny-index.ts';
+import type { R2BucketLike } from '../../src/r2-bucket.ts';
+
+export interface TestBucket extends R2BucketLike {
+  put(key: string, value: Uint8Array | string): Promise<unknown>;
+  delete(key: string): Promise<void>;
+}
+
+export interface LocalR2 {
+  bucket: TestBucket;
+  dispose(): Promise<void>;
+}
+
+const CONFIG = fileURLToPath(new URL('../../wrangler.jsonc', import.meta.url));
+
+export async function startLocalR2(): Promise<LocalR2> {
+  const proxy = await getPlatformProxy<{ INDEX: TestBucket }>({ configPath: CONFIG, persist: false, remoteBindings: false });
+  return { bucket: proxy.env.INDEX, dispose: () => proxy.dispose() };
+}
+
+/** Publishes a tiny index for `repo`@`commit` (shards, then manifest), without refs. */
+export async function putCommit(bucket: TestBucket, repo: string, commit: string, options: TinyIndexOptions = {}): Promise<Manifest> {
+  const { manifest, shards } = buildTinyIndex({ ...options, repo, commit });
+  for (const [name, bytes] of shards) await bucket.put(shardKey(manifest.shards[name]!.sha256), bytes);
+  await bucket.put(manifestKey(repo, commit), JSON.stringify(manifest));
+  return manifest;
+}
+
+export async function putRef(bucket: TestBucket, repo: string, ref: string, commit: string): Promise<void> {
+  await bucket.put(refKey(repo, ref), JSON.stringify({ commit, updatedAt: '2025-01-01T00:00:00Z' }));
+}
+
+export async function putDefaultRef(bucket: TestBucket, repo: string, ref: string): Promise<void> {
+  await bucket.put(repoRecordKey(repo), JSON.stringify({ defaultRef: ref }));
+}
