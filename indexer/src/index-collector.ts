@@ -1,20 +1,9 @@
 // Accumulates what the language indexers find (symbols, references, edges, files) until the shard
-// writer lays it out. References and edges are kept as compact tuples, not objects.
-import type { Confidence, EdgeKind, ExternalOrigin, FileRecord, Language, ReferenceKind, SymbolKind } from '@sextant/format';
+// writer lays it out.
+import type { Confidence, EdgeKind, FileRecord, ReferenceKind, SymbolRecord } from '@sextant/format';
 
-export interface SymbolInfo {
-  key: string;
-  name: string;
-  kind: SymbolKind;
-  qname: string;
-  lang: Language;
-  path?: string;
-  mods: number;
-  signature?: string;
-  doc?: string;
-  container?: string;
-  external?: ExternalOrigin;
-  local?: boolean;
+/** A symbol as stored, but with declarations as tuples naming their path (the writer interns paths per shard). */
+export interface SymbolInfo extends Omit<SymbolRecord, 'defs' | 'refs' | 'edges'> {
   /** Declaration name ranges: [path, line, column, endLine, endColumn]. */
   defs: [string, number, number, number, number][];
 }
