@@ -18,7 +18,8 @@ export class Progress {
     this.total = total;
     this.done = 0;
     this.started = performance.now();
-    if (!this.tty && !this.quiet) this.stream.write(`${phase}${total ? ` (${total})` : ''}...\n`);
+    if (this.tty) this.draw();
+    else if (!this.quiet) this.stream.write(`${phase}${total ? ` (${total} files)` : ''}...\n`);
   }
 
   tick(count = 1): void {
@@ -26,22 +27,39 @@ export class Progress {
     if (!this.tty) return;
     const now = performance.now();
     if (now - this.lastDraw < 100 && this.done < this.total) return;
-    this.lastDraw = now;
-    const seconds = (now - this.started) / 1000;
-    const rate = seconds > 0 ? (this.done / seconds).toFixed(0) : '-';
-    this.stream.write(`\r\x1b[K${this.phase}: ${this.done}/${this.total} files (${rate}/s)`);
+    this.draw();
   }
 
+  /** A line of its own; on a terminal the live line is redrawn under it. */
   log(line: string): void {
     if (this.quiet) return;
-    this.finishLine();
-    this.stream.write(`${line}\n`);
+    if (this.tty && this.phase) {
+      this.stream.write(`\r\x1b[K${line}\n`);
+      this.draw();
+    } else {
+      this.stream.write(`${line}\n`);
+    }
   }
 
   finishLine(): void {
     if (this.tty && this.phase) {
-      this.stream.write(`\r\x1b[K${this.phase}: ${this.done}/${this.total} files in ${((performance.now() - this.started) / 1000).toFixed(1)}s\n`);
-      this.phase = '';
+      this.stream.write(`\r\x1b[K${this.phase}: ${this.counts()} in ${this.seconds().toFixed(1)}s\n`);
     }
+    this.phase = '';
+  }
+
+  private draw(): void {
+    this.lastDraw = performance.now();
+    const seconds = this.seconds();
+    const rate = this.done / Math.max(seconds, 0.001);
+    this.stream.write(`\r\x1b[K${this.phase}: ${this.counts()}${this.total ? ` (${rate < 10 ? rate.toFixed(1) : rate.toFixed(0)} files/s)` : ''}`);
+  }
+
+  private counts(): string {
+    return this.total ? `${this.done}/${this.total} files` : 'done';
+  }
+
+  private seconds(): number {
+    return (performance.now() - this.started) / 1000;
   }
 }
