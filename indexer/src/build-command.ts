@@ -11,6 +11,7 @@ import { Progress } from './progress.ts';
 import { layoutShards, writeIndex } from './shards/shard-writer.ts';
 import type { CompiledFile, LanguageIndexer } from './language-indexer.ts';
 import { typescriptIndexer } from './ts/typescript-indexer.ts';
+import { jvmIndexer } from './jvm/jvm-indexer.ts';
 import { createSyntaxParser, syntaxLanguageOf, type SyntaxOutlineNode, type SyntaxParser } from './syntax/syntax-parser.ts';
 
 export const INDEXER_VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
@@ -25,7 +26,7 @@ export interface BuildOptions {
 }
 
 /** Every language Sextant indexes; the first that accepts a path owns it. */
-export const LANGUAGE_INDEXERS: readonly LanguageIndexer[] = [typescriptIndexer];
+export const LANGUAGE_INDEXERS: readonly LanguageIndexer[] = [typescriptIndexer, jvmIndexer];
 
 export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   const { progress } = options;
@@ -44,6 +45,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   });
   progress.start('reading files from git', readable.length);
   const blobs = await readBlobs(root, readable);
+  progress.tick(readable.length);
   skipped.push(...blobs.skipped);
   const texts = new Map(blobs.files.map((f) => [f.path, f.text]));
   const byPath = new Map<string, SnapshotFile>(blobs.files.map((f) => [f.path, f]));
@@ -53,7 +55,8 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   const syntax = await createSyntaxParser();
   const collector = new IndexCollector();
   const languages: Manifest['languages'] = {};
-  const context = { root, texts, collector, warnings, progress };
+  const parsers: Record<string, string> = { typescript: ts.version, ...syntax.grammarVersions };
+  const context = { root, texts, collector, warnings, progress, parsers };
 
   for (const indexer of LANGUAGE_INDEXERS) {
     const files = blobs.files.filter((f) => ownerOf(f.path) === indexer);
@@ -78,12 +81,13 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
     commitDate,
     builtAt: new Date().toISOString(),
     indexer: { name: '@sextant/indexer', version: INDEXER_VERSION },
-    parsers: { typescript: ts.version, ...syntax.grammarVersions },
+    parsers,
     counts: { files: collector.files.length, symbols: collector.symbols.size, references: collector.references, edges: collector.edges },
     languages,
     skipped: skipped.sort((a, b) => (a.path < b.path ? -1 : 1)),
     warnings,
   });
+  progress.finishLine();
   const bytes = Object.values(manifest.shards).reduce((sum, s) => sum + s.bytes, 0);
   progress.log(`wrote ${options.out}: ${Object.keys(manifest.shards).length} shards, ${bytes} bytes; ${manifest.counts.files} files, ${manifest.counts.symbols} symbols, ${manifest.counts.references} references, ${manifest.counts.edges} edges, ${skipped.length} skipped, in ${((performance.now() - started) / 1000).toFixed(1)}s`);
   return manifest;

@@ -25,6 +25,8 @@ export interface IndexContext {
   texts: ReadonlyMap<string, string>;
   collector: IndexCollector;
   warnings: string[];
+  /** Parser and grammar versions used, by package name: indexers add theirs, the manifest lists them. */
+  parsers: Record<string, string>;
   progress: Progress;
 }
 

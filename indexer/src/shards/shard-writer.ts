@@ -117,9 +117,8 @@ function symbolShard(collector: IndexCollector, symbols: CollectedSymbol[]): Sym
 }
 
 function peerOf(collector: IndexCollector, key: string): PeerRecord {
-  const info = collector.symbols.get(key)!.info;
-  const def = info.defs[0];
-  return { key, name: info.name, kind: info.kind, path: def?.[0] ?? '', line: def?.[1] ?? 0, column: def?.[2] ?? 0 };
+  const { name, kind } = collector.symbols.get(key)!.info;
+  return { key, name, kind };
 }
 
 function nameShard(collector: IndexCollector): NameShard {

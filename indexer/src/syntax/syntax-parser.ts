@@ -389,7 +389,7 @@ function displayName(raw: string, nodeType: string, kind: SymbolKind): string {
 }
 
 // Lone surrogates (binary input, string keys) would not survive UTF-8 encoding of the shards.
-function wellFormed(value: string): string {
+export function wellFormed(value: string): string {
   return value.replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\ufffd');
 }
 

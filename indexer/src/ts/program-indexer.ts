@@ -1,17 +1,20 @@
-// Indexes the files one program owns: a single walk over each file's identifiers with the checker
-// (never a findReferences per symbol), resolving aliases, transient and union symbols to their root
-// declarations. Walks compiler nodes with ts.forEachChild: wrapped nodes cost too much here.
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+// Indexes the files one program owns: a single walk over each file's names (JSDoc included) with
+// the checker (never a findReferences per symbol), resolving aliases, transient and union symbols
+// to their root declarations, and adding what the language service relates to a name besides its
+// own symbol (related-symbols.ts). Walks compiler nodes with ts.forEachChild: wrapped nodes cost
+// too much here.
 import { ts } from 'ts-morph';
-import {
-  REFERENCE_KINDS, symbolKey, type ExternalOrigin, type Language, type ProblemRecord, type ReferenceKind,
-} from '@sextant/format';
+import { REFERENCE_KINDS, symbolKey, type Language, type ProblemRecord, type ReferenceKind } from '@sextant/format';
 import type { IndexCollector, Site } from '../index-collector.ts';
 import type { CompiledFile } from '../language-indexer.ts';
-import { DeclarationTable, kindOf, type Declaration } from './declaration-table.ts';
-import type { PlannedProgram } from './project-plan.ts';
-import { LIB_FOLDER, type SnapshotHost } from './snapshot-host.ts';
+import { AssignmentDeclarationKind, getAssignmentDeclarationKind, isInJSFile } from './compiler-internals.ts';
+import { DeclarationTable, isAugmentation, isInAugmentation, kindOf, type Declaration } from './declaration-table.ts';
+import { externalQualifiedName, type PackageCache } from './external-origin.ts';
+import { describeDiagnostic, type PlannedProgram } from './project-plan.ts';
+import { aliasKind, isInAssignmentPattern, isPropertyNameLiteral, moduleSpecifierKind, referenceKind } from './reference-kind.ts';
+import { bindingElementProperty, contextualProperties, objectLiteralElementOf, resolveAlias } from './related-symbols.ts';
+import type { SnapshotHost } from './snapshot-host.ts';
+import { docOf, signatureOf } from './symbol-text.ts';
 
 const MAX_PROBLEMS = 200;
 
@@ -19,12 +22,30 @@ export function languageOf(path: string): Language {
   return /\.[cm]?jsx?$/.test(path) ? 'javascript' : 'typescript';
 }
 
+/** Kinds whose references are call sites of the enclosing declaration (as the language service's call hierarchy collects them). */
+const CALL_KINDS = new Set<ReferenceKind>(['call', 'new', 'decorator']);
+/** A JSX element calls its component; an intrinsic element (`<div>`) calls nothing. */
+const CALLABLE_JSX = new Set(['function', 'class', 'component', 'constant', 'variable']);
+
+interface OccurrenceOptions {
+  /** Also a call edge from the enclosing declaration, when the kind is a call (default true). */
+  edge?: boolean;
+  /**
+   * Also an occurrence in the file, for position lookups (default true). A secondary symbol at a
+   * name that already has its own (the constructor at `new C`, beside the class) is a reference
+   * only, so a position there still means the name's own symbol.
+   */
+  lookup?: boolean;
+}
+
+type Occurrence = (node: ts.Node, key: string, kind: ReferenceKind, options?: OccurrenceOptions) => void;
+
 export class ProgramIndexer {
-  private readonly program: ts.Program;
+  readonly program: ts.Program;
   private readonly checker: ts.TypeChecker;
   private readonly tables = new Map<ts.SourceFile, DeclarationTable>();
   private readonly keys = new Map<ts.Symbol, string | undefined>();
-  private readonly libDir: string;
+  private readonly declarationKeys = new Map<Declaration, string>();
 
   constructor(
     private readonly host: SnapshotHost,
@@ -39,7 +60,6 @@ export class ProgramIndexer {
       host: host.compilerHost(plan.options),
     });
     this.checker = this.program.getTypeChecker();
-    this.libDir = LIB_FOLDER;
   }
 
   *indexFiles(): Generator<CompiledFile> {
@@ -47,6 +67,13 @@ export class ProgramIndexer {
       const sourceFile = this.program.getSourceFile(this.host.absolute(path));
       if (sourceFile) yield this.indexFile(path, sourceFile);
     }
+  }
+
+  /** Errors of the program as a whole, not of one file (options that conflict, a referenced project the compiler cannot load). */
+  programWarnings(): string[] {
+    return this.program.getOptionsDiagnostics()
+      .filter((d) => d.category === ts.DiagnosticCategory.Error)
+      .map((d) => describeDiagnostic(this.host, d, this.plan.config ?? 'default program'));
   }
 
   private table(sourceFile: ts.SourceFile): DeclarationTable {
@@ -59,63 +86,122 @@ export class ProgramIndexer {
   }
 
   private indexFile(path: string, sourceFile: ts.SourceFile): CompiledFile {
+    // Diagnostics first: checking the file resolves every signature and contextual type the walk asks for.
+    const problems = this.problems(sourceFile);
     const table = this.table(sourceFile);
     const symIndex = new Map<string, number>();
     const syms: string[] = [];
     const occ: number[] = [];
     const checker = this.checker;
+    const contextualTypes = new Map<ts.Node, ts.Type | undefined>();
+    const patternTypes = new Map<ts.Node, ts.Type>();
+    let siteNode: ts.Node | undefined;
+    let site: Site | undefined;
+    let from: string | undefined;
+    const seenAtNode = new Set<string>();
 
-    const occurrence = (node: ts.Node, key: string, kind: ReferenceKind) => {
-      let index = symIndex.get(key);
-      if (index === undefined) {
-        index = syms.length;
-        symIndex.set(key, index);
-        syms.push(key);
+    const occurrence: Occurrence = (node, key, kind, { edge = true, lookup = true } = {}) => {
+      if (siteNode !== node) {
+        siteNode = node;
+        site = siteOf(sourceFile, path, node);
+        from = undefined;
+        seenAtNode.clear();
       }
-      const site = siteOf(sourceFile, path, node);
-      occ.push(site.line, site.column, site.endLine, site.endColumn, index, REFERENCE_KINDS.indexOf(kind));
-      if (kind !== 'definition') {
-        const from = table.enclosing(node)?.key;
-        this.collector.addReference(key, site, kind, from, 'exact');
-        if (from && (kind === 'call' || kind === 'new')) {
-          this.ensure(from, table);
-          this.collector.addEdge(from, 'calls', key, site);
+      if (seenAtNode.has(key)) return;
+      seenAtNode.add(key);
+      if (lookup) {
+        let index = symIndex.get(key);
+        if (index === undefined) {
+          index = syms.length;
+          symIndex.set(key, index);
+          syms.push(key);
         }
+        occ.push(site!.line, site!.column, site!.endLine, site!.endColumn, index, REFERENCE_KINDS.indexOf(kind));
+      }
+      if (kind === 'definition') return;
+      from ??= this.enclosingKey(node, table) ?? '';
+      this.collector.addReference(key, site!, kind, from || undefined, 'exact');
+      if (edge && from && (CALL_KINDS.has(kind) || (kind === 'jsx' && isCallingJsx(node) && CALLABLE_JSX.has(this.collector.symbols.get(key)!.info.kind)))) {
+        this.collector.addEdge(from, 'calls', key, site);
+      }
+    };
+    const symbolOccurrences = (node: ts.Node, symbol: ts.Symbol | undefined, kind: ReferenceKind) => {
+      if (!symbol) return;
+      for (const root of checker.getRootSymbols(resolveAlias(checker, symbol))) {
+        const key = this.keyOf(root);
+        if (key) occurrence(node, key, kind);
       }
     };
 
-    const handleName = (node: ts.Identifier | ts.PrivateIdentifier | ts.StringLiteral) => {
-      const parent = node.parent;
-      if (ts.isShorthandPropertyAssignment(parent) && parent.name === node) {
-        const value = checker.getShorthandAssignmentValueSymbol(parent);
-        const key = value && this.keyOf(resolveAlias(checker, value));
-        if (key) occurrence(node, key, 'read');
+    const handleName = (node: ts.Identifier | ts.PrivateIdentifier | ts.StringLiteralLike | ts.NumericLiteral) => {
+      const element = objectLiteralElementOf(node);
+      const inPattern = element !== undefined && ts.isObjectLiteralExpression(element.parent) && isInAssignmentPattern(element.parent);
+      if (element && ts.isShorthandPropertyAssignment(element)) {
+        // `{ id }` is a use of the local `id` as well as a property.
+        symbolOccurrences(node, checker.getShorthandAssignmentValueSymbol(element), inPattern ? 'write' : 'read');
       }
-      let symbol = checker.getSymbolAtLocation(node);
-      if (!symbol) return;
-      const declaresAlias = symbol.flags & ts.SymbolFlags.Alias
-        && symbol.declarations?.some((d) => ts.getNameOfDeclaration(d) === node);
-      symbol = resolveAlias(checker, symbol);
-      const kind = declaresAlias ? aliasKind(node) : undefined;
-      for (const root of checker.getRootSymbols(symbol)) {
+      if (element && inPattern) {
+        // `({ id } = order)` reads order.id; the literal declares nothing.
+        if (ts.isIdentifier(node)) symbolOccurrences(node, checker.getPropertySymbolOfDestructuringAssignment(node), 'read');
+        return;
+      }
+      if (element) for (const property of contextualProperties(checker, element, contextualTypes)) symbolOccurrences(node, property, 'write');
+      if (ts.isIdentifier(node)) symbolOccurrences(node, bindingElementProperty(checker, node, patternTypes), 'read');
+
+      const symbol = checker.getSymbolAtLocation(node);
+      if (!symbol || isCommonJsObject(node, symbol)) return;
+      const declaresAlias = (symbol.flags & ts.SymbolFlags.Alias) !== 0
+        && (symbol.declarations?.some((d) => declarationNameOf(d) === node) ?? false);
+      for (const root of checker.getRootSymbols(resolveAlias(checker, symbol))) {
         const key = this.keyOf(root);
         if (!key) continue;
-        const defines = !declaresAlias && root.declarations?.some((d) => ts.getNameOfDeclaration(d) === node);
-        occurrence(node, key, defines ? 'definition' : kind ?? referenceKind(node));
+        const defines = root.declarations?.some((d) => declarationNameOf(d) === node) ?? false;
+        occurrence(node, key, defines ? 'definition' : declaresAlias ? aliasKind(node) : referenceKind(node));
       }
     };
 
     const visit = (node: ts.Node): void => {
-      if (ts.isIdentifier(node) || ts.isPrivateIdentifier(node)) handleName(node);
-      else if (ts.isStringLiteral(node) && isPropertyNameLiteral(node)) handleName(node);
-      else if (ts.isHeritageClause(node)) this.heritage(node, table, path);
-      else if (ts.isConstructorDeclaration(node)) this.constructorDefinition(node, occurrence);
-      if ((ts.isClassLike(node) || ts.isInterfaceDeclaration(node)) && node.heritageClauses) this.overrides(node, table);
+      switch (node.kind) {
+        case ts.SyntaxKind.Identifier:
+        case ts.SyntaxKind.PrivateIdentifier:
+          // `@param`, `@type`: a tag's name says what the tag is, not what it is about.
+          if (!isJSDocTagName(node)) handleName(node as ts.Identifier);
+          break;
+        case ts.SyntaxKind.StringLiteral:
+        case ts.SyntaxKind.NoSubstitutionTemplateLiteral:
+        case ts.SyntaxKind.NumericLiteral: {
+          const literal = node as ts.StringLiteralLike | ts.NumericLiteral;
+          const moduleKind = ts.isNumericLiteral(literal) ? undefined : moduleSpecifierKind(literal);
+          if (moduleKind) symbolOccurrences(node, checker.getSymbolAtLocation(node), moduleKind);
+          else if (isPropertyNameLiteral(literal)) handleName(literal);
+          break;
+        }
+        case ts.SyntaxKind.HeritageClause:
+          this.heritage(node as ts.HeritageClause, table, path);
+          break;
+        case ts.SyntaxKind.Constructor:
+          this.constructorDefinition(node as ts.ConstructorDeclaration, sourceFile, occurrence);
+          break;
+        case ts.SyntaxKind.ExportAssignment:
+        case ts.SyntaxKind.FunctionDeclaration:
+        case ts.SyntaxKind.ClassDeclaration:
+          this.defaultExportDefinition(node as ts.ExportAssignment | ts.FunctionDeclaration | ts.ClassDeclaration, sourceFile, occurrence);
+          break;
+      }
+      if (ts.isClassLike(node)) {
+        const jsDocImplements = isInJSFile(node) ? ts.getJSDocImplementsTags(node) : [];
+        if (jsDocImplements.length) this.inherits(node, 'implements', jsDocImplements.map((t) => t.class), table, path);
+      }
+      if (ts.isClassLike(node) || ts.isInterfaceDeclaration(node)) this.overrides(node, table);
       ts.forEachChild(node, visit);
+      // JSDoc is not a child to ts.forEachChild: its types, @link targets and @param names are uses too.
+      const docs = (node as { jsDoc?: ts.JSDoc[] }).jsDoc;
+      if (docs) for (const doc of docs) visit(doc);
+      if (ts.isNewExpression(node) || ts.isCallExpression(node)) this.constructorCall(node, occurrence);
     };
     visit(sourceFile);
 
-    return { path, lang: languageOf(path), syms, occ, problems: this.problems(sourceFile) };
+    return { path, lang: languageOf(path), syms, occ, problems };
   }
 
   private problems(sourceFile: ts.SourceFile): ProblemRecord[] {
@@ -136,66 +222,100 @@ export class ProgramIndexer {
     });
   }
 
-  /** `class A extends B implements C`: inherit edges from A to each resolved supertype. */
   /** `constructor` is a keyword, not an identifier: its definition is recorded at the keyword. */
-  private constructorDefinition(node: ts.ConstructorDeclaration, occurrence: (node: ts.Node, key: string, kind: ReferenceKind) => void): void {
-    const symbol = (node as unknown as { symbol?: ts.Symbol }).symbol;
-    const keyword = node.getChildren().find((c) => c.kind === ts.SyntaxKind.ConstructorKeyword);
-    const key = symbol && this.keyOf(symbol);
+  private constructorDefinition(node: ts.ConstructorDeclaration, sourceFile: ts.SourceFile, occurrence: Occurrence): void {
+    const keyword = node.getChildren(sourceFile).find((c) => c.kind === ts.SyntaxKind.ConstructorKeyword);
+    const key = this.declarationSymbolKey(node);
     if (key && keyword) occurrence(keyword, key, 'definition');
   }
 
+  /**
+   * `new C()` and `super()` use C's constructor: a reference to the constructor the checker resolved
+   * (at the class name, beside the reference to the class; at `super`), as the language service
+   * finds a constructor's references. `super()` is also a call of it.
+   */
+  private constructorCall(node: ts.NewExpression | ts.CallExpression, occurrence: Occurrence): void {
+    const isSuper = node.expression.kind === ts.SyntaxKind.SuperKeyword;
+    if (!ts.isNewExpression(node) && !isSuper) return;
+    const declaration = this.checker.getResolvedSignature(node)?.declaration;
+    if (!declaration || !ts.isConstructorDeclaration(declaration)) return;
+    const key = this.declarationSymbolKey(declaration);
+    const at = ts.isPropertyAccessExpression(node.expression) ? node.expression.name : node.expression;
+    if (key && (isSuper || ts.isIdentifier(at))) occurrence(at, key, isSuper ? 'call' : 'new', { edge: isSuper, lookup: isSuper });
+  }
+
+  /** `export default function () {}`, `export default {…}`: no name to stand on, so the definition is at `default`. */
+  private defaultExportDefinition(node: ts.ExportAssignment | ts.FunctionDeclaration | ts.ClassDeclaration, sourceFile: ts.SourceFile, occurrence: Occurrence): void {
+    if (ts.isExportAssignment(node) ? ts.isIdentifier(node.expression) || node.isExportEquals : node.name) return;
+    const keyword = node.getChildren(sourceFile).find((c) => c.kind === ts.SyntaxKind.DefaultKeyword)
+      ?? node.modifiers?.find((m) => m.kind === ts.SyntaxKind.DefaultKeyword);
+    const key = this.declarationSymbolKey(node);
+    if (key && keyword) occurrence(keyword, key, 'definition');
+  }
+
+  /** `class A extends B implements C`: inherit edges from A to each resolved supertype. */
   private heritage(clause: ts.HeritageClause, table: DeclarationTable, path: string): void {
-    const owner = clause.parent;
-    const ownerKey = this.declarationKey(owner, table);
+    this.inherits(clause.parent, clause.token === ts.SyntaxKind.ExtendsKeyword ? 'extends' : 'implements', clause.types, table, path);
+  }
+
+  private inherits(owner: ts.Node, kind: 'extends' | 'implements', types: readonly ts.ExpressionWithTypeArguments[], table: DeclarationTable, path: string): void {
+    const ownerKey = this.declarationSymbolKey(owner, table);
     if (!ownerKey) return;
-    const kind = clause.token === ts.SyntaxKind.ExtendsKeyword ? 'extends' : 'implements';
-    for (const type of clause.types) {
+    for (const type of types) {
       const nameNode = ts.isPropertyAccessExpression(type.expression) ? type.expression.name : type.expression;
       const symbol = this.checker.getSymbolAtLocation(nameNode);
       const key = symbol && this.keyOf(resolveAlias(this.checker, symbol));
-      if (key && key !== ownerKey) {
-        this.collector.addEdge(ownerKey, kind, key, siteOf(clause.getSourceFile(), path, type.expression));
-      }
+      if (key && key !== ownerKey) this.collector.addEdge(ownerKey, kind, key, siteOf(type.getSourceFile(), path, type.expression));
     }
   }
 
   /** A member overrides (or implements) the member of the same name on each direct supertype. */
   private overrides(owner: ts.ClassLikeDeclaration | ts.InterfaceDeclaration, table: DeclarationTable): void {
+    const supertypes = [
+      ...(owner.heritageClauses ?? []).flatMap((clause) => clause.types),
+      ...(ts.isClassLike(owner) && isInJSFile(owner) ? ts.getJSDocImplementsTags(owner).map((t) => t.class) : []),
+    ];
+    if (supertypes.length === 0) return;
+    const bases = supertypes.map((type) => this.checker.getTypeAtLocation(type));
     for (const member of owner.members) {
       const name = member.name;
       if (!name || ts.isComputedPropertyName(name) || ts.isConstructorDeclaration(member)) continue;
       if (ts.canHaveModifiers(member) && ts.getModifiers(member)?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword)) continue;
-      const memberKey = this.declarationKey(member, table);
+      const memberKey = this.declarationSymbolKey(member, table);
       if (!memberKey) continue;
-      for (const clause of owner.heritageClauses ?? []) {
-        for (const type of clause.types) {
-          const base = this.checker.getTypeAtLocation(type);
-          const property = base && this.checker.getPropertyOfType(base, ts.isPrivateIdentifier(name) ? name.escapedText as string : (name as ts.Identifier).text);
-          if (!property) continue;
-          for (const root of this.checker.getRootSymbols(property)) {
-            const key = this.keyOf(root);
-            if (key && key !== memberKey) this.collector.addEdge(memberKey, 'overrides', key);
-          }
+      const text = ts.isPrivateIdentifier(name) ? name.escapedText as string : (name as ts.Identifier | ts.StringLiteral).text;
+      for (const base of bases) {
+        const property = base.getProperty(text);
+        if (!property) continue;
+        for (const root of this.checker.getRootSymbols(property)) {
+          const key = this.keyOf(root);
+          if (key && key !== memberKey) this.collector.addEdge(memberKey, 'overrides', key);
         }
       }
     }
   }
 
-  private declarationKey(node: ts.Node, table: DeclarationTable): string | undefined {
-    const name = ts.getNameOfDeclaration(node as ts.Declaration);
-    const symbol = name ? this.checker.getSymbolAtLocation(name) : undefined;
-    if (symbol) return this.keyOf(symbol);
-    const decl = table.lookup(node, { flags: 0 } as ts.Symbol);
-    if (decl) this.ensure(decl.key, table);
-    return decl?.key;
+  /** The key of the enclosing declaration's symbol: one key for every declaration of an overload set or merged symbol. */
+  private enclosingKey(node: ts.Node, table: DeclarationTable): string | undefined {
+    const decl = table.enclosing(node);
+    return decl && this.declarationKeyOf(decl, table);
   }
 
-  /** Makes sure the symbol record of a declaration of this file exists (enclosing scopes may be unnamed by the checker). */
-  private ensure(key: string, table: DeclarationTable): void {
-    if (this.collector.has(key)) return;
-    const decl = table.declarations.find((d) => d.key === key);
-    if (decl) this.addRepoSymbol(decl, [decl.node]);
+  private declarationSymbolKey(node: ts.Node, table = this.table(node.getSourceFile())): string | undefined {
+    const decl = table.lookup(node);
+    if (decl) return this.declarationKeyOf(decl, table);
+    const symbol = symbolOfDeclaration(this.checker, node);
+    return symbol && this.keyOf(symbol);
+  }
+
+  private declarationKeyOf(decl: Declaration, table: DeclarationTable): string {
+    let key = this.declarationKeys.get(decl);
+    if (key === undefined) {
+      const symbol = symbolOfDeclaration(this.checker, decl.node);
+      key = (symbol && this.keyOf(symbol)) ?? this.addRepoSymbol(decl, table, [decl.node]);
+      this.declarationKeys.set(decl, key);
+    }
+    return key;
   }
 
   /** The key of a symbol, creating its record on first sight; undefined for symbols without declarations. */
@@ -207,20 +327,20 @@ export class ProgramIndexer {
   }
 
   private computeKey(symbol: ts.Symbol): string | undefined {
-    const declarations = symbol.declarations?.filter((d) => kindOf(d) || ts.isBinaryExpression(d) || ts.isPropertyAccessExpression(d)) ?? [];
+    const declarations = symbol.declarations?.filter((d) => kindOf(d) || ts.isBinaryExpression(d) || ts.isPropertyAccessExpression(d) || ts.isElementAccessExpression(d)) ?? [];
     if (declarations.length === 0) return undefined;
     const inRepo = declarations
       .map((d) => ({ d, path: this.host.relative(d.getSourceFile().fileName) }))
       .filter((x): x is { d: ts.Declaration; path: string } => x.path !== undefined)
-      .sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : a.d.pos - b.d.pos));
+      // A symbol is identified by its own declarations, never by an augmentation elsewhere
+      // (`declare module './x'`), which a program without that file would not see.
+      .sort((a, b) => rank(a.d) - rank(b.d) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.d.pos - b.d.pos));
     if (inRepo.length === 0) return this.externalKey(symbol, declarations[0]!);
     const primary = inRepo[0]!;
-    const decl = this.table(primary.d.getSourceFile()).lookup(primary.d, symbol);
-    if (decl) {
-      this.addRepoSymbol(decl, inRepo.map((x) => x.d));
-      return decl.key;
-    }
-    // JS assignment declarations (`exports.x = …`, `this.x = …`): no declaration node of their own.
+    const table = this.table(primary.d.getSourceFile());
+    const decl = table.lookup(primary.d);
+    if (decl) return this.addRepoSymbol(decl, table, inRepo.map((x) => x.d));
+    // A declaration the table does not name (`Object.defineProperty(exports, 'x', …)`): keyed by its position.
     const name = symbol.getName();
     const key = symbolKey(`${primary.path}|${name}|property|@${primary.d.pos}`);
     if (!this.collector.has(key)) {
@@ -232,10 +352,10 @@ export class ProgramIndexer {
     return key;
   }
 
-  private addRepoSymbol(decl: Declaration, declarations: ts.Node[]): void {
-    if (this.collector.has(decl.key)) return;
-    const first = declarations[0]!;
-    const path = this.host.relative(first.getSourceFile().fileName)!;
+  private addRepoSymbol(decl: Declaration, table: DeclarationTable, declarations: ts.Node[]): string {
+    if (this.collector.has(decl.key)) return decl.key;
+    const path = this.host.relative(declarations[0]!.getSourceFile().fileName)!;
+    // Registered before its container is resolved: the container's key may lead back here.
     this.collector.addSymbol({
       key: decl.key,
       name: decl.name,
@@ -245,22 +365,22 @@ export class ProgramIndexer {
       path,
       mods: decl.mods,
       signature: signatureOf(decl.node),
-      doc: docOf(decl.node),
-      container: decl.container,
+      doc: declarations.map(docOf).find((doc) => doc !== undefined),
       ...(decl.local ? { local: true } : {}),
       defs: declarations.map((d) => defOf(d, this.host.relative(d.getSourceFile().fileName)!)),
     });
+    if (decl.container) this.collector.symbols.get(decl.key)!.info.container = this.declarationKeyOf(decl.container, table);
+    return decl.key;
   }
 
   private externalKey(symbol: ts.Symbol, declaration: ts.Declaration): string {
-    const fileName = declaration.getSourceFile().fileName.replace(/\\/g, '/');
-    const origin = fileName.startsWith(`${this.libDir}/`) ? { package: 'typescript', version: ts.version } : this.packages.originOf(fileName);
-    const qname = this.checker.getFullyQualifiedName(symbol).replace(/^"[^"]*"\./, '');
+    const origin = this.packages.originOf(declaration.getSourceFile().fileName);
+    const qname = externalQualifiedName(this.checker, symbol, declaration, origin);
     const kind = kindOf(declaration) ?? 'variable';
     const key = symbolKey(`ext|${origin.package}|${qname}|${kind}`);
     if (!this.collector.has(key)) {
       this.collector.addSymbol({
-        key, name: symbol.getName(), kind, qname, lang: languageOf(fileName), mods: 0,
+        key, name: kind === 'module' ? qname : symbol.getName(), kind, qname, lang: languageOf(declaration.getSourceFile().fileName), mods: 0,
         signature: signatureOf(declaration), external: origin, defs: [],
       });
     }
@@ -268,137 +388,64 @@ export class ProgramIndexer {
   }
 }
 
-function resolveAlias(checker: ts.TypeChecker, symbol: ts.Symbol): ts.Symbol {
-  if (!(symbol.flags & ts.SymbolFlags.Alias)) return symbol;
-  const target = checker.getAliasedSymbol(symbol);
-  return target.declarations?.length ? target : symbol;
+/** The symbol a declaration declares (merged: every declaration of an overload set gives the same one). */
+function symbolOfDeclaration(checker: ts.TypeChecker, node: ts.Node): ts.Symbol | undefined {
+  const name = ts.isSourceFile(node) ? undefined : ts.getNameOfDeclaration(node as ts.Declaration);
+  const symbol = name && !ts.isComputedPropertyName(name) ? checker.getSymbolAtLocation(name) : undefined;
+  return symbol ?? (node as { symbol?: ts.Symbol }).symbol;
 }
 
+function isJSDocTagName(node: ts.Node): boolean {
+  const parent = node.parent;
+  return parent.kind >= ts.SyntaxKind.FirstJSDocTagNode && parent.kind <= ts.SyntaxKind.LastJSDocTagNode && (parent as ts.JSDocTag).tagName === node;
+}
+
+/**
+ * The name a declaration is found at: ts.getNameOfDeclaration, and for `module.exports = …` the
+ * `exports` it assigns (the compiler names that declaration `export=` and gives it no name node).
+ */
+function declarationNameOf(declaration: ts.Node): ts.Node | undefined {
+  const name = ts.getNameOfDeclaration(declaration as ts.Declaration);
+  if (name || !ts.isBinaryExpression(declaration) || getAssignmentDeclarationKind(declaration) !== AssignmentDeclarationKind.ModuleExports) return name;
+  return ts.isPropertyAccessExpression(declaration.left) ? declaration.left.name : undefined;
+}
+
+/**
+ * `exports` in `exports.x = …`, `module` in `module.exports = …`: the checker answers with the
+ * export being assigned, but the language service finds neither among that export's references.
+ */
+function isCommonJsObject(node: ts.Node, symbol: ts.Symbol): boolean {
+  return ts.isIdentifier(node) && (node.text === 'exports' || node.text === 'module') && isInJSFile(node)
+    && ts.isPropertyAccessExpression(node.parent) && node.parent.expression === node && symbol.escapedName !== node.text;
+}
+
+function rank(declaration: ts.Node): number {
+  return ts.isSourceFile(declaration) ? 0 : isAugmentation(declaration) || isInAugmentation(declaration) ? 2 : 1;
+}
+
+/** An opening or self-closing tag (the closing tag of an element is the same call). */
+function isCallingJsx(node: ts.Node): boolean {
+  let tag: ts.Node = node;
+  while (ts.isPropertyAccessExpression(tag.parent) && tag.parent.name === tag) tag = tag.parent;
+  return ts.isJsxOpeningElement(tag.parent) || ts.isJsxSelfClosingElement(tag.parent);
+}
+
+/** The range of a name; of a string literal, its text inside the quotes (as the language service reports it). */
 function siteOf(sourceFile: ts.SourceFile, path: string, node: ts.Node): Site {
-  const start = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile));
-  const end = sourceFile.getLineAndCharacterOfPosition(node.getEnd());
+  const quoted = ts.isStringLiteralLike(node) && node.getWidth(sourceFile) >= 2 ? 1 : 0;
+  const start = sourceFile.getLineAndCharacterOfPosition(node.getStart(sourceFile) + quoted);
+  const end = sourceFile.getLineAndCharacterOfPosition(node.getEnd() - quoted);
   return { path, line: start.line + 1, column: start.character + 1, endLine: end.line + 1, endColumn: end.character + 1 };
 }
 
 function defOf(declaration: ts.Node, path: string): [string, number, number, number, number] {
-  const nameNode = ts.getNameOfDeclaration(declaration as ts.Declaration) ?? declaration;
-  const site = siteOf(declaration.getSourceFile(), path, ts.isConstructorDeclaration(declaration) ? declaration.getFirstToken()! : nameNode);
+  if (ts.isSourceFile(declaration)) return [path, 1, 1, 1, 1];
+  const sourceFile = declaration.getSourceFile();
+  const nameNode = declarationNameOf(declaration)
+    ?? (ts.isConstructorDeclaration(declaration) ? declaration.getChildren(sourceFile).find((c) => c.kind === ts.SyntaxKind.ConstructorKeyword) : undefined)
+    ?? (ts.canHaveModifiers(declaration) ? ts.getModifiers(declaration)?.find((m) => m.kind === ts.SyntaxKind.DefaultKeyword) : undefined)
+    ?? (ts.isExportAssignment(declaration) ? declaration.getChildren(sourceFile).find((c) => c.kind === ts.SyntaxKind.DefaultKeyword) : undefined)
+    ?? declaration;
+  const site = siteOf(sourceFile, path, nameNode);
   return [path, site.line, site.column, site.endLine, site.endColumn];
-}
-
-/** A property name written as a string: `obj['name']`, `{ 'name': 1 }`. */
-function isPropertyNameLiteral(node: ts.StringLiteral): boolean {
-  const parent = node.parent;
-  return ts.isElementAccessExpression(parent) && parent.argumentExpression === node
-    || (ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent) || ts.isPropertySignature(parent) || ts.isMethodDeclaration(parent)) && parent.name === node;
-}
-
-function aliasKind(node: ts.Node): ReferenceKind {
-  for (let current: ts.Node = node; current; current = current.parent) {
-    if (ts.isImportDeclaration(current) || ts.isImportEqualsDeclaration(current)) return 'import';
-    if (ts.isExportDeclaration(current) || ts.isExportAssignment(current)) return 'export';
-    if (ts.isSourceFile(current)) break;
-  }
-  return 'import';
-}
-
-/** The access kind of a reference, from its syntactic position. */
-export function referenceKind(node: ts.Node): ReferenceKind {
-  let expression: ts.Node = node;
-  let parent = node.parent;
-  while ((ts.isPropertyAccessExpression(parent) && parent.name === expression) || ts.isQualifiedName(parent) && parent.right === expression) {
-    expression = parent;
-    parent = parent.parent;
-  }
-  if (ts.isImportSpecifier(parent) || ts.isImportClause(parent) || ts.isNamespaceImport(parent) || ts.isImportEqualsDeclaration(parent)) return 'import';
-  if (ts.isExportSpecifier(parent) || ts.isExportAssignment(parent)) return 'export';
-  if (ts.isExpressionWithTypeArguments(parent) && ts.isHeritageClause(parent.parent)) return 'inherit';
-  if (ts.isDecorator(parent) || ts.isCallExpression(parent) && ts.isDecorator(parent.parent) && parent.expression === expression) return 'decorator';
-  if ((ts.isJsxOpeningElement(parent) || ts.isJsxSelfClosingElement(parent) || ts.isJsxClosingElement(parent)) && parent.tagName === expression) return 'jsx';
-  if (ts.isNewExpression(parent) && parent.expression === expression) return 'new';
-  if ((ts.isCallExpression(parent) && parent.expression === expression) || (ts.isTaggedTemplateExpression(parent) && parent.tag === expression)) return 'call';
-  if (ts.isTypeReferenceNode(parent) || ts.isTypeQueryNode(parent) || ts.isExpressionWithTypeArguments(parent) || ts.isImportTypeNode(parent) || ts.isTypePredicateNode(parent)) return 'type';
-  if (isWriteTarget(expression)) return 'write';
-  return 'read';
-}
-
-function isWriteTarget(node: ts.Node): boolean {
-  const parent = node.parent;
-  if (ts.isBinaryExpression(parent) && parent.left === node) {
-    return parent.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && parent.operatorToken.kind <= ts.SyntaxKind.LastAssignment;
-  }
-  if ((ts.isPrefixUnaryExpression(parent) || ts.isPostfixUnaryExpression(parent))
-    && (parent.operator === ts.SyntaxKind.PlusPlusToken || parent.operator === ts.SyntaxKind.MinusMinusToken)) return true;
-  if ((ts.isForInStatement(parent) || ts.isForOfStatement(parent)) && parent.initializer === node) return true;
-  if (ts.isShorthandPropertyAssignment(parent) || ts.isPropertyAssignment(parent) && parent.initializer === node
-    || ts.isArrayLiteralExpression(parent) || ts.isSpreadElement(parent)) {
-    // Inside a destructuring assignment target: `[a, b] = …`, `({ a } = …)`.
-    let outer: ts.Node = parent;
-    while (ts.isObjectLiteralExpression(outer) || ts.isArrayLiteralExpression(outer) || ts.isShorthandPropertyAssignment(outer)
-      || ts.isPropertyAssignment(outer) || ts.isSpreadElement(outer)) {
-      const up = outer.parent;
-      if (ts.isBinaryExpression(up) && up.left === outer && up.operatorToken.kind === ts.SyntaxKind.EqualsToken) return true;
-      outer = up;
-    }
-  }
-  return false;
-}
-
-/** Declaration text up to its body, on one line: `submit(order: Order): Promise<void>`. */
-function signatureOf(node: ts.Node): string | undefined {
-  const sourceFile = node.getSourceFile();
-  let target = node;
-  if (ts.isVariableDeclaration(node) && node.initializer && (ts.isArrowFunction(node.initializer) || ts.isFunctionExpression(node.initializer))) {
-    target = node;
-  }
-  const body = (target as { body?: ts.Node }).body
-    ?? (ts.isClassLike(target) || ts.isInterfaceDeclaration(target) || ts.isEnumDeclaration(target) ? findOpenBrace(target, sourceFile) : undefined)
-    ?? (ts.isVariableDeclaration(target) && target.initializer && !ts.isArrowFunction(target.initializer) && !ts.isFunctionExpression(target.initializer) ? target.initializer : undefined);
-  const start = ts.isVariableDeclaration(target) ? target.parent.getStart(sourceFile) : target.getStart(sourceFile);
-  const end = body ? body.getStart(sourceFile) : target.getEnd();
-  let text = sourceFile.text.slice(start, end).replace(/\s+/g, ' ').replace(/[\s=]+$/, '').replace(/\s*\{$/, '').trim();
-  if (ts.isVariableDeclaration(target) && target.initializer && (ts.isArrowFunction(target.initializer) || ts.isFunctionExpression(target.initializer))) {
-    const fn = target.initializer;
-    text = sourceFile.text.slice(target.parent.getStart(sourceFile), fn.body.getStart(sourceFile)).replace(/\s+/g, ' ').replace(/\s*=>\s*$/, '').trim();
-  }
-  return text.length > 300 ? `${text.slice(0, 297)}...` : text || undefined;
-}
-
-function findOpenBrace(node: ts.Node, sourceFile: ts.SourceFile): ts.Node | undefined {
-  return node.getChildren(sourceFile).find((child) => child.kind === ts.SyntaxKind.OpenBraceToken);
-}
-
-/** First paragraph of the declaration's JSDoc comment. */
-function docOf(node: ts.Node): string | undefined {
-  const target = ts.isVariableDeclaration(node) ? node.parent.parent : node;
-  const docs = (target as { jsDoc?: ts.JSDoc[] }).jsDoc;
-  const comment = docs?.[docs.length - 1]?.comment;
-  if (!comment) return undefined;
-  const text = (typeof comment === 'string' ? comment : ts.getTextOfJSDocComment(comment) ?? '').split(/\n\s*\n/)[0]!.trim();
-  return text ? (text.length > 1000 ? `${text.slice(0, 997)}...` : text) : undefined;
-}
-
-/** npm package name and version of a declaration file under node_modules. */
-export class PackageCache {
-  private readonly versions = new Map<string, string | undefined>();
-
-  originOf(fileName: string): ExternalOrigin {
-    const parts = fileName.split('/');
-    const at = parts.lastIndexOf('node_modules');
-    if (at < 0) return { package: fileName };
-    const scoped = parts[at + 1]?.startsWith('@');
-    const name = parts.slice(at + 1, at + (scoped ? 3 : 2)).join('/');
-    const dir = parts.slice(0, at + (scoped ? 3 : 2)).join('/');
-    if (!this.versions.has(dir)) {
-      let version: string | undefined;
-      try {
-        version = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
-      } catch {
-        version = undefined;
-      }
-      this.versions.set(dir, version);
-    }
-    const version = this.versions.get(dir);
-    return version ? { package: name, version } : { package: name };
-  }
 }

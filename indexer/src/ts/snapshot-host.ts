@@ -1,21 +1,35 @@
 // A compiler host that sees the repository as it is at the indexed commit: tracked files come from
 // the git snapshot, never the working tree; dependencies (node_modules) and the TypeScript lib come
 // from disk. Source files are parsed once and shared by every program of the repository, as the
-// language service's document registry does.
+// language service's document registry does. Workspace packages appear linked into node_modules
+// (workspace-packages.ts) whether or not anything is installed, and a project reference resolves to
+// the referenced project's sources, not its build output, as tsserver resolves them.
 import { realpathSync, existsSync, readFileSync, statSync, readdirSync } from 'node:fs';
 import { posix } from 'node:path';
 import { ts } from 'ts-morph';
 import { getLibFiles, libFolderInMemoryPath } from '@ts-morph/common';
+import { matchFiles } from './compiler-internals.ts';
+import { workspacePackages } from './workspace-packages.ts';
 
 // The TypeScript lib .d.ts files ship inside ts-morph (its compiler is bundled without them on disk).
 const LIB_FILES = new Map(getLibFiles().map((f) => [`${libFolderInMemoryPath}/${f.fileName}`, f.text]));
 export const LIB_FOLDER = libFolderInMemoryPath;
+
+/**
+ * program.ts reads this (internal) host member: with it, a module of a referenced project resolves to
+ * that project's sources instead of its declaration output, which is never built here.
+ */
+const sourceOfProjectReferences = { useSourceOfProjectReferenceRedirect: () => true } as Partial<ts.CompilerHost>;
 
 export class SnapshotHost {
   readonly root: string;
   private readonly texts: Map<string, string>;
   private readonly directories = new Set<string>();
   private readonly sourceFiles = new Map<string, ts.SourceFile>();
+  /** Workspace package name → repository-relative directory. */
+  readonly workspaces: ReadonlyMap<string, string>;
+  /** node_modules folders (and @scope folders in them) that exist only as workspace links. */
+  private readonly linkDirectories = new Set<string>();
 
   /** `texts`: repository-relative path → content at the commit. */
   constructor(root: string, texts: Map<string, string>) {
@@ -27,6 +41,9 @@ export class SnapshotHost {
         this.directories.add(dir);
       }
     }
+    this.workspaces = workspacePackages(texts);
+    if (this.workspaces.size > 0) this.linkDirectories.add('node_modules');
+    for (const name of this.workspaces.keys()) if (name.startsWith('@')) this.linkDirectories.add(`node_modules/${name.split('/')[0]}`);
   }
 
   /** The repository-relative path of an absolute path inside the snapshot, if it is one. */
@@ -36,10 +53,25 @@ export class SnapshotHost {
     const rel = normalized.slice(this.root.length + 1);
     if (rel.split('/').includes('node_modules')) {
       // A workspace package linked into node_modules is the repository's own source.
+      const linked = this.linkTarget(rel);
+      if (linked !== undefined) return linked;
       const real = this.realpath(normalized);
       return real !== normalized ? this.relative(real) : undefined;
     }
     return rel;
+  }
+
+  /** `node_modules/@acme/core/src/x.ts` (at any depth) → `packages/core/src/x.ts` for a workspace package. */
+  private linkTarget(rel: string): string | undefined {
+    if (this.workspaces.size === 0) return undefined;
+    const at = rel.lastIndexOf('node_modules/');
+    if (at !== 0 && rel[at - 1] !== '/') return undefined;
+    const rest = rel.slice(at + 'node_modules/'.length).split('/');
+    const scoped = rest[0]?.startsWith('@');
+    const name = rest.slice(0, scoped ? 2 : 1).join('/');
+    const dir = this.workspaces.get(name);
+    if (dir === undefined) return undefined;
+    return [dir, ...rest.slice(scoped ? 2 : 1)].join('/');
   }
 
   paths(): IterableIterator<string> {
@@ -79,12 +111,19 @@ export class SnapshotHost {
   directoryExists = (dir: string): boolean => {
     const normalized = dir.replace(/\\/g, '/').replace(/\/$/, '');
     if (normalized === this.root || normalized === LIB_FOLDER) return true;
+    const inRoot = normalized.startsWith(`${this.root}/`) ? normalized.slice(this.root.length + 1) : undefined;
+    if (inRoot !== undefined && this.linkDirectories.has(inRoot.slice(inRoot.lastIndexOf('node_modules')))) return true;
     const rel = this.relative(normalized);
-    if (rel !== undefined) return this.directories.has(rel);
+    if (rel !== undefined) return rel === '' || this.directories.has(rel);
     return this.onDisk(normalized) && existsSync(normalized) && statSync(normalized).isDirectory();
   };
 
   realpath = (path: string): string => {
+    const normalized = path.replace(/\\/g, '/');
+    if (normalized.startsWith(`${this.root}/`) && this.workspaces.size > 0) {
+      const linked = this.linkTarget(normalized.slice(this.root.length + 1));
+      if (linked !== undefined) return this.absolute(linked);
+    }
     try {
       return realpathSync.native(path).replace(/\\/g, '/');
     } catch {
@@ -125,7 +164,6 @@ export class SnapshotHost {
     includes: readonly string[], depth?: number,
   ): string[] => {
     // ts.matchFiles is what ts.sys.readDirectory runs; only the file system entries differ here.
-    const matchFiles = (ts as unknown as { matchFiles: MatchFiles }).matchFiles;
     return matchFiles(rootDir, extensions, excludes, includes, true, this.root, depth, (d) => this.entries(d), this.realpath);
   };
 
@@ -153,6 +191,9 @@ export class SnapshotHost {
       directoryExists: this.directoryExists,
       realpath: this.realpath,
       getDirectories: (d) => this.entries(d).directories,
+      // Needed to read the tsconfig of a referenced project.
+      readDirectory: this.readDirectory,
+      ...sourceOfProjectReferences,
     };
   }
 
@@ -167,10 +208,3 @@ export class SnapshotHost {
     return sourceFile;
   }
 }
-
-type MatchFiles = (
-  path: string, extensions: readonly string[] | undefined, excludes: readonly string[] | undefined,
-  includes: readonly string[] | undefined, useCaseSensitiveFileNames: boolean, currentDirectory: string,
-  depth: number | undefined, getFileSystemEntries: (path: string) => { files: string[]; directories: string[] },
-  realpath: (path: string) => string,
-) => string[];

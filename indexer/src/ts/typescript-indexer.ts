@@ -1,9 +1,11 @@
 // TypeScript and JavaScript, resolved by the TypeScript compiler: one program per project, files
 // shared between programs, each file indexed once by the program that owns it.
 import type { LanguageIndexer } from '../language-indexer.ts';
+import { PackageCache } from './external-origin.ts';
 import { planPrograms, TS_JS_EXTENSIONS } from './project-plan.ts';
-import { PackageCache, ProgramIndexer } from './program-indexer.ts';
+import { ProgramIndexer } from './program-indexer.ts';
 import { SnapshotHost } from './snapshot-host.ts';
+import { WORKSPACE_FILE } from './workspace-packages.ts';
 
 const CONFIG_FILE = /(^|\/)(tsconfig[^/]*\.json|jsconfig\.json|package\.json)$/;
 
@@ -11,7 +13,7 @@ export const typescriptIndexer: LanguageIndexer = {
   name: 'typescript',
   precision: 'compiler',
   accepts: (path) => TS_JS_EXTENSIONS.some((ext) => path.endsWith(ext)),
-  reads: (path) => CONFIG_FILE.test(path),
+  reads: (path) => CONFIG_FILE.test(path) || WORKSPACE_FILE.test(path),
   *index(files, { root, texts, collector, warnings, progress }) {
     const host = new SnapshotHost(root, new Map(texts));
     const plans = planPrograms(host, files.map((f) => f.path), warnings);
@@ -19,7 +21,12 @@ export const typescriptIndexer: LanguageIndexer = {
     for (const plan of plans) {
       progress.log(`  program ${plan.config ?? '(files outside every tsconfig)'}: ${plan.owned.length} files`);
       // One program at a time: a finished program is garbage once its files are yielded.
-      yield* new ProgramIndexer(host, plan, collector, packages).indexFiles();
+      const indexer = new ProgramIndexer(host, plan, collector, packages);
+      for (const warning of indexer.programWarnings()) {
+        const line = `${warning} (its files are indexed; fix the project configuration for exact results)`;
+        if (!warnings.includes(line)) warnings.push(line);
+      }
+      yield* indexer.indexFiles();
     }
   },
 };

@@ -5,7 +5,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  decodeShard, DEF_STRIDE, EDGE_KINDS, EDGE_STRIDE, FILE_FLAGS, MANIFEST_FILE, MODIFIERS, OCC_STRIDE, REF_STRIDE,
+  CONFIDENCES, decodeShard, DEF_STRIDE, EDGE_KINDS, EDGE_STRIDE, FILE_FLAGS, MANIFEST_FILE, MODIFIERS, OCC_STRIDE, REF_STRIDE,
   REFERENCE_KINDS, type FileRecord, type FileShard, type Manifest, type OutlineNode, type SymbolRecord, type SymbolShard,
 } from '@sextant/format';
 
@@ -63,6 +63,12 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
     const defs: string[] = [];
     for (let i = 0; i < record.defs.length; i += DEF_STRIDE) defs.push(`${shard.paths[record.defs[i]!]}:${record.defs[i + 1]}:${record.defs[i + 2]}`);
     out.push(`${label(record.key)}${record.local ? ' local' : ''}${mods.length ? ` [${mods.join(' ')}]` : ''} refs=${record.refs.length / REF_STRIDE}${defs.length ? ` defs=${defs.join(',')}` : ''}`);
+    for (let i = 0; i < record.refs.length; i += REF_STRIDE) {
+      // Occurrences (above) are only what resolution is sure of; name-only candidates are listed here.
+      if (CONFIDENCES[record.refs[i + 7]!] === 'candidate') {
+        out.push(`    candidate ${REFERENCE_KINDS[record.refs[i + 5]!]} at ${shard.paths[record.refs[i]!]}:${record.refs[i + 1]}:${record.refs[i + 2]}`);
+      }
+    }
     if (record.signature) out.push(`    signature: ${record.signature}`);
     if (record.doc) out.push(`    doc: ${record.doc}`);
     if (record.container) out.push(`    container: ${label(record.container)}`);

@@ -48,14 +48,11 @@ export const EDGE_STRIDE = 8;
 /** Stride of one entry in FileRecord.occ: line, column, endLine, endColumn, symbolIndex, kind. */
 export const OCC_STRIDE = 6;
 
-/** A symbol mentioned by a shard without being stored in it: enough to print it and chain to it. */
+/** A symbol mentioned by a shard without being stored in it: enough to name it and chain to it. */
 export interface PeerRecord {
   key: string;
   name: string;
   kind: SymbolKind;
-  path: string;
-  line: number;
-  column: number;
 }
 
 export interface ExternalOrigin {

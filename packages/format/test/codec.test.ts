@@ -12,7 +12,7 @@ function symbolShard(): SymbolShard {
     v: 1,
     paths: ['src/a.ts', 'src/ünïcødé/😀.ts'],
     pathFlags: [0, 1],
-    peers: [{ key: '0123456789abcdef', name: 'caller', kind: 'function', path: 'src/a.ts', line: 3, column: 10 }],
+    peers: [{ key: '0123456789abcdef', name: 'caller', kind: 'function' }],
     symbols: [{
       key: '0123456789abcdeg', name: 'OrderService', kind: 'class', qname: 'OrderService', lang: 'typescript',
       path: 'src/a.ts', mods: 1 | 256, signature: 'class OrderService', doc: 'Line one.\nLine two — with a dash.',

@@ -171,8 +171,7 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
       .sort((a, b) => compare(keyOf(a), keyOf(b)));
     const peers: PeerRecord[] = peerIds.map((id) => {
       const peer = byId.get(id)!;
-      const def = peer.defs[0];
-      return { key: peer.key, name: peer.spec.name, kind: peer.spec.kind, path: def?.path ?? '', line: def?.line ?? 0, column: def?.column ?? 0 };
+      return { key: peer.key, name: peer.spec.name, kind: peer.spec.kind };
     });
     const symbols: SymbolRecord[] = members.map(({ spec: s, key, defs, refs }) => {
       const sortedRefs = [...refs].sort((a, b) => compare(a.path, b.path) || a.line - b.line || a.column - b.column);

@@ -1,0 +1,254 @@
+; Tags for Kotlin (@tree-sitter-grammars/tree-sitter-kotlin 1.1.0): what declares a symbol, what
+; refers to one, and the syntax resolution needs (scopes, imports, receivers, arguments, expression
+; types). The capture vocabulary is the one indexer/src/jvm/tag-extractor.ts documents; the Kotlin
+; resolver gives the captures their meaning.
+;
+; Precedence: one name node yields one entry. A definition beats a reference; between references
+; the pattern that comes last wins, so generic patterns come first and refining patterns follow.
+; This grammar has few fields, so patterns lean on child order and anchors.
+
+; ---------------------------------------------------------------------------------------------
+; Generic references, refined below.
+
+(identifier) @name @reference.read
+
+(user_type (identifier) @name @reference.type)
+
+; Literals this grammar parses as identifiers, named arguments, aliases and labels.
+((identifier) @ignore (#any-of? @ignore "true" "false" "null"))
+
+(value_argument (identifier) @ignore "=")
+
+(import (identifier) @ignore)
+
+(package_header (qualified_identifier) @package) @ignore
+
+(label) @ignore
+
+; ---------------------------------------------------------------------------------------------
+; Code scopes: where locals, parameters and local declarations are visible. Every class-like and
+; function-like definition is a scope of its own as well.
+
+[
+  (block)
+  (lambda_literal)
+  (anonymous_function)
+  (for_statement)
+  (catch_block)
+  (when_expression)
+  (getter)
+  (setter)
+  (anonymous_initializer)
+] @scope
+
+; ---------------------------------------------------------------------------------------------
+; Imports. Every segment of a dotted name is a reference whose receiver is the segments before it.
+
+(import (qualified_identifier) @import.path) @import
+
+(import (qualified_identifier) @import.path "*" @import.wildcard) @import
+
+(import (qualified_identifier) @import.path (identifier) @import.alias) @import
+
+(qualified_identifier . (identifier) @name @reference.qualifier)
+
+(qualified_identifier (identifier) @receiver . (identifier) @name @reference.qualifier)
+
+(import (qualified_identifier (identifier) @receiver . (identifier) @name @reference.import .))
+
+; ---------------------------------------------------------------------------------------------
+; Classes, objects and their members. Functions and properties inside a class are its methods and
+; properties, inside a function body they are locals: the extractor tells them apart by scope.
+
+(class_declaration name: (identifier) @name) @definition.class
+
+(class_declaration "interface" name: (identifier) @name) @definition.interface
+
+(class_declaration name: (identifier) @name (enum_class_body)) @definition.enum
+
+(object_declaration name: (identifier) @name) @definition.class
+
+; Unnamed companions are named `Companion`, as the compiler names them.
+(companion_object) @definition.class
+
+(companion_object name: (identifier) @name) @definition.class
+
+(object_literal) @definition.class
+
+(enum_entry . (identifier) @name) @definition.enumMember
+
+(type_alias type: (identifier) @name (type) @type) @definition.type
+
+(type_parameter . (identifier) @name) @definition.typeParameter
+
+(function_declaration name: (identifier) @name) @definition.function
+
+(function_declaration (function_value_parameters) . (type) @type) @declaration
+
+(function_declaration [(user_type) (nullable_type) (parenthesized_type) (function_type)] @receiver.type . name: (_)) @declaration
+
+(secondary_constructor "constructor" @name) @definition.constructor
+
+(primary_constructor "constructor" @name) @definition.constructor
+
+(property_declaration (variable_declaration . (identifier) @name)) @definition.property
+
+(property_declaration (variable_declaration (identifier) . (type) @type)) @declaration
+
+(property_declaration [(user_type) (nullable_type) (parenthesized_type) (function_type)] @receiver.type . (variable_declaration)) @declaration
+
+(property_declaration (variable_declaration) . (expression) @value) @declaration
+
+(class_parameter . (identifier) @name (type) @type) @definition.parameter
+
+(class_parameter ["val" "var"] . (identifier) @name (type) @type) @definition.property
+
+(class_declaration (modifiers) @modifiers) @declaration
+
+(object_declaration (modifiers) @modifiers) @declaration
+
+(companion_object (modifiers) @modifiers) @declaration
+
+(function_declaration (modifiers) @modifiers) @declaration
+
+(property_declaration (modifiers) @modifiers) @declaration
+
+(secondary_constructor (modifiers) @modifiers) @declaration
+
+(class_parameter (modifiers) @modifiers) @declaration
+
+(enum_entry (modifiers) @modifiers) @declaration
+
+(type_alias (modifiers) @modifiers) @declaration
+
+((block_comment) @doc
+  .
+  [(class_declaration) (object_declaration) (companion_object) (function_declaration) (property_declaration)
+   (secondary_constructor) (enum_entry) (type_alias)] @declaration)
+
+; ---------------------------------------------------------------------------------------------
+; Parameters and locals.
+
+(parameter . (identifier) @name (type) @type) @definition.parameter
+
+; A default value makes the parameter optional at call sites.
+(function_value_parameters (parameter) @declaration . (expression) @value)
+
+(lambda_parameters (variable_declaration . (identifier) @name) @definition.parameter)
+
+(lambda_parameters (variable_declaration . (identifier) @name (type) @type) @definition.parameter)
+
+(setter (identifier) @name @definition.parameter)
+
+(for_statement (variable_declaration . (identifier) @name) @definition.local . (expression) @value) @iterates
+
+(for_statement (multi_variable_declaration (variable_declaration . (identifier) @name) @definition.local))
+
+(catch_block (identifier) @name (type) @type) @definition.parameter
+
+(when_subject (variable_declaration . (identifier) @name) @definition.local . (expression) @value)
+
+(property_declaration (multi_variable_declaration (variable_declaration . (identifier) @name) @definition.local))
+
+; ---------------------------------------------------------------------------------------------
+; Expressions: member access, calls (a call of a class name is a constructor call), writes.
+
+(user_type (identifier) @receiver . (identifier) @name @reference.type)
+
+(navigation_expression (_) @receiver . (identifier) @name) @reference.read
+
+(navigation_expression (_) @receiver "::" (identifier) @name) @reference.methodref
+
+(callable_reference (identifier) @name) @reference.methodref
+
+(callable_reference (_) @receiver . (identifier) @name) @reference.methodref
+
+(call_expression . (identifier) @name (value_arguments)? @arguments (annotated_lambda)? @argument) @reference.call
+
+(call_expression
+  . (navigation_expression (_) @receiver . (identifier) @name)
+  (value_arguments)? @arguments
+  (annotated_lambda)? @argument) @reference.call
+
+(assignment left: (identifier) @name @reference.write)
+
+(assignment left: (navigation_expression (_) @receiver . (identifier) @name) @reference.write)
+
+(unary_expression ["++" "--"] argument: (identifier) @name @reference.write)
+
+(unary_expression argument: (identifier) @name @reference.write ["++" "--"])
+
+(this_expression (identifier) @name @reference.type)
+
+(super_expression (identifier) @name @reference.type)
+
+(constructor_delegation_call ["this" "super"] @name (value_arguments) @arguments) @reference.constructor
+
+; ---------------------------------------------------------------------------------------------
+; Supertypes and annotations.
+
+; The supertype is the user_type; a constructor call marks a superclass.
+(delegation_specifier
+  [(user_type (identifier) @name .)
+   (user_type (identifier) @name . (type_arguments) .)] @reference.inherit)
+
+(delegation_specifier
+  [(user_type (identifier) @receiver . (identifier) @name .)
+   (user_type (identifier) @receiver . (identifier) @name . (type_arguments) .)] @reference.inherit)
+
+(delegation_specifier
+  (constructor_invocation
+    [(user_type (identifier) @name .)
+     (user_type (identifier) @name . (type_arguments) .)] @reference.inherit
+    (value_arguments) @arguments)) @superclass
+
+(delegation_specifier
+  (constructor_invocation
+    [(user_type (identifier) @receiver . (identifier) @name .)
+     (user_type (identifier) @receiver . (identifier) @name . (type_arguments) .)] @reference.inherit
+    (value_arguments) @arguments)) @superclass
+
+(annotation
+  [(user_type (identifier) @name .)
+   (constructor_invocation (user_type (identifier) @name .))]) @reference.decorator
+
+(annotation
+  [(user_type (identifier) @receiver . (identifier) @name .)
+   (constructor_invocation (user_type (identifier) @receiver . (identifier) @name .))]) @reference.decorator
+
+(file_annotation
+  [(user_type (identifier) @name .)
+   (constructor_invocation (user_type (identifier) @name .))]) @reference.decorator
+
+; ---------------------------------------------------------------------------------------------
+; Expressions whose type needs no resolution, and wrappers that have their operand's type.
+
+[(string_literal) (multiline_string_literal)] @literal.kotlin.String
+
+(character_literal) @literal.kotlin.Char
+
+(number_literal) @literal.kotlin.Int
+
+((number_literal) @literal.kotlin.Long (#match? @literal.kotlin.Long "[lL]$"))
+
+(float_literal) @literal.kotlin.Double
+
+((float_literal) @literal.kotlin.Float (#match? @literal.kotlin.Float "[fF]$"))
+
+((identifier) @literal.kotlin.Boolean (#any-of? @literal.kotlin.Boolean "true" "false"))
+
+((identifier) @literal.null (#eq? @literal.null "null"))
+
+(this_expression) @this
+
+(this_expression (identifier) @receiver) @this
+
+(super_expression) @super
+
+(as_expression right: (_) @type) @cast
+
+(parenthesized_expression (_) @value) @parens
+
+(value_argument (expression) @value .) @parens
+
+(index_expression . (expression) @value) @element

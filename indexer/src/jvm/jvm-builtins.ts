@@ -1,0 +1,146 @@
+// Names every Java or Kotlin file sees without an import: java.lang's public types, Kotlin's
+// default imports (kotlin.*, kotlin.collections.*, …), the primitive types and how Kotlin's built-in
+// types map to Java's. Resolution needs them to tell an implicitly imported JDK or stdlib name
+// from one it cannot place. Java 17 and Kotlin 2.x public API.
+
+const JAVA_LANG = `Appendable AutoCloseable CharSequence Cloneable Comparable Iterable Readable Runnable
+Boolean Byte Character Class ClassLoader ClassValue Double Enum Float InheritableThreadLocal Integer Long Math Module
+ModuleLayer Number Object Package Process ProcessBuilder ProcessHandle Record Runtime RuntimePermission SecurityManager
+Short StackTraceElement StackWalker StrictMath String StringBuffer StringBuilder System Thread ThreadGroup ThreadLocal
+Throwable Void ArithmeticException ArrayIndexOutOfBoundsException ArrayStoreException ClassCastException
+ClassNotFoundException CloneNotSupportedException EnumConstantNotPresentException Exception IllegalAccessException
+IllegalArgumentException IllegalCallerException IllegalMonitorStateException IllegalStateException
+IllegalThreadStateException IndexOutOfBoundsException InstantiationException InterruptedException
+LayerInstantiationException NegativeArraySizeException NoSuchFieldException NoSuchMethodException NullPointerException
+NumberFormatException ReflectiveOperationException RuntimeException SecurityException StringIndexOutOfBoundsException
+TypeNotPresentException UnsupportedOperationException AbstractMethodError AssertionError BootstrapMethodError
+ClassCircularityError ClassFormatError Error ExceptionInInitializerError IllegalAccessError IncompatibleClassChangeError
+InstantiationError InternalError LinkageError NoClassDefFoundError NoSuchFieldError NoSuchMethodError OutOfMemoryError
+StackOverflowError ThreadDeath UnknownError UnsatisfiedLinkError UnsupportedClassVersionError VerifyError
+VirtualMachineError Deprecated FunctionalInterface Override SafeVarargs SuppressWarnings`;
+
+/** Types of Kotlin's default imports, by the package that declares them. */
+const KOTLIN_DEFAULT_TYPES: Record<string, string> = {
+  kotlin: `Any Nothing Unit Boolean Byte Short Int Long Float Double Char String CharSequence Number Comparable Array
+BooleanArray ByteArray CharArray ShortArray IntArray LongArray FloatArray DoubleArray UByte UShort UInt ULong Enum
+Annotation Throwable Exception RuntimeException Error IllegalArgumentException IllegalStateException
+IndexOutOfBoundsException UnsupportedOperationException NullPointerException ClassCastException ArithmeticException
+NumberFormatException ConcurrentModificationException NoSuchElementException AssertionError Pair Triple Lazy Result
+Function Deprecated Suppress DslMarker PublishedApi ReplaceWith Comparator OptIn RequiresOptIn UninitializedPropertyAccessException
+KotlinNullPointerException NotImplementedError`,
+  'kotlin.collections': `List MutableList ArrayList Set MutableSet HashSet LinkedHashSet Map MutableMap HashMap LinkedHashMap
+Collection MutableCollection Iterable MutableIterable Iterator MutableIterator ListIterator MutableListIterator
+AbstractList AbstractMutableList AbstractSet AbstractMap RandomAccess ArrayDeque Grouping IndexedValue`,
+  'kotlin.sequences': 'Sequence',
+  'kotlin.ranges': 'IntRange LongRange CharRange ClosedRange IntProgression LongProgression OpenEndRange',
+  'kotlin.text': 'StringBuilder Regex MatchResult Charsets Appendable',
+  'kotlin.annotation': 'Target Retention MustBeDocumented Repeatable AnnotationTarget AnnotationRetention',
+  'kotlin.jvm': 'JvmStatic JvmField JvmOverloads JvmName JvmInline JvmRecord Throws Volatile Synchronized Transient Strictfp JvmSuppressWildcards JvmWildcard',
+};
+
+/** Top-level functions of Kotlin's default imports (callable without a receiver). */
+const KOTLIN_DEFAULT_FUNCTIONS: Record<string, string> = {
+  kotlin: `require requireNotNull check checkNotNull error TODO run let apply also with takeIf takeUnless repeat lazy lazyOf
+to runCatching assert synchronized arrayOf arrayOfNulls emptyArray intArrayOf longArrayOf doubleArrayOf floatArrayOf
+booleanArrayOf charArrayOf byteArrayOf shortArrayOf enumValues enumValueOf suspend`,
+  'kotlin.io': 'println print readLine readln readlnOrNull',
+  'kotlin.collections': `listOf mutableListOf arrayListOf emptyList listOfNotNull setOf mutableSetOf hashSetOf linkedSetOf
+emptySet mapOf mutableMapOf hashMapOf linkedMapOf emptyMap buildList buildSet buildMap`,
+  'kotlin.sequences': 'sequenceOf emptySequence generateSequence sequence',
+  'kotlin.comparisons': 'compareBy compareByDescending maxOf minOf naturalOrder reverseOrder',
+  'kotlin.text': 'buildString',
+};
+
+/** Extension functions of the standard library that apply to any receiver. */
+const KOTLIN_SCOPE_FUNCTIONS = new Set(['let', 'run', 'apply', 'also', 'takeIf', 'takeUnless', 'to']);
+
+function table(groups: Record<string, string>): Map<string, string> {
+  const map = new Map<string, string>();
+  for (const [pkg, names] of Object.entries(groups)) for (const name of names.split(/\s+/)) if (name) map.set(name, `${pkg}.${name}`);
+  return map;
+}
+
+const JAVA_LANG_TYPES = table({ 'java.lang': JAVA_LANG });
+const KOTLIN_TYPES = table(KOTLIN_DEFAULT_TYPES);
+const KOTLIN_FUNCTIONS = table(KOTLIN_DEFAULT_FUNCTIONS);
+
+export const JAVA_PRIMITIVES: ReadonlySet<string> = new Set(['boolean', 'byte', 'short', 'int', 'long', 'char', 'float', 'double', 'void']);
+
+/** Boxed forms, so a literal `1` is compatible with an `Integer` or a Kotlin `Int` parameter. */
+const BOXES: Record<string, string[]> = {
+  boolean: ['java.lang.Boolean', 'kotlin.Boolean'], byte: ['java.lang.Byte', 'kotlin.Byte'], short: ['java.lang.Short', 'kotlin.Short'],
+  int: ['java.lang.Integer', 'kotlin.Int'], long: ['java.lang.Long', 'kotlin.Long'], char: ['java.lang.Character', 'kotlin.Char'],
+  float: ['java.lang.Float', 'kotlin.Float'], double: ['java.lang.Double', 'kotlin.Double'],
+};
+
+/** Kotlin built-ins that are Java types at run time (and so the same type to an overload). */
+const KOTLIN_TO_JAVA: Record<string, string> = {
+  'kotlin.String': 'java.lang.String', 'kotlin.Any': 'java.lang.Object', 'kotlin.CharSequence': 'java.lang.CharSequence',
+  'kotlin.Number': 'java.lang.Number', 'kotlin.Comparable': 'java.lang.Comparable', 'kotlin.Throwable': 'java.lang.Throwable',
+  'kotlin.Exception': 'java.lang.Exception', 'kotlin.RuntimeException': 'java.lang.RuntimeException', 'kotlin.Enum': 'java.lang.Enum',
+  'kotlin.collections.List': 'java.util.List', 'kotlin.collections.MutableList': 'java.util.List',
+  'kotlin.collections.Map': 'java.util.Map', 'kotlin.collections.MutableMap': 'java.util.Map',
+  'kotlin.collections.Set': 'java.util.Set', 'kotlin.collections.MutableSet': 'java.util.Set',
+  'kotlin.collections.Collection': 'java.util.Collection', 'kotlin.collections.Iterable': 'java.lang.Iterable',
+};
+
+/** Element types of iteration over a built-in collection type: the type argument that is the element. */
+const ITERABLES = new Set([
+  'java.lang.Iterable', 'java.util.Collection', 'java.util.List', 'java.util.Set', 'java.util.ArrayList', 'java.util.LinkedList',
+  'java.util.HashSet', 'java.util.LinkedHashSet', 'java.util.TreeSet', 'java.util.SortedSet', 'java.util.Deque', 'java.util.Queue',
+  'java.util.ArrayDeque', 'kotlin.Array', 'kotlin.collections.List', 'kotlin.collections.MutableList', 'kotlin.collections.Set',
+  'kotlin.collections.MutableSet', 'kotlin.collections.Collection', 'kotlin.collections.Iterable', 'kotlin.collections.ArrayList',
+  'kotlin.sequences.Sequence', 'kotlin.collections.MutableCollection', 'kotlin.collections.HashSet', 'kotlin.collections.LinkedHashSet',
+]);
+
+export function javaLangType(name: string): string | undefined {
+  return JAVA_LANG_TYPES.get(name);
+}
+
+export function kotlinDefaultType(name: string): string | undefined {
+  return KOTLIN_TYPES.get(name) ?? JAVA_LANG_TYPES.get(name);
+}
+
+export function kotlinDefaultFunction(name: string): string | undefined {
+  return KOTLIN_FUNCTIONS.get(name);
+}
+
+export function isKotlinScopeFunction(name: string): boolean {
+  return KOTLIN_SCOPE_FUNCTIONS.has(name);
+}
+
+/** The name a type has at run time, so Kotlin and Java spellings of one type compare equal. */
+export function runtimeName(fqn: string): string {
+  return KOTLIN_TO_JAVA[fqn] ?? fqn;
+}
+
+export function boxesOf(primitive: string): readonly string[] {
+  return BOXES[primitive] ?? [];
+}
+
+/** Kotlin's primitive-like built-ins by the Java primitive they compile to. */
+export function primitiveOfKotlin(fqn: string): string | undefined {
+  for (const [primitive, boxes] of Object.entries(BOXES)) if (boxes[1] === fqn) return primitive;
+  return undefined;
+}
+
+export function isIterable(fqn: string): boolean {
+  return ITERABLES.has(fqn);
+}
+
+/** Java's widening primitive conversions (JLS 5.1.2). */
+const WIDENING: Record<string, string[]> = {
+  byte: ['short', 'int', 'long', 'float', 'double'], short: ['int', 'long', 'float', 'double'], char: ['int', 'long', 'float', 'double'],
+  int: ['long', 'float', 'double'], long: ['float', 'double'], float: ['double'],
+};
+
+export function widens(from: string, to: string): boolean {
+  return WIDENING[from]?.includes(to) ?? false;
+}
+
+/** First segments of package names common enough to read an undeclared qualifier as a package. */
+const PACKAGE_ROOTS = new Set(['java', 'javax', 'jdk', 'sun', 'com', 'org', 'net', 'io', 'kotlin', 'kotlinx', 'android', 'androidx', 'dalvik', 'junit']);
+
+export function isPackageRoot(name: string): boolean {
+  return PACKAGE_ROOTS.has(name);
+}

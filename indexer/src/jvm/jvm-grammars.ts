@@ -1,0 +1,101 @@
+// The two JVM grammars: which registry package ships each wasm (pinned exactly in package.json:
+// the tags queries name their node types), which files each parses, and the little syntax each
+// adds to the generic extraction. Grammars and queries are loaded once per process.
+import { readFile } from 'node:fs/promises';
+import { Query, type Language, type Node } from 'web-tree-sitter';
+import { loadGrammar } from '../syntax/tree-sitter-runtime.ts';
+import type { JvmLanguage } from './file-model.ts';
+import { checkCaptureNames, type ExtractionRules } from './tag-extractor.ts';
+
+export interface JvmGrammar {
+  lang: JvmLanguage;
+  pkg: string;
+  wasm: string;
+  extensions: readonly string[];
+  rules: ExtractionRules;
+}
+
+export interface Tagger {
+  grammar: JvmGrammar;
+  language: Language;
+  query: Query;
+  version: string;
+}
+
+const JAVA_BODIES = new Set(['class_body', 'interface_body', 'enum_body', 'annotation_type_body', 'block', 'constructor_body']);
+const KOTLIN_BODIES = new Set(['class_body', 'enum_class_body', 'function_body', 'block', 'getter', 'setter']);
+
+export const JAVA: JvmGrammar = {
+  lang: 'java',
+  pkg: 'tree-sitter-java',
+  wasm: 'tree-sitter-java.wasm',
+  extensions: ['.java'],
+  rules: {
+    lang: 'java',
+    bodyOf: (declaration: Node) => {
+      const body = declaration.childForFieldName('body');
+      return body && JAVA_BODIES.has(body.type) ? body : null;
+    },
+  },
+};
+
+export const KOTLIN: JvmGrammar = {
+  lang: 'kotlin',
+  pkg: '@tree-sitter-grammars/tree-sitter-kotlin',
+  wasm: 'tree-sitter-kotlin.wasm',
+  extensions: ['.kt', '.kts'],
+  rules: {
+    lang: 'kotlin',
+    bodyOf: (declaration: Node) => {
+      // Bodies come last; a property's accessors follow its initialiser.
+      for (let i = declaration.namedChildCount - 1; i >= 0; i--) {
+        const child = declaration.namedChild(i);
+        if (child && KOTLIN_BODIES.has(child.type)) {
+          const previous = child.previousNamedSibling;
+          return previous && (previous.type === 'getter' || previous.type === 'setter') ? previous : child;
+        }
+      }
+      return null;
+    },
+    // `f(x = 1, *rest)`: the argument's expression is its last named child.
+    unwrapArgument: (argument: Node) => (argument.type === 'value_argument' ? argument.lastNamedChild ?? argument : argument),
+  },
+};
+
+export const JVM_GRAMMARS: readonly JvmGrammar[] = [JAVA, KOTLIN];
+
+/** Gradle build scripts are Kotlin, but they configure the build; build-layout.ts reads them. */
+export function grammarOf(path: string): JvmGrammar | undefined {
+  if (path.endsWith('.gradle.kts')) return undefined;
+  const dot = path.lastIndexOf('.');
+  if (dot < 0 || dot < path.lastIndexOf('/')) return undefined;
+  const extension = path.slice(dot);
+  return JVM_GRAMMARS.find((g) => g.extensions.includes(extension));
+}
+
+const QUERY_DIR = new URL('../../queries/', import.meta.url);
+const taggers = new Map<JvmLanguage, Promise<Tagger>>();
+
+/** The grammar and its compiled tags query (queries/<lang>/tags.scm), once per process. */
+export function loadTagger(grammar: JvmGrammar): Promise<Tagger> {
+  let tagger = taggers.get(grammar.lang);
+  if (!tagger) {
+    tagger = createTagger(grammar);
+    taggers.set(grammar.lang, tagger);
+    tagger.catch(() => taggers.delete(grammar.lang));
+  }
+  return tagger;
+}
+
+async function createTagger(grammar: JvmGrammar): Promise<Tagger> {
+  const { language, version } = await loadGrammar(grammar.pkg, grammar.wasm);
+  const source = await readFile(new URL(`${grammar.lang}/tags.scm`, QUERY_DIR), 'utf8');
+  let query: Query;
+  try {
+    query = new Query(language, source);
+  } catch (error) {
+    throw new Error(`Tags query for ${grammar.lang} does not compile: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  checkCaptureNames(query, grammar.lang);
+  return { grammar, language, query, version };
+}

@@ -1,0 +1,105 @@
+// Java and Kotlin, resolved on tree-sitter syntax trees: every file is parsed once and reduced to a
+// file model by the tags queries, the models of the whole commit are named in one symbol table
+// (both languages share the package namespace), then each file's references are resolved and
+// emitted. One indexer for both languages, because Java calls Kotlin and Kotlin calls Java.
+import { Parser } from 'web-tree-sitter';
+import type { SnapshotFile } from '../git/git-snapshot.ts';
+import type { CompiledFile, IndexContext, LanguageIndexer } from '../language-indexer.ts';
+import { BUILD_FILE, BuildLayout } from './build-layout.ts';
+import type { FileModel, JvmLanguage } from './file-model.ts';
+import { IndexEmitter, type ResolutionStats } from './index-emitter.ts';
+import { grammarOf, JVM_GRAMMARS, loadTagger, type Tagger } from './jvm-grammars.ts';
+import { SymbolTable } from './symbol-table.ts';
+import { extractFile } from './tag-extractor.ts';
+
+/** A pathological (generated, minified) file must not stall a whole run. */
+const PARSE_TIMEOUT_MS = 10_000;
+
+export class JvmIndexer implements LanguageIndexer {
+  readonly name = 'java+kotlin';
+  readonly precision = 'syntactic' as const;
+  /** Resolution statistics of the last run, for the build log and the benchmark. */
+  stats: ResolutionStats | undefined;
+
+  accepts(path: string): boolean {
+    return grammarOf(path) !== undefined;
+  }
+
+  reads(path: string): boolean {
+    return BUILD_FILE.test(path);
+  }
+
+  async *index(files: SnapshotFile[], { texts, collector, progress, parsers }: IndexContext): AsyncIterable<CompiledFile> {
+    const taggers = new Map<JvmLanguage, Tagger>();
+    for (const grammar of JVM_GRAMMARS) {
+      const tagger = await loadTagger(grammar);
+      taggers.set(grammar.lang, tagger);
+      parsers[grammar.pkg] = tagger.version;
+    }
+    let started = performance.now();
+    const lap = () => {
+      const seconds = (performance.now() - started) / 1000;
+      started = performance.now();
+      return `${seconds.toFixed(1)}s`;
+    };
+    const models = extractAll(files, taggers);
+    const parsed = lap();
+    const layout = BuildLayout.detect(texts);
+    progress.log(`  ${layout.describe()}`);
+    const table = new SymbolTable(models, layout);
+    const named = lap();
+    const emitter = new IndexEmitter(collector, table);
+    for (const fd of table.files) yield emitter.emit(fd);
+    progress.log(`  parsed and extracted ${models.length} files in ${parsed}, named ${table.decls.length} declarations in ${named}, resolved in ${lap()}`);
+    this.stats = emitter.stats;
+    const total = this.stats.resolved + this.stats.candidate + this.stats.unresolved;
+    if (total > 0) {
+      const share = (n: number) => `${((100 * n) / total).toFixed(1)}%`;
+      progress.log(`  ${total} references: ${share(this.stats.resolved)} resolved, ${share(this.stats.candidate)} candidates only, ${share(this.stats.unresolved)} unresolved`);
+    }
+  }
+}
+
+/** Parses and extracts every file (one parse each; trees are released as soon as they are read). */
+export function extractAll(files: readonly SnapshotFile[], taggers: ReadonlyMap<JvmLanguage, Tagger>): FileModel[] {
+  const parsers = new Map<JvmLanguage, Parser>();
+  const models: FileModel[] = [];
+  try {
+    for (const file of files) {
+      const grammar = grammarOf(file.path);
+      const tagger = grammar && taggers.get(grammar.lang);
+      if (!grammar || !tagger) continue;
+      let parser = parsers.get(grammar.lang);
+      if (!parser) {
+        parser = new Parser();
+        parser.setLanguage(tagger.language);
+        parsers.set(grammar.lang, parser);
+      }
+      const deadline = performance.now() + PARSE_TIMEOUT_MS;
+      // Returning true from the progress callback cancels the parse (web-tree-sitter's typings say void).
+      const tree = parser.parse(file.text, null, { progressCallback: () => performance.now() > deadline });
+      if (!tree) {
+        parser.reset();
+        models.push(emptyModel(file.path, grammar.lang, `Syntax check failed: gave up after ${PARSE_TIMEOUT_MS} ms`));
+        continue;
+      }
+      try {
+        models.push(extractFile(tree, file.text, file.path, tagger.query, grammar.rules));
+      } finally {
+        tree.delete();
+      }
+    }
+  } finally {
+    for (const parser of parsers.values()) parser.delete();
+  }
+  return models;
+}
+
+function emptyModel(path: string, lang: JvmLanguage, message: string): FileModel {
+  return {
+    path, lang, pkg: '', imports: [], defs: [], refs: [], exprs: [], scopes: [],
+    problems: [{ source: 'syntax', severity: 'warning', message, line: 1, column: 1, endLine: 1, endColumn: 1 }],
+  };
+}
+
+export const jvmIndexer = new JvmIndexer();

@@ -1,0 +1,60 @@
+// Static types as far as resolution follows them: a repository type (with type arguments), an
+// external type known by its qualified name, a primitive, an array, a type variable. Enough to
+// chain `a.b().c`, pick overloads by argument type and substitute a generic member's type.
+import type { Decl } from './symbol-table.ts';
+
+export type JType =
+  | { t: 'decl'; decl: Decl; args: JType[] }
+  | { t: 'ext'; fqn: string; args: JType[] }
+  | { t: 'prim'; name: string }
+  | { t: 'array'; of: JType }
+  | { t: 'var'; decl: Decl }
+  | { t: 'null' };
+
+export type TypeEnv = ReadonlyMap<Decl, JType>;
+
+export const NO_ENV: TypeEnv = new Map();
+
+export function substitute(type: JType, env: TypeEnv): JType {
+  if (env.size === 0) return type;
+  switch (type.t) {
+    case 'var':
+      return env.get(type.decl) ?? type;
+    case 'array':
+      return { t: 'array', of: substitute(type.of, env) };
+    case 'decl':
+    case 'ext':
+      return type.args.length === 0 ? type : { ...type, args: type.args.map((a) => substitute(a, env)) };
+    default:
+      return type;
+  }
+}
+
+/** Type parameters of a repository type bound to the arguments it is used with. */
+export function envOf(type: JType): TypeEnv {
+  if (type.t !== 'decl' || type.args.length === 0 || !type.decl.typeParams) return NO_ENV;
+  const env = new Map<Decl, JType>();
+  type.decl.typeParams.forEach((param, i) => {
+    const arg = type.args[i];
+    if (arg) env.set(param, arg);
+  });
+  return env;
+}
+
+export function sameType(a: JType, b: JType): boolean {
+  if (a.t !== b.t) return false;
+  switch (a.t) {
+    case 'decl':
+      return a.decl === (b as typeof a).decl;
+    case 'ext':
+      return a.fqn === (b as typeof a).fqn;
+    case 'prim':
+      return a.name === (b as typeof a).name;
+    case 'array':
+      return sameType(a.of, (b as typeof a).of);
+    case 'var':
+      return a.decl === (b as typeof a).decl;
+    default:
+      return true;
+  }
+}

@@ -1,0 +1,1291 @@
+// Resolution of Java and Kotlin references on the extracted file models: scopes (locals and
+// parameters shadow fields), imports (single-type, on-demand, static, aliased, implicit), nested
+// and inherited members through extends/implements chains within the repository, overloads by
+// arity and locally known argument types, receivers typed along `a.b().c` chains, Kotlin extension
+// functions by receiver type, getters seen as properties across the two languages.
+//
+// Confidence is honest: `resolved` when scope and import resolution found exactly one declaration,
+// `candidate` for each of several possible ones (or for a bare name match when the receiver's type
+// is unknown), nothing at all when there is no candidate. Never `exact`: there is no compiler here.
+import { MODIFIERS, type Confidence, type ReferenceKind, type SymbolKind } from '@sextant/format';
+import { CALLABLE_KINDS, TYPE_KINDS, type ExprEntry, type RefEntry, type Role } from './file-model.ts';
+import { boxesOf, isIterable, isKotlinScopeFunction, isPackageRoot, primitiveOfKotlin, runtimeName, widens } from './jvm-builtins.ts';
+import { envOf, NO_ENV, sameType, substitute, type JType, type TypeEnv } from './jvm-types.ts';
+import { javaRules } from './java-rules.ts';
+import { kotlinRules } from './kotlin-rules.ts';
+import type { LanguageRules } from './language-rules.ts';
+import { CONSTRUCTOR, type Decl, type FileDecls, type SymbolTable } from './symbol-table.ts';
+import { parseTypeText, type TypeText } from './type-text.ts';
+
+/** A symbol outside the repository (JDK, libraries), known only by its qualified name. */
+export interface ExternalTarget {
+  qname: string;
+  name: string;
+  kind: SymbolKind;
+  /** Java package of the type it is or belongs to (`java.util`). */
+  pkg: string;
+}
+
+export interface Target {
+  decl?: Decl;
+  ext?: ExternalTarget;
+}
+
+export interface Resolution {
+  targets: Target[];
+  confidence: Confidence;
+  kind: ReferenceKind;
+  /** Static type of the expression's value. */
+  value?: JType;
+  /** The name denotes a type (`Foo` in `Foo.bar()`). */
+  denotes?: JType;
+  /** The name denotes a package (`java` in `java.util.List`). */
+  pkg?: string;
+  /** Not a reference to any symbol (a package segment, an implicit `it`, an array's length). */
+  ignored?: boolean;
+}
+
+export interface Supertype {
+  type: JType;
+  /** Written in the superclass position. */
+  superclass: boolean;
+  /** Index of the inherit reference that names it (-1 for implicit or anonymous supertypes). */
+  ref: number;
+  implicit: boolean;
+}
+
+/** More name matches than this and a bare name match says nothing: no candidates are recorded. */
+const MAX_CANDIDATES = 8;
+const ROLE_KINDS: Record<Role, ReferenceKind> = {
+  call: 'call', new: 'new', read: 'read', write: 'write', type: 'type', inherit: 'inherit', import: 'import',
+  qualifier: 'type', decorator: 'decorator', methodref: 'read', constructor: 'call',
+};
+const VALUE_MEMBER_KINDS: ReadonlySet<SymbolKind> = new Set(['field', 'property', 'enumMember']);
+const METHOD_KINDS: ReadonlySet<SymbolKind> = new Set(['method', 'function']);
+const UNRESOLVED: Resolution = { targets: [], confidence: 'candidate', kind: 'read' };
+
+interface Found {
+  decl: Decl;
+  env: TypeEnv;
+}
+
+interface MemberLookup {
+  found: Found[];
+  /** First external supertype met on the way, which may declare the member instead. */
+  ext?: string;
+  /** A supertype could not be placed: the member may be declared where nobody can see. */
+  unknown: boolean;
+}
+
+export class JvmResolver {
+  private readonly supers = new Map<Decl, Supertype[]>();
+  private readonly declTypes = new Map<Decl, JType | null>();
+  private readonly contexts = new Map<FileDecls, FileResolution>();
+
+  constructor(readonly table: SymbolTable) {}
+
+  rulesOf(fd: FileDecls): LanguageRules {
+    return fd.file.lang === 'java' ? javaRules : kotlinRules;
+  }
+
+  file(fd: FileDecls): FileResolution {
+    let context = this.contexts.get(fd);
+    if (!context) this.contexts.set(fd, (context = new FileResolution(this, fd)));
+    return context;
+  }
+
+  fileOf(decl: Decl): FileDecls {
+    return this.table.files.find((f) => f.file === decl.file)!;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Types of declarations and supertypes
+
+  /** Declared (or, for `var`/`val x = …`, inferred) type of a variable, or a callable's return type. */
+  typeOfDecl(decl: Decl): JType | undefined {
+    if (this.declTypes.has(decl)) return this.declTypes.get(decl) ?? undefined;
+    this.declTypes.set(decl, null); // a cycle (`var a = b; var b = a;`) ends untyped
+    const fd = this.declFile(decl);
+    const context = this.file(fd);
+    let type: JType | undefined;
+    if (TYPE_KINDS.has(decl.kind)) type = { t: 'decl', decl, args: [] };
+    else if (decl.kind === 'enumMember') type = decl.parent ? { t: 'decl', decl: decl.parent, args: [] } : undefined;
+    else if (decl.kind === 'constructor') type = decl.parent ? { t: 'decl', decl: decl.parent, args: [] } : undefined;
+    else {
+      const written = decl.def.type;
+      const scope = CALLABLE_KINDS.has(decl.kind) ? decl.def.ownScope : decl.def.scope;
+      if (written && written !== 'var') type = context.resolveTypeText(written, scope);
+      if (decl.def.varargs && type) type = { t: 'array', of: type };
+      if (!type && decl.def.value !== undefined && decl.def.value >= 0) {
+        const value = context.typeOfExpr(decl.def.value);
+        type = decl.def.iterates ? value && elementType(value) : value;
+      }
+    }
+    this.declTypes.set(decl, type ?? null);
+    return type;
+  }
+
+  private readonly fileByModel = new Map<unknown, FileDecls>();
+
+  declFile(decl: Decl): FileDecls {
+    if (this.fileByModel.size === 0) for (const fd of this.table.files) this.fileByModel.set(fd.file, fd);
+    return this.fileByModel.get(decl.file)!;
+  }
+
+  /** Direct supertypes, superclass first; a class that names none gets its language's root class. */
+  supertypes(decl: Decl): Supertype[] {
+    const known = this.supers.get(decl);
+    if (known) return known;
+    this.supers.set(decl, []); // cyclic hierarchies (broken code) stop here
+    const fd = this.declFile(decl);
+    const context = this.file(fd);
+    const rules = this.rulesOf(fd);
+    const result: Supertype[] = [];
+    const headerScope = decl.def.ownScope >= 0 ? fd.file.scopes[decl.def.ownScope]!.parent : decl.def.scope;
+    if (!decl.def.name && decl.def.type) {
+      const type = context.resolveTypeText(decl.def.type, decl.def.scope, decl);
+      if (type) result.push({ type, superclass: false, ref: -1, implicit: false });
+    }
+    fd.file.refs.forEach((ref, index) => {
+      if (ref.role !== 'inherit' || ref.owner !== decl.defIndex || !ref.text) return;
+      const type = context.resolveTypeText(ref.text.replace(/\(.*$/s, ''), headerScope, decl);
+      if (type) result.push({ type, superclass: ref.superclass === true, ref: index, implicit: false });
+    });
+    result.sort((a, b) => Number(b.superclass) - Number(a.superclass));
+    const hasClass = result.some((s) => s.superclass || (s.type.t === 'decl' && s.type.decl.kind === 'class' && decl.kind !== 'interface'));
+    if (!hasClass && (decl.kind !== 'interface' || rules.lang === 'java')) {
+      const root = rules.implicitSuperclass(decl);
+      const type = root && this.typeByName(root, fd.module);
+      if (type) result.unshift({ type, superclass: true, ref: -1, implicit: true });
+    }
+    this.supers.set(decl, result);
+    return result;
+  }
+
+  /** A canonical name as a type: the repository's declaration, else an external type. */
+  typeByName(fqn: string, module: string): JType {
+    const decl = this.table.typesNamed(fqn, module)[0];
+    return decl ? { t: 'decl', decl, args: [] } : { t: 'ext', fqn, args: [] };
+  }
+
+  /** Whether `sub` is `sup` or inherits from it, within the repository. */
+  isSubtype(sub: Decl, sup: Decl, seen = new Set<Decl>()): boolean {
+    if (sub === sup) return true;
+    if (seen.has(sub)) return false;
+    seen.add(sub);
+    return this.supertypes(sub).some((s) => s.type.t === 'decl' && this.isSubtype(s.type.decl, sup, seen));
+  }
+
+  /** Whether a repository type inherits (through repository types) from an external one. */
+  extendsExternal(sub: Decl, fqn: string, seen = new Set<Decl>()): boolean {
+    if (seen.has(sub)) return false;
+    seen.add(sub);
+    return this.supertypes(sub).some((s) => (s.type.t === 'ext' ? runtimeName(s.type.fqn) === runtimeName(fqn) : s.type.t === 'decl' && this.extendsExternal(s.type.decl, fqn, seen)));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Members
+
+  /**
+   * Members named `name` of a type and its supertypes. Methods collect every overload that no
+   * subtype overrides; fields and properties stop at the nearest type that declares one.
+   */
+  members(type: JType, name: string, kinds: ReadonlySet<SymbolKind>): MemberLookup {
+    // Most lookups start from a plain repository type (`this`, a field's class): memoised per kind set.
+    if (type.t === 'decl' && type.args.length === 0) {
+      let byDecl = this.memberCache.get(kinds);
+      if (!byDecl) this.memberCache.set(kinds, (byDecl = new Map()));
+      let byName = byDecl.get(type.decl);
+      if (!byName) byDecl.set(type.decl, (byName = new Map()));
+      let lookup = byName.get(name);
+      if (!lookup) byName.set(name, (lookup = this.lookupMembers(type, name, kinds)));
+      return lookup;
+    }
+    return this.lookupMembers(type, name, kinds);
+  }
+
+  private readonly memberCache = new Map<ReadonlySet<SymbolKind>, Map<Decl, Map<string, MemberLookup>>>();
+
+  private lookupMembers(type: JType, name: string, kinds: ReadonlySet<SymbolKind>): MemberLookup {
+    const found: Found[] = [];
+    let ext: string | undefined;
+    let unknown = false;
+    if (type.t === 'ext') return { found, ext: type.fqn, unknown };
+    if (type.t === 'var' || type.t === 'null' || type.t === 'prim' || type.t === 'array') {
+      const bound = type.t === 'var' ? this.bound(type.decl) : undefined;
+      return bound ? this.members(bound, name, kinds) : { found, unknown: true };
+    }
+    const methods = kinds.has('method') || kinds.has('function') || kinds.has('constructor');
+    const queue: { decl: Decl; env: TypeEnv }[] = [{ decl: type.decl, env: envOf(type) }];
+    const visited = new Set<Decl>();
+    while (queue.length > 0) {
+      const { decl, env } = queue.shift()!;
+      if (visited.has(decl)) continue;
+      visited.add(decl);
+      const own = decl.members?.get(name)?.filter((m) => kinds.has(m.kind)) ?? [];
+      for (const member of own) {
+        if (methods && found.some((f) => f.decl.kind === member.kind && this.sameSignature(f.decl, member))) continue;
+        found.push({ decl: member, env });
+      }
+      if (own.length > 0 && !methods) break;
+      if (kinds.has('constructor')) continue; // constructors are not inherited
+      for (const sup of this.supertypes(decl)) {
+        const superType = substitute(sup.type, env);
+        if (superType.t === 'decl') queue.push({ decl: superType.decl, env: envOf(superType) });
+        else if (superType.t === 'ext') ext ??= superType.fqn;
+        else unknown = true;
+      }
+    }
+    return { found, ext, unknown };
+  }
+
+  private bound(typeParam: Decl): JType | undefined {
+    const text = typeParam.def.type;
+    if (!text) return undefined;
+    return this.file(this.declFile(typeParam)).resolveTypeText(text, typeParam.def.scope);
+  }
+
+  /** Same name, same number of parameters and the same parameter types where both are known. */
+  sameSignature(a: Decl, b: Decl): boolean {
+    const pa = a.params ?? [];
+    const pb = b.params ?? [];
+    if (pa.length !== pb.length || a.name !== b.name) return false;
+    for (let i = 0; i < pa.length; i++) {
+      const ta = this.typeOfDecl(pa[i]!);
+      const tb = this.typeOfDecl(pb[i]!);
+      if (!ta || !tb || ta.t === 'var' || tb.t === 'var') continue;
+      if (!sameRuntimeType(ta, tb)) return false;
+    }
+    return true;
+  }
+
+  /** The overloads that accept the arguments: by arity, then by the argument types known here. */
+  pick(candidates: Found[], args: (JType | undefined)[] | undefined): { chosen: Found[]; exact: boolean } {
+    if (candidates.length <= 1 || !args) return { chosen: candidates, exact: candidates.length === 1 };
+    const n = args.length;
+    const byArity = candidates.filter(({ decl }) => {
+      const params = decl.params ?? [];
+      const required = params.filter((p) => p.def.value === undefined || decl.file.lang === 'java').length;
+      const varargs = params.length > 0 && params[params.length - 1]!.def.varargs;
+      return varargs ? n >= params.length - 1 : n <= params.length && n >= required;
+    });
+    if (byArity.length <= 1) return { chosen: byArity.length ? byArity : candidates, exact: byArity.length === 1 };
+    let best: Found[] = [];
+    let bestScore = -1;
+    const compatible: Found[] = [];
+    for (const candidate of byArity) {
+      const params = candidate.decl.params ?? [];
+      let score = 0;
+      let ok = true;
+      for (let i = 0; i < n && ok; i++) {
+        const param = params[Math.min(i, params.length - 1)];
+        const arg = args[i];
+        if (!param || !arg) continue;
+        let paramType = this.typeOfDecl(param);
+        if (!paramType) continue;
+        paramType = substitute(paramType, candidate.env);
+        if (param.def.varargs && paramType.t === 'array' && !(arg.t === 'array' && i === params.length - 1 && n === params.length)) paramType = paramType.of;
+        const fit = this.assignable(arg, paramType);
+        if (fit === 'no') ok = false;
+        else if (fit === 'exact') score += 2;
+        else if (fit === 'yes') score += 1;
+      }
+      if (!ok) continue;
+      compatible.push(candidate);
+      if (score > bestScore) {
+        best = [candidate];
+        bestScore = score;
+      } else if (score === bestScore) {
+        best.push(candidate);
+      }
+    }
+    if (best.length === 1) return { chosen: best, exact: true };
+    return { chosen: compatible.length ? compatible : byArity, exact: false };
+  }
+
+  /** Whether a value of type `from` can be passed where `to` is expected. */
+  assignable(from: JType, to: JType): 'exact' | 'yes' | 'maybe' | 'no' {
+    if (sameRuntimeType(from, to)) return 'exact';
+    if (to.t === 'var' || from.t === 'var') return 'maybe';
+    if (from.t === 'null') return to.t === 'prim' ? 'no' : 'yes';
+    const fromPrim = primitiveName(from);
+    const toPrim = primitiveName(to);
+    if (fromPrim && toPrim) return fromPrim === toPrim ? 'exact' : widens(fromPrim, toPrim) ? 'yes' : 'no';
+    if (fromPrim && to.t === 'ext') return boxesOf(fromPrim).includes(to.fqn) ? 'yes' : isRootType(to.fqn) || to.fqn === 'java.lang.Number' || to.fqn === 'kotlin.Number' ? 'yes' : 'no';
+    if (fromPrim && to.t === 'decl') return 'no';
+    if (toPrim) return from.t === 'ext' ? (boxesOf(toPrim).includes(from.fqn) ? 'yes' : 'no') : 'no';
+    if (to.t === 'ext' && isRootType(to.fqn)) return 'yes';
+    if (from.t === 'decl' && to.t === 'decl') return this.isSubtype(from.decl, to.decl) ? 'yes' : this.hasUnknownSuper(from.decl) ? 'maybe' : 'no';
+    if (from.t === 'decl' && to.t === 'ext') return this.extendsExternal(from.decl, to.fqn) ? 'yes' : 'maybe';
+    if (from.t === 'ext' && to.t === 'decl') return 'no';
+    if (from.t === 'array' || to.t === 'array') return from.t === 'array' && to.t === 'array' ? this.assignable(from.of, to.of) : 'no';
+    if (from.t === 'ext' && to.t === 'ext') return from.fqn === 'java.lang.String' && to.fqn === 'java.lang.CharSequence' ? 'yes' : 'maybe';
+    return 'maybe';
+  }
+
+  private hasUnknownSuper(decl: Decl, seen = new Set<Decl>()): boolean {
+    if (seen.has(decl)) return false;
+    seen.add(decl);
+    return this.supertypes(decl).some((s) => (s.type.t === 'decl' ? this.hasUnknownSuper(s.type.decl, seen) : s.type.t === 'ext' && !isRootType(s.type.fqn)));
+  }
+
+  /**
+   * What a method overrides: the nearest same-signature method on each supertype path. A path
+   * that leaves the repository ends at the external type's member of that name, when the method
+   * says it overrides (`@Override`, `override`).
+   */
+  overridden(method: Decl, declaresOverride: boolean): Target[] {
+    const inConstantBody = method.parent?.kind === 'enumMember';
+    const owner = inConstantBody ? method.parent!.parent : method.parent;
+    if (!owner || !TYPE_KINDS.has(owner.kind)) return [];
+    const result: Target[] = [];
+    const visited = new Set<Decl>([inConstantBody ? method.parent! : owner]);
+    const kinds = CALLABLE_KINDS.has(method.kind) ? METHOD_KINDS : VALUE_MEMBER_KINDS;
+    const walk = (sups: Supertype[], env: TypeEnv) => {
+      for (const sup of sups) {
+        const type = substitute(sup.type, env);
+        if (type.t === 'ext') {
+          if (declaresOverride && !isRootType(type.fqn) || ROOT_MEMBERS.has(method.name) && declaresOverride) {
+            result.push({ ext: memberOfExternal(type.fqn, method.name, CALLABLE_KINDS.has(method.kind) ? 'method' : 'property') });
+          }
+          continue;
+        }
+        if (type.t !== 'decl' || visited.has(type.decl)) continue;
+        visited.add(type.decl);
+        const match = type.decl.members?.get(method.name)?.find((m) => kinds.has(m.kind) && (!CALLABLE_KINDS.has(m.kind) || this.overrideSignature(method, m, envOf(type))));
+        if (match) result.push({ decl: match });
+        else walk(this.supertypes(type.decl), envOf(type));
+      }
+    };
+    // A method in an enum constant's body overrides the enum's own.
+    walk(inConstantBody ? [{ type: { t: 'decl', decl: owner, args: [] }, superclass: true, ref: -1, implicit: true }] : this.supertypes(owner), NO_ENV);
+    return result;
+  }
+
+  private overrideSignature(method: Decl, candidate: Decl, env: TypeEnv): boolean {
+    const pa = method.params ?? [];
+    const pb = candidate.params ?? [];
+    if (pa.length !== pb.length) return false;
+    for (let i = 0; i < pa.length; i++) {
+      const ta = this.typeOfDecl(pa[i]!);
+      let tb = this.typeOfDecl(pb[i]!);
+      if (!ta || !tb) continue;
+      tb = substitute(tb, env);
+      if (tb.t === 'var' || ta.t === 'var') continue;
+      if (!sameRuntimeType(ta, tb)) return false;
+    }
+    return true;
+  }
+}
+
+/**
+ * Resolution of one file's references, memoised: receivers and initialisers are resolved on
+ * demand, so the order references appear in does not matter.
+ */
+export class FileResolution {
+  private readonly results: (Resolution | undefined)[];
+  private readonly exprTypes = new Map<number, JType | null>();
+  private readonly typeNames = new Map<string, TypeNameResult>();
+  private readonly rules: LanguageRules;
+  private readonly table: SymbolTable;
+
+  constructor(private readonly resolver: JvmResolver, readonly fd: FileDecls) {
+    this.results = new Array(fd.file.refs.length);
+    this.rules = resolver.rulesOf(fd);
+    this.table = resolver.table;
+  }
+
+  resolve(index: number): Resolution {
+    let result = this.results[index];
+    if (!result) {
+      this.results[index] = UNRESOLVED; // receivers never loop back, but broken code may
+      result = this.compute(this.fd.file.refs[index]!, index);
+      this.results[index] = result;
+    }
+    return result;
+  }
+
+  typeOfExpr(index: number): JType | undefined {
+    if (index < 0) return undefined;
+    if (this.exprTypes.has(index)) return this.exprTypes.get(index) ?? undefined;
+    this.exprTypes.set(index, null);
+    const type = this.computeExprType(this.fd.file.exprs[index]!);
+    this.exprTypes.set(index, type ?? null);
+    return type;
+  }
+
+  private computeExprType(expr: ExprEntry): JType | undefined {
+    switch (expr.form) {
+      case 'ref':
+        return this.resolve(expr.ref).value;
+      case 'literal':
+        if (expr.type === 'null') return { t: 'null' };
+        return expr.type.includes('.') ? this.resolver.typeByName(expr.type, this.fd.module) : { t: 'prim', name: expr.type };
+      case 'this': {
+        if (expr.qualifier >= 0) {
+          const qualifier = this.exprResolution(expr.qualifier);
+          return qualifier?.denotes;
+        }
+        const cls = this.enclosingType(expr.scope);
+        return cls && { t: 'decl', decl: cls, args: [] };
+      }
+      case 'super': {
+        const cls = this.enclosingType(expr.scope);
+        return cls ? this.resolver.supertypes(cls)[0]?.type : undefined;
+      }
+      case 'cast':
+        return this.resolveTypeText(expr.type, expr.scope);
+      case 'parens':
+        return this.typeOfExpr(expr.value);
+      case 'element': {
+        const of = this.typeOfExpr(expr.value);
+        return of?.t === 'array' ? of.of : of && elementType(of);
+      }
+      case 'def': {
+        const decl = this.fd.decls[expr.def];
+        return decl && { t: 'decl', decl, args: [] };
+      }
+    }
+  }
+
+  private exprResolution(index: number): Resolution | undefined {
+    const expr = this.fd.file.exprs[index];
+    if (!expr) return undefined;
+    if (expr.form === 'ref') return this.resolve(expr.ref);
+    if (expr.form === 'parens') return this.exprResolution(expr.value);
+    return undefined;
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Scopes
+
+  /** The innermost class-like declaration whose scope contains `scope`. */
+  enclosingType(scope: number): Decl | undefined {
+    for (let s = scope; s >= 0; s = this.fd.file.scopes[s]!.parent) {
+      const def = this.fd.file.scopes[s]!.def;
+      if (def >= 0 && TYPE_KINDS.has(this.fd.decls[def]!.kind)) return this.fd.decls[def];
+    }
+    return undefined;
+  }
+
+  private declared(scope: number, name: string): Decl[] | undefined {
+    return this.fd.byScope.get(scope)?.get(name);
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // Types by name
+
+  resolveTypeText(text: string, scope: number, resolvingSupersOf?: Decl): JType | undefined {
+    const parsed = parseTypeText(text);
+    return parsed && this.resolveParsedType(parsed, scope, resolvingSupersOf);
+  }
+
+  private resolveParsedType(parsed: TypeText, scope: number, header?: Decl): JType | undefined {
+    let type: JType | undefined;
+    if (parsed.functional) type = { t: 'ext', fqn: 'kotlin.Function', args: [] };
+    else if (parsed.segments.length === 1 && this.rules.primitive(parsed.segments[0]!)) type = { t: 'prim', name: parsed.segments[0]! };
+    else {
+      const [first, ...rest] = parsed.segments;
+      const named = this.typeName(first!, scope, header);
+      // A guess (several wildcard imports could supply the name) is not a type to build on.
+      if (named.types.length > 0 && (!named.certain || named.types.length > 1)) return undefined;
+      let current: JType | undefined = named.types[0];
+      let pkg = current ? undefined : named.pkg ?? first;
+      for (const segment of rest) {
+        if (current) {
+          current = this.memberType(current, segment);
+          if (!current) return undefined;
+        } else {
+          const fqn = `${pkg}.${segment}`;
+          const decl = this.table.typesNamed(fqn, this.fd.module)[0];
+          if (decl) current = { t: 'decl', decl, args: [] };
+          else if (this.table.packageNames.has(fqn) || /^[a-z]/.test(segment)) pkg = fqn;
+          else current = { t: 'ext', fqn, args: [] };
+        }
+      }
+      type = current;
+      if (type && parsed.args.length > 0 && (type.t === 'decl' || type.t === 'ext')) {
+        const args = parsed.args.map((arg) => this.resolveParsedType(arg, scope, header) ?? ({ t: 'null' } as JType));
+        type = { ...type, args };
+      }
+    }
+    for (let i = 0; type && i < parsed.dims; i++) type = { t: 'array', of: type };
+    return type;
+  }
+
+  /** A nested type of a type (declared or inherited). */
+  memberType(type: JType, name: string): JType | undefined {
+    if (type.t === 'ext') return { t: 'ext', fqn: `${type.fqn}.${name}`, args: [] };
+    const found = this.resolver.members(type, name, TYPE_MEMBER_KINDS).found[0];
+    if (found) return { t: 'decl', decl: found.decl, args: [] };
+    const ext = this.resolver.members(type, name, TYPE_MEMBER_KINDS).ext;
+    return ext ? { t: 'ext', fqn: `${ext}.${name}`, args: [] } : undefined;
+  }
+
+  /**
+   * A simple type name in a scope: type parameters and local classes, member types of enclosing
+   * classes (and their supertypes), then imports, the file's package, wildcard imports and the
+   * language's implicit imports. `header` is the class whose supertypes are being resolved: its own
+   * inherited member types are not in scope there (and asking for them would loop).
+   */
+  typeName(name: string, scope: number, header?: Decl): TypeNameResult {
+    const memo = `${scope}|${name}|${header?.id ?? ''}`;
+    let result = this.typeNames.get(memo);
+    if (!result) {
+      result = this.computeTypeName(name, scope, header);
+      this.typeNames.set(memo, result);
+    }
+    return result;
+  }
+
+  private computeTypeName(name: string, scope: number, header?: Decl): TypeNameResult {
+    const file = this.fd.file;
+    if (header?.typeParams) {
+      const param = header.typeParams.find((p) => p.name === name);
+      if (param) return { types: [{ t: 'var', decl: param }], certain: true };
+    }
+    for (let s = scope; s >= 0; s = file.scopes[s]!.parent) {
+      const local = this.declared(s, name)?.filter((d) => TYPE_KINDS.has(d.kind) || d.kind === 'typeParameter' || d.kind === 'type');
+      if (local?.length) return { types: [local[0]!.kind === 'typeParameter' ? { t: 'var', decl: local[0]! } : this.aliasOrType(local[0]!)], certain: true };
+      const def = file.scopes[s]!.def;
+      const owner = def >= 0 ? this.fd.decls[def]! : undefined;
+      if (owner && TYPE_KINDS.has(owner.kind)) {
+        if (owner.name === name && owner.def.name) return { types: [{ t: 'decl', decl: owner, args: [] }], certain: true };
+        if (owner !== header) {
+          const member = this.resolver.members({ t: 'decl', decl: owner, args: [] }, name, TYPE_MEMBER_KINDS).found[0];
+          if (member) return { types: [{ t: 'decl', decl: member.decl, args: [] }], certain: true };
+        }
+      }
+    }
+    // Imports by name (Kotlin aliases included).
+    for (const entry of file.imports) {
+      if (entry.wildcard || entry.static && file.lang === 'java') continue;
+      const last = entry.alias ?? entry.path.slice(entry.path.lastIndexOf('.') + 1);
+      if (last !== name) continue;
+      const decls = this.table.typesNamed(entry.path, this.fd.module);
+      if (decls.length) return { types: [this.aliasOrType(decls[0]!)], certain: true };
+      const alias = this.packageMember(entry.path, 'type');
+      if (alias) return { types: [this.aliasOrType(alias)], certain: true };
+      if (file.lang === 'kotlin' && /^[a-z]/.test(last) && !entry.alias) continue; // an imported function
+      return { types: [{ t: 'ext', fqn: entry.path, args: [] }], certain: true };
+    }
+    for (const entry of file.imports) {
+      if (!entry.static || entry.wildcard || file.lang !== 'java' || !entry.path.endsWith(`.${name}`)) continue;
+      const owner = this.resolveTypeText(entry.path.slice(0, entry.path.lastIndexOf('.')), -1);
+      const nested = owner && this.memberType(owner, name);
+      if (nested) return { types: [nested], certain: true };
+    }
+    // The file's own package (every module), top-level types and Kotlin type aliases.
+    const samePackage = this.table.packages.get(file.pkg)?.get(name)?.filter((d) => TYPE_KINDS.has(d.kind) || d.kind === 'type');
+    if (samePackage?.length) return { types: [this.aliasOrType(this.table.layout.prefer(samePackage, this.fd.module, (d) => d.file.path)[0]!)], certain: true };
+    // Wildcard imports: repository packages and types first.
+    const external: string[] = [];
+    for (const entry of file.imports) {
+      if (!entry.wildcard) continue;
+      const decls = this.table.typesNamed(`${entry.path}.${name}`, this.fd.module);
+      if (decls.length) return { types: [this.aliasOrType(decls[0]!)], certain: true };
+      const alias = this.packageMember(`${entry.path}.${name}`, 'type');
+      if (alias) return { types: [this.aliasOrType(alias)], certain: true };
+      const owner = this.table.typesNamed(entry.path, this.fd.module)[0];
+      if (owner) {
+        const member = this.resolver.members({ t: 'decl', decl: owner, args: [] }, name, TYPE_MEMBER_KINDS).found[0];
+        if (member) return { types: [{ t: 'decl', decl: member.decl, args: [] }], certain: true };
+        continue;
+      }
+      if (!this.table.packages.has(entry.path)) external.push(entry.path);
+    }
+    const implicit = this.rules.implicitType(name);
+    if (implicit) return { types: [this.resolver.typeByName(implicit, this.fd.module)], certain: true };
+    if (this.table.packageNames.has(name)) return { types: [], pkg: name, certain: true };
+    if (external.length > 0 && /^[A-Z]/.test(name)) {
+      return { types: external.map((p) => ({ t: 'ext', fqn: `${p}.${name}`, args: [] })), certain: external.length === 1 && this.rules.wildcardPlacesForCertain };
+    }
+    return { types: [], certain: false };
+  }
+
+  /** A Kotlin type alias stands for the type it names; everything else for itself. */
+  private aliasOrType(decl: Decl): JType {
+    if (decl.kind === 'type' && decl.def.type) {
+      const target = this.resolver.file(this.resolver.declFile(decl)).resolveTypeText(decl.def.type, decl.def.scope);
+      if (target) return target;
+    }
+    return { t: 'decl', decl, args: [] };
+  }
+
+  /** A top-level declaration by its qualified name (`com.example.fmt`), of a kind. */
+  private packageMember(qualified: string, what: 'type' | 'value' | 'function'): Decl | undefined {
+    const dot = qualified.lastIndexOf('.');
+    const decls = this.table.packages.get(qualified.slice(0, Math.max(0, dot)))?.get(qualified.slice(dot + 1));
+    return decls?.find((d) => (what === 'type' ? d.kind === 'type' || TYPE_KINDS.has(d.kind) : what === 'function' ? d.kind === 'function' : d.kind === 'property'));
+  }
+
+  // ---------------------------------------------------------------------------------------------
+  // References
+
+  private compute(ref: RefEntry, index: number): Resolution {
+    switch (ref.role) {
+      case 'type':
+      case 'inherit':
+      case 'decorator':
+        return this.typeReference(ref);
+      case 'qualifier':
+      case 'import':
+        return this.qualifier(ref);
+      case 'read':
+      case 'write':
+        return this.value(ref, index);
+      case 'call':
+        return this.call(ref);
+      case 'new':
+        return this.creation(ref);
+      case 'methodref':
+        return this.methodReference(ref);
+      case 'constructor':
+        return this.constructorCall(ref);
+    }
+  }
+
+  private receiverOf(ref: RefEntry): Resolution | undefined {
+    return ref.receiver >= 0 ? this.exprResolution(ref.receiver) : undefined;
+  }
+
+  private typeReference(ref: RefEntry): Resolution {
+    const kind = ROLE_KINDS[ref.role];
+    if (ref.receiver >= 0) {
+      const receiver = this.receiverOf(ref);
+      if (receiver?.denotes) {
+        const nested = this.memberType(receiver.denotes, ref.name);
+        return nested ? typed(nested, kind) : { ...UNRESOLVED, kind };
+      }
+      if (receiver?.pkg !== undefined) return this.inPackage(receiver.pkg, ref.name, kind);
+      return { ...UNRESOLVED, kind };
+    }
+    const named = this.typeName(ref.name, ref.scope);
+    if (named.pkg !== undefined && named.types.length === 0) return { targets: [], confidence: 'resolved', kind, pkg: named.pkg, ignored: true };
+    if (named.types.length === 0) return { ...UNRESOLVED, kind };
+    const result = typed(named.types[0]!, kind);
+    if (named.types.length > 1 || !named.certain) {
+      return { targets: candidateTargets(named.types), confidence: 'candidate', kind };
+    }
+    return result;
+  }
+
+  /** `P.name` where P is a package: a repository type, a subpackage, or an external type. */
+  private inPackage(pkg: string, name: string, kind: ReferenceKind): Resolution {
+    const fqn = `${pkg}.${name}`;
+    const decl = this.table.typesNamed(fqn, this.fd.module)[0];
+    if (decl) return typed({ t: 'decl', decl, args: [] }, kind);
+    if (this.table.packageNames.has(fqn) || /^[a-z]/.test(name)) return { targets: [], confidence: 'resolved', kind, pkg: fqn, ignored: true };
+    return typed({ t: 'ext', fqn, args: [] }, kind);
+  }
+
+  private qualifier(ref: RefEntry): Resolution {
+    const imported = ref.importIndex >= 0 ? this.fd.file.imports[ref.importIndex] : undefined;
+    const kind: ReferenceKind = imported ? 'import' : 'type';
+    const receiver = this.receiverOf(ref);
+    if (!receiver) {
+      if (!imported) {
+        const named = this.typeName(ref.name, ref.scope);
+        if (named.types.length === 1 && named.certain) return typed(named.types[0]!, kind);
+      }
+      return { targets: [], confidence: 'resolved', kind, pkg: ref.name, ignored: true };
+    }
+    const last = ref.role === 'import';
+    if (receiver.denotes) {
+      if (last && imported?.static && !imported.wildcard) return this.staticImport(receiver.denotes, ref.name);
+      const nested = this.memberType(receiver.denotes, ref.name);
+      return nested ? typed(nested, kind) : { ...UNRESOLVED, kind };
+    }
+    if (receiver.pkg === undefined) return { ...UNRESOLVED, kind };
+    const fqn = `${receiver.pkg}.${ref.name}`;
+    const decl = this.table.typesNamed(fqn, this.fd.module)[0];
+    if (decl) return typed({ t: 'decl', decl, args: [] }, kind);
+    if (imported && this.fd.file.lang === 'kotlin' && last) {
+      // Kotlin imports name functions and properties as well as types.
+      const members = this.table.packages.get(receiver.pkg)?.get(ref.name);
+      if (members?.length) return { targets: members.map((d) => ({ decl: d })), confidence: members.length === 1 ? 'resolved' : 'candidate', kind };
+    }
+    if (this.table.packageNames.has(fqn)) return { targets: [], confidence: 'resolved', kind, pkg: fqn, ignored: true };
+    if (last && imported && !imported.wildcard && /^[a-z]/.test(ref.name) && this.fd.file.lang === 'kotlin') {
+      return { targets: [{ ext: external(fqn, receiver.pkg, 'function') }], confidence: 'resolved', kind };
+    }
+    if (/^[A-Z]/.test(ref.name)) return typed({ t: 'ext', fqn, args: [] }, kind);
+    return { targets: [], confidence: 'resolved', kind, pkg: fqn, ignored: true };
+  }
+
+  /** `import static a.B.name;`: every member of B called `name`. */
+  private staticImport(owner: JType, name: string): Resolution {
+    const kind: ReferenceKind = 'import';
+    const lookup = this.resolver.members(owner, name, STATIC_IMPORTABLE);
+    if (lookup.found.length) return { targets: lookup.found.map((f) => ({ decl: f.decl })), confidence: 'resolved', kind };
+    const ownerName = externalOwner(lookup, name) ?? (owner.t === 'ext' ? owner.fqn : undefined);
+    if (ownerName) return { targets: [{ ext: memberOfExternal(ownerName, name, /^[A-Z0-9_]+$/.test(name) ? 'field' : 'method') }], confidence: 'resolved', kind };
+    return { ...UNRESOLVED, kind };
+  }
+
+  private value(ref: RefEntry, index: number): Resolution {
+    const kind = ROLE_KINDS[ref.role];
+    if (ref.receiver >= 0) return this.valueOfMember(ref, kind);
+    const variable = this.variable(ref.name, ref.scope, ref.start);
+    if (variable) return variable.length === 1 ? this.valued(variable[0]!, kind) : { targets: variable.map((v) => ({ decl: v.decl })), confidence: 'candidate', kind };
+    if (this.fd.file.lang === 'kotlin' && ref.name === 'field') {
+      const property = this.fd.decls[ref.owner];
+      if (property?.kind === 'property') return this.valued({ decl: property, env: NO_ENV }, kind);
+    }
+    const inherited = this.fromExternalSupertype(ref.name, ref.scope, VALUE_MEMBER_KINDS, this.valueKind());
+    if (inherited && /^[a-z_$]/.test(ref.name) && !this.isPackageName(ref.name, index)) return { ...inherited, kind };
+    const named = this.typeName(ref.name, ref.scope);
+    if (named.types.length > 0) {
+      const type = named.types[0]!;
+      if (named.types.length > 1 || !named.certain) return { targets: candidateTargets(named.types), confidence: 'candidate', kind };
+      // A Kotlin object is a value of its own type; a class name qualifies static members.
+      const isObject = type.t === 'decl' && (type.decl.def.nodeType === 'object_declaration' || type.decl.def.nodeType === 'companion_object');
+      return { targets: targetOfType(type), confidence: 'resolved', kind, denotes: type, ...(isObject ? { value: type } : {}) };
+    }
+    if (named.pkg !== undefined) return { targets: [], confidence: 'resolved', kind, pkg: named.pkg, ignored: true };
+    if (inherited) return { ...inherited, kind };
+    if (this.rules.implicitName(ref.name)) return { targets: [], confidence: 'resolved', kind, ignored: true };
+    if (this.isPackageName(ref.name, index)) return { targets: [], confidence: 'resolved', kind, pkg: ref.name, ignored: true };
+    return this.byName(ref.name, VALUE_MEMBER_KINDS, kind, undefined);
+  }
+
+  /** An undeclared name that qualifies another and looks like a package root (`java` in `java.util.List.of()`). */
+  private isPackageName(name: string, index: number): boolean {
+    return (this.table.packageNames.has(name) || isPackageRoot(name)) && this.isQualifier(index);
+  }
+
+  /**
+   * A member no repository type declares, in a class that extends an external one: it is
+   * inherited from there (or named by a static import). Resolved when exactly one external
+   * supertype chain and no external on-demand static import could supply it.
+   */
+  private fromExternalSupertype(name: string, scope: number, kinds: ReadonlySet<SymbolKind>, kind: SymbolKind): Resolution | undefined {
+    const file = this.fd.file;
+    if (file.lang === 'java') {
+      const single = file.imports.find((i) => i.static && !i.wildcard && i.path.endsWith(`.${name}`));
+      if (single) {
+        const owner = single.path.slice(0, single.path.lastIndexOf('.'));
+        if (!this.table.typesNamed(owner, this.fd.module).length) return { targets: [{ ext: memberOfExternal(owner, name, kind) }], confidence: 'resolved', kind: 'read' };
+      }
+    }
+    const owners = new Set<string>();
+    let unknown = false;
+    for (let s = scope; s >= 0; s = file.scopes[s]!.parent) {
+      const owner = this.ownerOfScope(s);
+      if (!owner) continue;
+      const lookup = this.resolver.members({ t: 'decl', decl: owner, args: [] }, name, kinds);
+      if (lookup.found.length) return undefined;
+      const ext = externalOwner(lookup, name);
+      if (ext) owners.add(ext);
+      unknown ||= lookup.unknown;
+      if (owners.size > 0) break;
+    }
+    if (owners.size === 0) return undefined;
+    const staticWildcards = file.imports.some((i) => i.static && i.wildcard && !this.table.typesNamed(i.path, this.fd.module).length);
+    const confidence: Confidence = unknown || staticWildcards ? 'candidate' : 'resolved';
+    return { targets: [...owners].map((owner) => ({ ext: memberOfExternal(owner, name, kind) })), confidence, kind: 'read' };
+  }
+
+  /** Whether some other reference of the file uses this one's node as its receiver. */
+  private qualifierRefs?: Set<number>;
+
+  private isQualifier(index: number): boolean {
+    if (!this.qualifierRefs) {
+      this.qualifierRefs = new Set();
+      for (const other of this.fd.file.refs) {
+        const expr = other.receiver >= 0 ? this.fd.file.exprs[other.receiver] : undefined;
+        if (expr?.form === 'ref') this.qualifierRefs.add(expr.ref);
+      }
+    }
+    return this.qualifierRefs.has(index);
+  }
+
+  /**
+   * A variable by simple name: locals and parameters declared before the use in enclosing code
+   * scopes, then fields and properties of enclosing classes (inherited ones too), then statically
+   * imported fields (Java) or imported and same-package top-level properties (Kotlin).
+   */
+  private variable(name: string, scope: number, offset: number): Found[] | undefined {
+    const file = this.fd.file;
+    for (let s = scope; s >= 0; s = file.scopes[s]!.parent) {
+      const here = this.declared(s, name);
+      if (here) {
+        const visible = here.filter((d) => (d.kind === 'local' || d.kind === 'parameter') && (d.kind === 'parameter' || d.def.start <= offset)
+          || VALUE_MEMBER_KINDS.has(d.kind) && !TYPE_KINDS.has(d.kind));
+        if (visible.length) return [{ decl: visible[visible.length - 1]!, env: NO_ENV }];
+      }
+      const owner = this.ownerOfScope(s);
+      if (owner) {
+        const lookup = this.resolver.members({ t: 'decl', decl: owner, args: [] }, name, VALUE_MEMBER_KINDS);
+        if (lookup.found.length) return [lookup.found[0]!];
+        if (owner.companion) {
+          const companion = this.resolver.members({ t: 'decl', decl: owner.companion, args: [] }, name, VALUE_MEMBER_KINDS);
+          if (companion.found.length) return [companion.found[0]!];
+        }
+      }
+    }
+    return this.fileLevel(name, VALUE_MEMBER_KINDS, 'value');
+  }
+
+  private ownerOfScope(scope: number): Decl | undefined {
+    const def = this.fd.file.scopes[scope]!.def;
+    const decl = def >= 0 ? this.fd.decls[def] : undefined;
+    return decl && TYPE_KINDS.has(decl.kind) ? decl : undefined;
+  }
+
+  /** Statically imported members (Java), imported and same-package top-level declarations (Kotlin). */
+  private fileLevel(name: string, kinds: ReadonlySet<SymbolKind>, what: 'value' | 'function'): Found[] | undefined {
+    const file = this.fd.file;
+    if (file.lang === 'java') {
+      for (const wildcard of [false, true]) {
+        const found: Found[] = [];
+        for (const entry of file.imports) {
+          if (!entry.static || entry.wildcard !== wildcard) continue;
+          if (!wildcard && !entry.path.endsWith(`.${name}`)) continue;
+          const ownerText = wildcard ? entry.path : entry.path.slice(0, entry.path.lastIndexOf('.'));
+          const owner = this.table.typesNamed(ownerText, this.fd.module)[0];
+          if (!owner) continue;
+          found.push(...this.resolver.members({ t: 'decl', decl: owner, args: [] }, name, kinds).found);
+        }
+        if (found.length) return found;
+      }
+      return undefined;
+    }
+    const top = (d: Decl) => (what === 'function' ? d.kind === 'function' && !d.def.receiverType : d.kind === 'property' && !d.def.receiverType);
+    for (const entry of file.imports) {
+      if (entry.wildcard || (entry.alias ?? entry.path.slice(entry.path.lastIndexOf('.') + 1)) !== name) continue;
+      const dot = entry.path.lastIndexOf('.');
+      const decls = this.table.packages.get(entry.path.slice(0, dot))?.get(entry.path.slice(dot + 1))?.filter(top);
+      if (decls?.length) return decls.map((decl) => ({ decl, env: NO_ENV }));
+      // `import com.example.Registry.register` imports an object's member.
+      const owner = this.table.typesNamed(entry.path.slice(0, dot), this.fd.module)[0];
+      const members = owner && this.resolver.members({ t: 'decl', decl: owner, args: [] }, entry.path.slice(dot + 1), kinds).found;
+      if (members?.length) return members;
+    }
+    const same = this.table.packages.get(file.pkg)?.get(name)?.filter(top);
+    if (same?.length) return same.map((decl) => ({ decl, env: NO_ENV }));
+    const star: Found[] = [];
+    for (const entry of file.imports) {
+      if (!entry.wildcard) continue;
+      star.push(...(this.table.packages.get(entry.path)?.get(name)?.filter(top) ?? []).map((decl) => ({ decl, env: NO_ENV })));
+    }
+    return star.length ? star : undefined;
+  }
+
+  private valued(found: Found, kind: ReferenceKind): Resolution {
+    const type = this.resolver.typeOfDecl(found.decl);
+    return { targets: [{ decl: found.decl }], confidence: 'resolved', kind, ...(type ? { value: substitute(type, found.env) } : {}) };
+  }
+
+  private valueOfMember(ref: RefEntry, kind: ReferenceKind): Resolution {
+    const receiver = this.exprResolution(ref.receiver);
+    if (receiver?.pkg !== undefined && !receiver.denotes) return this.inPackage(receiver.pkg, ref.name, kind);
+    if (receiver?.denotes && !receiver.value) {
+      // `Type.member`: a static field, an enum constant, a companion member or a nested type.
+      const lookup = this.accessible(this.staticMembers(receiver.denotes, ref.name, VALUE_MEMBER_KINDS), ref.scope);
+      if (lookup.found.length) return this.valued(lookup.found[0]!, kind);
+      if (ref.name === 'INSTANCE' && receiver.denotes.t === 'decl' && receiver.denotes.decl.def.nodeType === 'object_declaration') {
+        return { targets: [], confidence: 'resolved', kind, value: receiver.denotes, ignored: true };
+      }
+      if (receiver.denotes.t === 'ext' && /^[A-Z][A-Z0-9_]*$/.test(ref.name)) {
+        // `RetentionPolicy.RUNTIME`: constants are written in capitals, nested types in CamelCase.
+        return { targets: [{ ext: memberOfExternal(receiver.denotes.fqn, ref.name, this.valueKind()) }], confidence: 'resolved', kind };
+      }
+      const nested = this.memberType(receiver.denotes, ref.name);
+      if (nested && (nested.t === 'decl' || /^[A-Z]/.test(ref.name))) {
+        const isObject = nested.t === 'decl' && (nested.decl.def.nodeType === 'object_declaration' || nested.decl.def.nodeType === 'companion_object');
+        return { targets: targetOfType(nested), confidence: 'resolved', kind, denotes: nested, ...(isObject ? { value: nested } : {}) };
+      }
+      const ownerName = externalOwner(lookup, ref.name) ?? (receiver.denotes.t === 'ext' ? receiver.denotes.fqn : undefined);
+      if (ownerName && !lookup.unknown) return { targets: [{ ext: memberOfExternal(ownerName, ref.name, this.valueKind()) }], confidence: 'resolved', kind };
+      return this.byName(ref.name, VALUE_MEMBER_KINDS, kind, undefined);
+    }
+    const type = ref.receiver >= 0 ? this.typeOfExpr(ref.receiver) : undefined;
+    if (!type) return this.byName(ref.name, VALUE_MEMBER_KINDS, kind, undefined);
+    if (type.t === 'array') return ref.name === 'length' || ref.name === 'size' ? { targets: [], confidence: 'resolved', kind, value: { t: 'prim', name: 'int' }, ignored: true } : { ...UNRESOLVED, kind };
+    const lookup = this.accessible(this.resolver.members(type, ref.name, VALUE_MEMBER_KINDS), ref.scope);
+    if (lookup.found.length) return this.valued(lookup.found[0]!, kind);
+    if (ref.name === 'INSTANCE' && type.t === 'decl' && type.decl.def.nodeType === 'object_declaration') {
+      // Java reaches a Kotlin object through its synthetic INSTANCE field: no symbol, the object's type.
+      return { targets: [], confidence: 'resolved', kind, value: type, ignored: true };
+    }
+    // Kotlin reads a Java getter as a property (`person.name` → getName()), writes through its setter.
+    if (this.fd.file.lang === 'kotlin') {
+      const accessor = this.javaAccessor(type, ref.name, kind === 'write');
+      if (accessor) return accessor;
+      const extension = this.extension(ref.name, type, 'property');
+      if (extension) return { ...extension, kind };
+    }
+    const ownerName = externalOwner(lookup, ref.name);
+    if (ownerName && !lookup.unknown) return { targets: [{ ext: memberOfExternal(ownerName, ref.name, this.valueKind()) }], confidence: 'resolved', kind };
+    return this.byName(ref.name, VALUE_MEMBER_KINDS, kind, undefined);
+  }
+
+  /** Private members are visible inside their outermost class only. */
+  private accessible(lookup: MemberLookup, scope: number): MemberLookup {
+    if (!lookup.found.some((f) => f.decl.mods & MODIFIERS.private)) return lookup;
+    const here = outermost(this.enclosingType(scope));
+    const found = lookup.found.filter((f) => !(f.decl.mods & MODIFIERS.private) || outermost(f.decl) === here);
+    return { ...lookup, found };
+  }
+
+  private recordComponent(type: JType, name: string): Decl | undefined {
+    if (type.t !== 'decl' || type.decl.def.nodeType !== 'record_declaration') return undefined;
+    return type.decl.members?.get(name)?.find((m) => m.kind === 'field' && m.def.nodeType === 'formal_parameter');
+  }
+
+  private valueKind(): SymbolKind {
+    return this.fd.file.lang === 'kotlin' ? 'property' : 'field';
+  }
+
+  /** Members reached through a type name: its own and inherited statics, a Kotlin companion's, an object's. */
+  private staticMembers(type: JType, name: string, kinds: ReadonlySet<SymbolKind>): MemberLookup {
+    const lookup = this.resolver.members(type, name, kinds);
+    if (lookup.found.length || type.t !== 'decl' || !type.decl.companion) return lookup;
+    const companion = this.resolver.members({ t: 'decl', decl: type.decl.companion, args: [] }, name, kinds);
+    return companion.found.length ? companion : lookup;
+  }
+
+  /** `get<Name>()`/`is<Name>()` (or `set<Name>(v)`) of a Java class, read as a Kotlin property. */
+  private javaAccessor(type: JType, name: string, write: boolean): Resolution | undefined {
+    const cap = name.charAt(0).toUpperCase() + name.slice(1);
+    const names = write ? [`set${cap}`] : [`get${cap}`, /^is[A-Z]/.test(name) ? name : `is${cap}`];
+    for (const accessor of names) {
+      const found = this.resolver.members(type, accessor, METHOD_KINDS).found.filter((f) => f.decl.file.lang === 'java' && (f.decl.params?.length ?? 0) === (write ? 1 : 0));
+      if (found.length === 1) {
+        const returned = this.resolver.typeOfDecl(found[0]!.decl);
+        return { targets: [{ decl: found[0]!.decl }], confidence: 'resolved', kind: 'call', ...(returned ? { value: substitute(returned, found[0]!.env) } : {}) };
+      }
+    }
+    return undefined;
+  }
+
+  /** `getName()`/`isActive()`/`setName(v)` called from Java on a Kotlin property. */
+  private kotlinProperty(type: JType, name: string, argCount: number): Resolution | undefined {
+    const match = /^(get|set|is)([A-Z]\w*)$/.exec(name);
+    if (!match) return undefined;
+    const [, prefix, rest] = match;
+    if ((prefix === 'set') !== (argCount === 1) || argCount > 1) return undefined;
+    const property = prefix === 'is' ? name : rest!.charAt(0).toLowerCase() + rest!.slice(1);
+    const found = this.resolver.members(type, property, VALUE_MEMBER_KINDS).found.filter((f) => f.decl.file.lang === 'kotlin' && f.decl.kind === 'property');
+    if (found.length !== 1) return undefined;
+    const valueType = this.resolver.typeOfDecl(found[0]!.decl);
+    return {
+      targets: [{ decl: found[0]!.decl }], confidence: 'resolved', kind: prefix === 'set' ? 'write' : 'read',
+      ...(valueType && prefix !== 'set' ? { value: substitute(valueType, found[0]!.env) } : {}),
+    };
+  }
+
+  /**
+   * Kotlin extension functions (or properties) named so that the file can see (same package,
+   * imported by name or wildcard), applicable to the receiver type.
+   */
+  private extension(name: string, receiver: JType | undefined, what: 'function' | 'property', args?: (JType | undefined)[]): Resolution | undefined {
+    const all = this.table.extensions.get(name);
+    if (!all) return undefined;
+    const file = this.fd.file;
+    const visible = all.filter((d) => {
+      if ((what === 'function') !== (d.kind === 'function' || d.kind === 'method')) return false;
+      const pkg = d.file.pkg;
+      if (!d.parent && pkg === file.pkg) return true;
+      // Extensions declared inside a class are visible in that class's file only.
+      if (d.parent) return d.file === file;
+      return file.imports.some((i) => (i.wildcard ? i.path === pkg : i.path === `${pkg}.${name}`));
+    });
+    if (visible.length === 0) return undefined;
+    const applicable = visible.filter((d) => {
+      if (!receiver) return true;
+      const declared = this.resolver.file(this.resolver.declFile(d)).resolveTypeText(d.def.receiverType!, d.def.ownScope >= 0 ? d.def.ownScope : d.def.scope);
+      if (!declared) return true;
+      return this.resolver.assignable(receiver, declared) !== 'no';
+    });
+    if (applicable.length === 0) return undefined;
+    const picked = what === 'function' ? this.resolver.pick(applicable.map((decl) => ({ decl, env: NO_ENV })), args) : { chosen: applicable.map((decl) => ({ decl, env: NO_ENV })), exact: applicable.length === 1 };
+    const exact = picked.exact && picked.chosen.length === 1 && receiver !== undefined;
+    const returned = exact ? this.resolver.typeOfDecl(picked.chosen[0]!.decl) : undefined;
+    return {
+      targets: picked.chosen.map((f) => ({ decl: f.decl })), confidence: exact ? 'resolved' : 'candidate', kind: what === 'function' ? 'call' : 'read',
+      ...(returned ? { value: returned } : {}),
+    };
+  }
+
+  private argTypes(ref: RefEntry): (JType | undefined)[] | undefined {
+    return ref.args?.map((a) => this.typeOfExpr(a));
+  }
+
+  private call(ref: RefEntry): Resolution {
+    const args = this.argTypes(ref);
+    if (ref.receiver >= 0) return this.memberCall(ref, args);
+    const file = this.fd.file;
+    // Local functions (Kotlin), then methods of enclosing classes, innermost first.
+    for (let s = ref.scope; s >= 0; s = file.scopes[s]!.parent) {
+      const local = this.declared(s, ref.name)?.filter((d) => d.kind === 'function');
+      if (local?.length) return this.chosen(local.map((decl) => ({ decl, env: NO_ENV })), args, 'call');
+      const owner = this.ownerOfScope(s);
+      if (!owner) continue;
+      const lookup = this.resolver.members({ t: 'decl', decl: owner, args: [] }, ref.name, METHOD_KINDS);
+      let found = lookup.found;
+      if (!found.length && owner.companion) found = this.resolver.members({ t: 'decl', decl: owner.companion, args: [] }, ref.name, METHOD_KINDS).found;
+      if (found.length) return this.chosen(found, args, 'call');
+      if (file.lang === 'kotlin') {
+        const extension = this.extension(ref.name, { t: 'decl', decl: owner, args: [] }, 'function', args);
+        if (extension?.confidence === 'resolved') return extension;
+      }
+    }
+    const imported = this.fileLevel(ref.name, METHOD_KINDS, 'function');
+    if (imported?.length) return this.chosen(imported, args, 'call');
+    const inherited = this.fromExternalSupertype(ref.name, ref.scope, METHOD_KINDS, 'method');
+    if (inherited) return { ...inherited, kind: 'call' };
+    if (file.lang === 'kotlin') {
+      // `Order(…)` is a constructor call; `println(…)` a default import.
+      const named = this.typeName(ref.name, ref.scope);
+      if (named.types.length > 0) return this.construct(named, args, 'new');
+      const implicit = this.rules.implicitFunction(ref.name);
+      if (implicit) return { targets: [{ ext: external(implicit, implicit.slice(0, implicit.lastIndexOf('.')), 'function') }], confidence: 'resolved', kind: 'call' };
+    }
+    return this.byName(ref.name, METHOD_KINDS, 'call', args);
+  }
+
+  private memberCall(ref: RefEntry, args: (JType | undefined)[] | undefined): Resolution {
+    const receiverExpr = this.fd.file.exprs[ref.receiver];
+    const receiver = this.exprResolution(ref.receiver);
+    if (receiver?.pkg !== undefined && !receiver.denotes) return { ...UNRESOLVED, kind: 'call' };
+    const isStatic = receiver?.denotes !== undefined && receiver.value === undefined;
+    const type = isStatic ? receiver!.denotes! : this.typeOfExpr(ref.receiver);
+    if (!type) {
+      if (this.fd.file.lang === 'kotlin') {
+        const extension = this.extension(ref.name, undefined, 'function', args);
+        if (extension) return { ...extension, confidence: 'candidate' };
+        if (isKotlinScopeFunction(ref.name)) return { targets: [{ ext: external(`kotlin.${ref.name}`, 'kotlin', 'function') }], confidence: 'resolved', kind: 'call' };
+      }
+      return this.byName(ref.name, METHOD_KINDS, 'call', args);
+    }
+    const lookup = this.accessible(isStatic ? this.staticMembers(type, ref.name, METHOD_KINDS) : this.resolver.members(type, ref.name, METHOD_KINDS), ref.scope);
+    if (lookup.found.length === 0 && (args?.length ?? 0) === 0) {
+      // A record's component is read through its accessor method, which nobody declares.
+      const component = this.recordComponent(type, ref.name);
+      if (component) return { ...this.valued({ decl: component, env: envOf(type) }, 'call') };
+    }
+    if (lookup.found.length) {
+      const resolution = this.chosen(lookup.found, args, 'call');
+      // Overloads the repository does not declare may live in an external supertype.
+      if (resolution.confidence === 'resolved' || !lookup.ext) return resolution;
+    }
+    if (this.fd.file.lang === 'java') {
+      const property = this.kotlinProperty(type, ref.name, args?.length ?? 0);
+      if (property) return property;
+    } else {
+      const extension = this.extension(ref.name, type, 'function', args);
+      if (extension) return extension;
+      if (isKotlinScopeFunction(ref.name)) return { targets: [{ ext: external(`kotlin.${ref.name}`, 'kotlin', 'function') }], confidence: 'resolved', kind: 'call' };
+    }
+    if (type.t === 'array') return { targets: [], confidence: 'resolved', kind: 'call', ignored: true };
+    const ownerName = externalOwner(lookup, ref.name);
+    if (ownerName && !lookup.unknown) return { targets: [{ ext: memberOfExternal(ownerName, ref.name, 'method') }], confidence: 'resolved', kind: 'call' };
+    if (receiverExpr?.form === 'super' && ownerName) return { targets: [{ ext: memberOfExternal(ownerName, ref.name, 'method') }], confidence: 'resolved', kind: 'call' };
+    return this.byName(ref.name, METHOD_KINDS, 'call', args);
+  }
+
+  /** Overload choice among found methods; the value is the return type when one was chosen. */
+  private chosen(found: Found[], args: (JType | undefined)[] | undefined, kind: ReferenceKind): Resolution {
+    const { chosen, exact } = this.resolver.pick(found, args);
+    if (exact && chosen.length === 1) {
+      const returned = this.resolver.typeOfDecl(chosen[0]!.decl);
+      return { targets: [{ decl: chosen[0]!.decl }], confidence: 'resolved', kind, ...(returned ? { value: substitute(returned, chosen[0]!.env) } : {}) };
+    }
+    return { targets: chosen.map((f) => ({ decl: f.decl })), confidence: 'candidate', kind };
+  }
+
+  private creation(ref: RefEntry): Resolution {
+    const args = this.argTypes(ref);
+    let named: TypeNameResult;
+    if (ref.name === 'new') {
+      // `Foo::new`
+      const receiver = this.receiverOf(ref);
+      named = { types: receiver?.denotes ? [receiver.denotes] : [], certain: true };
+      return this.construct(named, undefined, 'new');
+    }
+    if (ref.receiver >= 0) {
+      const resolution = this.typeReference({ ...ref, role: 'type' });
+      named = { types: resolution.denotes ? [resolution.denotes] : [], certain: resolution.confidence === 'resolved' };
+    } else {
+      named = this.typeName(ref.name, ref.scope);
+    }
+    return this.construct(named, args, 'new');
+  }
+
+  /** The class and, when it declares constructors, the one the arguments select. */
+  private construct(named: TypeNameResult, args: (JType | undefined)[] | undefined, kind: ReferenceKind): Resolution {
+    if (named.types.length === 0) return { ...UNRESOLVED, kind };
+    if (named.types.length > 1 || !named.certain) return { targets: candidateTargets(named.types), confidence: 'candidate', kind };
+    const type = named.types[0]!;
+    const targets = targetOfType(type);
+    if (type.t !== 'decl') return { targets, confidence: 'resolved', kind, value: type };
+    const constructors = type.decl.members?.get(CONSTRUCTOR) ?? [];
+    if (constructors.length === 0) return { targets, confidence: 'resolved', kind, value: type };
+    const { chosen, exact } = this.resolver.pick(constructors.map((decl) => ({ decl, env: NO_ENV })), args);
+    // A Kotlin primary constructor is the class itself: explicit constructors may not match at all.
+    if (type.decl.file.lang === 'kotlin' && type.decl.params && args && args.length === type.decl.params.length && !exact) {
+      return { targets, confidence: 'resolved', kind, value: type };
+    }
+    if (exact && chosen.length === 1) return { targets: [...targets, { decl: chosen[0]!.decl }], confidence: 'resolved', kind, value: type };
+    return { targets: [...targets, ...chosen.map((f) => ({ decl: f.decl }))], confidence: 'candidate', kind, value: type };
+  }
+
+  private methodReference(ref: RefEntry): Resolution {
+    const kind: ReferenceKind = 'read';
+    let type: JType | undefined;
+    let isStatic = false;
+    if (ref.receiver >= 0) {
+      const receiver = this.exprResolution(ref.receiver);
+      isStatic = receiver?.denotes !== undefined && receiver.value === undefined;
+      type = isStatic ? receiver!.denotes : this.typeOfExpr(ref.receiver);
+    } else {
+      const owner = this.enclosingType(ref.scope);
+      const found = owner ? this.resolver.members({ t: 'decl', decl: owner, args: [] }, ref.name, METHOD_KINDS).found : [];
+      const top = found.length ? found : this.fileLevel(ref.name, METHOD_KINDS, 'function') ?? [];
+      if (top.length) return { targets: top.map((f) => ({ decl: f.decl })), confidence: top.length === 1 ? 'resolved' : 'candidate', kind };
+      return this.byName(ref.name, METHOD_KINDS, kind, undefined);
+    }
+    if (!type) return this.byName(ref.name, METHOD_KINDS, kind, undefined);
+    const lookup = isStatic ? this.staticMembers(type, ref.name, METHOD_OR_VALUE) : this.resolver.members(type, ref.name, METHOD_OR_VALUE);
+    if (lookup.found.length) return { targets: lookup.found.map((f) => ({ decl: f.decl })), confidence: lookup.found.length === 1 ? 'resolved' : 'candidate', kind };
+    const ownerName = externalOwner(lookup, ref.name);
+    if (ownerName && !lookup.unknown) return { targets: [{ ext: memberOfExternal(ownerName, ref.name, 'method') }], confidence: 'resolved', kind };
+    return this.byName(ref.name, METHOD_KINDS, kind, undefined);
+  }
+
+  /** `this(…)` and `super(…)` in a constructor. */
+  private constructorCall(ref: RefEntry): Resolution {
+    const cls = this.enclosingType(ref.scope);
+    if (!cls) return { ...UNRESOLVED, kind: 'call' };
+    let target: JType | undefined = { t: 'decl', decl: cls, args: [] };
+    if (ref.name === 'super') target = this.resolver.supertypes(cls).find((s) => s.superclass)?.type;
+    if (!target) return { ...UNRESOLVED, kind: 'call' };
+    if (target.t === 'ext') return { targets: [{ ext: memberOfExternal(target.fqn, target.fqn.slice(target.fqn.lastIndexOf('.') + 1), 'constructor') }], confidence: 'resolved', kind: 'call' };
+    if (target.t !== 'decl') return { ...UNRESOLVED, kind: 'call' };
+    const constructors = target.decl.members?.get(CONSTRUCTOR) ?? [];
+    if (constructors.length === 0) return { targets: [{ decl: target.decl }], confidence: 'resolved', kind: 'call' };
+    return this.chosen(constructors.map((decl) => ({ decl, env: NO_ENV })), this.argTypes(ref), 'call');
+  }
+
+  /**
+   * The last resort: declarations of members with this name anywhere in the repository. Only a
+   * name matches, so each is a candidate; too many say nothing and none is recorded.
+   */
+  private byName(name: string, kinds: ReadonlySet<SymbolKind>, kind: ReferenceKind, args: (JType | undefined)[] | undefined): Resolution {
+    let matches = (this.table.membersByName.get(name) ?? []).filter((d) => kinds.has(d.kind) && !d.local);
+    if (args && matches.length > 1) {
+      const arity = matches.filter((d) => {
+        const params = d.params ?? [];
+        const varargs = params.length > 0 && params[params.length - 1]!.def.varargs;
+        return varargs ? args.length >= params.length - 1 : params.length >= args.length && params.filter((p) => p.def.value === undefined || d.file.lang === 'java').length <= args.length;
+      });
+      if (arity.length) matches = arity;
+    }
+    if (matches.length === 0 || matches.length > MAX_CANDIDATES) return { ...UNRESOLVED, kind };
+    return { targets: matches.map((decl) => ({ decl })), confidence: 'candidate', kind };
+  }
+}
+
+interface TypeNameResult {
+  types: JType[];
+  /** Scope or import resolution placed the name (several types or a guess are not certain). */
+  certain: boolean;
+  pkg?: string;
+}
+
+const TYPE_MEMBER_KINDS: ReadonlySet<SymbolKind> = new Set(['class', 'interface', 'enum']);
+const STATIC_IMPORTABLE: ReadonlySet<SymbolKind> = new Set(['method', 'function', 'field', 'property', 'enumMember', 'class', 'interface', 'enum']);
+const METHOD_OR_VALUE: ReadonlySet<SymbolKind> = new Set(['method', 'function', 'field', 'property']);
+
+function typed(type: JType, kind: ReferenceKind): Resolution {
+  return { targets: targetOfType(type), confidence: 'resolved', kind, denotes: type };
+}
+
+/**
+ * Candidates for a name several types could supply. Only repository declarations: an external
+ * name guessed from a wildcard import (`java.util.concurrent.List`) may not exist at all, and a
+ * symbol that does not exist must not appear in the index.
+ */
+function candidateTargets(types: JType[]): Target[] {
+  return types.flatMap((t) => (t.t === 'decl' ? [{ decl: t.decl }] : []));
+}
+
+function targetOfType(type: JType): Target[] {
+  if (type.t === 'decl') return [{ decl: type.decl }];
+  if (type.t === 'ext') return [{ ext: external(type.fqn, packageOf(type.fqn), 'class') }];
+  return [];
+}
+
+function external(qname: string, pkg: string, kind: SymbolKind): ExternalTarget {
+  return { qname, name: qname.slice(qname.lastIndexOf('.') + 1), kind, pkg };
+}
+
+/** An external member, named `java.util.List#add` (Kotlin's own types: `kotlin.collections.List.size`). */
+function memberOfExternal(owner: string, name: string, kind: SymbolKind): ExternalTarget {
+  const separator = owner.startsWith('kotlin.') ? '.' : '#';
+  return { qname: `${owner}${separator}${name}`, name, kind, pkg: packageOf(owner) };
+}
+
+/** The Java package of a canonical name: the segments before the first capitalised one. */
+export function packageOf(fqn: string): string {
+  let pkg = packages.get(fqn);
+  if (pkg === undefined) {
+    pkg = computePackage(fqn);
+    if (packages.size > 100_000) packages.clear();
+    packages.set(fqn, pkg);
+  }
+  return pkg;
+}
+
+const packages = new Map<string, string>();
+
+function computePackage(fqn: string): string {
+  const segments = fqn.split('.');
+  const type = segments.findIndex((s) => /^[A-Z]/.test(s));
+  return segments.slice(0, type > 0 ? type : Math.max(1, segments.length - 1)).join('.');
+}
+
+function primitiveName(type: JType): string | undefined {
+  if (type.t === 'prim') return type.name;
+  if (type.t === 'ext') return primitiveOfKotlin(type.fqn);
+  return undefined;
+}
+
+function outermost(decl: Decl | undefined): Decl | undefined {
+  let current = decl;
+  while (current?.parent) current = current.parent;
+  return current;
+}
+
+/** Members every object has (java.lang.Object's, kotlin.Any's). */
+const ROOT_MEMBERS = new Set(['equals', 'hashCode', 'toString', 'getClass', 'notify', 'notifyAll', 'wait', 'clone', 'finalize']);
+
+/**
+ * The external type that must declare a member the repository's types do not: the first external
+ * supertype met, unless that is only the root class and the name is none of its members.
+ */
+function externalOwner(lookup: MemberLookup, name: string): string | undefined {
+  if (!lookup.ext) return undefined;
+  return isRootType(lookup.ext) && !ROOT_MEMBERS.has(name) ? undefined : lookup.ext;
+}
+
+function isRootType(fqn: string): boolean {
+  return fqn === 'java.lang.Object' || fqn === 'kotlin.Any';
+}
+
+function sameRuntimeType(a: JType, b: JType): boolean {
+  if (a.t === 'ext' && b.t === 'ext') return runtimeName(a.fqn) === runtimeName(b.fqn);
+  const pa = primitiveName(a);
+  const pb = primitiveName(b);
+  if (pa || pb) return pa === pb;
+  return sameType(a, b);
+}
+
+/** The element type of iterating over a value (`for (x in xs)`, `xs[i]`). */
+export function elementType(type: JType): JType | undefined {
+  if (type.t === 'array') return type.of;
+  if (type.t === 'ext' && isIterable(type.fqn)) return type.args[0];
+  return undefined;
+}

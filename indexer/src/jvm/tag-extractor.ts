@@ -1,0 +1,498 @@
+// The one generic extractor behind the Java and Kotlin indexers: runs a language's tags query
+// (queries/<language>/tags.scm) over a syntax tree and turns its captures into a FileModel. Which
+// syntax declares or refers to what is said by the query; what it means is the resolver's business.
+//
+// Capture vocabulary. Each match has one primary capture:
+//   @definition.<SymbolKind>  a declaration node; with @name (none: anonymous), @type (declared or
+//                             return type), @receiver.type (extension receiver), @value (initialiser),
+//                             @doc, @modifiers, and the flags @varargs and @iterates (a loop variable).
+//   @declaration              adds @type, @receiver.type, @value, @doc, @modifiers to the definition
+//                             declared by this node (patterns stay small: one aspect each).
+//   @reference.<role>         a reference expression (roles in file-model.ts); with @name, and
+//                             @receiver, @arguments, @argument (an argument outside the list),
+//                             and the flag @superclass (a supertype in the superclass position).
+//   @import                   with @import.path, @import.wildcard, @import.static, @import.alias.
+//   @literal.<type>, @this (@receiver: qualifier), @super, @cast (@type), @parens (@value: same type),
+//   @element (@value: element of)   expressions whose type resolution can follow.
+// Independent of the primary capture: @scope (a code scope), @package, @ignore (no references to
+// names inside this node).
+//
+// Precedence: a name node yields one entry. A definition beats a reference; among references (and
+// among definitions of one declaration) the pattern that comes last in the file wins.
+import { SYMBOL_KINDS, type ProblemRecord, type SymbolKind } from '@sextant/format';
+import type { Node, Query, QueryCapture, Tree } from 'web-tree-sitter';
+import { lineStarts, positionOf, problemsOf, wellFormed } from '../syntax/syntax-parser.ts';
+import { CALLABLE_KINDS, ROLES, TYPE_KINDS, type DefEntry, type ExprEntry, type FileModel, type ImportEntry, type JvmLanguage, type NameRange, type RefEntry, type Role, type ScopeEntry } from './file-model.ts';
+import { IntervalNesting, type Interval } from './interval-nesting.ts';
+
+/** What a language adds to the generic extraction. */
+export interface ExtractionRules {
+  lang: JvmLanguage;
+  /** The body of a declaration node (its signature ends where the body starts). */
+  bodyOf(declaration: Node): Node | null;
+  /** Expression nodes that stand for the expression inside them (Kotlin's value_argument). */
+  unwrapArgument?(argument: Node): Node;
+}
+
+/** Kinds that can enclose code, so a reference inside them names them as its caller. */
+const HOLDER_KINDS: ReadonlySet<SymbolKind> = new Set(['class', 'interface', 'enum', 'enumMember', 'method', 'constructor', 'function', 'field', 'property']);
+const KIND_SET: ReadonlySet<string> = new Set(SYMBOL_KINDS);
+const ROLE_SET: ReadonlySet<string> = new Set(ROLES);
+const AUX_CAPTURES = new Set([
+  'name', 'type', 'receiver.type', 'value', 'doc', 'modifiers', 'varargs', 'iterates', 'receiver', 'arguments', 'argument',
+  'import.path', 'import.wildcard', 'import.static', 'import.alias', 'scope', 'package', 'ignore', 'declaration', 'import',
+  'this', 'super', 'cast', 'parens', 'element', 'superclass',
+]);
+const MAX_DOC = 1000;
+const MAX_SIGNATURE = 300;
+
+/** Rejects capture names outside the vocabulary, so a typo in a .scm file fails loudly at load. */
+export function checkCaptureNames(query: Query, label: string): void {
+  for (const name of query.captureNames) {
+    if (name.startsWith('_') || AUX_CAPTURES.has(name) || name.startsWith('literal.')) continue;
+    if (name.startsWith('definition.') && KIND_SET.has(name.slice('definition.'.length))) continue;
+    if (name.startsWith('reference.') && ROLE_SET.has(name.slice('reference.'.length))) continue;
+    throw new Error(`Tags query for ${label} uses @${name}; see the capture vocabulary in indexer/src/jvm/tag-extractor.ts.`);
+  }
+}
+
+interface RawDef {
+  node: Node;
+  name?: Node;
+  kind: SymbolKind;
+  pattern: number;
+  flags: Set<string>;
+}
+
+interface RawRef {
+  node: Node;
+  name: Node;
+  role: Role;
+  pattern: number;
+  receiver?: Node;
+  arguments?: Node;
+  argument?: Node;
+  superclass: boolean;
+}
+
+interface Aux {
+  type?: Node;
+  receiverType?: Node;
+  value?: Node;
+  doc?: Node;
+  modifiers?: Node;
+}
+
+type RawExpr =
+  | { form: 'ref'; ref: RawRef }
+  | { form: 'literal'; type: string }
+  | { form: 'this'; node: Node; qualifier?: Node }
+  | { form: 'super'; node: Node }
+  | { form: 'cast'; node: Node; type: Node }
+  | { form: 'parens'; value: Node }
+  | { form: 'element'; value: Node };
+
+export function extractFile(tree: Tree, text: string, path: string, query: Query, rules: ExtractionRules): FileModel {
+  const root = tree.rootNode;
+  const defs = new Map<string, RawDef>();
+  const aux = new Map<number, Aux>();
+  const refs = new Map<number, RawRef>();
+  const exprs = new Map<number, RawExpr>();
+  const codeScopes: Interval[] = [];
+  const ignored: Interval[] = [];
+  const ignoredNodes = new Set<number>();
+  const imports = new Map<number, { node: Node; pattern: number; entry: ImportEntry }>();
+  let pkg = '';
+
+  const captures = new Map<string, Node>();
+  for (const match of query.matches(root)) {
+    captures.clear();
+    let primary: QueryCapture | undefined;
+    let primaryRank = 0;
+    for (const capture of match.captures) {
+      const name = capture.name;
+      const role = roleOf(name);
+      if (role === SCOPE) codeScopes.push({ start: capture.node.startIndex, end: capture.node.endIndex });
+      else if (role === IGNORE) {
+        ignoredNodes.add(capture.node.id);
+        ignored.push({ start: capture.node.startIndex, end: capture.node.endIndex });
+      } else if (role === PACKAGE) pkg = capture.node.text.replace(/\s+/g, '');
+      else if (role > primaryRank) {
+        primary = capture;
+        primaryRank = role;
+      }
+      captures.set(name, capture.node);
+    }
+    if (!primary) continue;
+    const node = primary.node;
+    const name = primary.name;
+    if (name.startsWith('definition.')) {
+      const nameNode = captures.get('name');
+      const key = `${node.id}:${nameNode?.id ?? ''}`;
+      const previous = defs.get(key);
+      const flags = new Set<string>(previous?.flags);
+      if (captures.has('varargs')) flags.add('varargs');
+      if (captures.has('iterates')) flags.add('iterates');
+      if (!previous || previous.pattern <= match.patternIndex) {
+        defs.set(key, { node, name: nameNode, kind: name.slice('definition.'.length) as SymbolKind, pattern: match.patternIndex, flags });
+      } else {
+        previous.flags = flags;
+      }
+      mergeAux(aux, node.id, captures);
+    } else if (name === 'declaration') {
+      mergeAux(aux, node.id, captures);
+    } else if (name.startsWith('reference.')) {
+      const nameNode = captures.get('name');
+      if (!nameNode) continue;
+      const previous = refs.get(nameNode.id);
+      if (previous && previous.pattern > match.patternIndex) continue;
+      const ref: RawRef = {
+        node, name: nameNode, role: name.slice('reference.'.length) as Role, pattern: match.patternIndex,
+        receiver: captures.get('receiver'), arguments: captures.get('arguments'), argument: captures.get('argument'),
+        superclass: captures.has('superclass'),
+      };
+      refs.set(nameNode.id, ref);
+    } else if (name === 'import') {
+      const path = captures.get('import.path');
+      if (!path) continue;
+      const previous = imports.get(node.id);
+      if (previous && previous.pattern > match.patternIndex) continue;
+      imports.set(node.id, {
+        node, pattern: match.patternIndex,
+        entry: {
+          path: path.text.replace(/\s+/g, ''),
+          wildcard: captures.has('import.wildcard'),
+          static: captures.has('import.static'),
+          ...(captures.has('import.alias') ? { alias: captures.get('import.alias')!.text } : {}),
+        },
+      });
+    } else if (name.startsWith('literal.')) {
+      exprs.set(node.id, { form: 'literal', type: name.slice('literal.'.length) });
+    } else if (name === 'this') {
+      exprs.set(node.id, { form: 'this', node, qualifier: captures.get('receiver') });
+    } else if (name === 'super') {
+      exprs.set(node.id, { form: 'super', node });
+    } else if (name === 'cast') {
+      const type = captures.get('type');
+      if (type) exprs.set(node.id, { form: 'cast', node, type });
+    } else if (name === 'parens' || name === 'element') {
+      const value = captures.get('value');
+      if (value) exprs.set(node.id, { form: name, value });
+    }
+  }
+
+  const positions = new Positions(text);
+
+  // Definitions, in document order; a declaration captured both with and without a name (a
+  // companion object) is the named one.
+  const named = new Set<number>();
+  for (const raw of defs.values()) if (raw.name) named.add(raw.node.id);
+  const rawDefs = [...defs.values()].filter((raw) => raw.name || !named.has(raw.node.id)).sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex
+    || (a.name?.startIndex ?? 0) - (b.name?.startIndex ?? 0));
+  const defNames = new Set<number>();
+  const defEntries: DefEntry[] = rawDefs.map((raw) => {
+    if (raw.name) defNames.add(raw.name.id);
+    const nameNode = raw.name ?? raw.node;
+    const start = raw.node.startIndex;
+    const end = raw.node.endIndex;
+    const at = raw.name ? positions.name(raw.name) : positions.point(raw.node);
+    const a = aux.get(raw.node.id);
+    const entry: DefEntry = {
+      kind: raw.kind,
+      name: raw.name ? wellFormed(nameNode.text) : '',
+      nodeType: raw.node.type,
+      start, end,
+      range: [...positions.at(start, raw.node.startPosition), ...positions.at(end, raw.node.endPosition)],
+      ...at,
+      parent: -1, scope: -1, ownScope: -1, local: false,
+    };
+    if (a?.type) entry.type = squash(a.type.text);
+    if (a?.receiverType) entry.receiverType = squash(a.receiverType.text);
+    if (a?.doc) {
+      const doc = docOf(a.doc.text);
+      if (doc) entry.doc = doc;
+    }
+    if (a?.modifiers) entry.modifiers = a.modifiers.text;
+    if (raw.flags.has('varargs')) entry.varargs = true;
+    if (raw.flags.has('iterates')) entry.iterates = true;
+    return entry;
+  });
+
+  // Scopes: code scopes from the query plus one per class- or function-like definition.
+  const scopeEntries: ScopeEntry[] = [];
+  const scopeByExtent = new Map<string, number>();
+  defEntries.forEach((def, index) => {
+    if (!TYPE_KINDS.has(def.kind) && !CALLABLE_KINDS.has(def.kind)) return;
+    def.ownScope = scopeEntries.length;
+    scopeByExtent.set(`${def.start}:${def.end}`, scopeEntries.length);
+    scopeEntries.push({ start: def.start, end: def.end, parent: -1, def: index, code: CALLABLE_KINDS.has(def.kind) });
+  });
+  for (const scope of codeScopes) {
+    const same = scopeByExtent.get(`${scope.start}:${scope.end}`);
+    if (same !== undefined) {
+      scopeEntries[same]!.code = true;
+      continue;
+    }
+    scopeByExtent.set(`${scope.start}:${scope.end}`, scopeEntries.length);
+    scopeEntries.push({ start: scope.start, end: scope.end, parent: -1, def: -1, code: true });
+  }
+  const scopeNesting = new IntervalNesting(scopeEntries);
+  scopeEntries.forEach((scope, i) => (scope.parent = scopeNesting.parents[i]!));
+
+  // Containers, declaring scopes and locality.
+  const defNesting = new IntervalNesting(defEntries);
+  const holderIndex: number[] = [];
+  defEntries.forEach((def, i) => {
+    def.scope = scopeNesting.enclosing(def);
+    const declaredIn = def.scope >= 0 ? scopeEntries[def.scope]! : undefined;
+    def.local = declaredIn?.code ?? false;
+    if (def.local && (def.kind === 'property' || def.kind === 'field')) def.kind = 'local';
+    if (def.kind === 'parameter' || def.kind === 'typeParameter' || def.kind === 'local') def.local = true;
+    let parent = defNesting.parents[i]!;
+    while (parent >= 0 && !HOLDER_KINDS.has(defEntries[parent]!.kind)) parent = defNesting.parents[parent]!;
+    def.parent = parent;
+    if (HOLDER_KINDS.has(def.kind) && !(def.local && (def.kind === 'field' || def.kind === 'property'))) holderIndex.push(i);
+  });
+  // Members of local and anonymous classes are as unreachable by name as the class itself.
+  for (const def of defEntries) if (def.parent >= 0 && defEntries[def.parent]!.local) def.local = true;
+  // Kotlin functions directly in a class are its methods.
+  for (const def of defEntries) {
+    if (def.kind === 'function' && def.parent >= 0 && TYPE_KINDS.has(defEntries[def.parent]!.kind) && !scopeEntries[def.scope]?.code) def.kind = 'method';
+  }
+  const holders = new IntervalNesting(holderIndex.map((i) => defEntries[i]!));
+  const ownerAt = (offset: number) => {
+    const h = holders.innermost(offset);
+    return h >= 0 ? holderIndex[h]! : -1;
+  };
+
+  // Signatures of what can be searched (locals are reached by position only).
+  rawDefs.forEach((raw, i) => {
+    const def = defEntries[i]!;
+    if (def.name && (!def.local || TYPE_KINDS.has(def.kind) || CALLABLE_KINDS.has(def.kind))) def.signature = signatureOf(raw.node, aux.get(raw.node.id), text, rules);
+  });
+
+  // References, in document order; definitions' names and ignored names are not references.
+  const ignoredRanges = mergeIntervals(ignored);
+  const rawRefs = [...refs.values()]
+    .filter((ref) => !defNames.has(ref.name.id) && !ignoredNodes.has(ref.name.id) && intervalAt(ignoredRanges, ref.name.startIndex) < 0)
+    .sort((a, b) => a.name.startIndex - b.name.startIndex);
+  const importList = [...imports.values()].sort((a, b) => a.node.startIndex - b.node.startIndex);
+  const importRanges = importList.map(({ node }) => ({ start: node.startIndex, end: node.endIndex }));
+
+  // Expressions: every reference node is one, then the captured expression forms.
+  const exprIndex = new Map<number, number>();
+  const exprEntries: ExprEntry[] = [];
+  rawRefs.forEach((ref, i) => {
+    exprIndex.set(ref.node.id, exprEntries.length);
+    exprEntries.push({ form: 'ref', ref: i });
+  });
+  rawDefs.forEach((raw, i) => {
+    if (defEntries[i]!.name || exprIndex.has(raw.node.id)) return;
+    exprIndex.set(raw.node.id, exprEntries.length);
+    exprEntries.push({ form: 'def', def: i });
+  });
+  const pending: [RawExpr, number][] = [];
+  for (const [nodeId, raw] of exprs) {
+    if (exprIndex.has(nodeId) || raw.form === 'ref') continue;
+    exprIndex.set(nodeId, exprEntries.length);
+    pending.push([raw, exprEntries.length]);
+    exprEntries.push({ form: 'literal', type: '' }); // placeholder, filled once every index is known
+  }
+  const exprOf = (node: Node | undefined): number => (node ? exprIndex.get(node.id) ?? -1 : -1);
+  for (const [raw, index] of pending) {
+    switch (raw.form) {
+      case 'literal':
+        exprEntries[index] = { form: 'literal', type: raw.type };
+        break;
+      case 'this':
+        exprEntries[index] = { form: 'this', qualifier: exprOf(raw.qualifier), scope: scopeNesting.innermost(raw.node.startIndex) };
+        break;
+      case 'super':
+        exprEntries[index] = { form: 'super', scope: scopeNesting.innermost(raw.node.startIndex) };
+        break;
+      case 'cast':
+        exprEntries[index] = { form: 'cast', type: squash(raw.type.text), scope: scopeNesting.innermost(raw.node.startIndex) };
+        break;
+      case 'parens':
+      case 'element':
+        exprEntries[index] = { form: raw.form, value: exprOf(raw.value) };
+        break;
+      default:
+        break;
+    }
+  }
+  rawDefs.forEach((raw, i) => {
+    const value = aux.get(raw.node.id)?.value;
+    if (value) defEntries[i]!.value = exprOf(value);
+  });
+
+  const refEntries: RefEntry[] = rawRefs.map((raw) => {
+    const start = raw.name.startIndex;
+    const entry: RefEntry = {
+      role: raw.role,
+      name: raw.name.text,
+      ...positions.name(raw.name),
+      start,
+      scope: scopeNesting.innermost(start),
+      owner: ownerAt(start),
+      receiver: exprOf(raw.receiver),
+      importIndex: intervalAt(importRanges, start),
+    };
+    if (raw.role === 'inherit') entry.text = squash(raw.node.text);
+    if (raw.superclass) entry.superclass = true;
+    if (raw.arguments || raw.argument) {
+      const args: number[] = [];
+      if (raw.arguments) {
+        for (const child of raw.arguments.namedChildren) {
+          if (!child || child.isExtra) continue;
+          args.push(exprOf(rules.unwrapArgument ? rules.unwrapArgument(child) : child));
+        }
+      }
+      if (raw.argument) args.push(exprOf(raw.argument));
+      entry.args = args;
+    }
+    return entry;
+  });
+
+  const problems: ProblemRecord[] = root.hasError ? problemsOf(root, text, lineStarts(text)) : [];
+  return {
+    path, lang: rules.lang, pkg,
+    imports: importList.map((i) => i.entry),
+    defs: defEntries, refs: refEntries, exprs: exprEntries, scopes: scopeEntries, problems,
+  };
+}
+
+// What a capture name is to a match: independent (scope, ignore, package), auxiliary (0), or a
+// candidate primary capture ranked so that definitions outrank references, which outrank
+// aux-only and expression captures.
+const AUX = 0;
+const EXPRESSION = 1;
+const DECLARATION = 2;
+const REFERENCE = 3;
+const DEFINITION = 4;
+const SCOPE = -1;
+const IGNORE = -2;
+const PACKAGE = -3;
+const EXPRESSION_CAPTURES = new Set(['this', 'super', 'cast', 'parens', 'element']);
+const roles = new Map<string, number>();
+
+function roleOf(capture: string): number {
+  let role = roles.get(capture);
+  if (role === undefined) {
+    role = capture === 'scope' ? SCOPE : capture === 'ignore' ? IGNORE : capture === 'package' ? PACKAGE
+      : capture.startsWith('definition.') ? DEFINITION : capture.startsWith('reference.') ? REFERENCE
+      : capture === 'declaration' || capture === 'import' ? DECLARATION
+      : capture.startsWith('literal.') || EXPRESSION_CAPTURES.has(capture) ? EXPRESSION : AUX;
+    roles.set(capture, role);
+  }
+  return role;
+}
+
+function mergeAux(aux: Map<number, Aux>, id: number, captures: Map<string, Node>): void {
+  let entry = aux.get(id);
+  if (!entry) aux.set(id, (entry = {}));
+  const type = captures.get('type');
+  if (type) entry.type = type;
+  const receiverType = captures.get('receiver.type');
+  if (receiverType) entry.receiverType = receiverType;
+  const value = captures.get('value');
+  if (value) entry.value = value;
+  const doc = captures.get('doc');
+  if (doc) entry.doc = doc;
+  const modifiers = captures.get('modifiers');
+  if (modifiers) entry.modifiers = modifiers;
+}
+
+/**
+ * Line and column of offsets. tree-sitter's rows count LF only; the build counts CR, CRLF, LF,
+ * U+2028 and U+2029 (as the TypeScript compiler does), so files with the rarer breaks go through
+ * offsets. Columns are UTF-16 code units in both (see syntax-parser.ts on web-tree-sitter offsets).
+ */
+class Positions {
+  private readonly lines?: number[];
+
+  constructor(text: string) {
+    if (/\r(?!\n)|[\u2028\u2029]/.test(text)) this.lines = lineStarts(text);
+  }
+
+  at(offset: number, point: { row: number; column: number }): [number, number] {
+    return this.lines ? positionOf(this.lines, offset) : [point.row + 1, point.column + 1];
+  }
+
+  point(node: Node): NameRange {
+    const [line, column] = this.at(node.startIndex, node.startPosition);
+    return { line, column, endLine: line, endColumn: column };
+  }
+
+  /** A name's range; names are single tokens on one line, so the end is the start plus the length. */
+  name(node: Node): NameRange {
+    const [line, column] = this.at(node.startIndex, node.startPosition);
+    return { line, column, endLine: line, endColumn: column + node.endIndex - node.startIndex };
+  }
+}
+
+function mergeIntervals(intervals: Interval[]): Interval[] {
+  const sorted = [...intervals].sort((a, b) => a.start - b.start);
+  const merged: Interval[] = [];
+  for (const interval of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && interval.start <= last.end) last.end = Math.max(last.end, interval.end);
+    else merged.push({ ...interval });
+  }
+  return merged;
+}
+
+/** Index of the interval (sorted, disjoint) containing the offset, -1 when none does. */
+function intervalAt(sorted: Interval[], offset: number): number {
+  let low = 0;
+  let high = sorted.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const interval = sorted[mid]!;
+    if (offset < interval.start) high = mid - 1;
+    else if (offset >= interval.end) low = mid + 1;
+    else return mid;
+  }
+  return -1;
+}
+
+function squash(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}
+
+/** First paragraph of a `/** … *\/` comment, without its block tags. */
+function docOf(comment: string): string | undefined {
+  if (!comment.startsWith('/**') || comment.length < 5) return undefined;
+  const lines = comment.slice(3, -2).split(/\r\n|[\r\n]/).map((line) => line.replace(/^\s*\*?\s?/, '').trimEnd());
+  const paragraph: string[] = [];
+  for (const line of lines) {
+    if (/^\s*@\w/.test(line)) break;
+    if (line.trim() === '') {
+      if (paragraph.length > 0) break;
+      continue;
+    }
+    paragraph.push(line.trim());
+  }
+  const text = wellFormed(paragraph.join(' '));
+  if (!text) return undefined;
+  return text.length > MAX_DOC ? `${text.slice(0, MAX_DOC - 3)}...` : text;
+}
+
+/** Declaration text up to its body or initialiser, on one line, without leading annotations. */
+function signatureOf(node: Node, aux: Aux | undefined, text: string, rules: ExtractionRules): string | undefined {
+  const body = rules.bodyOf(node);
+  let end = body ? body.startIndex : node.endIndex;
+  if (aux?.value && aux.value.startIndex > node.startIndex && aux.value.startIndex < end) end = aux.value.startIndex;
+  // A doc comment captured inside the declaration (Kotlin) is not part of the signature.
+  let signature = text.slice(node.startIndex, end).replace(/\/\*[\s\S]*?\*\/|\/\/[^\n]*/g, ' ');
+  signature = squash(signature);
+  for (;;) {
+    const annotation = /^@[\w.]+(\s*\((?:[^()]|\([^()]*\))*\))?\s*/.exec(signature);
+    if (!annotation) break;
+    signature = signature.slice(annotation[0].length);
+  }
+  signature = signature.replace(/[\s=;{]+$/, '').trim();
+  if (!signature) return undefined;
+  signature = wellFormed(signature);
+  return signature.length > MAX_SIGNATURE ? `${signature.slice(0, MAX_SIGNATURE - 3)}...` : signature;
+}

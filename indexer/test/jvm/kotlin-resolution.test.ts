@@ -1,0 +1,261 @@
+// Kotlin resolution, and Java and Kotlin calling each other, case by case: real source files with
+// caret assertions under the code (see caret-cases.ts). Known gaps are parked with `it.skip`.
+import { describe, expect, it } from 'vitest';
+import { caretFailures } from './caret-cases.ts';
+
+async function expectCase(source: string): Promise<void> {
+  expect(await caretFailures(source, 'src/main/kotlin/Case.kt')).toEqual([]);
+}
+
+describe('Kotlin: packages, imports, top-level declarations', () => {
+  it('resolves imports, aliases and top-level functions and properties', () => expectCase(`
+// --- src/main/kotlin/com/example/util/Text.kt
+package com.example.util
+
+const val SEPARATOR = ","
+
+fun join(parts: List<String>): String = parts.joinToString(SEPARATOR)
+//  ^ definition.function; qname: com.example.util.join
+//                                                         ^ defined: 3
+
+class Clock {
+    fun now(): Long = 0
+}
+// --- src/main/kotlin/com/example/app/App.kt
+package com.example.app
+
+import com.example.util.Clock as Time
+//                      ^ reference.import; defined: src/main/kotlin/com/example/util/Text.kt:9
+import com.example.util.*
+
+fun main() {
+    val time = Time()
+//             ^ reference.new; defined: src/main/kotlin/com/example/util/Text.kt:9
+    println(join(listOf("a")) + SEPARATOR + time.now())
+//  ^ external: kotlin.io.println
+//          ^ defined: src/main/kotlin/com/example/util/Text.kt:5
+//                              ^ defined: src/main/kotlin/com/example/util/Text.kt:3
+//                                               ^ defined: src/main/kotlin/com/example/util/Text.kt:10
+}
+`));
+
+  it('resolves classes, objects, companion objects, data and sealed classes', () => expectCase(`
+package com.example
+
+sealed class Shape {
+    abstract fun area(): Double
+}
+
+data class Circle(val radius: Double) : Shape() {
+//         ^ definition.class; extends: com.example.Shape
+    override fun area(): Double = radius * radius * PI
+//               ^ overrides: com.example.Shape.area
+//                                ^ defined: 7
+
+    companion object {
+        const val PI = 3.14
+        fun unit(): Circle = Circle(1.0)
+//                           ^ reference.new; defined: 7
+    }
+}
+
+object Registry {
+    val shapes = mutableListOf<Shape>()
+    fun register(shape: Shape) { shapes.add(shape) }
+//                               ^ defined: 21
+}
+
+fun demo() {
+    Registry.register(Circle.unit())
+//  ^ defined: 20
+//           ^ defined: 22
+//                           ^ defined: 15
+    Circle.PI
+//         ^ defined: 14
+}
+`));
+});
+
+describe('Kotlin: extensions, overrides, suspend functions, properties', () => {
+  it('resolves extension functions and properties by receiver type', () => expectCase(`
+package com.example
+
+class Order(val lines: List<String>)
+class Invoice(val lines: List<String>)
+
+val Order.size: Int get() = lines.size
+fun Order.describe(): String = "order of $size"
+//                                        ^ unresolved
+fun Invoice.describe(): String = "invoice"
+
+fun use(order: Order, invoice: Invoice) {
+    order.describe()
+//        ^ defined: 7
+    invoice.describe()
+//          ^ defined: 9
+    order.size
+//        ^ defined: 6
+}
+`));
+
+  it('links overrides and finds suspend functions from their callers', () => expectCase(`
+package com.example
+
+interface Notifier {
+    suspend fun notify(message: String)
+}
+
+class Mailer : Notifier {
+//             ^ reference.inherit; defined: 3
+    override suspend fun notify(message: String) {}
+//                       ^ overrides: com.example.Notifier.notify
+}
+
+suspend fun send(notifier: Notifier) {
+    notifier.notify("hello")
+//           ^ reference.call; defined: 4
+}
+`));
+
+  it('resolves property reads and writes, and backing fields in accessors', () => expectCase(`
+package com.example
+
+class Counter {
+    var count: Int = 0
+        set(value) {
+            field = value
+//          ^ defined: 4
+//                  ^ reference.read; defined: 5
+        }
+
+    fun increment() {
+        count = count + 1
+//      ^ reference.write; defined: 4
+//              ^ reference.read; defined: 4
+    }
+}
+`));
+});
+
+describe('Java and Kotlin together', () => {
+  it('lets Kotlin use Java getters and setters as properties, and constructors without new', () => expectCase(`
+// --- src/main/java/com/example/Person.java
+package com.example;
+
+public class Person {
+    private String name;
+    public Person(String name) { this.name = name; }
+    public String getName() { return name; }
+    public void setName(String name) { this.name = name; }
+    public boolean isActive() { return true; }
+}
+// --- src/main/kotlin/com/example/Greeter.kt
+package com.example
+
+fun greet(): String {
+    val person = Person("Ada")
+//               ^ reference.new; defined: src/main/java/com/example/Person.java:3; defined: src/main/java/com/example/Person.java:5
+    person.name = "Grace"
+//         ^ reference.call; defined: src/main/java/com/example/Person.java:7
+    return if (person.active) person.name else ""
+//                    ^ defined: src/main/java/com/example/Person.java:8
+//                                   ^ defined: src/main/java/com/example/Person.java:6
+}
+`));
+
+  it('lets Java use Kotlin properties, companions, objects and top-level types', () => expectCase(`
+// --- src/main/kotlin/com/example/Account.kt
+package com.example
+
+class Account(val owner: String) {
+    var balance: Long = 0
+
+    companion object {
+        fun open(owner: String): Account = Account(owner)
+    }
+}
+
+object Bank {
+    fun find(owner: String): Account? = null
+}
+// --- src/main/java/com/example/Teller.java
+package com.example;
+
+class Teller {
+    long check(Account account) {
+//             ^ defined: src/main/kotlin/com/example/Account.kt:3
+        account.setBalance(account.getBalance() + 1);
+//              ^ reference.write; defined: src/main/kotlin/com/example/Account.kt:4
+//                                 ^ reference.read; defined: src/main/kotlin/com/example/Account.kt:4
+        Account.Companion.open(account.getOwner());
+//                        ^ defined: src/main/kotlin/com/example/Account.kt:7
+//                                     ^ defined: src/main/kotlin/com/example/Account.kt:3
+        return Bank.INSTANCE.find("x").getBalance();
+//                           ^ defined: src/main/kotlin/com/example/Account.kt:12
+    }
+}
+`));
+});
+
+describe('Kotlin: honest confidence and known gaps', () => {
+  it('records members of an untyped receiver as candidates only', () => expectCase(`
+package com.example
+
+class A {
+    fun close() {}
+}
+
+class B {
+    fun close() {}
+}
+
+fun use(items: List<A>) {
+    items.forEach { it.close() }
+//                     ^ candidates: 4, 8
+}
+`));
+
+  // \`$name\` in a string template is parsed as string content by the grammar, so it is no reference.
+  it.skip('resolves simple names in string templates', () => expectCase(`
+package com.example
+
+fun greet(name: String) = "hello $name"
+//                                ^ defined: 3
+`));
+
+  // Smart casts narrow a type after \`is\`: flow typing is beyond syntactic resolution.
+  it.skip('follows smart casts', () => expectCase(`
+package com.example
+
+class Circle {
+    fun radius() = 1.0
+}
+
+fun size(shape: Any): Double = if (shape is Circle) shape.radius() else 0.0
+//                                                        ^ defined: 4
+`));
+
+  // The grammar (tree-sitter-kotlin 1.1.0) rejects a one-line class body with a member followed by
+  // another declaration; the file's outline and references are lost around the syntax error.
+  it.skip('parses one-line class bodies', () => expectCase(`
+package com.example
+
+class A { fun close() {} }
+//            ^ definition.method; qname: com.example.A.close
+class B { fun open() {} }
+`));
+
+  // Lambda parameters (\`it\`) take the element type of the collection operation they are passed to.
+  it.skip('types the implicit lambda parameter', () => expectCase(`
+package com.example
+
+class A {
+    fun close() {}
+}
+
+fun use(items: List<A>) {
+    items.forEach { it.close() }
+//                     ^ defined: 4
+}
+`));
+});

@@ -1,0 +1,106 @@
+// End to end on a multi-module Java + Kotlin repository (test/fixtures/jvm-shop): indexed by the
+// `indexer` CLI, served by the worker in workerd and by `runner mcp`, asked through the real MCP SDK
+// client. Search, definitions, references (with their confidence) and implementations cross the two
+// languages in one package namespace.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { BACKENDS, buildFixtureIndex, type Backend } from './support/servers.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'sextant-e2e-jvm-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const shop = buildFixtureIndex('jvm-shop', 'fixtures/jvm-shop', scratch);
+
+const ORDER = 'core/src/main/java/com/example/core/Order.java';
+const SERVICE = 'app/src/main/kotlin/com/example/app/OrderService.kt';
+const CHECKOUT = 'app/src/main/java/com/example/app/Checkout.java';
+
+interface Result {
+  isError?: boolean;
+  structuredContent?: Record<string, any>;
+  content: { type: string; text: string }[];
+}
+
+const where = (r: { path: string; line: number; column: number }) => `${r.path}:${r.line}:${r.column}`;
+
+for (const makeBackend of BACKENDS) {
+  describe.sequential('', () => {
+    let backend: Backend;
+    let client: Client;
+    beforeAll(async () => {
+      backend = await makeBackend([shop], scratch);
+      client = await backend.connect(shop.repo);
+    }, 180_000);
+    afterAll(async () => backend?.close());
+
+    async function ok(name: string, args: Record<string, unknown>): Promise<Record<string, any>> {
+      const result = (await client.callTool({ name, arguments: args })) as Result;
+      if (result.isError) throw new Error(`${name} failed: ${result.content[0]!.text}`);
+      expect(result.structuredContent).toMatchObject({ repo: shop.repo, commit: shop.commit });
+      return result.structuredContent!;
+    }
+
+    describe(`Java and Kotlin through ${makeBackend === BACKENDS[0] ? 'the worker' : 'the runner'}`, () => {
+      it('indexes both languages syntactically and says so', async () => {
+        const status = await ok('index_status', {});
+        expect(status.languages).toEqual({ java: { files: 12, precision: 'syntactic' }, kotlin: { files: 3, precision: 'syntactic' } });
+      });
+
+      it('searches declarations of both languages, with Java and Kotlin qualified names', async () => {
+        const search = await ok('search_symbols', { query: 'OrderServ' });
+        expect(search.results[0]).toMatchObject({ name: 'OrderService', kind: 'class', qualifiedName: 'com.example.app.OrderService', language: 'kotlin', path: SERVICE, line: 14, column: 7 });
+        const method = await ok('search_symbols', { query: 'getId', kinds: ['method'] });
+        expect(method.results.map((r: any) => r.qualifiedName)).toEqual(['com.example.core.Order#getId()']);
+      });
+
+      it('[TGT-2] goes from a Java use of a Kotlin property getter to the property, and from Kotlin to Java', async () => {
+        const property = await ok('goto_definition', { path: CHECKOUT, line: 16, column: 33 });
+        expect(property.symbol).toMatchObject({ name: 'lastOrderId', kind: 'property', qualifiedName: 'com.example.app.OrderService.lastOrderId' });
+        expect(property.definitions.map(where)).toEqual([`${SERVICE}:15:9`]);
+        const constructor = await ok('goto_definition', { path: SERVICE, line: 19, column: 21 });
+        expect(constructor.definitions.map(where)[0]).toMatch(new RegExp(`^${ORDER}:`));
+      });
+
+      it('[REF-1] finds the references of a Java method from Java and from Kotlin property syntax', async () => {
+        const references = await ok('find_references', { qualifiedName: 'com.example.core.Order#getId()' });
+        expect(references.references.map((r: any) => `${where(r)} ${r.kind} ${r.confidence}`)).toEqual([
+          `${SERVICE}:22:29 call resolved`,
+          `${SERVICE}:40:23 call resolved`,
+          'core/src/main/java/com/example/core/InMemoryOrderRepository.java:14:27 call resolved',
+          'core/src/main/java/com/example/core/InMemoryOrderRepository.java:17:31 call resolved',
+          'core/src/main/java/com/example/core/InMemoryOrderRepository.java:48:31 call resolved',
+          'core/src/main/java/com/example/core/InMemoryOrderRepository.java:53:45 read resolved',
+        ]);
+      });
+
+      it('[REF-3] keeps name-only candidates out unless asked, and counts them', async () => {
+        const resolved = await ok('find_references', { qualifiedName: 'com.example.core.Order#add(Line)' });
+        expect(resolved.references.map(where)).toEqual([`${ORDER}:39:16`]);
+        expect(resolved.omittedBelowConfidence).toBeGreaterThan(0);
+        const all = await ok('find_references', { qualifiedName: 'com.example.core.Order#add(Line)', minConfidence: 'candidate' });
+        expect(all.references.filter((r: any) => r.confidence === 'candidate').length).toBe(resolved.omittedBelowConfidence);
+      });
+
+      it('[IMP-1] finds implementations across modules and languages, for an interface and its method', async () => {
+        const types = await ok('find_implementations', { qualifiedName: 'com.example.core.Repository' });
+        expect(types.results.map((r: any) => r.qualifiedName).sort()).toEqual([
+          'com.example.app.FakeRepository', 'com.example.core.InMemoryOrderRepository', 'com.example.core.OrderRepository',
+        ]);
+        const methods = await ok('find_implementations', { qualifiedName: 'com.example.core.Repository#save(T)' });
+        expect(methods.results.map((r: any) => r.qualifiedName).sort()).toEqual([
+          'com.example.app.FakeRepository.save', 'com.example.core.InMemoryOrderRepository#save(Order)',
+        ]);
+      });
+
+      it('[DEF-2] keeps JDK types as external symbols with their package', async () => {
+        const list = await ok('goto_definition', { path: ORDER, line: 10, column: 19 });
+        expect(list.symbol).toMatchObject({ qualifiedName: 'java.util.List', external: { package: 'java.util' } });
+        const uses = await ok('find_references', { symbolId: list.symbol.symbolId });
+        expect(uses.references.map((r: any) => r.path)).toContain('core/src/main/java/com/example/core/InMemoryOrderRepository.java');
+      });
+    });
+  });
+}
