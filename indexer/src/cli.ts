@@ -1,4 +1,4 @@
-// The `indexer` command line: `build` and `publish`. Errors print what went wrong and how to fix it.
+// The `indexer` command line: `build`, `publish` and `gc`. Errors print what went wrong and how to fix it.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { isSextantError } from '@sextant/format';
@@ -10,7 +10,9 @@ const USAGE = `usage:
       Index the files tracked at a commit (default HEAD of the repository at --repo, default .)
       into a directory of shards (default .sextant/index).
   indexer publish [--out DIR] [--repo-name owner/name] [--ref NAME] [--default] [--local] [--persist-to DIR]
-      Upload an index to R2 (--local: wrangler's local R2 used by \`wrangler dev\`).`;
+      Upload an index to R2 (--local: wrangler's local R2 used by \`wrangler dev\`).
+  indexer gc [--dry-run] [--min-age-hours N] [--drop-refs-older-than-days N] [--local] [--persist-to DIR]
+      Retention: delete the commits no ref points to and the shards no manifest uses.`;
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
@@ -21,6 +23,10 @@ export async function main(argv: string[]): Promise<number> {
       case 'publish': {
         const { publishCommand } = await import('./publish/publish-command.ts');
         return await publishCommand(rest);
+      }
+      case 'gc': {
+        const { gcCommand } = await import('./publish/gc-command.ts');
+        return await gcCommand(rest);
       }
       case undefined:
       case '--help':

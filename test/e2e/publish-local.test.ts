@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getPlatformProxy } from 'wrangler';
 import { ShardCache } from '@sextant/query';
 import { publishCommand } from '../../indexer/src/publish/publish-command.ts';
+import { IoMeter } from '../../workers/mcp/src/io-meter.ts';
+import { RefCache } from '../../workers/mcp/src/isolate-caches.ts';
 import { R2IndexProvider } from '../../workers/mcp/src/r2-index-provider.ts';
 import type { R2BucketLike } from '../../workers/mcp/src/r2-bucket.ts';
 import { TINY_COMMIT, TINY_REPO, writeTinyIndex } from './support/tiny-index.ts';
@@ -26,12 +28,13 @@ describe('indexer publish --local', () => {
   }
 
   /** Reads the published state the way the worker does. */
-  async function withProvider<T>(repo: string, run: (provider: R2IndexProvider) => Promise<T>): Promise<T> {
+  async function withProvider<T>(repo: string, run: (provider: R2IndexProvider, meter: IoMeter) => Promise<T>): Promise<T> {
     const proxy = await getPlatformProxy<{ INDEX: R2BucketLike }>({
       configPath: join(WORKER_DIR, 'wrangler.jsonc'), persist: { path: join(persistDir, 'v3') }, remoteBindings: false,
     });
     try {
-      return await run(new R2IndexProvider(proxy.env.INDEX, repo, { cache: new ShardCache(1 << 20) }));
+      const meter = new IoMeter();
+      return await run(new R2IndexProvider(proxy.env.INDEX, { repo, cache: new ShardCache(1 << 20), refs: new RefCache(), meter }), meter);
     } finally {
       await proxy.dispose();
     }
@@ -64,8 +67,8 @@ describe('indexer publish --local', () => {
 
     await withProvider(TINY_REPO, async (provider) => {
       expect((await provider.open()).commit).toBe(TINY_COMMIT);
-      expect((await provider.open('next')).commit).toBe(SECOND);
-      expect((await (await provider.open(SECOND)).names()).name).toContain('greet');
+      expect((await provider.open({ commit: 'next' })).commit).toBe(SECOND);
+      expect((await (await provider.open({ commit: SECOND })).names()).name).toContain('greet');
     });
   });
 
@@ -80,6 +83,18 @@ describe('indexer publish --local', () => {
     const result = await publish('--out', join(scratch, 'first'), '--repo-name', 'other/name', '--ref', 'main');
     expect(result.code).toBe(0);
     await withProvider('other/name', async (provider) => expect((await provider.open()).repo).toBe('other/name'));
+  });
+
+  it('keeps repo.json on its default ref, so a call naming no commit is one read before the shards', async () => {
+    await publish('--out', join(scratch, 'first'), '--repo-name', 'acme/moving', '--ref', 'main');
+    const moved = await publish('--out', join(scratch, 'second'), '--repo-name', 'acme/moving', '--ref', 'main');
+    expect(moved.code).toBe(0);
+    expect(moved.out).toContain(`moving the default ref main of acme/moving to ${SECOND}`);
+    await withProvider('acme/moving', async (provider, meter) => {
+      const reader = await provider.open();
+      expect(reader.commit).toBe(SECOND);
+      expect(meter.r2Reads).toBe(1);
+    });
   });
 
   it('refuses an index whose shard disagrees with its manifest, naming the shard, before uploading anything', async () => {

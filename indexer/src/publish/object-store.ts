@@ -18,12 +18,22 @@ export interface PutOptions {
   contentType?: string;
 }
 
+export interface StoredObject {
+  key: string;
+  size: number;
+  uploaded: Date;
+}
+
 export interface ObjectStore {
   /** For messages: `local R2 bucket sextant-index (<dir>)`, `R2 bucket sextant-index`. */
   readonly description: string;
   head(key: string): Promise<{ size: number } | null>;
   getText(key: string): Promise<string | null>;
   put(key: string, body: Uint8Array | string, options?: PutOptions): Promise<void>;
+  /** Every object under `prefix`, page by page. */
+  list(prefix: string): AsyncIterable<StoredObject>;
+  /** Deletes the keys (R2 takes up to 1000 per call); a missing key is not an error. */
+  delete(keys: string[]): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -39,7 +49,14 @@ interface R2Binding {
   head(key: string): Promise<{ size: number } | null>;
   get(key: string): Promise<{ text(): Promise<string> } | null>;
   put(key: string, body: Uint8Array | string, options?: { sha256?: string; httpMetadata?: { contentType?: string } }): Promise<unknown>;
+  list(options: { prefix: string; cursor?: string; limit?: number }): Promise<{
+    objects: { key: string; size: number; uploaded: Date }[]; truncated: boolean; cursor?: string;
+  }>;
+  delete(keys: string[]): Promise<void>;
 }
+
+/** R2's limit for one delete call. */
+const DELETE_BATCH = 1000;
 
 interface R2BucketConfig {
   binding: string;
@@ -117,6 +134,17 @@ function bindingStore(binding: R2Binding, description: string, close: () => Prom
         ...(options.sha256 ? { sha256: options.sha256 } : {}),
         ...(options.contentType ? { httpMetadata: { contentType: options.contentType } } : {}),
       });
+    },
+    async *list(prefix) {
+      let cursor: string | undefined;
+      do {
+        const page = await binding.list({ prefix, limit: 1000, ...(cursor ? { cursor } : {}) });
+        for (const object of page.objects) yield { key: object.key, size: object.size, uploaded: new Date(object.uploaded) };
+        cursor = page.truncated ? page.cursor : undefined;
+      } while (cursor);
+    },
+    async delete(keys) {
+      for (let i = 0; i < keys.length; i += DELETE_BATCH) await binding.delete(keys.slice(i, i + DELETE_BATCH));
     },
     close,
   };

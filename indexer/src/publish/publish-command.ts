@@ -22,14 +22,14 @@ export const PUBLISH_USAGE = `usage: indexer publish [--out DIR] [--repo-name ow
                      (default: workers/mcp/wrangler.jsonc of this repository)`;
 
 /** The worker config of this monorepo: the publisher and the worker ship together. */
-const DEFAULT_CONFIG = fileURLToPath(new URL('../../../workers/mcp/wrangler.jsonc', import.meta.url));
+export const DEFAULT_CONFIG = fileURLToPath(new URL('../../../workers/mcp/wrangler.jsonc', import.meta.url));
 
 export interface PublishIo {
   out: (line: string) => void;
   err: (line: string) => void;
 }
 
-const STDIO: PublishIo = {
+export const STDIO: PublishIo = {
   out: (line) => process.stdout.write(`${line}\n`),
   err: (line) => process.stderr.write(`${line}\n`),
 };

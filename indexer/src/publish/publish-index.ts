@@ -1,9 +1,12 @@
 // The publish protocol over any ObjectStore, in the order that keeps readers consistent: shards
 // first (content-addressed, so existing ones are skipped), then the commit's manifest, and only
 // then the ref and repo.json that make the commit reachable. A reader that follows a ref therefore
-// never finds a manifest whose shards are not all there, even if a publish dies halfway.
+// never finds a manifest whose shards are not all there, even if a publish dies halfway: it keeps
+// answering from the commit the ref pointed at before. The ref record carries a copy of the
+// manifest, and repo.json a copy of the default ref's record, so that a reader resolves a ref and
+// learns which shards to read in one request.
 import {
-  manifestKey, normalizeRefName, parseRepoName, parseRepoRecord, refKey, repoRecordKey, shardKey,
+  manifestKey, normalizeRefName, parseRepoName, parseRepoRecord, refKey, repoRecordKey, serializeRecord, shardKey,
   type RefRecord, type RepoRecord,
 } from '@sextant/format';
 import type { ObjectStore } from './object-store.ts';
@@ -71,11 +74,12 @@ export async function publishIndex(store: ObjectStore, index: IndexDirectory, op
 
   const missingBytes = missing.reduce((sum, s) => sum + s.bytes, 0);
   log(`uploading ${missing.length} shards (${formatBytes(missingBytes)}); ${summary.skippedObjects} already present`);
-  await forEachLimited(missing, concurrency, async (shard) => {
+  const upload = async (shard: IndexShard) => {
     // Read again and re-verified: the directory may have been rebuilt since it was checked.
     const bytes = await verifyShardFile(shard.name, shard.sha256, shard.bytes, shard.file);
     await put(shardKey(shard.sha256), bytes, shard.sha256);
-  });
+  };
+  await forEachLimited(missing, concurrency, upload);
 
   const manifestText = index.manifest.repo === options.repo
     ? index.manifestText
@@ -83,21 +87,36 @@ export async function publishIndex(store: ObjectStore, index: IndexDirectory, op
   log(`writing manifest ${manifestKey(options.repo, commit)}`);
   await put(manifestKey(options.repo, commit), manifestText);
 
+  // A shard skipped as present may have been deleted since (by `indexer gc`, which keeps only what
+  // some manifest uses): the ref moves only when every shard of the commit is in place.
+  const uploaded = new Set(missing.map((shard) => shard.sha256));
+  const vanished: IndexShard[] = [];
+  await forEachLimited(unique.filter((shard) => !uploaded.has(shard.sha256)), concurrency, async (shard) => {
+    const existing = await store.head(shardKey(shard.sha256));
+    if (!existing || existing.size !== shard.bytes) vanished.push(shard);
+  });
+  if (vanished.length > 0) {
+    log(`uploading ${vanished.length} shards again: they were deleted while this publish ran`);
+    await forEachLimited(vanished, concurrency, upload);
+  }
+
+  const refRecord: RefRecord = { commit, updatedAt: now().toISOString(), manifest: manifestText };
   if (ref !== undefined) {
     log(`pointing ref ${ref} at ${commit}`);
-    const record: RefRecord = { commit, updatedAt: now().toISOString() };
-    await put(refKey(options.repo, ref), `${JSON.stringify(record)}\n`);
+    await put(refKey(options.repo, ref), serializeRecord(refRecord));
   }
 
   const repoKey = repoRecordKey(options.repo);
   const existingText = await store.getText(repoKey);
   const existing = existingText === null ? undefined : readRepoRecord(existingText, repoKey, options.makeDefault === true);
-  if (ref !== undefined && (existing === undefined || (options.makeDefault && existing.defaultRef !== ref))) {
-    log(`setting the default ref of ${options.repo} to ${ref}`);
-    const record: RepoRecord = { defaultRef: ref };
-    await put(repoKey, `${JSON.stringify(record)}\n`);
+  const becomesDefault = ref !== undefined && (existing === undefined || (options.makeDefault === true && existing.defaultRef !== ref));
+  if (ref !== undefined && (becomesDefault || existing?.defaultRef === ref)) {
+    // repo.json follows its default ref, so a call naming no commit needs one read to find it.
+    log(becomesDefault ? `setting the default ref of ${options.repo} to ${ref}` : `moving the default ref ${ref} of ${options.repo} to ${commit}`);
+    const record: RepoRecord = { defaultRef: ref, head: refRecord };
+    await put(repoKey, serializeRecord(record));
     summary.defaultRef = ref;
-    summary.defaultChanged = true;
+    summary.defaultChanged = becomesDefault;
   } else {
     summary.defaultRef = existing?.defaultRef;
   }

@@ -10,15 +10,29 @@ export function encodeShard(value: unknown): Uint8Array {
 
 /** Decodes a shard; `rawBytes` (its inflated size) is what a cache should charge for it. */
 export function decodeShard<T>(name: string, bytes: Uint8Array): { value: T; rawBytes: number } {
+  let raw: Uint8Array;
   try {
-    const raw = inflateSync(bytes);
-    return { value: decode(raw) as T, rawBytes: raw.byteLength };
+    raw = inflateSync(bytes);
   } catch (error) {
-    throw new SextantError(
-      'INDEX_CORRUPT',
-      `Shard ${name} cannot be decoded: ${(error as Error).message}`,
-      'Rebuild the index for this commit with `indexer build` and publish it again.',
-      { shard: name },
-    );
+    throw undecodable(name, error);
   }
+  return { value: decodeInflatedShard<T>(name, raw), rawBytes: raw.byteLength };
+}
+
+/** Decodes a shard's inflated bytes, for readers that inflate with platform code (the worker). */
+export function decodeInflatedShard<T>(name: string, raw: Uint8Array): T {
+  try {
+    return decode(raw) as T;
+  } catch (error) {
+    throw undecodable(name, error);
+  }
+}
+
+function undecodable(name: string, error: unknown): SextantError {
+  return new SextantError(
+    'INDEX_CORRUPT',
+    `Shard ${name} cannot be decoded: ${(error as Error).message}`,
+    'Rebuild the index for this commit with `indexer build` and publish it again.',
+    { shard: name },
+  );
 }

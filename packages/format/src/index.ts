@@ -7,3 +7,4 @@ export * from './records.ts';
 export * from './manifest.ts';
 export * from './glob.ts';
 export * from './object-layout.ts';
+export * from './plan.ts';

@@ -1,14 +1,16 @@
 // The object-store layout shared by the publisher (`indexer publish`) and the worker. One bucket
 // holds many repositories and commits:
 //
-//   repos/<owner>/<repo>/repo.json                      { defaultRef }
-//   repos/<owner>/<repo>/refs/<ref>.json                { commit, updatedAt }
+//   repos/<owner>/<repo>/repo.json                      { defaultRef, head: <that ref's record> }
+//   repos/<owner>/<repo>/refs/<ref>.json                { commit, updatedAt, manifest }
 //   repos/<owner>/<repo>/commits/<sha>/manifest.json    the commit's manifest
 //   shards/<sha256>                                     shard bytes, content-addressed
 //
 // Shards are addressed by their sha256 (already in the manifest), so a shard that did not change
-// between commits, or is equal across repositories, is stored and cached once. Pure functions only:
-// no I/O, runtime-neutral.
+// between commits, or is equal across repositories, is stored and cached once. A ref record carries
+// a copy of its commit's manifest, and repo.json a copy of the default ref's record, so that a
+// reader resolves a ref and learns which shards to read in one request (then reads the shards, in
+// parallel): two sequential rounds from a cold start. Pure functions only: no I/O, runtime-neutral.
 import { SextantError } from './errors.ts';
 import { MANIFEST_FILE } from './manifest.ts';
 
@@ -17,6 +19,12 @@ export const REPO_FILE = 'repo.json';
 export interface RepoRecord {
   /** The ref answered when a call names no commit. */
   defaultRef: string;
+  /**
+   * A copy of the default ref's record as of its last publish, so that a call naming no commit is
+   * one read before the shards. Absent in records written by older publishers, and when the
+   * default ref was named before anything was published to it.
+   */
+  head?: RefRecord;
 }
 
 export interface RefRecord {
@@ -24,7 +32,19 @@ export interface RefRecord {
   commit: string;
   /** When the ref was last published, ISO 8601. */
   updatedAt: string;
+  /** The text of the commit's manifest.json, verbatim; absent in records written by older publishers. */
+  manifest?: string;
 }
+
+/** What a key of the layout stands for; see objectOfKey. */
+export type LayoutObject =
+  | { kind: 'repo'; repo: string }
+  | { kind: 'ref'; repo: string; ref: string }
+  | { kind: 'manifest'; repo: string; commit: string }
+  | { kind: 'shard'; sha256: string };
+
+export const REPOS_PREFIX = 'repos/';
+export const SHARDS_PREFIX = 'shards/';
 
 export interface RepoName {
   owner: string;
@@ -168,22 +188,68 @@ export function shardKey(sha256: string): string {
   return `shards/${sha256}`;
 }
 
+/**
+ * What `key` stands for in the layout, or undefined for a key the layout does not define (the
+ * retention command leaves such keys alone).
+ */
+export function objectOfKey(key: string): LayoutObject | undefined {
+  if (key.startsWith(SHARDS_PREFIX)) {
+    const sha256 = key.slice(SHARDS_PREFIX.length);
+    return SHA256.test(sha256) ? { kind: 'shard', sha256 } : undefined;
+  }
+  const parts = key.split('/');
+  if (parts[0] !== 'repos' || parts.length < 4) return undefined;
+  const repo = `${parts[1]}/${parts[2]}`;
+  if (!isValidRepoName(repo) || repoPrefix(repo) !== `repos/${parts[1]}/${parts[2]}/`) return undefined;
+  const rest = parts.slice(3);
+  if (rest.length === 1 && rest[0] === REPO_FILE) return { kind: 'repo', repo };
+  if (rest[0] === 'refs') {
+    const ref = refNameFromKey(repo, key);
+    return ref !== undefined && refNameProblem(ref) === undefined ? { kind: 'ref', repo, ref } : undefined;
+  }
+  if (rest.length === 3 && rest[0] === 'commits' && FULL_SHA.test(rest[1]!) && rest[2] === MANIFEST_FILE) {
+    return { kind: 'manifest', repo, commit: rest[1]! };
+  }
+  return undefined;
+}
+
 export function parseRepoRecord(text: string, where: string): RepoRecord {
   const value = parseJsonObject(text, where);
   if (typeof value.defaultRef !== 'string' || value.defaultRef.length === 0) {
     throw new SextantError('INDEX_CORRUPT', `${where} has no "defaultRef".`,
       'Publish the repository again with `indexer publish --ref <branch> --default`.');
   }
-  return { defaultRef: value.defaultRef };
+  if (value.head === undefined) return { defaultRef: value.defaultRef };
+  if (typeof value.head !== 'object' || value.head === null || Array.isArray(value.head)) {
+    throw new SextantError('INDEX_CORRUPT', `${where} has a "head" that is not a ref record.`,
+      'Publish the default ref again with `indexer publish --ref <branch> --default`.');
+  }
+  return { defaultRef: value.defaultRef, head: refRecordOf(value.head as Record<string, unknown>, `${where} (head)`) };
 }
 
 export function parseRefRecord(text: string, where: string): RefRecord {
-  const value = parseJsonObject(text, where);
+  return refRecordOf(parseJsonObject(text, where), where);
+}
+
+/** The JSON a record is stored as; one line, so that `wrangler r2 object get` shows it readably. */
+export function serializeRecord(record: RepoRecord | RefRecord): string {
+  return `${JSON.stringify(record)}\n`;
+}
+
+function refRecordOf(value: Record<string, unknown>, where: string): RefRecord {
   if (typeof value.commit !== 'string' || !FULL_SHA.test(value.commit)) {
     throw new SextantError('INDEX_CORRUPT', `${where} does not name a full commit sha.`,
       'Publish the ref again with `indexer publish --ref <name>`.');
   }
-  return { commit: value.commit, updatedAt: typeof value.updatedAt === 'string' ? value.updatedAt : '' };
+  if (value.manifest !== undefined && typeof value.manifest !== 'string') {
+    throw new SextantError('INDEX_CORRUPT', `${where} has a "manifest" that is not the manifest's text.`,
+      'Publish the ref again with `indexer publish --ref <name>`.');
+  }
+  return {
+    commit: value.commit,
+    updatedAt: typeof value.updatedAt === 'string' ? value.updatedAt : '',
+    ...(value.manifest !== undefined ? { manifest: value.manifest } : {}),
+  };
 }
 
 function parseJsonObject(text: string, where: string): Record<string, unknown> {

@@ -1,12 +1,12 @@
 // The contents of schemas/: one input and one output JSON Schema per tool of READ_TOOLS, plus the
-// index manifest's schema. Pure (no file system), so write-schemas.ts writes exactly what
-// test/schemas.test.ts compares against.
+// schemas of the index manifest and of a refactoring plan. Pure (no file system), so
+// write-schemas.ts writes exactly what test/schemas.test.ts compares against.
 //
 // A tool's published schema is what tools/list serves (inputJsonSchema / outputJsonSchema) with
 // `$schema`, `$id`, `title` and `description` in front: zod's toJSONSchema targets draft 2020-12,
 // and the MCP SDK strips nothing else, so clients see the same constraints the files state.
 import * as z from 'zod';
-import { inputJsonSchema, outputJsonSchema, READ_TOOLS, type ToolDefinition } from '../src/index.ts';
+import { inputJsonSchema, outputJsonSchema, planSchema, READ_TOOLS, type ToolDefinition } from '../src/index.ts';
 import { manifestSchema } from './manifest-schema.ts';
 
 export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
@@ -17,6 +17,7 @@ export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
 export const SCHEMA_ID_BASE = 'urn:sextant:schemas:';
 export const REGENERATE_COMMAND = 'npm run schemas -w @sextant/mcp';
 export const MANIFEST_SCHEMA_FILE = 'manifest.schema.json';
+export const PLAN_SCHEMA_FILE = 'plan.schema.json';
 
 type JsonSchema = Record<string, unknown>;
 
@@ -55,6 +56,13 @@ export function schemaFiles(tools: readonly ToolDefinition[] = READ_TOOLS): Map<
     ...header(MANIFEST_SCHEMA_FILE, 'Sextant index manifest',
       'manifest.json of a Sextant index: what the index is (repo, commit, tool versions), what it holds, and the checksum of every shard.'),
     ...manifest,
+  }));
+  // Open objects too: parsePlan ignores fields it does not know, and the plan hash covers them all.
+  const { $schema: _planDialect, ...plan } = z.toJSONSchema(planSchema, { io: 'input' }) as JsonSchema;
+  files.set(PLAN_SCHEMA_FILE, serialize({
+    ...header(PLAN_SCHEMA_FILE, 'Sextant refactoring plan',
+      'A refactoring planned by plan_rename, plan_safe_delete or a runner preview: the operation and its arguments, the repo and commit it was planned against, per file the BLAKE3 hash of the content it expects and the edits, the conflicts found, and a planHash over all of it in canonical form. Applied by `runner apply`.'),
+    ...plan,
   }));
   return files;
 }

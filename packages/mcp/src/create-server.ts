@@ -5,6 +5,7 @@ import {
   CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import { errorResult } from './error-result.ts';
+import type { IndexReader } from '@sextant/query';
 import type { IndexProvider } from './index-provider.ts';
 import { inputJsonSchema, outputJsonSchema } from './json-schemas.ts';
 import { READ_TOOLS } from './registry.ts';
@@ -20,6 +21,12 @@ export interface CallRecord {
   tool: string;
   outcome: string;
   ms: number;
+  /** The index that answered, when the call got as far as opening one. */
+  repo?: string;
+  commit?: string;
+  /** Distinct shards the call read, and how many of them were already decoded in memory. */
+  shardsRead: number;
+  cacheHits: number;
 }
 
 export interface ServerOptions {
@@ -47,7 +54,7 @@ export function createSextantServer(provider: IndexProvider, info: ServerInfo, o
       description: tool.description,
       inputSchema: inputJsonSchema(tool) as { type: 'object' },
       outputSchema: outputJsonSchema(tool) as { type: 'object' },
-      annotations: { title: tool.title, readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false },
+      annotations: { title: tool.title, readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false, ...tool.annotations },
     })),
   }));
 
@@ -62,17 +69,33 @@ export function createSextantServer(provider: IndexProvider, info: ServerInfo, o
       throw new McpError(ErrorCode.InvalidParams, `Invalid arguments for ${tool.name}: ${issues}`);
     }
     const started = Date.now();
+    // Counted from where each reader stood when this call opened it: a provider may hand the same
+    // reader to several calls.
+    const opened: { reader: IndexReader; read: number; fetched: number }[] = [];
+    const tracked: IndexProvider = {
+      open: async (indexRequest) => {
+        const reader = await provider.open(indexRequest);
+        opened.push({ reader, read: reader.shardsRead.length, fetched: reader.shardsFetched.length });
+        return reader;
+      },
+    };
     let result: CallToolResult;
     try {
-      const answer = await tool.run(provider, parsed.data);
+      const answer = await tool.run(tracked, parsed.data);
       result = { content: [{ type: 'text', text: tool.render(answer) }], structuredContent: answer as Record<string, unknown> };
     } catch (error) {
       result = errorResult(error);
     }
+    const reader = opened.at(-1)?.reader;
+    const read = new Set(opened.flatMap((o) => o.reader.shardsRead.slice(o.read)));
+    const fetched = new Set(opened.flatMap((o) => o.reader.shardsFetched.slice(o.fetched)));
     options.onCall?.({
       tool: tool.name,
       outcome: result.isError ? String((result.structuredContent as { error: { code: string } }).error.code) : 'ok',
       ms: Date.now() - started,
+      ...(reader ? { repo: reader.repo, commit: reader.commit } : {}),
+      shardsRead: read.size,
+      cacheHits: [...read].filter((name) => !fetched.has(name)).length,
     });
     return result;
   });

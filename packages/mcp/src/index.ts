@@ -6,3 +6,8 @@ export * from './registry.ts';
 export * from './json-schemas.ts';
 export * from './error-result.ts';
 export * from './create-server.ts';
+export * from './tools/plan-schema.ts';
+export * from './tools/plan-from-index.ts';
+export * from './tools/plan-diff.ts';
+export * from './tools/plan-render.ts';
+export { targetInput } from './schema-parts.ts';

@@ -11,10 +11,16 @@ import { findImplementationsTool, findSuperMethodsTool } from './tools/related-s
 import { searchSymbolsTool } from './tools/search-symbols.ts';
 import { symbolInfoTool } from './tools/symbol-info.ts';
 import { typeHierarchyTool } from './tools/type-hierarchy.ts';
+import { planRenameTool } from './tools/plan-rename.ts';
+import { planSafeDeleteTool } from './tools/plan-safe-delete.ts';
 import type { ToolDefinition } from './tool-definition.ts';
+
+/** Tools that return a refactoring plan from the index. They write nothing: `runner apply` applies a plan locally. */
+export const PLAN_TOOLS: readonly ToolDefinition[] = [planRenameTool, planSafeDeleteTool];
 
 export const READ_TOOLS: readonly ToolDefinition[] = [
   indexStatusTool, searchSymbolsTool, gotoDefinitionTool, symbolInfoTool, findReferencesTool, findImplementationsTool,
   findSuperMethodsTool, typeHierarchyTool, callHierarchyTool, fileStructureTool, readFileTool, fileProblemsTool,
+  ...PLAN_TOOLS,
 ];
 

@@ -3,8 +3,10 @@ import * as z from 'zod';
 import { CONFIDENCES, ERROR_CODES, LANGUAGES, REFERENCE_KINDS, SYMBOL_KINDS } from '@sextant/format';
 
 export const commitInput = {
+  repo: z.string().min(3).max(201).optional()
+    .describe('Repository as owner/name. Default: the repository of the endpoint (/mcp/<owner>/<repo>) or of the runner\'s index; required on the multi-repository endpoint /mcp.'),
   commit: z.string().min(1).max(256).optional()
-    .describe('Commit sha (full or at least 7 characters) or ref to answer from. Default: the indexed commit (runner) or the repository\'s default ref (worker). Never silently answered from another commit.'),
+    .describe('Commit sha (full or at least 7 characters) or ref to answer from. Default: the commit of `cursor` when continuing a list, else the indexed commit (runner) or the repository\'s default ref (worker). Never silently answered from another commit. The hosted server re-reads a ref at most every 5 s, so for up to 5 s after a ref moves it may answer from the ref\'s previous commit (every answer names its commit); a sha is never stale.'),
 };
 
 export const targetInput = {

@@ -11,6 +11,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   output: O;
   run(provider: IndexProvider, args: z.infer<I>): Promise<z.infer<O>>;
   render(result: z.infer<O>): string;
+  /** MCP behaviour hints; absent: read-only, idempotent, closed-world (every read tool). */
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean };
 }
 
 export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: ToolDefinition<I, O>): ToolDefinition {

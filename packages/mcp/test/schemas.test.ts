@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { FORMAT_VERSION, type Manifest } from '@sextant/format';
+import { FORMAT_VERSION, sealPlan, textHash, type Manifest } from '@sextant/format';
 import { READ_TOOLS } from '../src/index.ts';
-import { MANIFEST_SCHEMA_FILE, REGENERATE_COMMAND, schemaFiles, SCHEMA_DIALECT, SCHEMA_ID_BASE } from '../scripts/schema-files.ts';
+import { MANIFEST_SCHEMA_FILE, PLAN_SCHEMA_FILE, REGENERATE_COMMAND, schemaFiles, SCHEMA_DIALECT, SCHEMA_ID_BASE } from '../scripts/schema-files.ts';
 import { writeSchemas } from '../scripts/write-schemas.ts';
 import { buildMemoryIndex, shopSpec } from '../../query/test/support/memory-index.ts';
 
@@ -52,7 +52,7 @@ describe('schemas/ matches the code', () => {
       ids.add(schema.$id as string);
     }
     expect(ids.size).toBe(generated.size);
-    expect(generated.size).toBe(READ_TOOLS.length * 2 + 1);
+    expect(generated.size).toBe(READ_TOOLS.length * 2 + 2);
   });
 
   it('serializes as pretty JSON with two spaces and a trailing newline', () => {
@@ -136,5 +136,33 @@ describe('schemas/manifest.schema.json', () => {
     const manifest = complete() as unknown as Record<string, unknown>;
     breakIt(manifest);
     expect(validate(manifest).valid).toBe(false);
+  });
+});
+
+describe('schemas/plan.schema.json', () => {
+  const validate = new AjvJsonSchemaValidator().getValidator(JSON.parse(generated.get(PLAN_SCHEMA_FILE)!) as Record<string, unknown>);
+  const plan = () => sealPlan({
+    format: 1, operation: 'safe_delete', arguments: { qualifiedName: 'Cache.drop' }, repo: 'acme/shop', commit: 'c'.repeat(40), planner: 'index',
+    symbol: { symbolId: 'k@c', name: 'drop', kind: 'method', qualifiedName: 'Cache.drop', language: 'typescript', path: 'src/cache.ts', line: 3, column: 3 },
+    files: [
+      { path: 'src/cache.ts', change: 'modify', expectedHash: textHash('a'), resultHash: textHash(''), edits: [{ line: 1, column: 1, endLine: 1, endColumn: 2, newText: '' }] },
+      { path: 'src/new.ts', change: 'create', expectedHash: null, resultHash: textHash('b'), edits: [{ line: 1, column: 1, endLine: 1, endColumn: 1, newText: 'b' }] },
+    ],
+    conflicts: [{ kind: 'usage', message: 'call of Cache.drop', path: 'src/app.ts', line: 9, column: 5 }],
+  });
+
+  it('accepts a plan sealed by the format package', () => {
+    expect(validate(JSON.parse(JSON.stringify(plan()))).errorMessage).toBeUndefined();
+  });
+
+  it.each([
+    ['a plan hash that is not BLAKE3 hex', (p: Record<string, any>) => { p.planHash = 'x'; }],
+    ['an unknown operation', (p: Record<string, any>) => { p.operation = 'explode'; }],
+    ['an edit at column 0', (p: Record<string, any>) => { p.files[0].edits[0].column = 0; }],
+    ['an unknown conflict kind', (p: Record<string, any>) => { p.conflicts[0].kind = 'bad-vibes'; }],
+  ])('rejects %s', (_label, breakIt) => {
+    const broken = JSON.parse(JSON.stringify(plan())) as Record<string, any>;
+    breakIt(broken);
+    expect(validate(broken).valid).toBe(false);
   });
 });

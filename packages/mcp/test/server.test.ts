@@ -16,7 +16,7 @@ import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv
 import { formatSymbolId, sameCommit, SextantError } from '@sextant/format';
 import type { IndexReader } from '@sextant/query';
 import {
-  createSextantServer, READ_TOOLS, type CallRecord, type IndexProvider, type ServerOptions, type ToolDefinition,
+  createSextantServer, READ_TOOLS, type CallRecord, type IndexProvider, type IndexRequest, type ServerOptions, type ToolDefinition,
 } from '../src/index.ts';
 import { toolSchemaPaths } from '../scripts/schema-files.ts';
 import { buildMemoryIndex, MEMORY_COMMIT, openMemoryIndex, shopSpec } from '../../query/test/support/memory-index.ts';
@@ -33,7 +33,7 @@ class MemoryIndexProvider implements IndexProvider {
     this.reader = openMemoryIndex(index);
   }
 
-  async open(commit?: string): Promise<IndexReader> {
+  async open({ commit }: IndexRequest = {}): Promise<IndexReader> {
     const reader = await this.reader;
     if (commit === undefined || sameCommit(reader.commit, commit)) return reader;
     throw new SextantError('COMMIT_NOT_INDEXED', `${commit} is not the indexed commit.`, 'Omit commit.', { indexedCommit: reader.commit });
@@ -293,5 +293,53 @@ describe('failed calls are tool results with a structured error', () => {
     expect(connection.calls.some((c) => c.outcome === 'ok')).toBe(true);
     expect(connection.calls.some((c) => c.outcome === 'AMBIGUOUS_SYMBOL')).toBe(true);
     for (const record of connection.calls) expect(record.ms).toBeGreaterThanOrEqual(0);
+  });
+});
+
+describe('which index a call opens', () => {
+  /** Records every request and answers with the one memory index. */
+  class RecordingProvider implements IndexProvider {
+    readonly requests: IndexRequest[] = [];
+    private readonly inner = new MemoryIndexProvider();
+
+    async open(request: IndexRequest = {}): Promise<IndexReader> {
+      this.requests.push(request);
+      return this.inner.open({ commit: request.commit });
+    }
+  }
+
+  it('passes repo and commit through, and continues a cursor on the cursor\'s commit when the call names none', async () => {
+    const provider = new RecordingProvider();
+    const recorded = await connect({}, provider);
+    try {
+      const first = (await call(recorded, 'search_symbols', { repo: 'acme/shop', query: 'order', limit: 2 })).structuredContent!;
+      expect(provider.requests.at(-1)).toEqual({ repo: 'acme/shop' });
+      await call(recorded, 'search_symbols', { repo: 'acme/shop', query: 'order', limit: 2, cursor: first.nextCursor });
+      // Not the default ref's head: the commit the first page came from.
+      expect(provider.requests.at(-1)).toEqual({ repo: 'acme/shop', commit: MEMORY_COMMIT.slice(0, 12) });
+      await call(recorded, 'search_symbols', { query: 'order', limit: 2, cursor: first.nextCursor, commit: 'main' });
+      expect(provider.requests.at(-1)).toEqual({ commit: 'main' });
+      await call(recorded, 'search_symbols', { query: 'order', cursor: 'not a cursor' });
+      expect(provider.requests.at(-1)).toEqual({});
+    } finally {
+      await recorded.close();
+    }
+  });
+
+  it('reports the answering repo and commit, the shards read and the cache hits to onCall', async () => {
+    const recorded = await connect({}, new RecordingProvider());
+    try {
+      await call(recorded, 'find_references', { name: 'submit' });
+      const [record] = recorded.calls.filter((c) => c.tool === 'find_references');
+      expect(record).toMatchObject({ outcome: 'ok', repo: index.manifest.repo, commit: MEMORY_COMMIT });
+      expect(record!.shardsRead).toBeGreaterThan(0);
+      expect(record!.cacheHits).toBeLessThanOrEqual(record!.shardsRead);
+      await call(recorded, 'find_references', { name: 'submit' });
+      // The second identical call finds every shard decoded already.
+      const second = recorded.calls.filter((c) => c.tool === 'find_references')[1]!;
+      expect(second.cacheHits).toBe(second.shardsRead);
+    } finally {
+      await recorded.close();
+    }
   });
 });

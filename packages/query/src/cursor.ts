@@ -20,13 +20,8 @@ export function encodeCursor(commit: string, fingerprint: string, offset: number
 }
 
 export function decodeCursor(cursor: string, commit: string, fingerprint: string): number {
-  let state: CursorState | undefined;
-  try {
-    state = JSON.parse(fromBase64Url(cursor)) as CursorState;
-  } catch {
-    state = undefined;
-  }
-  if (!state || state.v !== 1 || typeof state.o !== 'number' || !Number.isInteger(state.o) || state.o < 0) {
+  const state = parseCursor(cursor);
+  if (!state) {
     throw new SextantError('INVALID_CURSOR', 'The cursor is not one this server issued.',
       'Pass nextCursor exactly as a previous page returned it, or omit cursor to start from the first page.');
   }
@@ -40,6 +35,28 @@ export function decodeCursor(cursor: string, commit: string, fingerprint: string
       'Repeat the exact arguments of the call that returned the cursor, or start again without a cursor.');
   }
   return state.o;
+}
+
+/**
+ * The commit (its first 12 hex digits) a cursor was issued for, or undefined when it is not a
+ * cursor. Lets a server answer a next page from the cursor's own commit when the call names none,
+ * even after a ref moved; decodeCursor still checks everything.
+ */
+export function cursorCommit(cursor: string): string | undefined {
+  const state = parseCursor(cursor);
+  return state && /^[0-9a-f]{12}$/.test(state.c) ? state.c : undefined;
+}
+
+function parseCursor(cursor: string): CursorState | undefined {
+  let state: CursorState | undefined;
+  try {
+    state = JSON.parse(fromBase64Url(cursor)) as CursorState;
+  } catch {
+    return undefined;
+  }
+  const valid = typeof state === 'object' && state !== null && state.v === 1 && typeof state.c === 'string'
+    && typeof state.o === 'number' && Number.isInteger(state.o) && state.o >= 0;
+  return valid ? state : undefined;
 }
 
 /** JSON with object keys sorted, so equal queries fingerprint equally. */

@@ -1,9 +1,9 @@
 // One commit's index, opened from a shard source: verifies each shard's checksum before decoding it
 // and caches decoded shards. Reads only the shards a question needs.
 import {
-  bucketOf, decodeShard, fileShardName, NAMES_SHARD, parseManifest, pathKey,
+  bucketOf, decodeInflatedShard, decodeShard, fileShardName, NAMES_SHARD, parseManifest, pathKey,
   SextantError, sha256Hex, symbolShardName, textShardName,
-  type FileRecord, type FileShard, type Manifest, type NameShard, type SymbolRecord, type SymbolShard,
+  type FileRecord, type FileShard, type Manifest, type NameShard, type ShardEntry, type SymbolRecord, type SymbolShard,
 } from '@sextant/format';
 import type { ShardCache } from './shard-cache.ts';
 import type { ShardSource } from './shard-source.ts';
@@ -19,6 +19,8 @@ export class IndexReader {
   private readonly cache: ShardCache;
   /** Names of the shards this reader fetched or found cached, for logs. */
   readonly shardsRead: string[] = [];
+  /** Names of the shards this reader had to fetch from its source (not in the cache), for logs. */
+  readonly shardsFetched: string[] = [];
 
   private constructor(source: ShardSource, manifest: Manifest, cache: ShardCache) {
     this.source = source;
@@ -28,6 +30,11 @@ export class IndexReader {
 
   static async open(source: ShardSource, cache: ShardCache): Promise<IndexReader> {
     return new IndexReader(source, parseManifest(await source.readManifest(), source.where), cache);
+  }
+
+  /** A reader over a manifest already parsed with parseManifest (the worker keeps them per isolate). */
+  static fromManifest(source: ShardSource, manifest: Manifest, cache: ShardCache): IndexReader {
+    return new IndexReader(source, manifest, cache);
   }
 
   get repo(): string {
@@ -49,20 +56,32 @@ export class IndexReader {
     this.shardsRead.push(name);
     const cached = this.cache.get<T>(entry.sha256);
     if (cached) return cached;
-    const bytes = await this.source.readShard(name, entry);
-    if (!bytes) {
-      throw new SextantError('INDEX_CORRUPT',
-        `Shard ${name} (${entry.sha256}) listed in the manifest of ${this.source.where} is missing.`,
-        'Publish the index for this commit again, or rebuild it with `indexer build`.', { shard: name });
+    this.shardsFetched.push(name);
+    const { value, rawBytes } = await this.fetchAndDecode<T>(name, entry);
+    this.cache.set(entry.sha256, value, rawBytes);
+    return value;
+  }
+
+  private async fetchAndDecode<T>(name: string, entry: ShardEntry): Promise<{ value: T; rawBytes: number }> {
+    if (this.source.readInflatedShard) {
+      const raw = await this.source.readInflatedShard(name, entry);
+      if (!raw) throw this.missing(name, entry);
+      return { value: decodeInflatedShard<T>(name, raw), rawBytes: raw.byteLength };
     }
+    const bytes = await this.source.readShard(name, entry);
+    if (!bytes) throw this.missing(name, entry);
     if (bytes.byteLength !== entry.bytes || sha256Hex(bytes) !== entry.sha256) {
       throw new SextantError('INDEX_CORRUPT',
         `Shard ${name} of ${this.source.where} fails its checksum (expected ${entry.sha256}, ${entry.bytes} bytes; got ${bytes.byteLength} bytes).`,
         'Publish the index for this commit again, or rebuild it with `indexer build`.', { shard: name });
     }
-    const { value, rawBytes } = decodeShard<T>(name, bytes);
-    this.cache.set(entry.sha256, value, rawBytes);
-    return value;
+    return decodeShard<T>(name, bytes);
+  }
+
+  private missing(name: string, entry: ShardEntry): SextantError {
+    return new SextantError('INDEX_CORRUPT',
+      `Shard ${name} (${entry.sha256}) listed in the manifest of ${this.source.where} is missing.`,
+      'Publish the index for this commit again, or rebuild it with `indexer build`.', { shard: name });
   }
 
   symbolShardNameOf(key: string): string {

@@ -9,4 +9,11 @@ export interface ShardSource {
   readManifest(): Promise<string>;
   /** A shard's bytes, or undefined when the store does not have it. */
   readShard(name: string, entry: ShardEntry): Promise<Uint8Array | undefined>;
+  /**
+   * Optional, for platforms with native hashing and inflating (the worker: crypto.subtle and
+   * DecompressionStream), which cost a fraction of the portable code's CPU: the shard checked
+   * against `entry` (size and sha256; INDEX_CORRUPT naming the shard when it differs) and inflated,
+   * or undefined when the store does not have it. The reader then only decodes it.
+   */
+  readInflatedShard?(name: string, entry: ShardEntry): Promise<Uint8Array | undefined>;
 }

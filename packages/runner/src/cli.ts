@@ -1,52 +1,89 @@
-// The `runner` command line. `runner mcp` serves the tool registry over stdio from a local index;
-// it listens on nothing else.
+// The `runner` command line. `runner mcp` serves the tool registry over stdio from a local index
+// (it listens on nothing else); the refactoring commands plan a change in a working tree and print
+// it with its diff; `runner apply` applies a plan, all or nothing; `runner recover` finishes or
+// undoes an apply a crash interrupted. Each command loads only what it needs, so that `apply` and
+// `recover` start without the compiler or the MCP SDK.
 import { parseArgs } from 'node:util';
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createSextantServer } from '@sextant/mcp';
-import { LocalIndexProvider } from './local-index-provider.ts';
-
-const VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
+import { reportError, reportUsage } from './commands/cli-errors.ts';
 
 const USAGE = `usage:
   runner mcp [--index DIR] [--repo DIR]
       Serve Sextant's MCP tools over stdio from a local index (default .sextant/index).
-      --repo lets \`commit\` arguments name refs (resolved with git).`;
+      --repo lets \`commit\` arguments name refs (resolved with git), and adds the write tools
+      (rename, safe_delete, move_symbol, inline, replace_symbol_body, insert_before_symbol,
+      insert_after_symbol, reformat_file, organize_imports, apply_plan) for that working tree.
+
+  runner rename           TARGET --to NAME
+  runner safe-delete      TARGET
+  runner move             TARGET --to-file PATH
+  runner inline           TARGET
+  runner replace-body     TARGET (--text CODE | --text-file FILE)
+  runner insert-before    TARGET (--text CODE | --text-file FILE)
+  runner insert-after     TARGET (--text CODE | --text-file FILE)
+  runner reformat         --file PATH
+  runner organize-imports --file PATH
+      Plan the change in the working tree and print the plan and its diff.
+      TARGET: --symbol ID | --qualified-name Q | --name N | --path P --line L --column C
+      Options: --repo DIR (default .), --index DIR (default <repo>/.sextant/index),
+      --out FILE (save the plan), --json (print the plan as JSON), --apply (apply it now),
+      --force (apply although the plan has conflicts).
+
+  runner apply PLAN.json [--repo DIR] [--force] [--verbose]
+      Apply a plan (from plan_rename, plan_safe_delete or --out): every file must be as the plan
+      expects; all files are written or none.
+
+  runner recover [--repo DIR]
+      Finish or undo an apply that was interrupted (every command above does this first).`;
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv;
-  if (command === 'mcp') return mcp(rest);
   if (command === '--help' || command === '-h') {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  process.stderr.write(`error: ${command ? `unknown command "${command}"` : 'no command given'}. To fix this, use one of the commands below.\n${USAGE}\n`);
-  return 2;
+  try {
+    if (command === 'mcp') {
+      const values = parsed(rest, { index: { type: 'string', default: '.sextant/index' }, repo: { type: 'string' } });
+      if (typeof values === 'number') return values;
+      const { mcpCommand } = await import('./commands/mcp-command.ts');
+      return await mcpCommand(values as { index: string; repo?: string });
+    }
+    if (command === 'apply') {
+      const args = parsed(rest, { repo: { type: 'string', default: '.' }, force: { type: 'boolean' }, verbose: { type: 'boolean' } }, true);
+      if (typeof args === 'number') return args;
+      const { positionals, ...values } = args as { positionals: string[]; repo: string; force?: boolean; verbose?: boolean };
+      if (positionals.length !== 1) return reportUsage('apply takes exactly one plan file', USAGE);
+      const { applyCommand } = await import('./commands/apply-command.ts');
+      return await applyCommand(positionals[0]!, { repo: resolve(values.repo), force: values.force ?? false, verbose: values.verbose ?? false });
+    }
+    if (command === 'recover') {
+      const values = parsed(rest, { repo: { type: 'string', default: '.' } });
+      if (typeof values === 'number') return values;
+      const { recoverCommand } = await import('./commands/recover-command.ts');
+      return await recoverCommand(resolve((values as { repo: string }).repo));
+    }
+    const { REFACTOR_COMMANDS, REFACTOR_OPTIONS, refactorCommand } = await import('./commands/refactor-command.ts');
+    const operation = command === undefined ? undefined : REFACTOR_COMMANDS[command];
+    if (operation) {
+      const values = parsed(rest, REFACTOR_OPTIONS);
+      if (typeof values === 'number') return values;
+      return await refactorCommand(operation, values);
+    }
+  } catch (error) {
+    return reportError(error);
+  }
+  return reportUsage(command ? `unknown command "${command}"` : 'no command given', USAGE);
 }
 
-async function mcp(argv: string[]): Promise<number> {
-  let values;
+type Options = NonNullable<Parameters<typeof parseArgs>[0]>['options'];
+
+/** Parsed flags (and positionals when allowed), or the exit code of a usage error. */
+function parsed(args: string[], options: Options, positionals = false): Record<string, any> | number {
   try {
-    ({ values } = parseArgs({ args: argv, options: { index: { type: 'string', default: '.sextant/index' }, repo: { type: 'string' } }, strict: true }));
+    const result = parseArgs({ args, options, strict: true, allowPositionals: positionals });
+    return positionals ? { ...result.values, positionals: result.positionals } : result.values;
   } catch (error) {
-    process.stderr.write(`error: ${(error as Error).message}. To fix this, see the usage below.\n${USAGE}\n`);
-    return 2;
+    return reportUsage((error as Error).message, USAGE);
   }
-  const provider = new LocalIndexProvider(resolve(values.index), values.repo ? resolve(values.repo) : undefined);
-  // Fail at start, not at the first call, when there is no usable index.
-  try {
-    const reader = await provider.open();
-    process.stderr.write(`sextant runner: serving ${reader.repo}@${reader.commit.slice(0, 12)} from ${resolve(values.index)} over stdio\n`);
-  } catch (error) {
-    const e = error as { message: string; hint?: string };
-    process.stderr.write(`error: ${e.message}${e.hint ? ` To fix this, ${e.hint.charAt(0).toLowerCase()}${e.hint.slice(1)}` : ''}\n`);
-    return 1;
-  }
-  const server = createSextantServer(provider, { name: 'sextant-runner', version: VERSION });
-  await server.connect(new StdioServerTransport());
-  await new Promise<void>((done) => {
-    server.onclose = () => done();
-  });
-  return 0;
 }

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { SextantError, sameCommit } from '@sextant/format';
 import { IndexReader, ShardCache } from '@sextant/query';
-import type { IndexProvider } from '@sextant/mcp';
+import type { IndexProvider, IndexRequest } from '@sextant/mcp';
 import { DirShardSource } from './dir-shard-source.ts';
 
 const run = promisify(execFile);
@@ -19,9 +19,13 @@ export class LocalIndexProvider implements IndexProvider {
     this.repoDir = repoDir;
   }
 
-  async open(commit?: string): Promise<IndexReader> {
+  async open({ repo, commit }: IndexRequest = {}): Promise<IndexReader> {
     // Re-read the manifest on every call: an index rebuilt in place is picked up, never mixed.
     const reader = await IndexReader.open(this.source, this.cache);
+    if (repo !== undefined && repo.toLowerCase() !== reader.repo.toLowerCase()) {
+      throw new SextantError('REPO_NOT_FOUND', `This runner serves ${reader.repo} only, not ${repo}.`,
+        `Omit repo, or start a runner on an index of ${repo} (\`runner mcp --index <dir>\`).`, { repo, indexedRepo: reader.repo });
+    }
     if (commit === undefined || sameCommit(reader.commit, commit)) return reader;
     const resolved = await this.resolveRef(commit);
     if (resolved && resolved === reader.commit) return reader;

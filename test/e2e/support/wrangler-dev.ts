@@ -1,9 +1,13 @@
 // End-to-end harness: runs the real worker under `wrangler dev` (workerd) on 127.0.0.1 with a free
 // port and a given persistence directory, waits for /health, and stops the whole process group
 // (wrangler plus the workerd it spawns). Tests publish into the same directory first with
-// `publishCommand([..., '--local', '--persist-to', persistDir])`.
+// `publishCommand([..., '--local', '--persist-to', persistDir])`. The worker's variables and
+// secrets go in a private .env file (as `wrangler dev --env-file` reads them); by default
+// authentication is off, which the worker honours on loopback only.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,6 +21,8 @@ export interface StartWorkerOptions {
   configPath?: string;
   /** How long to wait for /health, default 60 s (bundling plus workerd start take ~5 s on 2 cores). */
   timeoutMs?: number;
+  /** The worker's vars and secrets (SEXTANT_TOKENS, SEXTANT_AUTH, ...); default { SEXTANT_AUTH: 'off' }. */
+  env?: Record<string, string>;
 }
 
 export interface RunningWorker {
@@ -31,6 +37,9 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   const port = await freePort();
   const inspectorPort = await freePort();
   const wranglerBin = join(dirname(createRequire(import.meta.url).resolve('wrangler/package.json')), 'bin', 'wrangler.js');
+  const envDir = mkdtempSync(join(tmpdir(), 'sextant-worker-env-'));
+  const envFile = join(envDir, '.env');
+  writeFileSync(envFile, Object.entries(options.env ?? { SEXTANT_AUTH: 'off' }).map(([k, v]) => `${k}=${dotenvValue(v)}\n`).join(''), { mode: 0o600 });
   const child = spawn(process.execPath, [
     wranglerBin, 'dev',
     '--config', options.configPath ?? join(WORKER_DIR, 'wrangler.jsonc'),
@@ -38,6 +47,7 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
     // Every wrangler dev would otherwise claim the default inspector port 9229.
     '--inspector-port', String(inspectorPort),
     '--persist-to', options.persistDir,
+    '--env-file', envFile,
     '--local', '--show-interactive-dev-session=false', '--log-level', 'log',
   ], {
     cwd: WORKER_DIR,
@@ -50,7 +60,11 @@ export async function startWorker(options: StartWorkerOptions): Promise<RunningW
   child.stdout!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
   child.stderr!.on('data', (chunk: Buffer) => { output += chunk.toString(); });
   const url = `http://127.0.0.1:${port}`;
-  const worker: RunningWorker = { url, output: () => output, stop: () => stopGroup(child) };
+  const stop = async () => {
+    await stopGroup(child);
+    rmSync(envDir, { recursive: true, force: true });
+  };
+  const worker: RunningWorker = { url, output: () => output, stop };
   try {
     await waitForHealth(url, child, options.timeoutMs ?? 60_000, () => output);
   } catch (error) {
@@ -106,4 +120,10 @@ export function freePort(): Promise<number> {
       server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
     });
   });
+}
+
+/** Single quotes keep a value literal in a .env file (JSON's double quotes and backslashes included). */
+function dotenvValue(value: string): string {
+  if (/['\n]/.test(value)) throw new Error(`a .env value cannot hold a single quote or a newline: ${value.slice(0, 40)}…`);
+  return `'${value}'`;
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env node
 // `npm start` (via turbo, cwd workers/mcp): index this repository at HEAD, publish the index into
 // the local R2 that `wrangler dev` serves, run the worker in workerd on 127.0.0.1:8787 (PORT to
-// change it), and print the MCP URL with a client config to paste. Runs until Ctrl-C; wrangler
-// and its workerd live in their own process group, which is stopped on exit.
+// change it), and print the MCP URL with a client config to paste. Authentication is off
+// (SEXTANT_AUTH=off), which the worker honours only for requests to a loopback address, and the
+// server binds to loopback only. Runs until Ctrl-C; wrangler and its workerd live in their own
+// process group, which is stopped on exit.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -69,7 +71,7 @@ if (publish.status !== 0) {
 const wranglerBin = join(dirname(createRequire(import.meta.url).resolve('wrangler/package.json')), 'bin', 'wrangler.js');
 const wrangler = spawn(process.execPath, [
   wranglerBin, 'dev', '--config', CONFIG, '--ip', HOST, '--port', String(PORT), '--persist-to', PERSIST_DIR,
-  '--local', '--show-interactive-dev-session=false',
+  '--local', '--show-interactive-dev-session=false', '--var', 'SEXTANT_AUTH:off',
 ], { cwd: WORKER_DIR, stdio: ['ignore', 'inherit', 'inherit'], detached: true, env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } });
 
 let stopping = false;
@@ -114,7 +116,10 @@ const url = `${base}/mcp/${manifest.repo}`;
 console.log(`
 Sextant is serving ${manifest.repo}@${manifest.commit.slice(0, 12)} (ref ${ref}).
   MCP endpoint (Streamable HTTP): ${url}
+  every repository (tools take repo): ${base}/mcp
   health:                         ${base}/health
+  authentication: OFF, because the server is bound to ${HOST} (loopback) and SEXTANT_AUTH=off;
+  requests to any other address need a bearer token (README: Authentication).
 
 Client config (Claude Code .mcp.json, and clients that take the same "mcpServers" shape):
 ${JSON.stringify({ mcpServers: { sextant: { type: 'http', url } } }, null, 2)}

@@ -1,157 +1,234 @@
-// IndexProvider for one repository stored in R2 (layout: @sextant/format object-layout). Resolves
-// what a call asks for to exactly one indexed commit, or fails saying what exists and how to fix
-// it; never answers from another commit. Decoded shards go to one ShardCache per isolate.
+// IndexProvider over the R2 bucket for any repository in it (layout: @sextant/format
+// object-layout). Resolves what a call asks for to exactly one indexed commit, or fails saying what
+// exists and how to fix it; never answers from another commit.
+//
+// Sequential reads from a cold isolate (each round is one R2 request; shards are then read in
+// parallel, through the edge cache):
+//   no commit (default ref)   repo.json, which carries the default ref's commit and manifest
+//   a ref                     refs/<ref>.json, which carries its commit's manifest
+//   a full sha                commits/<sha>/manifest.json
+//   a short sha               a list of commits/<prefix>, then the manifest
+// Warm, parsed manifests are kept per isolate (immutable per commit) and ref resolutions for
+// REF_TTL_MS, so a warm call reads only the shards it has not decoded yet.
 import {
-  commitFromKey, commitsPrefix, isCommitPrefix, isFullCommit, manifestKey, normalizeRefName,
+  commitFromKey, commitsPrefix, isCommitPrefix, isFullCommit, manifestKey, normalizeRefName, parseManifest,
   parseRefRecord, parseRepoName, parseRepoRecord, refKey, refNameFromKey, refsPrefix, repoRecordKey,
-  SextantError,
+  SextantError, type Manifest, type RefRecord,
 } from '@sextant/format';
-import type { IndexProvider } from '@sextant/mcp';
-import { IndexReader, ShardCache } from '@sextant/query';
+import type { IndexProvider, IndexRequest } from '@sextant/mcp';
+import { IndexReader, type ShardCache } from '@sextant/query';
 import type { R2BucketLike } from './r2-bucket.ts';
-import { R2ShardSource } from './r2-shard-source.ts';
-
-/**
- * Module globals live as long as the isolate, across requests: decoded shards are reused by every
- * request to any repository (they are keyed by content hash). 32 MB leaves most of the isolate's
- * 128 MB to the request in flight.
- */
-export const SHARED_SHARD_CACHE = new ShardCache(32 * 1024 * 1024);
+import { R2ShardSource, type EdgeCacheLike } from './r2-shard-source.ts';
+import { IoMeter } from './io-meter.ts';
+import { REF_TTL_MS, SHARED_REF_CACHE, SHARED_SHARD_CACHE, type RefCache } from './isolate-caches.ts';
 
 /** How many commits or refs an error lists; listing is one cheap R2 call each. */
 const LISTED = 20;
+/** A prefix this long names one commit for good (48 bits), so its resolution is kept like a sha. */
+const STABLE_PREFIX = 12;
+/** The RefCache name of "the default ref"; no ref can be named so (refs cannot be empty). */
+const DEFAULT = '';
 
 export interface R2IndexProviderOptions {
+  /** The repository answered when a call names none (the endpoint /mcp/<owner>/<repo>). */
+  repo?: string;
+  /** Whether the caller may read a repository; checked before anything is read for it. */
+  canRead?: (repo: string) => boolean;
+  /** Decoded shards and parsed manifests; default the isolate's. */
   cache?: ShardCache;
-  /** Bucket name, for messages only. */
+  /** Ref resolutions; default the isolate's. */
+  refs?: RefCache;
   bucketName?: string;
+  edgeCache?: EdgeCacheLike;
+  waitUntil?: (promise: Promise<unknown>) => void;
+  meter?: IoMeter;
   /** Called with every reader opened, e.g. to log which commit answered. */
   onOpen?: (reader: IndexReader) => void;
 }
 
 interface Resolved {
   commit: string;
-  manifestText: string;
+  manifest: Manifest;
 }
 
 export class R2IndexProvider implements IndexProvider {
-  readonly repo: string;
   private readonly bucket: R2BucketLike;
   private readonly options: R2IndexProviderOptions;
+  private readonly cache: ShardCache;
+  private readonly refs: RefCache;
+  private readonly meter: IoMeter;
 
-  constructor(bucket: R2BucketLike, repo: string, options: R2IndexProviderOptions = {}) {
-    parseRepoName(repo);
+  constructor(bucket: R2BucketLike, options: R2IndexProviderOptions = {}) {
+    if (options.repo !== undefined) parseRepoName(options.repo);
     this.bucket = bucket;
-    this.repo = repo;
     this.options = options;
+    this.cache = options.cache ?? SHARED_SHARD_CACHE;
+    this.refs = options.refs ?? SHARED_REF_CACHE;
+    this.meter = options.meter ?? new IoMeter();
   }
 
-  async open(commit?: string): Promise<IndexReader> {
-    const resolved = await this.resolve(commit);
-    const source = new R2ShardSource(this.bucket, this.repo, resolved.commit, {
-      manifestText: resolved.manifestText, bucketName: this.options.bucketName,
-    });
-    const reader = await IndexReader.open(source, this.options.cache ?? SHARED_SHARD_CACHE);
-    if (reader.commit !== resolved.commit) {
-      throw new SextantError('INDEX_CORRUPT',
-        `The manifest at ${source.where} is for commit ${reader.commit}, not ${resolved.commit}.`,
-        'Publish the index for this commit again with `indexer publish`.');
+  async open({ repo: requestedRepo, commit }: IndexRequest = {}): Promise<IndexReader> {
+    const repo = requestedRepo ?? this.options.repo;
+    if (repo === undefined) {
+      throw new SextantError('INVALID_ARGUMENT', 'This endpoint serves several repositories, and the call names none.',
+        'Pass `repo` (owner/name) with the call, or connect to the endpoint of one repository, /mcp/<owner>/<repo>.');
     }
+    parseRepoName(repo);
+    if (this.options.canRead && !this.options.canRead(repo)) {
+      // The worker refuses such requests with 403 before they get here; reaching this is a bug.
+      throw new Error(`the request was not checked for access to ${repo}`);
+    }
+    const resolved = await this.resolve(repo, commit);
+    const source = new R2ShardSource(this.bucket, repo, resolved.commit, {
+      bucketName: this.options.bucketName, edgeCache: this.options.edgeCache, waitUntil: this.options.waitUntil, meter: this.meter,
+    });
+    const reader = IndexReader.fromManifest(source, resolved.manifest, this.cache);
     this.options.onOpen?.(reader);
     return reader;
   }
 
   /**
-   * absent -> repo.json's defaultRef -> that ref; 40 hex -> that commit; 7..39 hex -> the unique
-   * indexed commit with that prefix (else a ref of that name); anything else -> a ref name.
+   * absent -> the default ref; 40 hex -> that commit; 7..39 hex -> the unique indexed commit with
+   * that prefix (else a ref of that name); anything else -> a ref name.
    */
-  async resolve(requested?: string): Promise<Resolved> {
+  async resolve(repo: string, requested?: string): Promise<Resolved> {
     const asked = requested?.trim() ?? '';
-    if (asked === '') {
-      const record = await this.bucket.get(repoRecordKey(this.repo));
-      if (!record) throw await this.notIndexed(undefined);
-      const { defaultRef } = parseRepoRecord(await record.text(), this.where(repoRecordKey(this.repo)));
-      return this.fromRef(defaultRef, undefined);
-    }
-    if (isFullCommit(asked)) return this.fromCommit(asked.toLowerCase(), asked);
-    if (isCommitPrefix(asked)) {
-      const matches = await this.commitsWithPrefix(asked.toLowerCase());
-      if (matches.length === 1) return this.fromCommit(matches[0]!, asked);
-      if (matches.length > 1) {
-        throw new SextantError('INVALID_ARGUMENT',
-          `"${asked}" is ambiguous in ${this.repo}: it abbreviates ${matches.length} indexed commits (${matches.join(', ')}).`,
-          'Pass more digits of the sha, or the full sha.', { requested: asked, candidates: matches });
-      }
-      // No indexed commit starts with it; a branch may still have a hex-looking name.
-      const ref = await this.bucket.get(refKey(this.repo, asked));
-      if (ref) return this.fromRefRecord(asked, await ref.text(), asked);
-      throw await this.notIndexed(asked);
-    }
-    return this.fromRef(normalizeRefName(asked), asked);
+    if (asked === '') return this.fromDefaultRef(repo);
+    if (isFullCommit(asked)) return this.fromCommit(repo, asked.toLowerCase(), asked);
+    if (isCommitPrefix(asked)) return this.fromPrefix(repo, asked.toLowerCase());
+    return this.fromRef(repo, normalizeRefName(asked), asked);
   }
 
-  private async fromRef(ref: string, asked: string | undefined): Promise<Resolved> {
-    const object = await this.bucket.get(refKey(this.repo, ref));
-    if (!object) throw await this.notIndexed(asked, ref);
-    return this.fromRefRecord(ref, await object.text(), asked);
+  private async fromDefaultRef(repo: string): Promise<Resolved> {
+    const cached = this.refs.get(repo, DEFAULT);
+    if (cached) return this.fromCommit(repo, cached, undefined);
+    const key = repoRecordKey(repo);
+    const text = await this.readText(key);
+    if (text === undefined) throw await this.notIndexed(repo, undefined);
+    const record = parseRepoRecord(text, this.where(key));
+    // Records from older publishers carry no head: follow the ref (one read more).
+    const resolved = record.head
+      ? await this.fromRecord(repo, record.defaultRef, record.head, undefined)
+      : await this.fromRef(repo, normalizeRefName(record.defaultRef), undefined);
+    this.refs.set(repo, DEFAULT, resolved.commit, REF_TTL_MS);
+    return resolved;
   }
 
-  private async fromRefRecord(ref: string, text: string, asked: string | undefined): Promise<Resolved> {
-    const { commit } = parseRefRecord(text, this.where(refKey(this.repo, ref)));
-    const manifest = await this.bucket.get(manifestKey(this.repo, commit));
-    if (!manifest) {
+  private async fromRef(repo: string, ref: string, asked: string | undefined): Promise<Resolved> {
+    const cached = this.refs.get(repo, ref);
+    if (cached) return this.fromCommit(repo, cached, asked);
+    const key = refKey(repo, ref);
+    const text = await this.readText(key);
+    if (text === undefined) throw await this.notIndexed(repo, asked, ref);
+    const resolved = await this.fromRecord(repo, ref, parseRefRecord(text, this.where(key)), asked);
+    this.refs.set(repo, ref, resolved.commit, REF_TTL_MS);
+    return resolved;
+  }
+
+  private async fromRecord(repo: string, ref: string, record: RefRecord, asked: string | undefined): Promise<Resolved> {
+    const cached = this.cachedManifest(repo, record.commit);
+    if (cached) return { commit: record.commit, manifest: cached };
+    if (record.manifest !== undefined) {
+      return { commit: record.commit, manifest: this.remember(repo, record.commit, record.manifest, `${this.where(refKey(repo, ref))} (manifest of ${record.commit})`) };
+    }
+    const text = await this.readText(manifestKey(repo, record.commit));
+    if (text === undefined) {
       throw new SextantError('COMMIT_NOT_INDEXED',
-        `Ref "${ref}" of ${this.repo} points at ${commit}, but that commit's index is missing from the store.`,
-        'Publish the index for that commit again (`indexer build` at that commit, then `indexer publish --ref ' + ref + '`).',
-        { repo: this.repo, requested: asked ?? null, ref, commit });
+        `Ref "${ref}" of ${repo} points at ${record.commit}, but that commit's index is missing from the store.`,
+        `Publish the index for that commit again (\`indexer build\` at that commit, then \`indexer publish --ref ${ref}\`).`,
+        { repo, requested: asked ?? null, ref, commit: record.commit });
     }
-    return { commit, manifestText: await manifest.text() };
+    return { commit: record.commit, manifest: this.remember(repo, record.commit, text, this.where(manifestKey(repo, record.commit))) };
   }
 
-  private async fromCommit(commit: string, asked: string): Promise<Resolved> {
-    const manifest = await this.bucket.get(manifestKey(this.repo, commit));
-    if (!manifest) throw await this.notIndexed(asked);
-    return { commit, manifestText: await manifest.text() };
+  private async fromCommit(repo: string, commit: string, asked: string | undefined): Promise<Resolved> {
+    const cached = this.cachedManifest(repo, commit);
+    if (cached) return { commit, manifest: cached };
+    const key = manifestKey(repo, commit);
+    const text = await this.readText(key);
+    if (text === undefined) throw await this.notIndexed(repo, asked ?? commit);
+    return { commit, manifest: this.remember(repo, commit, text, this.where(key)) };
   }
 
-  private async commitsWithPrefix(prefix: string): Promise<string[]> {
-    const listing = await this.bucket.list({ prefix: commitsPrefix(this.repo) + prefix, delimiter: '/', limit: 100 });
-    return commitsOf(this.repo, listing.delimitedPrefixes, listing.objects.map((o) => o.key));
+  private async fromPrefix(repo: string, prefix: string): Promise<Resolved> {
+    const known = this.refs.get(repo, `#${prefix}`);
+    if (known) return this.fromCommit(repo, known, prefix);
+    this.meter.r2Reads++;
+    const listing = await this.meter.wait(this.bucket.list({ prefix: commitsPrefix(repo) + prefix, delimiter: '/', limit: 100 }));
+    const matches = commitsOf(repo, listing.delimitedPrefixes, listing.objects.map((o) => o.key));
+    if (matches.length === 1) {
+      if (prefix.length >= STABLE_PREFIX) this.refs.set(repo, `#${prefix}`, matches[0]!, Infinity);
+      return this.fromCommit(repo, matches[0]!, prefix);
+    }
+    if (matches.length > 1) {
+      throw new SextantError('INVALID_ARGUMENT',
+        `"${prefix}" is ambiguous in ${repo}: it abbreviates ${matches.length} indexed commits (${matches.join(', ')}).`,
+        'Pass more digits of the sha, or the full sha.', { requested: prefix, candidates: matches });
+    }
+    // No indexed commit starts with it; a branch may still have a hex-looking name.
+    return this.fromRef(repo, prefix, prefix);
+  }
+
+  private cachedManifest(repo: string, commit: string): Manifest | undefined {
+    return this.cache.get<Manifest>(manifestCacheKey(repo, commit));
+  }
+
+  /** Parses a manifest, checks that it is the commit's, and keeps it for the isolate. */
+  private remember(repo: string, commit: string, text: string, where: string): Manifest {
+    const manifest = parseManifest(text, where);
+    if (manifest.commit !== commit) {
+      throw new SextantError('INDEX_CORRUPT', `The manifest at ${where} is for commit ${manifest.commit}, not ${commit}.`,
+        'Publish the index for this commit again with `indexer publish`.', { shard: 'manifest.json' });
+    }
+    // Charged at two bytes a character: about what the parsed object costs.
+    this.cache.set(manifestCacheKey(repo, commit), manifest, text.length * 2);
+    return manifest;
+  }
+
+  private async readText(key: string): Promise<string | undefined> {
+    this.meter.r2Reads++;
+    const object = await this.meter.wait(this.bucket.get(key));
+    return object ? this.meter.wait(object.text()) : undefined;
   }
 
   /**
    * The error for "nothing indexed answers this": REPO_NOT_FOUND when the store has nothing of the
    * repository, else COMMIT_NOT_INDEXED naming the indexed commits and refs (one list call each).
    */
-  private async notIndexed(asked: string | undefined, ref?: string): Promise<SextantError> {
-    const [commitListing, refListing] = await Promise.all([
-      this.bucket.list({ prefix: commitsPrefix(this.repo), delimiter: '/', limit: LISTED }),
-      this.bucket.list({ prefix: refsPrefix(this.repo), limit: LISTED }),
-    ]);
-    const commits = commitsOf(this.repo, commitListing.delimitedPrefixes, commitListing.objects.map((o) => o.key));
-    const refs = refListing.objects.map((o) => refNameFromKey(this.repo, o.key)).filter((r): r is string => r !== undefined);
-    if (commits.length === 0 && refs.length === 0 && !(await this.bucket.head(repoRecordKey(this.repo)))) {
-      return new SextantError('REPO_NOT_FOUND', `No index of repository ${this.repo} is published here.`,
-        `Check the owner/name in the URL (/mcp/<owner>/<repo>), or index and publish it: \`indexer build --repo <checkout>\`, then \`indexer publish --repo-name ${this.repo} --ref <branch> --default\`.`,
-        { repo: this.repo });
+  private async notIndexed(repo: string, asked: string | undefined, ref?: string): Promise<SextantError> {
+    this.meter.r2Reads += 2;
+    const [commitListing, refListing] = await this.meter.wait(Promise.all([
+      this.bucket.list({ prefix: commitsPrefix(repo), delimiter: '/', limit: LISTED }),
+      this.bucket.list({ prefix: refsPrefix(repo), limit: LISTED }),
+    ]));
+    const commits = commitsOf(repo, commitListing.delimitedPrefixes, commitListing.objects.map((o) => o.key));
+    const refs = refListing.objects.map((o) => refNameFromKey(repo, o.key)).filter((r): r is string => r !== undefined);
+    if (commits.length === 0 && refs.length === 0 && !(await this.meter.wait(this.bucket.head(repoRecordKey(repo))))) {
+      return new SextantError('REPO_NOT_FOUND', `No index of repository ${repo} is published here.`,
+        `Check the repository name (\`repo\`, or the URL /mcp/<owner>/<repo>), or index and publish it: \`indexer build --repo <checkout>\`, then \`indexer publish --repo-name ${repo} --ref <branch> --default\`.`,
+        { repo });
     }
     const what = asked === undefined
-      ? (ref === undefined ? `${this.repo} has no default ref` : `The default ref "${ref}" of ${this.repo} is not published`)
-      : `${this.repo} has no index for ${ref !== undefined ? `ref "${ref}"` : `commit "${asked}"`}`;
+      ? (ref === undefined ? `${repo} has no default ref` : `The default ref "${ref}" of ${repo} is not published`)
+      : `${repo} has no index for ${ref !== undefined ? `ref "${ref}"` : `commit "${asked}"`}`;
     const known = [
       commits.length ? `Indexed commits: ${commits.join(', ')}${commitListing.truncated ? ', …' : ''}.` : 'No commits are indexed.',
       refs.length ? `Refs: ${refs.join(', ')}${refListing.truncated ? ', …' : ''}.` : 'No refs are published.',
     ].join(' ');
     return new SextantError('COMMIT_NOT_INDEXED', `${what}. ${known}`,
       asked === undefined && ref === undefined
-        ? `Pass \`commit\` (one of the indexed commits or refs), or publish a default ref: \`indexer publish --repo-name ${this.repo} --ref <branch> --default\`.`
+        ? `Pass \`commit\` (one of the indexed commits or refs), or publish a default ref: \`indexer publish --repo-name ${repo} --ref <branch> --default\`.`
         : 'Pass one of the indexed commits or refs as `commit`, or index that commit: run `indexer build` on a checkout of it, then `indexer publish --ref <name>`.',
-      { repo: this.repo, requested: asked ?? null, ...(ref !== undefined ? { ref } : {}), indexedCommits: commits, refs });
+      { repo, requested: asked ?? null, ...(ref !== undefined ? { ref } : {}), indexedCommits: commits, refs });
   }
 
   private where(key: string): string {
     return `r2://${this.options.bucketName ?? 'sextant-index'}/${key}`;
   }
+}
+
+function manifestCacheKey(repo: string, commit: string): string {
+  return `manifest:${repo.toLowerCase()}@${commit}`;
 }
 
 function commitsOf(repo: string, prefixes: string[], keys: string[]): string[] {

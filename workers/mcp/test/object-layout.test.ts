@@ -2,8 +2,8 @@
 // that keeps a repo or ref name from escaping its prefix.
 import { describe, expect, it } from 'vitest';
 import {
-  commitFromKey, manifestKey, normalizeCommit, normalizeRefName, parseRefRecord, parseRepoName,
-  parseRepoRecord, refKey, refNameFromKey, repoRecordKey, SextantError, shardKey,
+  commitFromKey, manifestKey, normalizeCommit, normalizeRefName, objectOfKey, parseRefRecord, parseRepoName,
+  parseRepoRecord, refKey, refNameFromKey, repoRecordKey, serializeRecord, SextantError, shardKey,
 } from '@sextant/format';
 
 const SHA = '0123456789abcdef0123456789abcdef01234567';
@@ -68,5 +68,24 @@ describe('object layout', () => {
     expect(errorOf(() => parseRepoRecord('{}', 'x')).code).toBe('INDEX_CORRUPT');
     expect(errorOf(() => parseRefRecord('{"commit":"abc"}', 'x')).code).toBe('INDEX_CORRUPT');
     expect(errorOf(() => parseRefRecord('not json', 'x')).code).toBe('INDEX_CORRUPT');
+  });
+
+  it('carries the manifest in ref records and the default ref\'s record in repo.json, round trip', () => {
+    const head = { commit: SHA, updatedAt: 't', manifest: '{"formatVersion":1}' };
+    expect(parseRefRecord(serializeRecord(head), 'x')).toEqual(head);
+    expect(parseRepoRecord(serializeRecord({ defaultRef: 'main', head }), 'x')).toEqual({ defaultRef: 'main', head });
+    expect(errorOf(() => parseRefRecord(`{"commit":"${SHA}","manifest":{}}`, 'x')).code).toBe('INDEX_CORRUPT');
+    expect(errorOf(() => parseRepoRecord('{"defaultRef":"main","head":{"commit":"abc"}}', 'x')).code).toBe('INDEX_CORRUPT');
+    expect(serializeRecord(head).endsWith('}\n')).toBe(true);
+  });
+
+  it('tells what a key stands for, and nothing for keys outside the layout', () => {
+    expect(objectOfKey('repos/acme/widgets/repo.json')).toEqual({ kind: 'repo', repo: 'acme/widgets' });
+    expect(objectOfKey('repos/acme/widgets/refs/release/1.2.json')).toEqual({ kind: 'ref', repo: 'acme/widgets', ref: 'release/1.2' });
+    expect(objectOfKey(`repos/acme/widgets/commits/${SHA}/manifest.json`)).toEqual({ kind: 'manifest', repo: 'acme/widgets', commit: SHA });
+    expect(objectOfKey(`shards/${'ab'.repeat(32)}`)).toEqual({ kind: 'shard', sha256: 'ab'.repeat(32) });
+    for (const key of ['shards/abc', 'repos/Acme/widgets/repo.json', 'repos/acme/widgets/other.json', `repos/acme/widgets/commits/${SHA}/x`, 'notes.txt', 'repos/acme/widgets/refs/a..b.json']) {
+      expect(objectOfKey(key), key).toBeUndefined();
+    }
   });
 });

@@ -1,6 +1,7 @@
 // call_hierarchy: who calls a function (or what it calls), as a bounded graph.
 import * as z from 'zod';
 import { CALL_HIERARCHY_BOUNDS, callHierarchy } from '@sextant/query';
+import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
 import { answerOutput, commitInput, graphBounds, graphOutput, location, peer, symbolSummary, targetInput } from '../schema-parts.ts';
 import { renderLocation, renderSymbol } from '../render.ts';
@@ -24,8 +25,8 @@ export const callHierarchyTool = defineTool({
     edges: z.array(z.object({ from: z.string(), to: z.string(), sites: z.array(z.object(location)), through: peer.optional() })),
     ...graphOutput,
   }),
-  async run(provider, { commit, direction, depth, maxNodes, ...target }) {
-    return callHierarchy(await provider.open(commit), target, { direction, depth, maxNodes });
+  async run(provider, { repo, commit, direction, depth, maxNodes, ...target }) {
+    return callHierarchy(await openIndex(provider, { repo, commit }), target, { direction, depth, maxNodes });
   },
   render(a) {
     const names = new Map(a.nodes.map((n) => [n.symbolId, n.qualifiedName]));

@@ -1,6 +1,7 @@
 // file_problems: syntax and compiler errors recorded at index time.
 import * as z from 'zod';
 import { fileProblems, PROBLEMS_PAGE } from '@sextant/query';
+import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
 import { answerOutput, commitInput, location, pageInput, pageOutput, pathsInput } from '../schema-parts.ts';
 import { renderLocation, renderPage } from '../render.ts';
@@ -26,8 +27,8 @@ export const fileProblemsTool = defineTool({
     })),
     ...pageOutput,
   }),
-  async run(provider, { commit, ...params }) {
-    return fileProblems(await provider.open(commit), params);
+  async run(provider, { repo, commit, ...params }) {
+    return fileProblems(await openIndex(provider, { repo, commit, cursor: params.cursor }), params);
   },
   render(a) {
     return [

@@ -1,6 +1,7 @@
 // file_structure: the outline of one file.
 import * as z from 'zod';
 import { fileStructure, type StructureNode } from '@sextant/query';
+import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
 import { answerOutput, commitInput, language, symbolKind } from '../schema-parts.ts';
 
@@ -35,8 +36,8 @@ export const fileStructureTool = defineTool({
     totalIsExact: z.literal(true),
     hasMore: z.literal(false),
   }),
-  async run(provider, { commit, path }) {
-    return fileStructure(await provider.open(commit), path);
+  async run(provider, { repo, commit, path }) {
+    return fileStructure(await openIndex(provider, { repo, commit }), path);
   },
   render(a) {
     const lines: string[] = [`${a.path} (${a.language}, ${a.lines} lines${a.classification.length ? `, ${a.classification.join(', ')}` : ''})`];

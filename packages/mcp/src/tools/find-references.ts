@@ -1,6 +1,7 @@
 // find_references: every use of one symbol, resolved by the compiler.
 import * as z from 'zod';
 import { findReferences, REFERENCES_PAGE } from '@sextant/query';
+import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
 import {
   answerOutput, commitInput, confidence, location, pageInput, pageOutput, pathsInput, peer, referenceKind, symbolSummary, targetInput,
@@ -32,8 +33,8 @@ export const findReferencesTool = defineTool({
     files: z.array(z.object({ path: z.string(), count: z.number().int() })).optional(),
     ...pageOutput,
   }),
-  async run(provider, { commit, symbolId, path, line, column, qualifiedName, name, ...params }) {
-    return findReferences(await provider.open(commit), { symbolId, path, line, column, qualifiedName, name }, params);
+  async run(provider, { repo, commit, symbolId, path, line, column, qualifiedName, name, ...params }) {
+    return findReferences(await openIndex(provider, { repo, commit, cursor: params.cursor }), { symbolId, path, line, column, qualifiedName, name }, params);
   },
   render(a) {
     return [

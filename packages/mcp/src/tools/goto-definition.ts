@@ -1,6 +1,7 @@
 // goto_definition: where a symbol is declared.
 import * as z from 'zod';
 import { gotoDefinition } from '@sextant/query';
+import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
 import { answerOutput, commitInput, previewedLocation, symbolSummary, targetInput } from '../schema-parts.ts';
 import { renderLocation, renderSymbol } from '../render.ts';
@@ -12,8 +13,8 @@ export const gotoDefinitionTool = defineTool({
     'Where a symbol is declared. Target it by exactly one of: symbolId (from any other result), path + line + column (a use site anywhere in the repository: the answer is the declaration it resolves to through imports, re-exports and aliases), qualifiedName, or exact name. Overloads and merged declarations give several definitions; a symbol from a dependency or the standard library is marked external with its package.',
   input: z.strictObject({ ...targetInput, ...commitInput }),
   output: z.object({ ...answerOutput, symbol: symbolSummary, external: z.boolean(), definitions: z.array(previewedLocation) }),
-  async run(provider, { commit, ...target }) {
-    return gotoDefinition(await provider.open(commit), target);
+  async run(provider, { repo, commit, ...target }) {
+    return gotoDefinition(await openIndex(provider, { repo, commit }), target);
   },
   render(a) {
     return [

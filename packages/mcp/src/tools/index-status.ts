@@ -1,6 +1,7 @@
 // index_status: which commit answers, how it was built, what it holds and what it skipped.
 import * as z from 'zod';
 import { indexStatus } from '@sextant/query';
+import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
 import { answerOutput, commitInput } from '../schema-parts.ts';
 
@@ -28,7 +29,7 @@ export const indexStatusTool = defineTool({
     requested: z.object({ commit: z.string(), matches: z.boolean() }).optional(),
   }),
   async run(provider, args) {
-    return indexStatus(await provider.open(args.commit), args.commit);
+    return indexStatus(await openIndex(provider, args), args.commit);
   },
   render(s) {
     const languages = Object.entries(s.languages).map(([name, l]) => `${name} ${l.files} files (${l.precision})`).join(', ');

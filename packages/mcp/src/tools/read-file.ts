@@ -1,6 +1,7 @@
 // read_file: lines of a file as it is at the indexed commit.
 import * as z from 'zod';
 import { READ_FILE_PAGE, readFile } from '@sextant/query';
+import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
 import { answerOutput, commitInput, pageInput, pageOutput } from '../schema-parts.ts';
 import { renderPage } from '../render.ts';
@@ -24,8 +25,8 @@ export const readFileTool = defineTool({
     lines: z.array(z.object({ line: z.number().int(), text: z.string() })),
     ...pageOutput,
   }),
-  async run(provider, { commit, path, ...params }) {
-    return readFile(await provider.open(commit), path, params);
+  async run(provider, { repo, commit, path, ...params }) {
+    return readFile(await openIndex(provider, { repo, commit, cursor: params.cursor }), path, params);
   },
   render(a) {
     const width = String(a.endLine).length;

@@ -1,6 +1,7 @@
 // find_implementations and find_super_methods: walks over inheritance edges, as paged lists.
 import * as z from 'zod';
 import { findImplementations, findSuperMethods, IMPLEMENTATIONS_PAGE, type RelatedAnswer } from '@sextant/query';
+import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
 import { answerOutput, commitInput, pageInput, pageOutput, peer, symbolSummary, targetInput } from '../schema-parts.ts';
 import { renderPage, renderSymbol } from '../render.ts';
@@ -31,8 +32,8 @@ export const findImplementationsTool = defineTool({
     'Everything that implements or extends a type (classes implementing an interface, subclasses, extending interfaces), or every member that overrides or implements a method or property, transitively (depth says how far down; via names the step in between). Use it on an interface method to find the code that actually runs. Target by symbolId, position, qualifiedName or exact name. Page size default 100, at most 1000.',
   input: z.strictObject({ ...targetInput, ...pageInput(IMPLEMENTATIONS_PAGE), ...commitInput }),
   output,
-  async run(provider, { commit, limit, cursor, ...target }) {
-    return findImplementations(await provider.open(commit), target, { limit, cursor });
+  async run(provider, { repo, commit, limit, cursor, ...target }) {
+    return findImplementations(await openIndex(provider, { repo, commit, cursor }), target, { limit, cursor });
   },
   render: render('implementations of'),
 });
@@ -44,8 +45,8 @@ export const findSuperMethodsTool = defineTool({
     'The members a method, property or accessor overrides or implements, up the whole chain (base class methods, interface members). Use it to find the contract a method fulfils. Target by symbolId, position, qualifiedName or exact name. Page size default 100, at most 1000.',
   input: z.strictObject({ ...targetInput, ...pageInput(IMPLEMENTATIONS_PAGE), ...commitInput }),
   output,
-  async run(provider, { commit, limit, cursor, ...target }) {
-    return findSuperMethods(await provider.open(commit), target, { limit, cursor });
+  async run(provider, { repo, commit, limit, cursor, ...target }) {
+    return findSuperMethods(await openIndex(provider, { repo, commit, cursor }), target, { limit, cursor });
   },
   render: render('super methods of'),
 });

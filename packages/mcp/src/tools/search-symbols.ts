@@ -1,6 +1,7 @@
 // search_symbols: find declarations by name.
 import * as z from 'zod';
 import { MATCH_MODES, SEARCH_PAGE, searchSymbols } from '@sextant/query';
+import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
 import { answerOutput, commitInput, language, pageInput, pageOutput, pathsInput, symbolKind, symbolSummary } from '../schema-parts.ts';
 import { renderSymbol, renderPage } from '../render.ts';
@@ -29,8 +30,8 @@ export const searchSymbolsTool = defineTool({
     results: z.array(symbolSummary.extend({ match: z.enum(['exact', 'prefix', 'substring', 'camelCase', 'wildcard']) })),
     ...pageOutput,
   }),
-  async run(provider, { commit, ...params }) {
-    return searchSymbols(await provider.open(commit), params);
+  async run(provider, { repo, commit, ...params }) {
+    return searchSymbols(await openIndex(provider, { repo, commit, cursor: params.cursor }), params);
   },
   render(a) {
     return [`${a.total} symbols match "${a.query}" in ${a.repo}@${a.commit.slice(0, 12)}`, ...a.results.map(renderSymbol), ...renderPage(a)].join('\n');

@@ -1,6 +1,7 @@
 // symbol_info: what one symbol is, in one call.
 import * as z from 'zod';
 import { symbolInfo } from '@sextant/query';
+import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
 import { answerOutput, commitInput, previewedLocation, symbolSummary, targetInput } from '../schema-parts.ts';
 import { renderLocation, renderSymbol } from '../render.ts';
@@ -26,8 +27,8 @@ export const symbolInfoTool = defineTool({
       callees: z.number().int(), supertypes: z.number().int(), superMethods: z.number().int(),
     }),
   }),
-  async run(provider, { commit, ...target }) {
-    return symbolInfo(await provider.open(commit), target);
+  async run(provider, { repo, commit, ...target }) {
+    return symbolInfo(await openIndex(provider, { repo, commit }), target);
   },
   render(a) {
     const c = a.counts;

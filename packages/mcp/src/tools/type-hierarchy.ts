@@ -1,6 +1,7 @@
 // type_hierarchy: supertypes and subtypes of a type as a graph.
 import * as z from 'zod';
 import { TYPE_HIERARCHY_BOUNDS, typeHierarchy } from '@sextant/query';
+import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
 import { answerOutput, commitInput, graphBounds, graphOutput, symbolSummary, targetInput } from '../schema-parts.ts';
 import { renderSymbol } from '../render.ts';
@@ -24,8 +25,8 @@ export const typeHierarchyTool = defineTool({
     edges: z.array(z.object({ from: z.string(), to: z.string(), kind: z.enum(['extends', 'implements']) })),
     ...graphOutput,
   }),
-  async run(provider, { commit, direction, depth, maxNodes, ...target }) {
-    return typeHierarchy(await provider.open(commit), target, { direction, depth, maxNodes });
+  async run(provider, { repo, commit, direction, depth, maxNodes, ...target }) {
+    return typeHierarchy(await openIndex(provider, { repo, commit }), target, { direction, depth, maxNodes });
   },
   render(a) {
     const names = new Map(a.nodes.map((n) => [n.symbolId, n.qualifiedName]));

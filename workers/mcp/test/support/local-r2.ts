@@ -2,7 +2,7 @@
 // in memory (persist: false), plus helpers that lay indexes out the way `indexer publish` does.
 import { fileURLToPath } from 'node:url';
 import { getPlatformProxy } from 'wrangler';
-import { manifestKey, refKey, repoRecordKey, shardKey, type Manifest } from '@sextant/format';
+import { manifestKey, refKey, repoRecordKey, serializeRecord, shardKey, type Manifest, type RefRecord } from '@sextant/format';
 import { buildTinyIndex, type TinyIndexOptions } from '../../../../test/e2e/support/tiny-index.ts';
 import type { R2BucketLike } from '../../src/r2-bucket.ts';
 
@@ -31,10 +31,16 @@ export async function putCommit(bucket: TestBucket, repo: string, commit: string
   return manifest;
 }
 
-export async function putRef(bucket: TestBucket, repo: string, ref: string, commit: string): Promise<void> {
-  await bucket.put(refKey(repo, ref), JSON.stringify({ commit, updatedAt: '2025-01-01T00:00:00Z' }));
+/** A ref record as the publisher writes it: with the manifest's text, unless `legacy` (older publishers). */
+export function refRecord(commit: string, manifest?: Manifest): RefRecord {
+  return { commit, updatedAt: '2025-01-01T00:00:00Z', ...(manifest ? { manifest: JSON.stringify(manifest) } : {}) };
 }
 
-export async function putDefaultRef(bucket: TestBucket, repo: string, ref: string): Promise<void> {
-  await bucket.put(repoRecordKey(repo), JSON.stringify({ defaultRef: ref }));
+export async function putRef(bucket: TestBucket, repo: string, ref: string, commit: string, manifest?: Manifest): Promise<void> {
+  await bucket.put(refKey(repo, ref), serializeRecord(refRecord(commit, manifest)));
+}
+
+/** repo.json naming the default ref; with `head`, a copy of that ref's record, as the publisher writes it. */
+export async function putDefaultRef(bucket: TestBucket, repo: string, ref: string, head?: RefRecord): Promise<void> {
+  await bucket.put(repoRecordKey(repo), serializeRecord({ defaultRef: ref, ...(head ? { head } : {}) }));
 }

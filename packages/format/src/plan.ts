@@ -1,0 +1,378 @@
+// A refactoring plan: the complete, inspectable description of a change to a repository, made by
+// the hosted worker (from the index) or the local runner (from the TypeScript language service),
+// and applied only by the runner. A plan names what it expects of every file it touches (the
+// BLAKE3 hash of its bytes) and what it will leave there; `planHash` is the BLAKE3 of the plan's
+// canonical JSON without the hash, so a plan cannot be edited after it was made without the apply
+// noticing. Positions are 1-based lines and UTF-16 columns like everywhere in Sextant; lines end
+// at CR, LF, CRLF, U+2028 and U+2029, as the TypeScript compiler counts them. Runtime-neutral.
+import { blake3 } from '@noble/hashes/blake3.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { SextantError } from './errors.ts';
+
+export const PLAN_FORMAT = 1;
+
+export const PLAN_OPERATIONS = [
+  'rename', 'safe_delete', 'move_symbol', 'inline', 'replace_symbol_body', 'insert_before_symbol',
+  'insert_after_symbol', 'reformat_file', 'organize_imports',
+] as const;
+export type PlanOperation = (typeof PLAN_OPERATIONS)[number];
+
+/** Where the edits come from: the TypeScript language service over a working tree, or the index's references. */
+export const PLANNERS = ['typescript', 'index'] as const;
+export type Planner = (typeof PLANNERS)[number];
+
+/**
+ * Why a plan must not be applied as it is. Every conflict blocks; `force` applies anyway (never
+ * over a file whose content is not the expected one: that is a CONFLICT error at apply time).
+ */
+export const CONFLICT_KINDS = [
+  'name-collision', // the new name is already declared where the symbol is declared or used
+  'shadowing', // the new name would hide, or be hidden by, another declaration in an affected scope
+  'generated-file', // an edit lands in a generated file
+  'vendored-file', // an edit lands in a vendored file
+  'working-tree-differs', // the working tree file differs from the commit the plan was made against
+  'usage', // safe_delete: the symbol is still used (or overridden) here
+  'candidate-usage', // the index only matched this usage by name; it may or may not be the symbol
+  'introduces-errors', // the TypeScript compiler reports new errors in the changed program
+  'unexpected-text', // the index's range does not hold the text the edit expects
+] as const;
+export type ConflictKind = (typeof CONFLICT_KINDS)[number];
+
+export const FILE_CHANGES = ['modify', 'create', 'delete'] as const;
+export type FileChange = (typeof FILE_CHANGES)[number];
+
+export interface PlanEdit {
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  newText: string;
+}
+
+export interface PlanFile {
+  /** Repository-relative, forward slashes. */
+  path: string;
+  change: FileChange;
+  /** BLAKE3 (hex) of the bytes the file must have before the apply; null: it must not exist. */
+  expectedHash: string | null;
+  /** BLAKE3 (hex) of the bytes it has after; null: it is deleted. */
+  resultHash: string | null;
+  /** Non-overlapping, in position order, over the file's text (a create has one edit at 1:1). */
+  edits: PlanEdit[];
+}
+
+export interface PlanConflict {
+  kind: ConflictKind;
+  message: string;
+  path?: string;
+  line?: number;
+  column?: number;
+}
+
+export interface PlanSymbol {
+  symbolId: string;
+  name: string;
+  kind: string;
+  qualifiedName: string;
+  language: string;
+  path?: string;
+  line?: number;
+  column?: number;
+}
+
+export type PlanArgument = string | number | boolean;
+
+export interface Plan {
+  format: typeof PLAN_FORMAT;
+  operation: PlanOperation;
+  /** The operation's arguments as given (target, new name, …). */
+  arguments: Record<string, PlanArgument>;
+  repo: string;
+  /** The commit the plan was made against (the index's commit). */
+  commit: string;
+  planner: Planner;
+  /** The symbol the operation is about; absent for file operations. */
+  symbol?: PlanSymbol;
+  files: PlanFile[];
+  conflicts: PlanConflict[];
+  /** BLAKE3 (hex) of canonicalJson(the plan without planHash). */
+  planHash: string;
+}
+
+export type UnsealedPlan = Omit<Plan, 'planHash'>;
+
+// ---- Hashes and the canonical form ----
+
+export function contentHash(bytes: Uint8Array): string {
+  return bytesToHex(blake3(bytes));
+}
+
+export function textHash(text: string): string {
+  return contentHash(utf8ToBytes(text));
+}
+
+/**
+ * JSON with object keys sorted by UTF-16 code units and no whitespace (the JSON Canonicalization
+ * Scheme, RFC 8785, for the values plans hold: strings, integers, booleans, null, arrays, objects).
+ * Undefined members are left out, as JSON.stringify does.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new SextantError('INVALID_ARGUMENT', `${value} has no JSON form.`, 'Plans hold finite numbers only.');
+    return JSON.stringify(value);
+  }
+  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(',')}]`;
+  if (typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
+    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  throw new SextantError('INVALID_ARGUMENT', `A ${typeof value} has no JSON form.`, 'Plans hold JSON values only.');
+}
+
+export function computePlanHash(plan: UnsealedPlan | Plan): string {
+  const { planHash: _ignored, ...rest } = plan as Plan;
+  return textHash(canonicalJson(rest));
+}
+
+export function sealPlan(plan: UnsealedPlan): Plan {
+  return { ...plan, planHash: computePlanHash(plan) };
+}
+
+export function planHashMatches(plan: Plan): boolean {
+  return computePlanHash(plan) === plan.planHash;
+}
+
+// ---- Reading a plan from JSON ----
+
+const HEX64 = /^[0-9a-f]{64}$/;
+
+/** Checks the shape of a plan read from a file or a tool call; anything off is INVALID_ARGUMENT. */
+export function parsePlan(input: unknown, where = 'the plan'): Plan {
+  let value = input;
+  if (typeof input === 'string') {
+    try {
+      value = JSON.parse(input);
+    } catch (error) {
+      throw invalid(where, `is not JSON (${(error as Error).message})`);
+    }
+  }
+  const plan = object(value, where);
+  if (plan.format !== PLAN_FORMAT) throw invalid(where, `has format ${String(plan.format)}; this runner reads format ${PLAN_FORMAT}`);
+  oneOf(plan.operation, PLAN_OPERATIONS, `${where}: operation`);
+  oneOf(plan.planner, PLANNERS, `${where}: planner`);
+  for (const field of ['repo', 'commit'] as const) text(plan[field], `${where}: ${field}`);
+  hex(plan.planHash, `${where}: planHash`);
+  for (const [name, arg] of Object.entries(object(plan.arguments, `${where}: arguments`))) {
+    if (!['string', 'number', 'boolean'].includes(typeof arg)) throw invalid(where, `argument ${name} is not a string, number or boolean`);
+  }
+  if (plan.symbol !== undefined) {
+    const symbol = object(plan.symbol, `${where}: symbol`);
+    for (const field of ['symbolId', 'name', 'kind', 'qualifiedName', 'language'] as const) text(symbol[field], `${where}: symbol.${field}`);
+  }
+  const files = array(plan.files, `${where}: files`);
+  const seen = new Set<string>();
+  files.forEach((entry, i) => {
+    const file = object(entry, `${where}: files[${i}]`);
+    text(file.path, `${where}: files[${i}].path`);
+    if (seen.has(file.path as string)) throw invalid(where, `lists ${String(file.path)} twice`);
+    seen.add(file.path as string);
+    oneOf(file.change, FILE_CHANGES, `${where}: files[${i}].change`);
+    const mustBeNull = { expectedHash: file.change === 'create', resultHash: file.change === 'delete' };
+    for (const field of ['expectedHash', 'resultHash'] as const) {
+      if (mustBeNull[field] ? file[field] !== null : typeof file[field] !== 'string' || !HEX64.test(file[field] as string)) {
+        throw invalid(where, `files[${i}].${field} must be ${mustBeNull[field] ? 'null' : '64 lowercase hex digits'} for a ${String(file.change)}`);
+      }
+    }
+    array(file.edits, `${where}: files[${i}].edits`).forEach((e, j) => {
+      const edit = object(e, `${where}: files[${i}].edits[${j}]`);
+      for (const field of ['line', 'column', 'endLine', 'endColumn'] as const) {
+        if (!Number.isInteger(edit[field]) || (edit[field] as number) < 1) throw invalid(where, `files[${i}].edits[${j}].${field} is not a positive integer`);
+      }
+      if (typeof edit.newText !== 'string') throw invalid(where, `files[${i}].edits[${j}].newText is not a string`);
+    });
+  });
+  array(plan.conflicts, `${where}: conflicts`).forEach((c, i) => {
+    const conflict = object(c, `${where}: conflicts[${i}]`);
+    oneOf(conflict.kind, CONFLICT_KINDS, `${where}: conflicts[${i}].kind`);
+    if (typeof conflict.message !== 'string') throw invalid(where, `conflicts[${i}].message is not a string`);
+  });
+  return plan as unknown as Plan;
+}
+
+function invalid(where: string, what: string): SextantError {
+  return new SextantError('INVALID_ARGUMENT', `${where} ${what}.`,
+    'Pass a plan exactly as plan_rename, plan_safe_delete or a runner preview produced it (see schemas/plan.schema.json).');
+}
+
+function object(value: unknown, what: string): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw invalid(what, 'is not an object');
+  return value as Record<string, unknown>;
+}
+
+function array(value: unknown, what: string): unknown[] {
+  if (!Array.isArray(value)) throw invalid(what, 'is not an array');
+  return value;
+}
+
+function text(value: unknown, what: string): void {
+  if (typeof value !== 'string' || value.length === 0) throw invalid(what, 'is not a non-empty string');
+}
+
+function hex(value: unknown, what: string): void {
+  if (typeof value !== 'string' || !HEX64.test(value)) throw invalid(what, 'is not 64 lowercase hex digits');
+}
+
+function oneOf(value: unknown, allowed: readonly string[], what: string): void {
+  if (typeof value !== 'string' || !allowed.includes(value)) throw invalid(what, `is not one of ${allowed.join(', ')}`);
+}
+
+// ---- Text: positions, edits, line endings ----
+
+/** Offsets at which each line starts. */
+export function lineStarts(text: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < text.length; i++) {
+    const ch = text.charCodeAt(i);
+    if (ch === 13 /* CR */) {
+      if (text.charCodeAt(i + 1) === 10) i++;
+      starts.push(i + 1);
+    } else if (ch === 10 || ch === 0x2028 || ch === 0x2029) {
+      starts.push(i + 1);
+    }
+  }
+  return starts;
+}
+
+/** The offset of a 1-based line and column; a column may point just past the line's last character. */
+export function offsetAt(text: string, starts: number[], line: number, column: number): number {
+  const start = starts[line - 1];
+  if (start === undefined || column < 1) throw outOfRange(line, column, starts.length);
+  const next = starts[line];
+  const lineEnd = next === undefined ? text.length : contentEnd(text, start, next);
+  if (start + column - 1 > lineEnd) throw outOfRange(line, column, starts.length);
+  return start + column - 1;
+}
+
+function contentEnd(text: string, start: number, next: number): number {
+  let end = next;
+  if (end > start && text.charCodeAt(end - 1) === 10) end--;
+  if (end > start && (text.charCodeAt(end - 1) === 13 || text.charCodeAt(end - 1) === 0x2028 || text.charCodeAt(end - 1) === 0x2029)) end--;
+  return end;
+}
+
+function outOfRange(line: number, column: number, lines: number): SextantError {
+  return new SextantError('POSITION_OUT_OF_RANGE', `${line}:${column} is outside the file (${lines} lines).`,
+    'The plan does not fit this file; make the plan again from the current content.');
+}
+
+/** The 1-based line and column of an offset. */
+export function positionAt(starts: number[], offset: number): { line: number; column: number } {
+  let low = 0;
+  let high = starts.length - 1;
+  while (low < high) {
+    const mid = (low + high + 1) >> 1;
+    if (starts[mid]! <= offset) low = mid;
+    else high = mid - 1;
+  }
+  return { line: low + 1, column: offset - starts[low]! + 1 };
+}
+
+/** An edit over [start, end) of `text` as plan coordinates. */
+export function editAt(starts: number[], start: number, end: number, newText: string): PlanEdit {
+  const from = positionAt(starts, start);
+  const to = positionAt(starts, end);
+  return { line: from.line, column: from.column, endLine: to.line, endColumn: to.column, newText };
+}
+
+/** Applies non-overlapping edits; overlapping or out-of-range edits are refused, never guessed at. */
+export function applyEdits(text: string, edits: readonly PlanEdit[]): string {
+  const starts = lineStarts(text);
+  const spans = edits
+    .map((edit) => ({ start: offsetAt(text, starts, edit.line, edit.column), end: offsetAt(text, starts, edit.endLine, edit.endColumn), text: edit.newText }))
+    .sort((a, b) => a.start - b.start || a.end - b.end);
+  let out = '';
+  let at = 0;
+  for (const span of spans) {
+    if (span.end < span.start || span.start < at) {
+      throw new SextantError('INVALID_ARGUMENT', 'The plan has overlapping or inverted edits.',
+        'Make the plan again; plans from Sextant never overlap.');
+    }
+    out += text.slice(at, span.start) + span.text;
+    at = span.end;
+  }
+  return out + text.slice(at);
+}
+
+/** The line ending most lines of `text` use ('\n' when it has none). */
+export function dominantEol(text: string): '\n' | '\r\n' {
+  let crlf = 0;
+  let lf = 0;
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
+    if (text.charCodeAt(i - 1) === 13) crlf++;
+    else lf++;
+  }
+  return crlf > lf ? '\r\n' : '\n';
+}
+
+/** `text` with every line break as `eol`, so inserted code matches the file it goes into. */
+export function withEol(text: string, eol: '\n' | '\r\n'): string {
+  return text.replace(/\r\n|\r|\n/g, eol);
+}
+
+/**
+ * Widens [start, end) to whole lines when nothing but whitespace shares a line with it, taking the
+ * line break after it too, so deleting a declaration leaves no blank remains. Otherwise unchanged.
+ */
+export function wholeLines(text: string, start: number, end: number): { start: number; end: number } {
+  let from = start;
+  while (from > 0 && (text[from - 1] === ' ' || text[from - 1] === '\t')) from--;
+  if (from > 0 && text[from - 1] !== '\n' && text[from - 1] !== '\r') return { start, end };
+  let to = end;
+  while (to < text.length && (text[to] === ' ' || text[to] === '\t')) to++;
+  if (to < text.length && text[to] !== '\n' && text[to] !== '\r') return { start, end };
+  if (text[to] === '\r') to++;
+  if (text[to] === '\n') to++;
+  return { start: from, end: to };
+}
+
+/**
+ * A deletion of whole lines that would leave two blank lines meeting (one above it, one below)
+ * takes the one below with it; one that would leave a blank line before a closing bracket or at
+ * the end of the file takes the blank line above.
+ */
+export function withoutDoubleBlank(text: string, span: { start: number; end: number }): { start: number; end: number } {
+  const before = text.slice(0, span.start);
+  if (!/(^|\n)$/.test(before)) return span;
+  const blankAbove = /(^|\n)([ \t]*\r?\n)$/.exec(before);
+  const after = text.slice(span.end);
+  const blankBelow = /^[ \t]*\r?\n/.exec(after);
+  if ((blankAbove || before === '') && blankBelow) return { start: span.start, end: span.end + blankBelow[0].length };
+  if (blankAbove && (after === '' || /^[ \t]*[}\])]/.test(after))) return { start: span.start - blankAbove[2]!.length, end: span.end };
+  return span;
+}
+
+// ---- Bytes of a file ----
+
+const BOM = '\uFEFF';
+
+/** A file's text as plans address it: UTF-8, without a byte-order mark (which is kept on write). */
+export interface DecodedText {
+  text: string;
+  bom: boolean;
+}
+
+export function decodeText(bytes: Uint8Array, path: string): DecodedText {
+  let decoded: string;
+  try {
+    decoded = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
+  } catch {
+    throw new SextantError('INVALID_ARGUMENT', `${path} is not valid UTF-8.`, 'Sextant edits UTF-8 text files only.');
+  }
+  return decoded.startsWith(BOM) ? { text: decoded.slice(1), bom: true } : { text: decoded, bom: false };
+}
+
+export function encodeText({ text, bom }: DecodedText): Uint8Array {
+  return utf8ToBytes(bom ? BOM + text : text);
+}

@@ -1,0 +1,81 @@
+// The refactoring plan as a zod schema: the output of the plan tools and of the runner's previews,
+// and the source of schemas/plan.schema.json.
+//
+// The source of truth is the `Plan` interface in @sextant/format, which also checks plans by hand
+// (parsePlan) so the runner can apply one without loading zod. This restatement is checked against
+// the interface at the bottom of this file, as manifest-schema.ts does for the manifest:
+// `tsc --noEmit` fails when the two drift apart.
+import * as z from 'zod';
+import {
+  CONFLICT_KINDS, FILE_CHANGES, PLAN_FORMAT, PLAN_OPERATIONS, PLANNERS, type Plan,
+} from '@sextant/format';
+
+const hash = z.string().regex(/^[0-9a-f]{64}$/);
+const position = z.number().int().min(1);
+
+export const planEditSchema = z.object({
+  line: position,
+  column: position,
+  endLine: position,
+  endColumn: position,
+  newText: z.string(),
+});
+
+export const planFileSchema = z.object({
+  path: z.string().min(1).describe('Repository-relative path, forward slashes.'),
+  change: z.enum(FILE_CHANGES),
+  expectedHash: hash.nullable().describe('BLAKE3 (hex) of the bytes the file must have before the apply; null: the file must not exist.'),
+  resultHash: hash.nullable().describe('BLAKE3 (hex) of the bytes the file has after the apply; null: it is deleted.'),
+  edits: z.array(planEditSchema)
+    .describe('Non-overlapping replacements over the file\'s text (1-based lines, columns in UTF-16 code units; a byte-order mark is not part of the text).'),
+});
+
+export const planConflictSchema = z.object({
+  kind: z.enum(CONFLICT_KINDS),
+  message: z.string(),
+  path: z.string().optional(),
+  line: z.number().int().optional(),
+  column: z.number().int().optional(),
+});
+
+export const planSchema = z.object({
+  format: z.literal(PLAN_FORMAT).describe('Format of the plan document.'),
+  operation: z.enum(PLAN_OPERATIONS),
+  arguments: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).describe('The operation\'s arguments as given.'),
+  repo: z.string().min(1),
+  commit: z.string().min(1).describe('The commit the plan was made against.'),
+  planner: z.enum(PLANNERS).describe('typescript: the TypeScript language service over the working tree; index: the index\'s references.'),
+  symbol: z.object({
+    symbolId: z.string(),
+    name: z.string(),
+    kind: z.string(),
+    qualifiedName: z.string(),
+    language: z.string(),
+    path: z.string().optional(),
+    line: z.number().int().optional(),
+    column: z.number().int().optional(),
+  }).optional(),
+  files: z.array(planFileSchema),
+  conflicts: z.array(planConflictSchema).describe('Every conflict blocks the apply unless it is forced.'),
+  planHash: hash.describe('BLAKE3 (hex) of the canonical JSON (RFC 8785) of the plan without planHash.'),
+});
+
+// ---- Compile-time checks: the schema and the interface describe the same objects. ----
+type Parsed = z.output<typeof planSchema>;
+type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never] ? true : false;
+type Check<T extends true> = T;
+
+/** Never used at run time: it only compiles while the schema matches the Plan interface. */
+export type PlanSchemaMatchesInterface = [
+  Check<SameKeys<Plan, Parsed>>,
+  Check<MutuallyAssignable<Omit<Plan, 'format'>, Omit<Parsed, 'format'>>>,
+  Check<Parsed['format'] extends Plan['format'] ? true : false>,
+];
+
+/** What every tool that returns a plan answers: the plan, whether it is blocked, and its diff. */
+export const planAnswerOutput = {
+  plan: planSchema,
+  blocked: z.boolean().describe('True when the plan has conflicts: applying it needs force.'),
+  diff: z.string().describe('The plan as a unified diff against the files it was made from.'),
+};

@@ -1,0 +1,122 @@
+// Plans from the index alone (what the hosted worker offers), on an in-memory index of a small
+// Kotlin repository: renamed where the index says, inside quotes for string names, never through an
+// alias, with every conflict the index can see (a name-only candidate, a generated file, a name
+// already declared next to it) and usages that block a safe delete. The plan's result hashes are
+// what its edits give.
+import { describe, expect, it } from 'vitest';
+import { applyEdits, FILE_FLAGS, planHashMatches, textHash } from '@sextant/format';
+import { fileText } from '@sextant/query';
+import { planRenameFromIndex, planSafeDeleteFromIndex } from '../src/index.ts';
+import { buildMemoryIndex, openMemoryIndex } from '../../query/test/support/memory-index.ts';
+
+const REPO = `interface Repo {
+    fun save(order: String)
+    fun store(order: String)
+}
+
+/** Unused. */
+fun helper() {}
+`;
+
+const USE = `import shop.Repo as Storage
+
+fun use(r: Storage, x: Any) {
+    r.save("a")
+    x.save("b")
+    call("save")
+}
+`;
+
+const GEN = `fun gen(r: Repo) { r.save("g") }
+`;
+
+const index = buildMemoryIndex({
+  files: [
+    { path: 'src/Repo.kt', text: REPO, lang: 'kotlin' },
+    { path: 'src/Use.kt', text: USE, lang: 'kotlin' },
+    { path: 'gen/Gen.kt', text: GEN, lang: 'kotlin', flags: FILE_FLAGS.generated },
+  ],
+  symbols: [
+    {
+      id: 'Repo', name: 'Repo', kind: 'interface', lang: 'kotlin', defs: [{ path: 'src/Repo.kt', line: 1 }],
+      refs: [
+        { path: 'src/Use.kt', line: 1, kind: 'import' },
+        { path: 'src/Use.kt', line: 3, kind: 'type', text: 'Storage' },
+        { path: 'gen/Gen.kt', line: 1, kind: 'type' },
+      ],
+    },
+    {
+      id: 'Repo.save', name: 'save', qname: 'Repo.save', kind: 'method', lang: 'kotlin', container: 'Repo', defs: [{ path: 'src/Repo.kt', line: 2 }],
+      refs: [
+        { path: 'src/Use.kt', line: 4, kind: 'call' },
+        { path: 'src/Use.kt', line: 5, kind: 'call', confidence: 'candidate' },
+        { path: 'src/Use.kt', line: 6, kind: 'read', text: '"save"' },
+        { path: 'gen/Gen.kt', line: 1, kind: 'call' },
+      ],
+    },
+    { id: 'Repo.store', name: 'store', qname: 'Repo.store', kind: 'method', lang: 'kotlin', container: 'Repo', defs: [{ path: 'src/Repo.kt', line: 3 }] },
+    { id: 'helper', name: 'helper', kind: 'function', lang: 'kotlin', defs: [{ path: 'src/Repo.kt', line: 7 }] },
+  ],
+});
+
+async function renamed(plan: Awaited<ReturnType<typeof planRenameFromIndex>>): Promise<Record<string, string>> {
+  const reader = await openMemoryIndex(index);
+  const out: Record<string, string> = {};
+  for (const file of plan.files) {
+    const after = applyEdits(await fileText(reader, file.path), file.edits);
+    expect(textHash(after)).toBe(file.resultHash);
+    out[file.path] = after;
+  }
+  return out;
+}
+
+describe('planRenameFromIndex', () => {
+  it('renames declarations and references, inside quotes, and leaves aliases alone', async () => {
+    const plan = await planRenameFromIndex(await openMemoryIndex(index), { qualifiedName: 'Repo.save' }, 'persist');
+    expect(planHashMatches(plan)).toBe(true);
+    expect(plan).toMatchObject({ operation: 'rename', planner: 'index', arguments: { qualifiedName: 'Repo.save', newName: 'persist' } });
+    const after = await renamed(plan);
+    expect(after['src/Repo.kt']).toContain('    fun persist(order: String)\n    fun store(order: String)');
+    expect(after['src/Use.kt']).toBe('import shop.Repo as Storage\n\nfun use(r: Storage, x: Any) {\n    r.persist("a")\n    x.persist("b")\n    call("persist")\n}\n');
+    expect(plan.conflicts).toEqual([
+      expect.objectContaining({ kind: 'candidate-usage', path: 'src/Use.kt', line: 5 }),
+      expect.objectContaining({ kind: 'generated-file', path: 'gen/Gen.kt' }),
+    ]);
+  });
+
+  it('keeps the alias of an imported type and renames what it aliases', async () => {
+    const after = await renamed(await planRenameFromIndex(await openMemoryIndex(index), { name: 'Repo' }, 'Store'));
+    expect(after['src/Use.kt']).toContain('import shop.Store as Storage\n\nfun use(r: Storage, x: Any) {');
+    expect(after['gen/Gen.kt']).toBe('fun gen(r: Store) { r.save("g") }\n');
+  });
+
+  it('reports a name already declared next to the symbol', async () => {
+    const member = await planRenameFromIndex(await openMemoryIndex(index), { qualifiedName: 'Repo.save' }, 'store');
+    expect(member.conflicts).toContainEqual(expect.objectContaining({ kind: 'name-collision', path: 'src/Repo.kt', line: 3 }));
+    const topLevel = await planRenameFromIndex(await openMemoryIndex(index), { name: 'Repo' }, 'helper');
+    expect(topLevel.conflicts).toContainEqual(expect.objectContaining({ kind: 'name-collision', path: 'src/Repo.kt', line: 7 }));
+  });
+
+  it('refuses names that are not identifiers, reserved words and the current name', async () => {
+    const reader = await openMemoryIndex(index);
+    for (const bad of ['fun', 'two words', '1st', 'save']) {
+      await expect(planRenameFromIndex(reader, { qualifiedName: 'Repo.save' }, bad)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    }
+  });
+});
+
+describe('planSafeDeleteFromIndex', () => {
+  it('lists every usage, name-only candidates included, as a conflict', async () => {
+    const plan = await planSafeDeleteFromIndex(await openMemoryIndex(index), { qualifiedName: 'Repo.save' });
+    expect(plan.conflicts.map((c) => `${c.kind} ${c.path}:${c.line}`)).toEqual([
+      'usage gen/Gen.kt:1', 'usage src/Use.kt:4', 'candidate-usage src/Use.kt:5', 'usage src/Use.kt:6',
+    ]);
+    expect(plan.files.map((f) => f.path)).toEqual(['src/Repo.kt']);
+  });
+
+  it('is not blocked when nothing uses the symbol', async () => {
+    const plan = await planSafeDeleteFromIndex(await openMemoryIndex(index), { name: 'helper' });
+    expect(plan.conflicts).toEqual([]);
+    expect(plan.files).toHaveLength(1);
+  });
+});

@@ -1,0 +1,30 @@
+// `runner apply PLAN.json [--repo DIR] [--force] [--verbose]`: applies a plan made by the hosted
+// plan tools or a runner preview, all or nothing.
+import { readFile } from 'node:fs/promises';
+import { SextantError } from '@sextant/format';
+import { applyPlan } from '../apply/apply-plan.ts';
+
+export interface ApplyCommandOptions {
+  repo: string;
+  force: boolean;
+  verbose: boolean;
+}
+
+export async function applyCommand(planFile: string, options: ApplyCommandOptions): Promise<number> {
+  let text: string;
+  try {
+    text = await readFile(planFile, 'utf8');
+  } catch (error) {
+    throw new SextantError('FILE_NOT_FOUND', `Cannot read the plan ${planFile}: ${(error as Error).message}.`, 'Pass the path of a plan JSON file.');
+  }
+  const delay = Number(process.env.SEXTANT_APPLY_STEP_DELAY_MS ?? 0);
+  const result = await applyPlan(options.repo, text, {
+    force: options.force,
+    // Pipes to stderr are synchronous on Linux and macOS: a reader sees every step taken before a kill.
+    ...(options.verbose ? { onStep: (step: string, path?: string) => process.stderr.write(`apply: ${step}${path ? ` ${path}` : ''}\n`) } : {}),
+    ...(Number.isFinite(delay) && delay > 0 ? { stepDelayMs: delay } : {}),
+  }, planFile);
+  for (const r of result.recovered) process.stderr.write(`sextant runner: ${r.outcome} the interrupted apply of plan ${r.planHash.slice(0, 12)}\n`);
+  process.stdout.write(`applied plan ${result.plan.planHash.slice(0, 12)} (${result.plan.operation}): ${result.files.map((f) => `${f.change} ${f.path}`).join(', ') || 'no files'}\n`);
+  return 0;
+}

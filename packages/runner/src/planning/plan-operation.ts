@@ -1,0 +1,137 @@
+// Planning one operation in a working tree. The symbol is resolved through the index (so a plan
+// names the index's commit and the same symbolIds as every other tool); TypeScript and JavaScript
+// are planned by the language service over the working tree, other languages from the index's
+// references. Every plan then gets the conflicts any planner must report: a file that differs
+// from the commit, and a generated or vendored file.
+import {
+  lineStarts, offsetAt, sealPlan, SextantError, type Plan, type PlanArgument, type PlanConflict, type PlanOperation, type PlanSymbol, type Planner,
+} from '@sextant/format';
+import {
+  classificationConflicts, planRenameFromIndex, planSafeDeleteFromIndex, planSymbol,
+} from '@sextant/mcp';
+import { fileText, resolveTarget, type IndexReader, type LoadedSymbol } from '@sextant/query';
+import { isTypeScriptPath } from '../typescript/ts-paths.ts';
+import { declarationSite } from './declaration-site.ts';
+import { declarationTextEdit } from './declaration-text-edit.ts';
+import { offsetEdits, toPlanFile, type FileDraft } from './file-draft.ts';
+import { isFileOperation, requestArguments, type OperationRequest } from './operation-request.ts';
+import type { RefactorContext } from './refactor-context.ts';
+
+const TS_LANGUAGES = new Set(['typescript', 'javascript']);
+
+export async function planOperation(ctx: RefactorContext, request: OperationRequest): Promise<Plan> {
+  const reader = await ctx.reader();
+  const args = requestArguments(request);
+  if (isFileOperation(request)) {
+    await ctx.jail.resolve(request.path);
+    if (!isTypeScriptPath(request.path)) {
+      throw new SextantError('UNSUPPORTED_LANGUAGE', `${request.operation} needs the TypeScript language service; ${request.path} is not a TypeScript or JavaScript file.`,
+        'Use the formatter of that language.');
+    }
+    const { planWithTypeScript } = await import('../typescript/ts-planner.ts');
+    return finish(reader, request.operation, args, undefined, 'typescript', await planWithTypeScript(ctx, request));
+  }
+  const symbol = await resolveTarget(reader, request.target);
+  if (symbol.record.external || symbol.record.path === undefined) {
+    throw new SextantError('INVALID_ARGUMENT', `${symbol.record.qname} is declared outside the repository (${symbol.record.external?.package ?? 'external'}).`,
+      'Refactor symbols declared in this repository.');
+  }
+  const described = planSymbol(reader, symbol);
+  if (TS_LANGUAGES.has(symbol.record.lang)) {
+    const { planWithTypeScript } = await import('../typescript/ts-planner.ts');
+    return finish(reader, request.operation, args, described, 'typescript', await planWithTypeScript(ctx, request, symbol));
+  }
+  switch (request.operation) {
+    case 'rename':
+      return withWorkingTree(ctx, await planRenameFromIndex(reader, request.target, request.newName));
+    case 'safe_delete':
+      return withWorkingTree(ctx, await planSafeDeleteFromIndex(reader, request.target));
+    case 'replace_symbol_body':
+    case 'insert_before_symbol':
+    case 'insert_after_symbol': {
+      const draft = await indexDeclarationEdit(ctx, reader, symbol, request.operation, request.text);
+      return finish(reader, request.operation, args, described, 'index', { drafts: [draft], conflicts: [] });
+    }
+    default:
+      throw new SextantError('UNSUPPORTED_LANGUAGE', `${request.operation} needs a compiler; Sextant has one for TypeScript and JavaScript, and ${symbol.record.qname} is ${symbol.record.lang}.`,
+        'Use your IDE for this refactoring; rename and safe_delete work from the index in every language.');
+  }
+}
+
+async function finish(
+  reader: IndexReader, operation: PlanOperation, args: Record<string, PlanArgument>, symbol: PlanSymbol | undefined,
+  planner: Planner, planned: { drafts: FileDraft[]; conflicts: PlanConflict[] },
+): Promise<Plan> {
+  const conflicts = [...planned.conflicts];
+  for (const draft of planned.drafts) {
+    if (!draft.before) continue;
+    const record = await reader.file(draft.path);
+    if (!record) {
+      conflicts.push({ kind: 'working-tree-differs', path: draft.path, message: `${draft.path} is not in the index of ${reader.commit.slice(0, 12)} (new, untracked or not indexed).` });
+      continue;
+    }
+    if (await fileText(reader, draft.path) !== draft.before.text) {
+      conflicts.push({ kind: 'working-tree-differs', path: draft.path, message: `${draft.path} in the working tree differs from commit ${reader.commit.slice(0, 12)}, which the plan is made against.` });
+    }
+    conflicts.push(...classificationConflicts(draft.path, record.flags));
+  }
+  return sealPlan({
+    format: 1, operation, arguments: args, repo: reader.repo, commit: reader.commit, planner,
+    ...(symbol ? { symbol } : {}), files: planned.drafts.map(toPlanFile), conflicts,
+  });
+}
+
+/** An index-made plan applies to the commit's content: each file that differs in the working tree is a conflict. */
+async function withWorkingTree(ctx: RefactorContext, plan: Plan): Promise<Plan> {
+  const conflicts = [...plan.conflicts];
+  for (const file of plan.files) {
+    const current = await ctx.read(file.path);
+    if (current?.hash !== file.expectedHash) {
+      conflicts.push({ kind: 'working-tree-differs', path: file.path, message: `${file.path} in the working tree differs from commit ${plan.commit.slice(0, 12)}, which the plan is made against.` });
+    }
+  }
+  const { planHash: _old, ...rest } = plan;
+  return sealPlan({ ...rest, conflicts });
+}
+
+/** Replace or insert around a declaration whose extent the index's outline gives (languages without a local compiler). */
+async function indexDeclarationEdit(
+  ctx: RefactorContext, reader: IndexReader, symbol: LoadedSymbol,
+  operation: 'replace_symbol_body' | 'insert_before_symbol' | 'insert_after_symbol', text: string,
+): Promise<FileDraft> {
+  const site = await declarationSite(ctx, symbol);
+  const record = await reader.file(site.path);
+  const line = symbol.record.defs[1]!;
+  const column = symbol.record.defs[2]!;
+  const find = (nodes: NonNullable<typeof record>['outline']): (typeof nodes)[number] | undefined => {
+    for (const node of nodes) {
+      if (node.at[0] === line && node.at[1] === column) return node;
+      const below = find(node.children);
+      if (below) return below;
+    }
+    return undefined;
+  };
+  const node = record ? find(record.outline) : undefined;
+  if (!node || await fileText(reader, site.path) !== site.file.text) {
+    throw new SextantError('CONFLICT', `The index has no current extent of ${symbol.record.qname} (${site.path} changed since it was indexed, or has no outline).`,
+      'Rebuild the index (`npx indexer build`) and plan again.');
+  }
+  const starts = lineStarts(site.file.text);
+  const start = offsetAt(site.file.text, starts, node.range[0], node.range[1]);
+  const end = offsetAt(site.file.text, starts, node.range[2], node.range[3]);
+  const span = declarationTextEdit(site.file.text, site.file.eol, { start, end, startWithComments: commentsAbove(site.file.text, start) }, operation, text);
+  return { path: site.path, change: 'modify', before: site.file, edits: offsetEdits(site.file, [span]) };
+}
+
+/** The start of the comment and annotation lines directly above `start` (or `start` when there are none). */
+function commentsAbove(text: string, start: number): number {
+  let result = start;
+  let lineBegin = text.lastIndexOf('\n', start - 1) + 1;
+  while (lineBegin > 0) {
+    const previousBegin = text.lastIndexOf('\n', lineBegin - 2) + 1;
+    if (!/^(\/\/|\/\*|\*|@)/.test(text.slice(previousBegin, lineBegin).trim())) break;
+    result = previousBegin;
+    lineBegin = previousBegin;
+  }
+  return result;
+}

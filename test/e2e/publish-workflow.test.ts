@@ -1,0 +1,73 @@
+// The GitHub Actions workflow the README offers (examples/github-actions/sextant-index.yml): valid
+// YAML of the right shape, shell steps that parse, the indexer commands it promises, and the same
+// text in the README as in the file.
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ROOT } from './support/servers.ts';
+
+const FILE = join(ROOT, 'examples/github-actions/sextant-index.yml');
+const text = readFileSync(FILE, 'utf8');
+
+interface Step {
+  name?: string;
+  uses?: string;
+  run?: string;
+  with?: Record<string, unknown>;
+  env?: Record<string, string>;
+}
+
+interface Workflow {
+  name: string;
+  on: Record<string, unknown>;
+  permissions: Record<string, string>;
+  jobs: Record<string, { 'runs-on': string; if?: string; steps: Step[] }>;
+}
+
+describe('the GitHub Actions workflow example', () => {
+  const workflow = parse(text) as Workflow;
+  const steps = Object.values(workflow.jobs).flatMap((job) => job.steps);
+  const script = steps.map((step) => step.run ?? '').join('\n');
+
+  it('is valid YAML of a workflow run on push, on pull requests and on a schedule', () => {
+    expect(Object.keys(workflow.on)).toEqual(expect.arrayContaining(['push', 'pull_request', 'schedule']));
+    expect(workflow.permissions).toEqual({ contents: 'read' });
+    for (const job of Object.values(workflow.jobs)) {
+      expect(job['runs-on']).toBe('ubuntu-latest');
+      expect(job.steps.length).toBeGreaterThan(0);
+    }
+    for (const step of steps) {
+      expect(step.uses ?? step.run, JSON.stringify(step)).toBeTruthy();
+      if (step.uses) expect(step.uses).toMatch(/^[\w-]+\/[\w-]+@v\d+$/);
+    }
+  });
+
+  it('builds at the pushed commit and publishes it, and indexes both the head and the base of a pull request', () => {
+    expect(script).toContain('build --repo . --commit "$1"');
+    expect(script).toContain('index "$GITHUB_SHA" "$GITHUB_REF_NAME"');
+    expect(script).toMatch(/publish --out .* --repo-name "\$GITHUB_REPOSITORY" --ref "\$2"/);
+    expect(script).toContain('index "$PR_BASE" "pull/$PR/base"');
+    expect(script).toContain('index "$PR_HEAD" "pull/$PR/head"');
+    expect(script).toContain('gc --drop-refs-older-than-days 30');
+    const checkout = steps.find((step) => step.uses?.startsWith('actions/checkout') && !step.with?.repository)!;
+    expect(checkout.with).toMatchObject({ 'fetch-depth': 0 });
+    const publish = steps.find((step) => step.run?.includes('publish'))!;
+    expect(Object.keys(publish.env!)).toEqual(expect.arrayContaining(['CLOUDFLARE_API_TOKEN', 'CLOUDFLARE_ACCOUNT_ID']));
+  });
+
+  it('has shell steps that bash parses', () => {
+    for (const step of steps.filter((s) => s.run)) {
+      // Expressions are GitHub's, not the shell's: give them a stand-in before bash -n.
+      const shell = step.run!.replace(/\$\{\{[^}]*\}\}/g, 'x');
+      expect(() => execFileSync('bash', ['-n'], { input: shell, stdio: ['pipe', 'pipe', 'pipe'] }), step.name).not.toThrow();
+    }
+  });
+
+  it('is the workflow the README shows, word for word', () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const block = /```yaml\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('## Deploying to Cloudflare')))?.[1];
+    expect(block).toBe(text);
+  });
+});

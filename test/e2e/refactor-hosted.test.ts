@@ -1,0 +1,150 @@
+// Plans made by the hosted worker and applied locally: the worker (wrangler dev, workerd, local R2)
+// answers plan_rename and plan_safe_delete from the published index, as a review bot would call it;
+// the plan is saved as JSON and applied to a working tree at that commit by `runner apply`. The
+// runner serves the same plan tools and makes the very same plans. Java and Kotlin, which have no
+// local compiler, are renamed from the index the same way, locally too.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { runnerBackend, workerBackend, type Backend } from './support/servers.ts';
+import { ok, runner, typeErrors, workingRepo, type WorkingRepo } from './support/refactor-repo.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'sextant-refactor-hosted-'));
+const basic = workingRepo('ts-basic', 'fixtures/ts-basic', scratch);
+const shapes = workingRepo('ts-hierarchy', 'fixtures/ts-hierarchy', scratch);
+const shop = workingRepo('jvm-shop', 'fixtures/jvm-shop', scratch);
+const REPOS = [basic, shapes, shop];
+const INDEXES = REPOS.map((r) => ({ repo: r.repoName, index: r.index }));
+
+let worker: Backend;
+let local: Backend;
+const clients = new Map<string, Client>();
+
+beforeAll(async () => {
+  worker = await workerBackend(INDEXES, scratch);
+  local = runnerBackend(INDEXES);
+  for (const repo of REPOS) {
+    clients.set(`worker ${repo.repoName}`, await worker.connect(repo.repoName));
+    clients.set(`runner ${repo.repoName}`, await local.connect(repo.repoName));
+  }
+}, 300_000);
+
+afterAll(async () => {
+  await worker?.close();
+  await local?.close();
+  for (const repo of REPOS) rmSync(repo.dir, { recursive: true, force: true });
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+afterEach(() => {
+  for (const repo of REPOS) repo.reset();
+});
+
+const hosted = (repo: WorkingRepo) => clients.get(`worker ${repo.repoName}`)!;
+
+/** Saves a plan as a review bot would attach it, and applies it with the runner CLI. */
+async function applyLocally(repo: WorkingRepo, plan: unknown, ...flags: string[]) {
+  const path = join(scratch, `plan-${Date.now()}.json`);
+  writeFileSync(path, JSON.stringify(plan, null, 2));
+  return runner(['apply', path, '--repo', repo.dir, ...flags], repo.dir);
+}
+
+describe('plans from the hosted worker, applied by the runner', () => {
+  it('plan_rename gives the complete rename with a diff; runner apply applies it and the tree type-checks', async () => {
+    const answer = await ok(hosted(basic), 'plan_rename', { qualifiedName: 'OrderRepository', newName: 'OrderStore' });
+    expect(answer).toMatchObject({ repo: basic.repoName, commit: basic.commit, blocked: false });
+    expect(answer.plan).toMatchObject({ planner: 'index', operation: 'rename', repo: basic.repoName, commit: basic.commit, conflicts: [] });
+    expect(answer.plan.files.map((f: { path: string }) => f.path)).toEqual(['src/app.ts', 'src/index.ts', 'src/orders/repository.ts']);
+    expect(answer.diff).toContain("-export { OrderRepository } from './orders/repository';\n+export { OrderStore } from './orders/repository';");
+    // The runner serves the same plan tools over the same index, and makes the very same plan.
+    const same = await ok(clients.get(`runner ${basic.repoName}`)!, 'plan_rename', { qualifiedName: 'OrderRepository', newName: 'OrderStore' });
+    expect(same.plan.planHash).toBe(answer.plan.planHash);
+
+    const applied = await applyLocally(basic, answer.plan);
+    expect(applied.code, applied.stderr).toBe(0);
+    expect(basic.read('src/app.ts')).toContain('new Service(new OrderStore())');
+    expect(await typeErrors(basic.dir)).toBe('');
+  });
+
+  it('plan_rename of a method renames its overrides and the interface declaration', async () => {
+    const answer = await ok(hosted(shapes), 'plan_rename', { qualifiedName: 'Circle.area', newName: 'size' });
+    expect(answer.plan.files.map((f: { path: string }) => f.path)).toEqual(['src/report.ts', 'src/shapes/base.ts', 'src/shapes/circle.ts', 'src/shapes/shape.ts', 'src/shapes/square.ts']);
+    expect((await applyLocally(shapes, answer.plan)).code).toBe(0);
+    expect(await typeErrors(shapes.dir)).toBe('');
+  });
+
+  it('plan_safe_delete says the delete is blocked and by which usages; runner apply refuses it', async () => {
+    const answer = await ok(hosted(shapes), 'plan_safe_delete', { qualifiedName: 'ping' });
+    expect(answer.blocked).toBe(true);
+    expect(answer.plan.conflicts.map((c: { kind: string; path: string; line: number }) => `${c.kind} ${c.path}:${c.line}`)).toEqual(['usage src/report.ts:16', 'usage src/report.ts:19']);
+    const refused = await applyLocally(shapes, answer.plan);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/^error: CONFLICT: The plan has 2 conflicts: call of ping at src\/report\.ts:16:23; call of ping at src\/report\.ts:19:79/);
+    expect(shapes.git('status', '--porcelain')).toBe('');
+  });
+
+  it('a hosted plan for a tree that changed since the commit is CONFLICT and touches nothing', async () => {
+    const answer = await ok(hosted(basic), 'plan_rename', { qualifiedName: 'ImageCache', newName: 'PictureCache' });
+    writeFileSync(join(basic.dir, 'src/app.ts'), `${basic.read('src/app.ts')}\n// local change\n`);
+    const refused = await applyLocally(basic, answer.plan);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain("error: CONFLICT: 1 of the plan's files are not as it expects: src/app.ts (content changed). Nothing was changed.");
+    expect(basic.git('status', '--porcelain')).toBe('M src/app.ts');
+  });
+});
+
+describe('Java and Kotlin, from the index', () => {
+  // Repository.save in core/src/main/java/com/example/core/Repository.java, by position: implemented in
+  // Java (InMemoryOrderRepository), overridden in Kotlin (the test's FakeRepository), called from Kotlin.
+  const SAVE = { path: 'core/src/main/java/com/example/core/Repository.java', line: 7, column: 10 };
+  const RENAMED = [
+    'app/src/main/kotlin/com/example/app/OrderService.kt', 'app/src/test/kotlin/com/example/app/OrderServiceTest.kt',
+    'core/src/main/java/com/example/core/InMemoryOrderRepository.java', 'core/src/main/java/com/example/core/Repository.java',
+  ];
+
+  function expectRenamed(): void {
+    expect(shop.read('core/src/main/java/com/example/core/Repository.java')).toContain('    void store(T entity);');
+    expect(shop.read('core/src/main/java/com/example/core/InMemoryOrderRepository.java')).toContain('    public void store(Order order) {');
+    expect(shop.read('app/src/test/kotlin/com/example/app/OrderServiceTest.kt')).toContain('    override fun store(entity: Order) {');
+    expect(shop.read('app/src/main/kotlin/com/example/app/OrderService.kt')).toContain('        repository.store(order)');
+    // Names that only look alike are left alone.
+    expect(shop.read('core/src/main/java/com/example/core/InMemoryOrderRepository.java')).toContain('    private int saves;');
+  }
+
+  it('plan_rename of an interface method renames its implementations and overrides across Java and Kotlin', async () => {
+    const answer = await ok(hosted(shop), 'plan_rename', { ...SAVE, newName: 'store' });
+    expect(answer.plan.planner).toBe('index');
+    expect(answer.plan.files.map((f: { path: string }) => f.path)).toEqual(RENAMED);
+    expect(answer.plan.conflicts).toEqual([]);
+    const applied = await applyLocally(shop, answer.plan);
+    expect(applied.code, applied.stderr).toBe(0);
+    expectRenamed();
+  });
+
+  it('runner rename plans the same rename locally from the index and applies it', async () => {
+    const result = await runner(['rename', '--repo', shop.dir, '--index', shop.index, '--path', SAVE.path, '--line', String(SAVE.line), '--column', String(SAVE.column), '--to', 'store', '--apply'], shop.dir);
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toMatch(/^plan rename method .*save.* to store: 4 edits in 4 files \(planner index/);
+    expectRenamed();
+  });
+
+  it('runner safe-delete is blocked by the usages of a Java method', async () => {
+    const result = await runner(['safe-delete', '--repo', shop.dir, '--index', shop.index, '--path', SAVE.path, '--line', '9', '--column', '17', '--apply'], shop.dir);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/blocked by \d+ conflicts/);
+    expect(result.stdout).toContain('usage: call of');
+    expect(result.stderr).toMatch(/^error: CONFLICT: The plan has \d+ conflicts/);
+    expect(shop.git('status', '--porcelain')).toBe('');
+  });
+
+  it('runner safe-delete deletes an unused Java method with its doc comment', async () => {
+    const result = await runner(['safe-delete', '--repo', shop.dir, '--index', shop.index, '--path', SAVE.path, '--line', '12', '--column', '21', '--apply'], shop.dir);
+    expect(result.code, result.stderr).toBe(0);
+    expect(shop.read(SAVE.path)).toBe([
+      'package com.example.core;', '', 'import java.util.Optional;', '', '/** Stores entities by id. */', 'public interface Repository<T, ID> {',
+      '    void save(T entity);', '', '    Optional<T> find(ID id);', '}', '',
+    ].join('\n'));
+  });
+});

@@ -1,0 +1,88 @@
+// The bench's data: rxjs, zod and effect from the npm registry, prepared by the indexer bench's
+// corpora.ts (each package's src/ committed into a git repository of its own), indexed with
+// `indexer build` and published with `indexer publish --local` into the local R2 the bench worker
+// serves. Each step is skipped when its output is already there for the same commit.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CORPORA, prepareCorpus } from '../../../indexer/bench/corpora.ts';
+
+export interface BenchCorpus {
+  id: string;
+  repo: string;
+  commit: string;
+  files: number;
+  lines: number;
+  shards: number;
+  shardBytes: number;
+}
+
+export interface CorporaOptions {
+  root: string;
+  benchDir: string;
+  ids: string[];
+  log: (line: string) => void;
+}
+
+/** The large-file rule of the indexer bench, so the corpora are the same commits. */
+const MAX_FILE_BYTES = 1_000_000;
+
+export async function prepareBenchCorpora({ root, benchDir, ids, log }: CorporaOptions): Promise<BenchCorpus[]> {
+  const cacheDir = join(benchDir, 'cache');
+  const indexer = join(root, 'indexer/bin/indexer.js');
+  const corpora: BenchCorpus[] = [];
+  for (const id of ids) {
+    const spec = CORPORA.find((c) => c.id === id);
+    if (!spec) throw new Error(`unknown corpus "${id}"; known: ${CORPORA.map((c) => c.id).join(', ')}`);
+    seedTarball(root, cacheDir, `${spec.pkg.replace(/^@/, '').replace('/', '-')}-${spec.version}.tgz`);
+    const prepared = await prepareCorpus(spec, { cacheDir, maxFileBytes: MAX_FILE_BYTES, log });
+    const repo = `bench/${id}`;
+    const out = join(benchDir, 'indexes', id);
+    if (manifestOf(out)?.commit !== prepared.commit) {
+      log(`indexing ${id} (${prepared.files} files, ${prepared.lines} lines); effect takes minutes`);
+      rmSync(out, { recursive: true, force: true });
+      const build = spawnSync(process.execPath, [indexer, 'build', '--repo', prepared.dir, '--out', out, '--repo-name', repo, '--quiet'], { stdio: 'inherit' });
+      if (build.status !== 0) throw new Error(`indexer build of ${id} failed (exit ${build.status})`);
+    }
+    const manifest = manifestOf(out)!;
+    const shards = Object.values(manifest.shards as Record<string, { bytes: number }>);
+    corpora.push({
+      id, repo, commit: prepared.commit, files: prepared.files, lines: prepared.lines,
+      shards: shards.length, shardBytes: shards.reduce((sum, s) => sum + s.bytes, 0),
+    });
+  }
+
+  const stamp = join(benchDir, 'state', 'published.json');
+  const wanted = JSON.stringify(corpora.map((c) => [c.repo, c.commit]));
+  if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== wanted) {
+    rmSync(join(benchDir, 'state'), { recursive: true, force: true });
+    for (const corpus of corpora) {
+      log(`publishing ${corpus.repo}@${corpus.commit.slice(0, 12)} to local R2`);
+      const publish = spawnSync(process.execPath, [
+        indexer, 'publish', '--out', join(benchDir, 'indexes', corpus.id), '--repo-name', corpus.repo, '--ref', 'main', '--default',
+        '--local', '--persist-to', join(benchDir, 'state'), '--config', join(root, 'workers/mcp/wrangler.jsonc'),
+      ], { stdio: ['ignore', 'ignore', 'inherit'] });
+      if (publish.status !== 0) throw new Error(`indexer publish of ${corpus.id} failed (exit ${publish.status})`);
+    }
+    writeFileSync(stamp, wanted);
+  }
+  return corpora;
+}
+
+/** The indexer bench may have downloaded the tarball already; copying it saves a registry fetch. */
+function seedTarball(root: string, cacheDir: string, name: string): void {
+  const ours = join(cacheDir, 'tarballs', name);
+  const theirs = join(root, 'indexer/.bench/cache/tarballs', name);
+  if (!existsSync(ours) && existsSync(theirs)) {
+    mkdirSync(join(cacheDir, 'tarballs'), { recursive: true });
+    copyFileSync(theirs, ours);
+  }
+}
+
+function manifestOf(dir: string): { commit: string; shards: Record<string, { bytes: number }> } | undefined {
+  try {
+    return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+  } catch {
+    return undefined;
+  }
+}
