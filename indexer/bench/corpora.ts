@@ -1,0 +1,241 @@
+// Benchmark corpora: real packages fetched from the npm registry at bench time (never committed),
+// reduced to their `src/`, given a tsconfig.json that type-checks them as well as they can be
+// without their dev dependencies, and committed into a git repository of their own, because
+// `indexer build` reads only what is tracked at a commit. Every tool in a comparison reads the same
+// files: the large-file rule is applied here, by leaving such files out of the commit.
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { promisify } from 'node:util';
+import { createHash } from 'node:crypto';
+
+const run = promisify(execFile);
+
+/** TypeScript and JavaScript, as the indexer's project plan accepts them. */
+export const SOURCE_EXTENSIONS = /\.(ts|tsx|mts|cts|js|jsx|mjs|cjs)$/;
+
+export interface CorpusSpec {
+  id: string;
+  pkg: string;
+  version: string;
+  /** Why this version, and what the tsconfig compensates for. */
+  note: string;
+  tsconfig: { compilerOptions: Record<string, unknown>; include: string[] };
+}
+
+// Options every corpus shares. They are spelled out rather than left to defaults because
+// scip-typescript 0.4.0 brings TypeScript 5.9 and the indexer and tsc run TypeScript 6, whose
+// defaults differ (types, strict, target). Nothing here is deprecated in 6.0 (no baseUrl, no
+// moduleResolution node10), so both compilers read the file the same way.
+const COMMON = {
+  module: 'ESNext',
+  moduleResolution: 'Bundler',
+  strict: true,
+  skipLibCheck: true,
+  noEmit: true,
+  esModuleInterop: true,
+  resolveJsonModule: true,
+};
+
+export const CORPORA: readonly CorpusSpec[] = [
+  {
+    id: 'rxjs',
+    pkg: 'rxjs',
+    version: '7.8.2',
+    note: 'rxjs 7.8.2 src/ (its own tsconfig used node10 resolution and baseUrl, both deprecated in TypeScript 6: '
+      + 'the same paths are given without them); Rx.global.js is kept, so allowJs is on for every tool.',
+    tsconfig: {
+      compilerOptions: {
+        ...COMMON, target: 'ES2022', lib: ['ES2022', 'DOM'], noImplicitReturns: true, allowJs: true, types: [],
+        paths: {
+          rxjs: ['./src/index.ts'],
+          'rxjs/operators': ['./src/operators/index.ts'],
+          'rxjs/testing': ['./src/testing/index.ts'],
+          'rxjs/ajax': ['./src/ajax/index.ts'],
+          'rxjs/webSocket': ['./src/webSocket/index.ts'],
+          'rxjs/fetch': ['./src/fetch/index.ts'],
+          'rxjs/internal/*': ['./src/internal/*'],
+        },
+      },
+      include: ['src'],
+    },
+  },
+  {
+    id: 'zod',
+    pkg: 'zod',
+    version: '4.6.7',
+    note: 'zod 4.6.7, the `latest` dist-tag: its tarball ships src/ (v3, v4 classic/core/mini, locales and their tests), '
+      + 'as 3.25.x did; self-imports (zod/v4, zod/mini, ...) map to src/ as its "@zod/source" export condition does.',
+    tsconfig: {
+      compilerOptions: {
+        ...COMMON, target: 'ES2022', lib: ['ES2022', 'DOM'], types: ['node'],
+        paths: { zod: ['./src/index.ts'], 'zod/*': ['./src/*/index.ts', './src/*.ts'] },
+      },
+      include: ['src'],
+    },
+  },
+  {
+    id: 'effect',
+    pkg: 'effect',
+    version: '4.1.0',
+    note: 'effect 4.1.0 src/: relative imports carry a .ts suffix (allowImportingTsExtensions with Bundler resolution); '
+      + 'self-imports (effect/Layer, effect/cli) map to src/.',
+    tsconfig: {
+      compilerOptions: {
+        ...COMMON, target: 'ES2022', lib: ['ES2022', 'DOM', 'DOM.Iterable'], types: ['node'],
+        allowImportingTsExtensions: true, exactOptionalPropertyTypes: true,
+        paths: { effect: ['./src/index.ts'], 'effect/*': ['./src/*/index.ts', './src/*.ts'] },
+      },
+      include: ['src'],
+    },
+  },
+];
+
+export interface RemovedFile {
+  path: string;
+  bytes: number;
+}
+
+export interface PreparedCorpus {
+  spec: CorpusSpec;
+  /** The git repository every tool reads. */
+  dir: string;
+  commit: string;
+  /** TypeScript/JavaScript files committed, their bytes and lines. */
+  files: number;
+  bytes: number;
+  lines: number;
+  /** Files left out by the large-file rule. */
+  removed: RemovedFile[];
+  maxFileBytes: number;
+}
+
+interface Stamp extends Omit<PreparedCorpus, 'spec' | 'dir'> {
+  recipe: string;
+}
+
+export interface PrepareOptions {
+  cacheDir: string;
+  maxFileBytes: number;
+  log: (line: string) => void;
+}
+
+/** The package tarball from the registry, downloaded once into the cache. */
+export async function fetchTarball(spec: CorpusSpec, cacheDir: string): Promise<string> {
+  const dir = join(cacheDir, 'tarballs');
+  await mkdir(dir, { recursive: true });
+  const name = `${spec.pkg.replace(/^@/, '').replace('/', '-')}-${spec.version}.tgz`;
+  const path = join(dir, name);
+  if (existsSync(path)) return path;
+  const { stdout } = await run('npm', ['pack', `${spec.pkg}@${spec.version}`, '--json', '--pack-destination', dir], { cwd: dir, maxBuffer: 64 << 20 });
+  const packed = (JSON.parse(stdout) as { filename: string }[])[0]!.filename;
+  if (join(dir, packed) !== path) await rename(join(dir, packed), path);
+  return path;
+}
+
+/** Prepares (or reuses, when nothing it depends on changed) one corpus repository. */
+export async function prepareCorpus(spec: CorpusSpec, options: PrepareOptions): Promise<PreparedCorpus> {
+  const dir = join(options.cacheDir, 'corpora', spec.id);
+  const stampPath = join(options.cacheDir, 'corpora', `${spec.id}.json`);
+  const recipe = createHash('sha256').update(JSON.stringify([spec.pkg, spec.version, spec.tsconfig, options.maxFileBytes])).digest('hex');
+  const stamp = await readStamp(stampPath);
+  if (stamp?.recipe === recipe && await headOf(dir) === stamp.commit && await isClean(dir)) {
+    return { spec, dir, ...stamp };
+  }
+
+  const tarball = await fetchTarball(spec, options.cacheDir);
+  options.log(`preparing ${spec.id}: ${spec.pkg}@${spec.version} src/ into ${relative(process.cwd(), dir)}`);
+  await rm(dir, { recursive: true, force: true });
+  const unpack = `${dir}.unpack`;
+  await rm(unpack, { recursive: true, force: true });
+  await mkdir(unpack, { recursive: true });
+  await run('tar', ['xzf', tarball, '-C', unpack, 'package/src']);
+  await mkdir(dir, { recursive: true });
+  await rename(join(unpack, 'package', 'src'), join(dir, 'src'));
+  await rm(unpack, { recursive: true, force: true });
+
+  const removed: RemovedFile[] = [];
+  let files = 0;
+  let bytes = 0;
+  let lines = 0;
+  for (const path of await walk(join(dir, 'src'))) {
+    const size = (await stat(path)).size;
+    const rel = relative(dir, path);
+    if (size > options.maxFileBytes) {
+      removed.push({ path: rel, bytes: size });
+      await rm(path);
+      continue;
+    }
+    if (!SOURCE_EXTENSIONS.test(path)) continue;
+    files++;
+    bytes += size;
+    lines += countLines(await readFile(path, 'utf8'));
+  }
+  await writeFile(join(dir, 'tsconfig.json'), `${JSON.stringify(spec.tsconfig, null, 2)}\n`);
+  // scip-typescript names its symbols after the nearest package.json.
+  await writeFile(join(dir, 'package.json'), `${JSON.stringify({ name: `bench-${spec.id}`, version: spec.version, private: true, type: 'module' }, null, 2)}\n`);
+  const commit = await commitAll(dir, `${spec.pkg}@${spec.version} src/ for the Sextant indexer bench`);
+
+  const prepared: PreparedCorpus = { spec, dir, commit, files, bytes, lines, removed: removed.sort((a, b) => (a.path < b.path ? -1 : 1)), maxFileBytes: options.maxFileBytes };
+  const { spec: _spec, dir: _dir, ...rest } = prepared;
+  await writeFile(stampPath, `${JSON.stringify({ ...rest, recipe } satisfies Stamp, null, 2)}\n`);
+  return prepared;
+}
+
+// A fixed author, committer and date: the same corpus gives the same commit id on every machine.
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: 'sextant-bench', GIT_AUTHOR_EMAIL: 'bench@sextant.invalid', GIT_AUTHOR_DATE: '2000-01-01T00:00:00Z',
+  GIT_COMMITTER_NAME: 'sextant-bench', GIT_COMMITTER_EMAIL: 'bench@sextant.invalid', GIT_COMMITTER_DATE: '2000-01-01T00:00:00Z',
+};
+
+async function commitAll(dir: string, message: string): Promise<string> {
+  const git = (args: string[]) => run('git', ['-c', 'core.autocrlf=false', '-c', 'commit.gpgsign=false', ...args], {
+    cwd: dir, env: { ...process.env, ...GIT_ENV }, maxBuffer: 64 << 20,
+  });
+  await git(['init', '-q', '-b', 'main']);
+  await git(['add', '-A']);
+  await git(['commit', '-q', '--no-verify', '-m', message]);
+  return (await git(['rev-parse', 'HEAD'])).stdout.trim();
+}
+
+async function headOf(dir: string): Promise<string | undefined> {
+  try {
+    return (await run('git', ['rev-parse', 'HEAD'], { cwd: dir })).stdout.trim();
+  } catch {
+    return undefined;
+  }
+}
+
+async function isClean(dir: string): Promise<boolean> {
+  try {
+    return (await run('git', ['status', '--porcelain'], { cwd: dir })).stdout.trim() === '';
+  } catch {
+    return false;
+  }
+}
+
+async function readStamp(path: string): Promise<Stamp | undefined> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as Stamp;
+  } catch {
+    return undefined;
+  }
+}
+
+async function walk(dir: string): Promise<string[]> {
+  const out: string[] = [];
+  for (const entry of await readdir(dir, { withFileTypes: true })) {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) out.push(...await walk(path));
+    else if (entry.isFile()) out.push(path);
+  }
+  return out.sort();
+}
+
+export function countLines(text: string): number {
+  if (text.length === 0) return 0;
+  let lines = 1;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lines++;
+  return text.endsWith('\n') ? lines - 1 : lines;
+}
