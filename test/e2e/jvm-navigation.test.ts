@@ -17,6 +17,7 @@ const shop = buildFixtureIndex('jvm-shop', 'fixtures/jvm-shop', scratch);
 const ORDER = 'core/src/main/java/com/example/core/Order.java';
 const SERVICE = 'app/src/main/kotlin/com/example/app/OrderService.kt';
 const CHECKOUT = 'app/src/main/java/com/example/app/Checkout.java';
+const PROMOTIONS = 'app/src/main/java/com/example/app/Promotions.java';
 
 interface Result {
   isError?: boolean;
@@ -46,7 +47,7 @@ for (const makeBackend of BACKENDS) {
     describe(`Java and Kotlin through ${makeBackend === BACKENDS[0] ? 'the worker' : 'the runner'}`, () => {
       it('indexes both languages syntactically and says so', async () => {
         const status = await ok('index_status', {});
-        expect(status.languages).toEqual({ java: { files: 12, precision: 'syntactic' }, kotlin: { files: 3, precision: 'syntactic' } });
+        expect(status.languages).toEqual({ java: { files: 13, precision: 'syntactic' }, kotlin: { files: 3, precision: 'syntactic' } });
       });
 
       it('searches declarations of both languages, with Java and Kotlin qualified names', async () => {
@@ -54,6 +55,17 @@ for (const makeBackend of BACKENDS) {
         expect(search.results[0]).toMatchObject({ name: 'OrderService', kind: 'class', qualifiedName: 'com.example.app.OrderService', language: 'kotlin', path: SERVICE, line: 14, column: 7 });
         const method = await ok('search_symbols', { query: 'getId', kinds: ['method'] });
         expect(method.results.map((r: any) => r.qualifiedName)).toEqual(['com.example.core.Order#getId()']);
+      });
+
+      it('[TGT-6][TGT-7] tells overloads apart by parameter type, by qualified name and at call sites', async () => {
+        const overloads = await ok('search_symbols', { query: 'discount', matchMode: 'exact' });
+        expect(overloads.results.map((r: any) => r.qualifiedName).sort()).toEqual(['com.example.core.Order#discount(String)', 'com.example.core.Order#discount(int)']);
+        const byInt = await ok('find_references', { qualifiedName: 'com.example.core.Order#discount(int)' });
+        expect(byInt.references.map((r: any) => `${where(r)} ${r.confidence}`)).toEqual([`${PROMOTIONS}:8:15 resolved`]);
+        const byString = await ok('find_references', { qualifiedName: 'com.example.core.Order#discount(String)' });
+        expect(byString.references.map((r: any) => `${where(r)} ${r.confidence}`)).toEqual([`${PROMOTIONS}:9:15 resolved`]);
+        const atCall = await ok('goto_definition', { path: PROMOTIONS, line: 9, column: 16 });
+        expect(atCall.symbol.qualifiedName).toBe('com.example.core.Order#discount(String)');
       });
 
       it('[TGT-2] goes from a Java use of a Kotlin property getter to the property, and from Kotlin to Java', async () => {
