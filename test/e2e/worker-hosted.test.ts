@@ -159,10 +159,12 @@ describe('the hosted worker (wrangler dev, tokens, many repositories and commits
     });
 
     it('never writes a token to the logs, and logs each call with what it read', async () => {
-      await expect.poll(() => worker.output(), { timeout: 10_000 }).toContain('"event":"tool_call"');
+      const searchLine = () => worker.output().split('\n').find((l) => l.includes('"event":"tool_call"') && l.includes('"tool":"search_symbols"'));
+      // wrangler relays the worker's output asynchronously.
+      await expect.poll(searchLine, { timeout: 10_000 }).toBeDefined();
       const output = worker.output();
       for (const secret of [SHOP_TOKEN, ORG_TOKEN, ...TOKENS.map((t) => t.sha256)]) expect(output).not.toContain(secret);
-      const line = output.split('\n').find((l) => l.includes('"event":"tool_call"') && l.includes('"tool":"search_symbols"'))!;
+      const line = searchLine()!;
       expect(JSON.parse(line.slice(line.indexOf('{')))).toMatchObject({
         tool: 'search_symbols', repo: TINY, commit: TINY_ONE, outcome: 'ok', principal: 'org-bot',
         shardsRead: 1, cacheHits: expect.any(Number), cpuMs: expect.any(Number), r2Reads: expect.any(Number),

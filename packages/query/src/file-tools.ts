@@ -58,6 +58,23 @@ export async function fileStructure(reader: IndexReader, path: string): Promise<
 }
 
 export async function fileText(reader: IndexReader, path: string): Promise<string> {
+  return (await textEntry(reader, path)).text;
+}
+
+/**
+ * The file's lines, split once per decoded text shard: a server that keeps shards decoded (the
+ * worker's isolate) would otherwise split a whole file again on every preview or page.
+ */
+export async function fileLines(reader: IndexReader, path: string): Promise<string[]> {
+  const entry = await textEntry(reader, path);
+  let lines = LINES.get(entry);
+  if (!lines) LINES.set(entry, lines = splitLines(entry.text));
+  return lines;
+}
+
+const LINES = new WeakMap<TextShard['files'][number], string[]>();
+
+async function textEntry(reader: IndexReader, path: string): Promise<TextShard['files'][number]> {
   const file = await fileOrThrow(reader, path);
   const shard = await reader.shard<TextShard>(reader.textShardNameOf(file.path));
   const entry = shard?.files.find((f) => f.path === file.path);
@@ -65,7 +82,7 @@ export async function fileText(reader: IndexReader, path: string): Promise<strin
     throw new SextantError('INDEX_CORRUPT', `The text of ${file.path} is missing from ${reader.textShardNameOf(file.path)}.`,
       'Rebuild the index with `indexer build`.', { shard: reader.textShardNameOf(file.path) });
   }
-  return entry.text;
+  return entry;
 }
 
 export function splitLines(text: string): string[] {
@@ -88,19 +105,23 @@ export const READ_FILE_PAGE = { defaultLimit: 200, maxLimit: 2000 };
 const MAX_LINE_LENGTH = 2000;
 
 export async function readFile(reader: IndexReader, path: string, params: ReadFileParams): Promise<ReadFileAnswer> {
-  const text = await fileText(reader, path);
-  const lines = splitLines(text).map((t, i) => ({ line: i + 1, text: t.length > MAX_LINE_LENGTH ? `${t.slice(0, MAX_LINE_LENGTH)}… (${t.length - MAX_LINE_LENGTH} more characters)` : t }));
+  const lines = await fileLines(reader, path);
   const startLine = params.startLine ?? 1;
   if (startLine < 1 || startLine > lines.length) {
     throw new SextantError('POSITION_OUT_OF_RANGE', `${path} has ${lines.length} lines; startLine ${startLine} is outside it.`,
       `Pass a startLine from 1 to ${lines.length}.`);
   }
-  const from = lines.slice(startLine - 1);
-  const { items, page } = pageOf(from, reader.commit, { tool: 'read_file', path: normalizePath(path), startLine }, params, READ_FILE_PAGE);
+  // Paged over line numbers; only the page's lines become objects.
+  const numbers = Array.from({ length: lines.length - startLine + 1 }, (_, i) => startLine + i);
+  const { items, page } = pageOf(numbers, reader.commit, { tool: 'read_file', path: normalizePath(path), startLine }, params, READ_FILE_PAGE);
+  const shown = items.map((line) => {
+    const t = lines[line - 1]!;
+    return { line, text: t.length > MAX_LINE_LENGTH ? `${t.slice(0, MAX_LINE_LENGTH)}… (${t.length - MAX_LINE_LENGTH} more characters)` : t };
+  });
   return {
     repo: reader.repo, commit: reader.commit, path: normalizePath(path),
-    startLine: items[0]?.line ?? startLine, endLine: items[items.length - 1]?.line ?? startLine,
-    lines: items, ...page, total: lines.length,
+    startLine: shown[0]?.line ?? startLine, endLine: shown[shown.length - 1]?.line ?? startLine,
+    lines: shown, ...page, total: lines.length,
   };
 }
 

@@ -1,7 +1,7 @@
 // One-line previews of locations, read from the text shards of their files. Used where the
 // locations are few (definitions); reference lists stay preview-free so a page reads one shard.
 import { DEF_STRIDE, type SymbolRecord, type SymbolShard } from '@sextant/format';
-import { fileText, splitLines } from './file-tools.ts';
+import { fileLines } from './file-tools.ts';
 import type { IndexReader } from './index-reader.ts';
 import type { Location } from './results.ts';
 import { defLocation } from './symbols.ts';
@@ -18,7 +18,7 @@ export async function definitionsWithPreview(reader: IndexReader, record: Symbol
   const paths = [...new Set(locations.map((l) => l.path))];
   await reader.prefetch(paths.map((p) => reader.textShardNameOf(p)));
   const texts = new Map<string, string[]>();
-  for (const path of paths) texts.set(path, splitLines(await fileText(reader, path)));
+  for (const path of paths) texts.set(path, await fileLines(reader, path));
   return locations.map((l) => {
     const line = texts.get(l.path)?.[l.line - 1]?.trim();
     return line === undefined ? l : { ...l, preview: line.length > MAX_PREVIEW ? `${line.slice(0, MAX_PREVIEW)}…` : line };

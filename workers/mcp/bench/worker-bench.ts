@@ -52,6 +52,7 @@ interface Sample {
   r2Reads?: number;
   edgeCacheHits?: number;
   shardsRead?: number;
+  shardBytes?: number;
 }
 
 interface Row {
@@ -169,7 +170,8 @@ async function measured(worker: BenchWorker, corpus: BenchCorpus, call: Call): P
   }));
   return {
     cpu, wall, handlerCpu: timing.cpu, handlerTotal: timing.total,
-    r2Reads: logged?.r2Reads as number | undefined, edgeCacheHits: logged?.edgeCacheHits as number | undefined, shardsRead: logged?.shardsRead as number | undefined,
+    r2Reads: logged?.r2Reads as number | undefined, edgeCacheHits: logged?.edgeCacheHits as number | undefined,
+    shardsRead: logged?.shardsRead as number | undefined, shardBytes: logged?.shardBytes as number | undefined,
   };
 }
 
@@ -377,8 +379,38 @@ function render({ corpora, rows, baseline, load, bundle, startupCpuMs, startMs, 
     '',
     misses.length ? `Targets missed (${misses.length}):\n${misses.map((m) => `- ${m}`).join('\n')}` : 'Every target met.',
     load.errors ? `Sustained run had ${load.errors} errors: target missed.` : 'Sustained run: zero errors.',
+    '',
+    closingNote(rows, handler),
   );
   return lines.join('\n');
+}
+
+/**
+ * What the numbers say about where cold and warm CPU go: the fixed cost of a fresh isolate (a call
+ * that decodes no shard), what the rest grows with (shard bytes decoded), and how far warm p99
+ * sits from warm p50 (collections of a heap full of decoded shards, and the machine's load).
+ */
+function closingNote(rows: Row[], handler: (s: Sample) => number): string {
+  const cold = rows.map((row) => ({
+    row, cpu: percentile(row.cold.map((s) => Math.min(handler(s), s.profiled ?? Infinity)), 50),
+    bytes: percentile(row.cold.map((s) => s.shardBytes ?? NaN), 50), shards: percentile(row.cold.map((s) => s.shardsRead ?? NaN), 50),
+  }));
+  const fixed = cold.filter((c) => c.row.label === 'index_status').map((c) => c.cpu);
+  const decoding = cold.filter((c) => c.bytes > 0);
+  // Least squares of cold CPU on shard bytes: the marginal cost of a byte fetched, verified, inflated and decoded.
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  const mx = mean(decoding.map((c) => c.bytes));
+  const my = mean(decoding.map((c) => c.cpu));
+  const slope = decoding.reduce((a, c) => a + (c.bytes - mx) * (c.cpu - my), 0) / decoding.reduce((a, c) => a + (c.bytes - mx) ** 2, 0);
+  const worst = [...cold].sort((a, b) => b.cpu - a.cpu).slice(0, 3);
+  const warmRatio = percentile(rows.map((row) => percentile(row.warm.map(handler), 99) / Math.max(0.05, percentile(row.warm.map(handler), 50))), 50);
+  const f = (n: number) => (n < 10 ? n.toFixed(2) : n.toFixed(0));
+  return [
+    'Closing note (computed from this run):',
+    `- A fresh isolate costs ${f(Math.min(...fixed))}-${f(Math.max(...fixed))} ms before any shard is decoded (index_status reads only the manifest): the first run of the MCP SDK, zod and Sextant's code, plus, locally, the R2 and cache simulators in the same process.`,
+    `- Beyond that, cold CPU grows with the shard bytes a call decodes: about ${f(slope * 1048576)} ms per MiB fetched (least squares over the rows that read shards). The heaviest: ${worst.map((c) => `${c.row.label} on ${c.row.corpus} (${f(c.cpu)} ms, ${c.shards} shards, ${f(c.bytes / 1048576)} MiB)`).join('; ')}. Shards are MessagePack of many small objects, so decoding allocates per symbol, reference and string; a transitive walk reads a shard per symbol it visits.`,
+    `- Warm p99 is typically ${f(warmRatio)}x warm p50: collections of a heap holding decoded shards (up to 32 MB of small objects), and the load average printed above.`,
+  ].join('\n');
 }
 
 function percentile(values: number[], p: number): number {

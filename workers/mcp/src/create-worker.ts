@@ -149,7 +149,7 @@ async function serveMcp(request: Request, env: WorkerEnv, { endpointRepo, access
       log({
         event: 'tool_call', tool: record.tool, repo: record.repo ?? requestedRepo(record, endpointRepo, messages), ...(record.commit ? { commit: record.commit } : {}),
         outcome: record.outcome, ms: record.ms, cpuMs: record.ms - meter.waitedBetween(end - record.ms, end),
-        shardsRead: record.shardsRead, cacheHits: record.cacheHits, r2Reads: meter.r2Reads, edgeCacheHits: meter.edgeCacheHits,
+        shardsRead: record.shardsRead, cacheHits: record.cacheHits, r2Reads: meter.r2Reads, edgeCacheHits: meter.edgeCacheHits, shardBytes: meter.shardBytes,
         principal: access.principal,
       });
     },

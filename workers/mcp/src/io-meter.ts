@@ -10,6 +10,8 @@ export class IoMeter {
   r2Reads = 0;
   /** Shards served by the Cache API instead of R2. */
   edgeCacheHits = 0;
+  /** Bytes of shards fetched (from R2 or the edge cache), before inflating. */
+  shardBytes = 0;
   private readonly clock: () => number;
   private inFlight = 0;
   private since = 0;

@@ -79,6 +79,7 @@ export class R2ShardSource implements ShardSource {
         const bytes = new Uint8Array(await this.meter.wait(hit.arrayBuffer()));
         if (await matches(bytes, entry)) {
           this.meter.edgeCacheHits++;
+          this.meter.shardBytes += bytes.byteLength;
           return bytes;
         }
         // Cannot have been put unchecked; drop it anyway and read R2.
@@ -89,6 +90,7 @@ export class R2ShardSource implements ShardSource {
     const object = await this.meter.wait(this.bucket.get(shardKey(entry.sha256)));
     if (!object) return undefined;
     const bytes = new Uint8Array(await this.meter.wait(object.arrayBuffer()));
+    this.meter.shardBytes += bytes.byteLength;
     if (!(await matches(bytes, entry))) {
       throw new SextantError('INDEX_CORRUPT',
         `Shard ${name} of ${this.where}, object ${this.objectName(entry)}, fails its checksum (expected ${entry.bytes} bytes with sha256 ${entry.sha256}; got ${bytes.byteLength} bytes).`,

@@ -211,11 +211,11 @@ describe('createWorker', () => {
       expect(calls).toEqual([
         {
           event: 'tool_call', tool: 'search_symbols', repo: 'acme/widgets', commit: COMMIT, outcome: 'ok', ms: expect.any(Number), cpuMs: expect.any(Number),
-          shardsRead: 1, cacheHits: expect.any(Number), r2Reads: expect.any(Number), edgeCacheHits: 0, principal: 'widgets-bot',
+          shardsRead: 1, cacheHits: expect.any(Number), r2Reads: expect.any(Number), edgeCacheHits: 0, shardBytes: expect.any(Number), principal: 'widgets-bot',
         },
         {
           event: 'tool_call', tool: 'index_status', repo: 'acme/widgets', outcome: 'COMMIT_NOT_INDEXED', ms: expect.any(Number), cpuMs: expect.any(Number),
-          shardsRead: 0, cacheHits: 0, r2Reads: expect.any(Number), edgeCacheHits: 0, principal: 'widgets-bot',
+          shardsRead: 0, cacheHits: 0, r2Reads: expect.any(Number), edgeCacheHits: 0, shardBytes: 0, principal: 'widgets-bot',
         },
       ]);
       expect(JSON.stringify(logs)).not.toContain(WIDGETS_TOKEN);
