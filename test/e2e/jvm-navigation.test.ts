@@ -96,6 +96,24 @@ for (const makeBackend of BACKENDS) {
         expect(all.references.filter((r: any) => r.confidence === 'candidate').length).toBe(resolved.omittedBelowConfidence);
       });
 
+      it('[SUP-1][HIE-1][CAL-1][INF-1][FIL-1][FIL-2][FIL-3] answers every navigation tool on Java and Kotlin', async () => {
+        const supers = await ok('find_super_methods', { qualifiedName: 'com.example.core.InMemoryOrderRepository#save(Order)' });
+        expect(supers.results.map((r: any) => r.qualifiedName)).toEqual(['com.example.core.Repository#save(T)']);
+        const hierarchy = await ok('type_hierarchy', { qualifiedName: 'com.example.core.InMemoryOrderRepository', direction: 'supertypes' });
+        expect(hierarchy.nodes.map((n: any) => `${n.depth} ${n.qualifiedName}`)).toEqual([
+          '0 com.example.core.InMemoryOrderRepository', '-1 com.example.core.OrderRepository', '-2 com.example.core.Repository',
+        ]);
+        const callers = await ok('call_hierarchy', { qualifiedName: 'com.example.core.Order#discount(int)' });
+        expect(callers.edges.map((e: any) => `${e.from === callers.nodes[1].symbolId} ${e.sites.map(where).join(',')}`)).toEqual([`true ${PROMOTIONS}:8:15`]);
+        const info = await ok('symbol_info', { qualifiedName: 'com.example.core.Order#discount(int)' });
+        expect(info).toMatchObject({ signature: 'public void discount(int percent)', precision: 'syntactic', container: { qualifiedName: 'com.example.core.Order' } });
+        const structure = await ok('file_structure', { path: PROMOTIONS });
+        expect(structure.outline.map((n: any) => `${n.kind} ${n.name} [${n.children.map((c: any) => c.name).join(',')}]`)).toEqual(['class Promotions [apply]']);
+        const lines = await ok('read_file', { path: PROMOTIONS, startLine: 8, limit: 2 });
+        expect(lines.lines.map((l: any) => l.text.trim())).toEqual(['order.discount(10);', 'order.discount("SPRING");']);
+        expect(await ok('file_problems', { paths: ['**/*.kt'] })).toMatchObject({ files: 3, total: 0 });
+      });
+
       it('[IMP-1] finds implementations across modules and languages, for an interface and its method', async () => {
         const types = await ok('find_implementations', { qualifiedName: 'com.example.core.Repository' });
         expect(types.results.map((r: any) => r.qualifiedName).sort()).toEqual([
