@@ -1,7 +1,7 @@
 // A plan as a unified diff, for people and review bots. Built from the plan's own edits rather
 // than by diffing texts: linear in the file size whatever the change, and it shows exactly what
 // the apply will write.
-import { applyEdits, lineStarts, offsetAt, type Plan, type PlanFile } from '@sextant/format';
+import { applyEdits, lineStarts, offsetAt, positionAt, type Plan, type PlanFile } from '@sextant/format';
 
 const CONTEXT = 3;
 
@@ -94,8 +94,8 @@ function segmentsOf(oldText: string, file: PlanFile): Segment[] {
     current = undefined;
   };
   for (const span of spans) {
-    const lineFrom = lineOf(starts, span.start);
-    const lineTo = lineOf(starts, span.end) + 1;
+    const lineFrom = positionAt(starts, span.start).line - 1;
+    const lineTo = positionAt(starts, span.end).line;
     if (current && lineFrom < current.lineTo) {
       // Shares a line with the previous edit: one segment, with the old text between them kept.
       current.text += oldText.slice(current.consumed, span.start) + span.text;
@@ -108,17 +108,6 @@ function segmentsOf(oldText: string, file: PlanFile): Segment[] {
   }
   flush();
   return segments;
-}
-
-function lineOf(starts: number[], offset: number): number {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (starts[mid]! <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return low;
 }
 
 /** Lines for display: without their breaks, and without the empty "line" after a final break. */
