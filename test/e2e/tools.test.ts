@@ -119,6 +119,19 @@ for (const makeBackend of BACKENDS) {
         }
       });
 
+      it('[REF-6] includes the references of related members, each marked with the member it names', async () => {
+        const implementation = await ok(basic, 'find_references', { qualifiedName: 'OrderRepository.save', includeDeclaration: true });
+        const [repositorySave] = implementation.related;
+        expect(implementation.related).toEqual([expect.objectContaining({ name: 'save', kind: 'method' })]);
+        expect((await ok(basic, 'goto_definition', { symbolId: repositorySave.symbolId })).symbol.qualifiedName).toBe('Repository.save');
+        expect(implementation.references.map((r: any) => `${where(r)} ${r.kind} ${r.via ? 'via' : 'own'}`)).toEqual([
+          'src/orders/repository.ts:5:3 definition via', 'src/orders/repository.ts:11:9 definition own', 'src/orders/order-service.ts:10:27 call via',
+        ]);
+        expect(implementation.references[2].via.symbolId).toBe(repositorySave.symbolId);
+        const alone = await ok(basic, 'find_references', { qualifiedName: 'OrderRepository.save', includeDeclaration: true, includeRelated: false });
+        expect(alone).toMatchObject({ related: [], total: 1, references: [expect.objectContaining({ line: 11, kind: 'definition' })] });
+      });
+
       it('[REF-1][REF-5][TGT-3][TGT-6] never mixes up two methods that share a name; a call through an interface is the interface member\'s', async () => {
         const image = await ok(basic, 'find_references', { qualifiedName: 'ImageCache.save' });
         expect(image.references.map(where)).toEqual(['src/app.ts:9:9', 'src/images/image-cache.ts:10:9']);
@@ -127,6 +140,8 @@ for (const makeBackend of BACKENDS) {
           path: 'src/orders/order-service.ts', line: 10, column: 27, kind: 'call', confidence: 'exact',
           enclosing: expect.objectContaining({ name: 'submit', kind: 'method' }),
         })]);
+        expect(viaInterface.related.map((r: any) => r.name)).toEqual(['save']);
+        expect(viaInterface.references[0].via).toBeUndefined();
         const ambiguous = await failure(basic, 'find_references', { name: 'save' });
         expect(ambiguous.code).toBe('AMBIGUOUS_SYMBOL');
         expect(ambiguous.data.candidates.map((c: any) => c.qualifiedName).sort()).toEqual(['ImageCache.save', 'OrderRepository.save', 'Repository.save']);

@@ -12,6 +12,7 @@ export * from './search-symbols.ts';
 export * from './goto-definition.ts';
 export * from './find-references.ts';
 export * from './edges.ts';
+export * from './related-members.ts';
 export * from './hierarchy.ts';
 export * from './call-hierarchy.ts';
 export * from './file-tools.ts';

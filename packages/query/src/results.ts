@@ -50,4 +50,6 @@ export interface ReferenceHit extends Location {
   confidence: Confidence;
   /** The symbol whose body holds the reference; absent at module scope. */
   enclosing?: PeerSummary;
+  /** The related member this reference names, when it is not the target itself (find_references includeRelated). */
+  via?: PeerSummary;
 }

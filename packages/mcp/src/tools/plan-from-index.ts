@@ -9,11 +9,9 @@ import {
   type PlanOperation, type PlanSymbol,
 } from '@sextant/format';
 import {
-  fileText, resolveTarget, summarize, walk, type IndexReader, type LoadedSymbol, type Target,
+  fileText, MEMBER_KINDS, RELATED_BOUND, relatedMembers, resolveTarget, summarize, walk, type IndexReader, type LoadedSymbol, type Target,
 } from '@sextant/query';
 
-const MEMBER_KINDS = new Set(['method', 'property', 'field', 'getter', 'setter', 'enumMember', 'constructor']);
-const GROUP_BOUND = { depth: 64, maxNodes: 5000 };
 
 /** Words no language Sextant indexes accepts as a declaration's name. */
 const RESERVED = new Set([
@@ -129,13 +127,12 @@ function occurrencesOf(symbol: LoadedSymbol, withDefinitions: boolean): Occurren
 
 /** The symbol and every member it overrides or is overridden by, transitively: they share one name. */
 async function overrideGroup(reader: IndexReader, start: LoadedSymbol): Promise<LoadedSymbol[]> {
-  if (!MEMBER_KINDS.has(start.record.kind)) return [start];
-  const result = await walk(reader, start, (e) => e.kind === 'overrides', GROUP_BOUND);
-  if (result.truncatedBy) {
-    throw new SextantError('INVALID_ARGUMENT', `${start.record.qname} has more than ${GROUP_BOUND.maxNodes} overriding or overridden members.`,
+  const group = await relatedMembers(reader, start);
+  if (group.truncatedBy) {
+    throw new SextantError('INVALID_ARGUMENT', `${start.record.qname} has more than ${RELATED_BOUND.maxNodes} overriding or overridden members.`,
       'Rename it with the TypeScript planner in the runner, or split the change.');
   }
-  return [start, ...result.steps.map((s) => s.symbol)];
+  return group.members;
 }
 
 /** The outline nodes from a root down to the declaration whose name is at the position. */
@@ -270,7 +267,7 @@ export async function planSafeDeleteFromIndex(reader: IndexReader, target: Targe
       message: `${o.kind} of ${symbol.record.qname} at ${o.path}:${o.line}:${o.column}${o.confidence === 'candidate' ? ' (a name match only)' : ''}`,
     });
   }
-  const overriders = await walk(reader, symbol, (e) => !e.out && e.kind === 'overrides', { depth: 1, maxNodes: GROUP_BOUND.maxNodes });
+  const overriders = await walk(reader, symbol, (e) => !e.out && e.kind === 'overrides', { depth: 1, maxNodes: RELATED_BOUND.maxNodes });
   for (const step of overriders.steps) {
     const s = summarize(reader, step.symbol.record, step.symbol.shard.paths);
     conflicts.push({ kind: 'usage', path: s.path, line: s.line, column: s.column, message: `${s.qualifiedName} overrides ${symbol.record.qname} (${s.path}:${s.line}:${s.column})` });
