@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeShard, sha256Hex, type FileShard, type Manifest, type NameShard } from '@sextant/format';
+import { decodeShard, openShard, sha256Hex, type FileShard, type Manifest, type NameShard } from '@sextant/format';
 import { buildIndex } from '../src/build-command.ts';
 import { Progress } from '../src/progress.ts';
 import { commitAll, fixtureRepo, git } from './support/fixture-repo.ts';
@@ -27,7 +27,7 @@ function names(out: string, manifest: Manifest): string[] {
 
 function indexedPaths(out: string, manifest: Manifest): string[] {
   return Object.keys(manifest.shards).filter((n) => n.startsWith('files/'))
-    .flatMap((n) => decodeShard<FileShard>(n, new Uint8Array(readFileSync(join(out, n)))).value.files.map((f) => f.path)).sort();
+    .flatMap((n) => openShard<FileShard>(n, new Uint8Array(readFileSync(join(out, n)))).paths).sort();
 }
 
 describe('indexer build', () => {
@@ -116,7 +116,7 @@ describe('indexer build', () => {
       commitAll(repo.dir, 'broken file');
       const { out, manifest } = await build(repo.dir);
       const shardNames = Object.keys(manifest.shards).filter((n) => n.startsWith('files/'));
-      const file = shardNames.flatMap((n) => decodeShard<FileShard>(n, new Uint8Array(readFileSync(join(out, n)))).value.files)
+      const file = shardNames.flatMap((n) => [...openShard<FileShard>(n, new Uint8Array(readFileSync(join(out, n)))).files()])
         .find((f) => f.path === 'src/broken.ts')!;
       expect(file.problems.some((p) => p.source === 'syntax')).toBe(true);
       expect(file.problems.some((p) => p.source === 'compiler')).toBe(true);

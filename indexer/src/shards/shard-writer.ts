@@ -4,9 +4,9 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
-  bucketOf, CONFIDENCES, EDGE_KINDS, encodeShard, fileShardName, LANGUAGES, MANIFEST_FILE, NAME_FLAG_EXTERNAL, NAMES_SHARD, pathKey,
+  bucketOf, CONFIDENCES, EDGE_KINDS, encodeFileShard, encodeShard, encodeSymbolShard, fileShardName, LANGUAGES, MANIFEST_FILE, NAME_FLAG_EXTERNAL, NAMES_SHARD, pathKey,
   REFERENCE_KINDS, sha256Hex, SYMBOL_KINDS, symbolShardName, textShardName,
-  type FileRecord, type FileShard, type Manifest, type NameShard, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShard, type TextShard,
+  type FileRecord, type Manifest, type NameShard, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData, type TextShard,
 } from '@sextant/format';
 import type { CollectedSymbol, IndexCollector, Site } from '../index-collector.ts';
 
@@ -43,7 +43,7 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
     (symbolBuckets.get(bucket) ?? symbolBuckets.set(bucket, []).get(bucket)!).push(symbol);
   }
   for (const [bucket, symbols] of symbolBuckets) {
-    shards.set(symbolShardName(bucket), encodeShard(symbolShard(collector, symbols)));
+    shards.set(symbolShardName(bucket), encodeSymbolShard(symbolShard(collector, symbols)));
   }
 
   const fileBuckets = new Map<number, FileRecord[]>();
@@ -52,8 +52,8 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
     (fileBuckets.get(bucket) ?? fileBuckets.set(bucket, []).get(bucket)!).push(file);
   }
   for (const [bucket, files] of fileBuckets) {
-    const shard: FileShard = { v: 1, files: files.sort((a, b) => compare(a.path, b.path)) };
-    shards.set(fileShardName(bucket), encodeShard(shard));
+    files.sort((a, b) => compare(a.path, b.path));
+    shards.set(fileShardName(bucket), encodeFileShard({ files }));
     const text: TextShard = { v: 1, files: files.map((f) => ({ path: f.path, text: texts.get(f.path) ?? '' })) };
     shards.set(textShardName(bucket), encodeShard(text));
   }
@@ -62,7 +62,7 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
   return { layout, shards: new Map([...shards].sort(([a], [b]) => compare(a, b))) };
 }
 
-function symbolShard(collector: IndexCollector, symbols: CollectedSymbol[]): SymbolShard {
+function symbolShard(collector: IndexCollector, symbols: CollectedSymbol[]): SymbolShardData {
   symbols.sort((a, b) => compare(a.info.key, b.info.key));
   const paths = new Set<string>();
   const peerKeys = new Set<string>();
@@ -113,7 +113,7 @@ function symbolShard(collector: IndexCollector, symbols: CollectedSymbol[]): Sym
     return record;
   });
   const fileFlags = collector.fileFlags();
-  return { v: 1, paths: pathList, pathFlags: pathList.map((p) => fileFlags.get(p) ?? 0), peers, symbols: records };
+  return { paths: pathList, pathFlags: pathList.map((p) => fileFlags.get(p) ?? 0), peers, symbols: records };
 }
 
 function peerOf(collector: IndexCollector, key: string): PeerRecord {

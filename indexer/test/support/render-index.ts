@@ -5,7 +5,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CONFIDENCES, decodeShard, DEF_STRIDE, EDGE_KINDS, EDGE_STRIDE, FILE_FLAGS, MANIFEST_FILE, MODIFIERS, OCC_STRIDE, REF_STRIDE,
+  CONFIDENCES, openShard, DEF_STRIDE, EDGE_KINDS, EDGE_STRIDE, FILE_FLAGS, MANIFEST_FILE, MODIFIERS, OCC_STRIDE, REF_STRIDE,
   REFERENCE_KINDS, type FileRecord, type FileShard, type Manifest, type OutlineNode, type SymbolRecord, type SymbolShard,
 } from '@sextant/format';
 
@@ -16,10 +16,10 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
   for (const name of Object.keys(manifest.shards)) {
     const bytes = new Uint8Array(readFileSync(join(indexDir, name)));
     if (name.startsWith('symbols/')) {
-      const shard = decodeShard<SymbolShard>(name, bytes).value;
-      for (const record of shard.symbols) symbols.set(record.key, { record, shard });
+      const shard = openShard<SymbolShard>(name, bytes);
+      for (const record of shard.records()) symbols.set(record.key, { record, shard });
     } else if (name.startsWith('files/')) {
-      files.push(...decodeShard<FileShard>(name, bytes).value.files);
+      files.push(...openShard<FileShard>(name, bytes).files());
     }
   }
   const label = (key: string) => {
@@ -75,7 +75,7 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
     for (let i = 0; i < record.edges.length; i += EDGE_STRIDE) {
       const [kind, direction, peer, path, line, column] = record.edges.slice(i, i + 6) as number[];
       const site = path! >= 0 ? ` at ${shard.paths[path!]}:${line}:${column}` : '';
-      out.push(`    ${direction === 0 ? '->' : '<-'} ${EDGE_KINDS[kind!]} ${label(shard.peers[peer!]!.key)}${site}`);
+      out.push(`    ${direction === 0 ? '->' : '<-'} ${EDGE_KINDS[kind!]} ${label(shard.peer(peer!).key)}${site}`);
     }
   }
   return `${out.join('\n')}\n`;

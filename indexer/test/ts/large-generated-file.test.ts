@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { decodeShard, FILE_FLAGS, type FileRecord, type FileShard, type Manifest } from '@sextant/format';
+import { openShard, FILE_FLAGS, type FileRecord, type FileShard, type Manifest } from '@sextant/format';
 import { buildIndex } from '../../src/build-command.ts';
 import { Progress } from '../../src/progress.ts';
 import { fixtureRepo, type FixtureRepo } from '../support/fixture-repo.ts';
@@ -41,7 +41,7 @@ async function build(name: string, maxFileBytes: number): Promise<{ manifest: Ma
   const manifest = await buildIndex({ repo: repo.dir, commit: 'HEAD', out, maxFileBytes, progress: new Progress(process.stderr, true) });
   const files = new Map<string, FileRecord>();
   for (const shard of Object.keys(manifest.shards).filter((n) => n.startsWith('files/'))) {
-    for (const file of decodeShard<FileShard>(shard, new Uint8Array(readFileSync(join(out, shard)))).value.files) files.set(file.path, file);
+    for (const file of openShard<FileShard>(shard, new Uint8Array(readFileSync(join(out, shard)))).files()) files.set(file.path, file);
   }
   return { manifest, files };
 }

@@ -85,14 +85,6 @@ export interface SymbolRecord {
   edges: number[];
 }
 
-export interface SymbolShard {
-  v: 1;
-  paths: string[];
-  /** FILE_FLAGS of each path (parallel to paths), so references filter by test/generated in place. */
-  pathFlags: number[];
-  peers: PeerRecord[];
-  symbols: SymbolRecord[];
-}
 
 export interface OutlineNode {
   name: string;
@@ -134,10 +126,6 @@ export interface FileRecord {
   problems: ProblemRecord[];
 }
 
-export interface FileShard {
-  v: 1;
-  files: FileRecord[];
-}
 
 /** The search index, columnar, sorted by lowercased name then key. */
 export interface NameShard {

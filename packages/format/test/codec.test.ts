@@ -5,11 +5,10 @@
 import { describe, expect, it } from 'vitest';
 import { encode } from '@msgpack/msgpack';
 import { deflateSync } from 'fflate';
-import { decodeShard, encodeShard, SextantError, sha256Hex, type FileShard, type SymbolShard } from '../src/index.ts';
+import { decodeShard, encodeShard, SextantError, sha256Hex, type FileShardData, type SymbolShardData } from '../src/index.ts';
 
-function symbolShard(): SymbolShard {
+function symbolShard(): SymbolShardData {
   return {
-    v: 1,
     paths: ['src/a.ts', 'src/ünïcødé/😀.ts'],
     pathFlags: [0, 1],
     peers: [{ key: '0123456789abcdef', name: 'caller', kind: 'function' }],
@@ -24,9 +23,8 @@ function symbolShard(): SymbolShard {
   };
 }
 
-function fileShard(): FileShard {
+function fileShard(): FileShardData {
   return {
-    v: 1,
     files: [{
       path: 'src/a.ts', lang: 'typescript', blob: 'f'.repeat(40), bytes: 120, lineLengths: [0, 40, 2 ** 20],
       flags: 0, syms: ['0123456789abcdeg'], occ: [1, 14, 1, 26, 0, 0],

@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { formatSymbolId, sameCommit, SextantError } from '@sextant/format';
+import { FORMAT_VERSION, formatSymbolId, sameCommit, SextantError } from '@sextant/format';
 import type { IndexReader } from '@sextant/query';
 import {
   createSextantServer, READ_TOOLS, type CallRecord, type IndexProvider, type IndexRequest, type ServerOptions, type ToolDefinition,
@@ -154,7 +154,7 @@ describe('output validation by the client', () => {
 describe('successful calls', () => {
   it('index_status names the index', async () => {
     const status = await succeed('index_status', {});
-    expect(status).toMatchObject({ state: 'ready', formatVersion: 1, counts: index.manifest.counts });
+    expect(status).toMatchObject({ state: 'ready', formatVersion: FORMAT_VERSION, counts: index.manifest.counts });
     const requested = await succeed('index_status', { commit: MEMORY_COMMIT.slice(0, 7) });
     expect(requested.requested).toEqual({ commit: MEMORY_COMMIT.slice(0, 7), matches: true });
   });

@@ -21,7 +21,7 @@ export function edgesOf(record: SymbolRecord, shard: SymbolShard): EdgeView[] {
     edges.push({
       kind: EDGE_KINDS[e[i]!]!,
       out: e[i + 1] === 0,
-      peer: shard.peers[e[i + 2]!]!,
+      peer: shard.peer(e[i + 2]!),
       ...(pathIndex >= 0
         ? { site: { path: shard.paths[pathIndex]!, line: e[i + 4]!, column: e[i + 5]!, endLine: e[i + 6]!, endColumn: e[i + 7]! } }
         : {}),
@@ -46,11 +46,12 @@ export interface WalkResult {
 
 /**
  * Breadth-first over the edges `follow` picks, from `start` (depth 0, not included in steps).
- * A symbol reached twice is listed once, at its smallest depth.
+ * A symbol reached twice is listed once, at its smallest depth; one that `keep` rejects is neither
+ * listed nor walked through.
  */
 export async function walk(
   reader: IndexReader, start: LoadedSymbol, follow: (edge: EdgeView) => boolean,
-  bounds: { depth: number; maxNodes: number },
+  bounds: { depth: number; maxNodes: number }, keep: (symbol: LoadedSymbol) => boolean = () => true,
 ): Promise<WalkResult> {
   const seen = new Set<string>([start.record.key]);
   const steps: WalkStep[] = [];
@@ -71,7 +72,7 @@ export async function walk(
     for (const { key, parent, edge } of next) {
       if (steps.length >= bounds.maxNodes) return { steps, truncatedBy: 'maxNodes' };
       const symbol = await reader.symbol(key);
-      if (!symbol) continue; // a peer always has a record; a missing one would be INDEX_CORRUPT upstream
+      if (!symbol || !keep(symbol)) continue; // a peer always has a record; a missing one would be INDEX_CORRUPT upstream
       steps.push({ symbol, depth, parent, edge });
       frontier.push(symbol);
     }

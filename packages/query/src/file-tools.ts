@@ -1,8 +1,8 @@
 // file_structure, read_file and file_problems: questions about one file (or a set of paths) at the
 // indexed commit.
 import {
-  FILE_FLAGS, formatSymbolId, pathFilter, SextantError,
-  type FileRecord, type FileShard, type OutlineNode, type ProblemRecord, type SymbolKind, type TextShard,
+  FILE_FLAGS, formatSymbolId, pathFilter, SextantError, type FileShard,
+  type FileRecord, type OutlineNode, type ProblemRecord, type SymbolKind, type TextShard,
 } from '@sextant/format';
 import type { IndexReader } from './index-reader.ts';
 import { pageOf, type PageRequest } from './paging.ts';
@@ -157,7 +157,10 @@ export async function fileProblems(reader: IndexReader, params: ProblemParams): 
     await reader.prefetch(names);
     const inPaths = pathFilter(params.paths);
     files = [];
-    for (const name of names) files.push(...((await reader.shard<FileShard>(name))?.files ?? []).filter((f) => inPaths(f.path)));
+    for (const name of names) {
+      const shard = await reader.shard<FileShard>(name);
+      for (const path of shard?.paths ?? []) if (inPaths(path)) files.push(shard!.file(path)!);
+    }
     files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   }
   const problems: ProblemHit[] = [];

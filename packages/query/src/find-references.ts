@@ -107,7 +107,7 @@ export function collectReferences(
         endColumn: refs[i + 4]!,
         kind,
         confidence: CONFIDENCES[confidence]!,
-        ...(from >= 0 ? { enclosing: peerSummary(reader, shard.peers[from]!) } : {}),
+        ...(from >= 0 ? { enclosing: peerSummary(reader, shard.peer(from)) } : {}),
         ...via,
       });
     }

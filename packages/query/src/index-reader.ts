@@ -1,9 +1,10 @@
 // One commit's index, opened from a shard source: verifies each shard's checksum before decoding it
-// and caches decoded shards. Reads only the shards a question needs.
+// and caches decoded shards (symbol and file shards as views that decode one record at a time).
+// Reads only the shards a question needs.
 import {
   bucketOf, decodeInflatedShard, decodeShard, fileShardName, NAMES_SHARD, parseManifest, pathKey,
-  SextantError, sha256Hex, symbolShardName, textShardName,
-  type FileRecord, type FileShard, type Manifest, type NameShard, type ShardEntry, type SymbolRecord, type SymbolShard,
+  SextantError, sha256Hex, shardView, symbolShardName, textShardName, type FileShard, type SymbolShard,
+  type FileRecord, type Manifest, type NameShard, type ShardEntry, type SymbolRecord,
 } from '@sextant/format';
 import type { ShardCache } from './shard-cache.ts';
 import type { ShardSource } from './shard-source.ts';
@@ -66,7 +67,7 @@ export class IndexReader {
     if (this.source.readInflatedShard) {
       const raw = await this.source.readInflatedShard(name, entry);
       if (!raw) throw this.missing(name, entry);
-      return { value: decodeInflatedShard<T>(name, raw), rawBytes: raw.byteLength };
+      return { value: shardView<T>(name, decodeInflatedShard(name, raw)), rawBytes: raw.byteLength };
     }
     const bytes = await this.source.readShard(name, entry);
     if (!bytes) throw this.missing(name, entry);
@@ -75,7 +76,8 @@ export class IndexReader {
         `Shard ${name} of ${this.source.where} fails its checksum (expected ${entry.sha256}, ${entry.bytes} bytes; got ${bytes.byteLength} bytes).`,
         'Publish the index for this commit again, or rebuild it with `indexer build`.', { shard: name });
     }
-    return decodeShard<T>(name, bytes);
+    const { value, rawBytes } = decodeShard(name, bytes);
+    return { value: shardView<T>(name, value), rawBytes };
   }
 
   private missing(name: string, entry: ShardEntry): SextantError {
@@ -98,13 +100,13 @@ export class IndexReader {
 
   async symbol(key: string): Promise<LoadedSymbol | undefined> {
     const shard = await this.shard<SymbolShard>(this.symbolShardNameOf(key));
-    const record = shard ? findByKey(shard.symbols, key) : undefined;
+    const record = shard?.find(key);
     return shard && record ? { record, shard } : undefined;
   }
 
   async file(path: string): Promise<FileRecord | undefined> {
     const shard = await this.shard<FileShard>(this.fileShardNameOf(path));
-    return shard?.files.find((file) => file.path === path);
+    return shard?.file(path);
   }
 
   async names(): Promise<NameShard> {
@@ -112,18 +114,3 @@ export class IndexReader {
     return names ?? { v: 1, paths: [], name: [], qname: [], kind: [], lang: [], key: [], loc: [], flags: [], pkg: [] };
   }
 }
-
-/** Symbols in a shard are sorted by key. */
-function findByKey(symbols: SymbolRecord[], key: string): SymbolRecord | undefined {
-  let low = 0;
-  let high = symbols.length - 1;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    const candidate = symbols[mid]!.key;
-    if (candidate === key) return symbols[mid];
-    if (candidate < key) low = mid + 1;
-    else high = mid - 1;
-  }
-  return undefined;
-}
-

@@ -1,7 +1,8 @@
 // The members a reference search treats as one: a member together with every member it overrides or
 // implements and every member that overrides or implements it, transitively (the connected group
 // the TypeScript language service searches when it finds references to a member, and that a rename
-// must change together).
+// must change together). Members of external types (the TypeScript lib, node_modules, the JDK) are
+// not followed: through Error.message or Object.toString every class in the repository would join.
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
 import { walk } from './edges.ts';
 
@@ -19,6 +20,6 @@ export interface RelatedMembers {
 
 export async function relatedMembers(reader: IndexReader, start: LoadedSymbol): Promise<RelatedMembers> {
   if (!MEMBER_KINDS.has(start.record.kind)) return { members: [start] };
-  const result = await walk(reader, start, (e) => e.kind === 'overrides', RELATED_BOUND);
+  const result = await walk(reader, start, (e) => e.kind === 'overrides', RELATED_BOUND, (s) => !s.record.external);
   return { members: [start, ...result.steps.map((s) => s.symbol)], ...(result.truncatedBy ? { truncatedBy: result.truncatedBy } : {}) };
 }

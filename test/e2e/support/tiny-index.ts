@@ -6,9 +6,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
-  CONFIDENCES, encodeShard, FORMAT_VERSION, LANGUAGES, MANIFEST_FILE, MODIFIERS, NAMES_SHARD, REFERENCE_KINDS, SYMBOL_KINDS,
+  CONFIDENCES, encodeFileShard, encodeShard, encodeSymbolShard, FORMAT_VERSION, LANGUAGES, MANIFEST_FILE, MODIFIERS, NAMES_SHARD, REFERENCE_KINDS, SYMBOL_KINDS,
   fileShardName, sha256Hex, symbolKey, symbolShardName,
-  type FileShard, type Manifest, type NameShard, type SymbolShard,
+  type FileShardData, type Manifest, type NameShard, type SymbolShardData,
 } from '@sextant/format';
 
 export interface TinyIndexOptions {
@@ -42,8 +42,7 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
   const exact = CONFIDENCES.indexOf('exact');
   const typescript = LANGUAGES.indexOf('typescript');
 
-  const symbols: SymbolShard = {
-    v: 1,
+  const symbols: SymbolShardData = {
     paths,
     pathFlags: [0, 0],
     peers: [],
@@ -62,10 +61,9 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
         refs: [],
         edges: [],
       },
-    ].sort((a, b) => (a.key < b.key ? -1 : 1)) as SymbolShard['symbols'],
+    ].sort((a, b) => (a.key < b.key ? -1 : 1)) as SymbolShardData['symbols'],
   };
-  const files: FileShard = {
-    v: 1,
+  const files: FileShardData = {
     files: [
       {
         path: paths[0]!, lang: 'typescript', blob: 'a'.repeat(40), bytes: greetLine.length + 1, lineLengths: [greetLine.length],
@@ -97,8 +95,8 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
 
   const shards = new Map<string, Uint8Array>([
     [NAMES_SHARD, encodeShard(names)],
-    [symbolShardName(0), encodeShard(symbols)],
-    [fileShardName(0), encodeShard(files)],
+    [symbolShardName(0), encodeSymbolShard(symbols)],
+    [fileShardName(0), encodeFileShard(files)],
   ]);
   const manifest: Manifest = {
     formatVersion: FORMAT_VERSION,

@@ -1,11 +1,12 @@
 // The bench's data: rxjs, zod and effect from the npm registry, prepared by the indexer bench's
 // corpora.ts (each package's src/ committed into a git repository of its own), indexed with
 // `indexer build` and published with `indexer publish --local` into the local R2 the bench worker
-// serves. Each step is skipped when its output is already there for the same commit.
+// serves. Each step is skipped when its output is already there for the same commit and format version.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CORPORA, prepareCorpus } from '../../../indexer/bench/corpora.ts';
+import { FORMAT_VERSION } from '@sextant/format';
 
 export interface BenchCorpus {
   id: string;
@@ -38,7 +39,8 @@ export async function prepareBenchCorpora({ root, benchDir, ids, log }: CorporaO
     const prepared = await prepareCorpus(spec, { cacheDir, maxFileBytes: MAX_FILE_BYTES, log });
     const repo = `bench/${id}`;
     const out = join(benchDir, 'indexes', id);
-    if (manifestOf(out)?.commit !== prepared.commit) {
+    const existing = manifestOf(out);
+    if (existing?.commit !== prepared.commit || existing.formatVersion !== FORMAT_VERSION) {
       log(`indexing ${id} (${prepared.files} files, ${prepared.lines} lines); effect takes minutes`);
       rmSync(out, { recursive: true, force: true });
       const build = spawnSync(process.execPath, [indexer, 'build', '--repo', prepared.dir, '--out', out, '--repo-name', repo, '--quiet'], { stdio: 'inherit' });
@@ -53,7 +55,7 @@ export async function prepareBenchCorpora({ root, benchDir, ids, log }: CorporaO
   }
 
   const stamp = join(benchDir, 'state', 'published.json');
-  const wanted = JSON.stringify(corpora.map((c) => [c.repo, c.commit]));
+  const wanted = JSON.stringify(corpora.map((c) => [c.repo, c.commit, FORMAT_VERSION]));
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== wanted) {
     rmSync(join(benchDir, 'state'), { recursive: true, force: true });
     for (const corpus of corpora) {
@@ -79,7 +81,7 @@ function seedTarball(root: string, cacheDir: string, name: string): void {
   }
 }
 
-function manifestOf(dir: string): { commit: string; shards: Record<string, { bytes: number }> } | undefined {
+function manifestOf(dir: string): { commit: string; formatVersion: number; shards: Record<string, { bytes: number }> } | undefined {
   try {
     return JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
   } catch {

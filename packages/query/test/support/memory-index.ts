@@ -10,11 +10,11 @@
 // silently describe positions that do not exist. Used by packages/query/test and, by relative
 // path, by packages/mcp/test.
 import {
-  CONFIDENCES, encodeShard, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAME_LOC_STRIDE, NAMES_SHARD, OCC_STRIDE, REF_STRIDE,
+  CONFIDENCES, encodeFileShard, encodeShard, encodeSymbolShard, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAME_LOC_STRIDE, NAMES_SHARD, OCC_STRIDE, REF_STRIDE,
   REFERENCE_KINDS, SYMBOL_KINDS, bucketOf, fileShardName, pathKey, sha256Hex, symbolKey, symbolShardName, textShardName,
-  type Confidence, type ExternalOrigin, type FileRecord, type FileShard, type Language, type Manifest, type NameShard,
+  type Confidence, type ExternalOrigin, type FileRecord, type Language, type Manifest, type NameShard,
   type OutlineNode, type PeerRecord, type ReferenceKind, type SkippedFile, type SymbolKind, type SymbolRecord,
-  type SymbolShard, type TextShard,
+  type TextShard,
 } from '@sextant/format';
 import { IndexReader, ShardCache, type ShardSource } from '@sextant/query';
 
@@ -204,8 +204,7 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
         edges: [],
       };
     });
-    const shard: SymbolShard = { v: 1, paths, pathFlags: paths.map((p) => fileFlags.get(p) ?? 0), peers, symbols };
-    shards.set(symbolShardName(bucket), encodeShard(shard));
+    shards.set(symbolShardName(bucket), encodeSymbolShard({ paths, pathFlags: paths.map((p) => fileFlags.get(p) ?? 0), peers, symbols }));
   }
 
   // File shards: every definition and reference is an occurrence of its file, sorted by position.
@@ -242,10 +241,10 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
   }
   const texts = new Map(spec.files.map((file) => [file.path, file.text]));
   for (const [bucket, files] of fileBuckets) {
-    const shard: FileShard = { v: 1, files: files.sort((a, b) => compare(a.path, b.path)) };
-    shards.set(fileShardName(bucket), encodeShard(shard));
+    files.sort((a, b) => compare(a.path, b.path));
+    shards.set(fileShardName(bucket), encodeFileShard({ files }));
     // File texts (read_file, previews) share the files' buckets.
-    const text: TextShard = { v: 1, files: shard.files.map((f) => ({ path: f.path, text: texts.get(f.path)! })) };
+    const text: TextShard = { v: 1, files: files.map((f) => ({ path: f.path, text: texts.get(f.path)! })) };
     shards.set(textShardName(bucket), encodeShard(text));
   }
 

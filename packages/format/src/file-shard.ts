@@ -1,0 +1,97 @@
+// File shards: the files of one path bucket with their occurrences (position to symbol), outline,
+// problems and line lengths. Each file is its own record, decoded only when that file is asked for.
+import { decode, encode } from '@msgpack/msgpack';
+import { encodeShard } from './codec.ts';
+import { LANGUAGES, type FileRecord } from './records.ts';
+import { concat, corrupt } from './symbol-shard.ts';
+import { KEY_LENGTH } from './symbol-id.ts';
+import { packInts, unpackInts, type DeltaBase } from './varint.ts';
+
+/** What a writer builds: files sorted by path. */
+export interface FileShardData {
+  files: FileRecord[];
+}
+
+const OCC_BASES: DeltaBase[] = ['prev', 'none', 0, 1, 'none', 'none'];
+
+type StoredFile = [
+  lang: number, blob: string, bytes: number, lineLengths: Uint8Array, flags: number, syms: string, occ: Uint8Array,
+  outline: FileRecord['outline'], problems: FileRecord['problems'],
+];
+
+interface StoredFileShard {
+  v: 2;
+  paths: string[];
+  lengths: Uint8Array;
+  records: Uint8Array;
+}
+
+export function encodeFileShard(data: FileShardData): Uint8Array {
+  const records = data.files.map((f): Uint8Array => encode([
+    LANGUAGES.indexOf(f.lang), f.blob, f.bytes, packInts(f.lineLengths, ['none']), f.flags, f.syms.join(''),
+    packInts(f.occ, OCC_BASES), f.outline, f.problems,
+  ] satisfies StoredFile, { ignoreUndefined: true }));
+  const stored: StoredFileShard = {
+    v: 2,
+    paths: data.files.map((f) => f.path),
+    lengths: packInts(records.map((r) => r.byteLength), ['none']),
+    records: concat(records),
+  };
+  return encodeShard(stored);
+}
+
+export class FileShard {
+  readonly paths: string[];
+  private readonly name: string;
+  private readonly records: Uint8Array;
+  private readonly starts: Uint32Array;
+
+  constructor(name: string, value: unknown) {
+    const stored = value as StoredFileShard;
+    if (typeof stored !== 'object' || stored === null || stored.v !== 2 || !Array.isArray(stored.paths)
+      || !(stored.lengths instanceof Uint8Array) || !(stored.records instanceof Uint8Array)) {
+      throw corrupt(name, 'is not a version 2 file shard');
+    }
+    this.name = name;
+    this.paths = stored.paths;
+    this.records = stored.records;
+    const lengths = unpackInts(stored.lengths, ['none'], name);
+    if (lengths.length !== stored.paths.length) throw corrupt(name, 'has columns of different lengths');
+    this.starts = new Uint32Array(lengths.length + 1);
+    for (let i = 0; i < lengths.length; i++) this.starts[i + 1] = this.starts[i]! + lengths[i]!;
+    if (this.starts[lengths.length] !== stored.records.byteLength) throw corrupt(name, 'has records of the wrong total length');
+  }
+
+  file(path: string): FileRecord | undefined {
+    const index = this.paths.indexOf(path);
+    return index < 0 ? undefined : this.record(index);
+  }
+
+  *files(): Generator<FileRecord> {
+    for (let i = 0; i < this.paths.length; i++) yield this.record(i);
+  }
+
+  private record(index: number): FileRecord {
+    let r: StoredFile;
+    try {
+      r = decode(this.records.subarray(this.starts[index]!, this.starts[index + 1]!)) as StoredFile;
+    } catch (error) {
+      throw corrupt(this.name, `has an undecodable record: ${(error as Error).message}`);
+    }
+    if (!Array.isArray(r) || r.length !== 9 || typeof r[5] !== 'string' || r[5].length % KEY_LENGTH !== 0) throw corrupt(this.name, 'has a malformed record');
+    const syms: string[] = [];
+    for (let at = 0; at < r[5].length; at += KEY_LENGTH) syms.push(r[5].slice(at, at + KEY_LENGTH));
+    return {
+      path: this.paths[index]!,
+      lang: LANGUAGES[r[0]]!,
+      blob: r[1],
+      bytes: r[2],
+      lineLengths: unpackInts(r[3], ['none'], this.name),
+      flags: r[4],
+      syms,
+      occ: unpackInts(r[6], OCC_BASES, this.name),
+      outline: r[7],
+      problems: r[8],
+    };
+  }
+}

@@ -1,0 +1,16 @@
+// Which view reads a decoded shard: symbol and file shards are read through views that decode one
+// record at a time; the name and text shards are plain values.
+import { decodeShard } from './codec.ts';
+import { FileShard } from './file-shard.ts';
+import { SymbolShard } from './symbol-shard.ts';
+
+export function shardView<T>(name: string, value: unknown): T {
+  if (name.startsWith('symbols/')) return new SymbolShard(name, value) as T;
+  if (name.startsWith('files/')) return new FileShard(name, value) as T;
+  return value as T;
+}
+
+/** A shard's compressed bytes, decoded and viewed (for tools and tests that read shard files directly). */
+export function openShard<T>(name: string, bytes: Uint8Array): T {
+  return shardView<T>(name, decodeShard(name, bytes).value);
+}

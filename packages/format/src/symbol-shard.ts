@@ -1,0 +1,179 @@
+// Symbol shards: the symbols of one key bucket with their declarations, references and edges, and
+// the peers (other symbols) those name. Stored so that a reader decodes only what one question
+// needs: the keys are one string searched in place, and each symbol is its own small MessagePack
+// record (references as delta varints) decoded when asked for. A cold worker answering about one
+// symbol pays for one record, not for the 500 around it.
+import { decode, encode } from '@msgpack/msgpack';
+import { encodeShard } from './codec.ts';
+import { SextantError } from './errors.ts';
+import { KEY_LENGTH } from './symbol-id.ts';
+import { LANGUAGES, SYMBOL_KINDS, type PeerRecord, type SymbolRecord } from './records.ts';
+import { packInts, unpackInts, type DeltaBase } from './varint.ts';
+
+/** What a writer builds: symbols sorted by key; indexes in defs/refs/edges point into paths and peers. */
+export interface SymbolShardData {
+  paths: string[];
+  /** FILE_FLAGS of each path (parallel to paths), so references filter by test/generated in place. */
+  pathFlags: number[];
+  peers: PeerRecord[];
+  symbols: SymbolRecord[];
+}
+
+const DEF_BASES: DeltaBase[] = ['prev', 'prev', 'none', 1, 2];
+const REF_BASES: DeltaBase[] = ['prev', 'prev', 'none', 1, 2, 'none', 'none', 'none'];
+const EDGE_BASES: DeltaBase[] = ['none', 'none', 'none', 'prev', 'prev', 'none', 4, 5];
+
+type StoredRecord = [
+  name: string, kind: number, qname: string, lang: number, path: string | null, mods: number, signature: string | null,
+  doc: string | null, container: string | null, external: SymbolRecord['external'] | null, local: 0 | 1,
+  defs: Uint8Array, refs: Uint8Array, edges: Uint8Array,
+];
+
+interface StoredSymbolShard {
+  v: 2;
+  paths: string[];
+  pathFlags: Uint8Array;
+  /** Keys of the symbols, KEY_LENGTH characters each, sorted. */
+  keys: string;
+  /** Byte length of each record, as varints. */
+  lengths: Uint8Array;
+  records: Uint8Array;
+  peerKeys: string;
+  peerNames: string[];
+  peerKinds: Uint8Array;
+}
+
+export function encodeSymbolShard(data: SymbolShardData): Uint8Array {
+  const records = data.symbols.map((s): Uint8Array => encode([
+    s.name, SYMBOL_KINDS.indexOf(s.kind), s.qname, LANGUAGES.indexOf(s.lang), s.path ?? null, s.mods, s.signature ?? null,
+    s.doc ?? null, s.container ?? null, s.external ?? null, s.local ? 1 : 0,
+    packInts(s.defs, DEF_BASES), packInts(s.refs, REF_BASES), packInts(s.edges, EDGE_BASES),
+  ] satisfies StoredRecord, { ignoreUndefined: true }));
+  const stored: StoredSymbolShard = {
+    v: 2,
+    paths: data.paths,
+    pathFlags: Uint8Array.from(data.pathFlags),
+    keys: data.symbols.map((s) => s.key).join(''),
+    lengths: packInts(records.map((r) => r.byteLength), ['none']),
+    records: concat(records),
+    peerKeys: data.peers.map((p) => p.key).join(''),
+    peerNames: data.peers.map((p) => p.name),
+    peerKinds: Uint8Array.from(data.peers.map((p) => SYMBOL_KINDS.indexOf(p.kind))),
+  };
+  return encodeShard(stored);
+}
+
+/** A decoded symbol shard: keys and peers are read in place, records decoded on demand. */
+export class SymbolShard {
+  readonly paths: string[];
+  readonly pathFlags: Uint8Array;
+  readonly size: number;
+  private readonly name: string;
+  private readonly stored: StoredSymbolShard;
+  private readonly starts: Uint32Array;
+
+  constructor(name: string, value: unknown) {
+    const stored = value as StoredSymbolShard;
+    if (!isStored(stored)) throw corrupt(name, 'is not a version 2 symbol shard');
+    this.name = name;
+    this.stored = stored;
+    this.paths = stored.paths;
+    this.pathFlags = stored.pathFlags;
+    this.size = stored.keys.length / KEY_LENGTH;
+    const lengths = unpackInts(stored.lengths, ['none'], name);
+    if (lengths.length !== this.size || stored.peerKeys.length !== stored.peerNames.length * KEY_LENGTH
+      || stored.peerKinds.length !== stored.peerNames.length || stored.pathFlags.length !== stored.paths.length) {
+      throw corrupt(name, 'has columns of different lengths');
+    }
+    this.starts = new Uint32Array(this.size + 1);
+    for (let i = 0; i < this.size; i++) this.starts[i + 1] = this.starts[i]! + lengths[i]!;
+    if (this.starts[this.size] !== stored.records.byteLength) throw corrupt(name, 'has records of the wrong total length');
+  }
+
+  key(index: number): string {
+    return this.stored.keys.slice(index * KEY_LENGTH, (index + 1) * KEY_LENGTH);
+  }
+
+  /** Index of the symbol with this key, or -1; keys are sorted, so this is a binary search in place. */
+  indexOf(key: string): number {
+    let low = 0;
+    let high = this.size - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      const candidate = this.key(mid);
+      if (candidate === key) return mid;
+      if (candidate < key) low = mid + 1;
+      else high = mid - 1;
+    }
+    return -1;
+  }
+
+  find(key: string): SymbolRecord | undefined {
+    const index = this.indexOf(key);
+    return index < 0 ? undefined : this.record(index);
+  }
+
+  record(index: number): SymbolRecord {
+    let r: StoredRecord;
+    try {
+      r = decode(this.stored.records.subarray(this.starts[index]!, this.starts[index + 1]!)) as StoredRecord;
+    } catch (error) {
+      throw corrupt(this.name, `has an undecodable record: ${(error as Error).message}`);
+    }
+    if (!Array.isArray(r) || r.length !== 14) throw corrupt(this.name, 'has a malformed record');
+    return {
+      key: this.key(index),
+      name: r[0],
+      kind: SYMBOL_KINDS[r[1]]!,
+      qname: r[2],
+      lang: LANGUAGES[r[3]]!,
+      ...(r[4] !== null ? { path: r[4] } : {}),
+      mods: r[5],
+      ...(r[6] !== null ? { signature: r[6] } : {}),
+      ...(r[7] !== null ? { doc: r[7] } : {}),
+      ...(r[8] !== null ? { container: r[8] } : {}),
+      ...(r[9] !== null ? { external: r[9] } : {}),
+      ...(r[10] ? { local: true } : {}),
+      defs: unpackInts(r[11], DEF_BASES, this.name),
+      refs: unpackInts(r[12], REF_BASES, this.name),
+      edges: unpackInts(r[13], EDGE_BASES, this.name),
+    };
+  }
+
+  *records(): Generator<SymbolRecord> {
+    for (let i = 0; i < this.size; i++) yield this.record(i);
+  }
+
+  get peerCount(): number {
+    return this.stored.peerNames.length;
+  }
+
+  peer(index: number): PeerRecord {
+    return {
+      key: this.stored.peerKeys.slice(index * KEY_LENGTH, (index + 1) * KEY_LENGTH),
+      name: this.stored.peerNames[index]!,
+      kind: SYMBOL_KINDS[this.stored.peerKinds[index]!]!,
+    };
+  }
+}
+
+function isStored(s: StoredSymbolShard): boolean {
+  return typeof s === 'object' && s !== null && s.v === 2 && Array.isArray(s.paths) && s.pathFlags instanceof Uint8Array
+    && typeof s.keys === 'string' && s.keys.length % KEY_LENGTH === 0 && s.lengths instanceof Uint8Array
+    && s.records instanceof Uint8Array && typeof s.peerKeys === 'string' && Array.isArray(s.peerNames) && s.peerKinds instanceof Uint8Array;
+}
+
+export function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.byteLength;
+  }
+  return out;
+}
+
+export function corrupt(name: string, what: string): SextantError {
+  return new SextantError('INDEX_CORRUPT', `Shard ${name} ${what}.`,
+    'Rebuild the index for this commit with `indexer build` and publish it again.', { shard: name });
+}

@@ -1,0 +1,121 @@
+// Symbol and file shards as stored (version 2): what a writer encodes, a reader gets back record by
+// record, equal to what was written; integer lists survive any values; and stored bytes of the wrong
+// shape are INDEX_CORRUPT naming the shard, never a decoder exception or a wrong record.
+import { describe, expect, it } from 'vitest';
+import {
+  encodeFileShard, encodeShard, encodeSymbolShard, FileShard, openShard, packInts, SextantError, SymbolShard, unpackInts,
+  type DeltaBase, type FileShardData, type SymbolRecord, type SymbolShardData,
+} from '../src/index.ts';
+
+const record = (key: string, extra: Partial<SymbolRecord> = {}): SymbolRecord => ({
+  key, name: 'submit', kind: 'method', qname: 'OrderService.submit', lang: 'typescript', path: 'src/a.ts', mods: 1 | 16,
+  defs: [0, 4, 3, 4, 9], refs: [0, 9, 5, 9, 11, 1, 0, 0, 1, 70000, 3, 70001, 2, 3, -1, 2], edges: [3, 0, 0, -1, -1, -1, -1, -1, 3, 1, 0, 0, 9, 5, 9, 11],
+  ...extra,
+});
+
+function symbols(): SymbolShardData {
+  return {
+    paths: ['src/a.ts', 'src/ünïcødé/😀.ts'],
+    pathFlags: [0, 1],
+    peers: [{ key: 'peer0000peer0000', name: 'main', kind: 'function' }, { key: 'peer0000peer0001', name: 'Ω', kind: 'class' }],
+    symbols: [
+      record('aaaaaaaaaaaaaaaa', { signature: 'submit(order: Order): void', doc: 'Line one.\nLine two — with a dash.', container: 'cccccccccccccccc' }),
+      record('bbbbbbbbbbbbbbbb', { kind: 'local', local: true, path: undefined, defs: [], refs: [], edges: [] }),
+      record('zzzzzzzzzzzzzzzz', { name: 'useState', external: { package: 'react', version: '19.2.0' }, path: undefined }),
+    ],
+  };
+}
+
+function files(): FileShardData {
+  return {
+    files: ['src/a.ts', 'src/ünïcødé/😀.ts'].map((path, i) => ({
+      path, lang: 'typescript', blob: 'f'.repeat(40), bytes: 120 + i, lineLengths: [0, 40, 2 ** 20],
+      flags: i, syms: ['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb'], occ: [1, 14, 1, 26, 0, 0, 3, 1, 4, 2, 1, 1],
+      outline: [{ name: 'OrderService', kind: 'class', sym: 0, range: [1, 1, 9, 2], at: [1, 14], children: [] }],
+      problems: [{ source: 'syntax', severity: 'error', message: "';' expected.", line: 2, column: 1, endLine: 2, endColumn: 2 }],
+    })),
+  };
+}
+
+function corruption(run: () => unknown): SextantError {
+  try {
+    run();
+  } catch (error) {
+    expect(error).toBeInstanceOf(SextantError);
+    return error as SextantError;
+  }
+  throw new Error('expected INDEX_CORRUPT');
+}
+
+describe('packInts / unpackInts', () => {
+  it('round-trips any integers under every delta base, including negative and beyond 2^31', () => {
+    const bases: DeltaBase[] = ['prev', 'none', 0, 1];
+    const values = [0, 0, 0, 0, 5, -1, 7, 2 ** 40, -(2 ** 35), 3, 1, -7, 2 ** 31, 2 ** 31 + 1, 0, 0];
+    expect(unpackInts(packInts(values, bases), bases, 'x')).toEqual(values);
+    expect(unpackInts(packInts([], bases), bases, 'x')).toEqual([]);
+  });
+
+  it('stores sorted positions as one-byte deltas', () => {
+    const refs = Array.from({ length: 1000 }, (_, i) => [0, 10 + i, 5, 10 + i, 12]).flat();
+    expect(packInts(refs, ['prev', 'prev', 'none', 1, 2]).byteLength).toBe(refs.length);
+  });
+
+  it('rejects a list cut inside a number or inside an entry', () => {
+    const bytes = packInts([300, 1, 2], ['none', 'none', 'none']);
+    expect(corruption(() => unpackInts(bytes.subarray(0, 1), ['none'], 'symbols/0001')).data).toEqual({ shard: 'symbols/0001' });
+    expect(corruption(() => unpackInts(bytes.subarray(0, 3), ['none', 'none', 'none'], 'symbols/0001')).code).toBe('INDEX_CORRUPT');
+  });
+});
+
+describe('symbol shards', () => {
+  it('give back every record, peer and path as written, each found by key', () => {
+    const data = symbols();
+    const shard = openShard<SymbolShard>('symbols/0000', encodeSymbolShard(data));
+    expect(shard).toBeInstanceOf(SymbolShard);
+    expect(shard.size).toBe(3);
+    expect([...shard.records()]).toEqual(data.symbols.map((s) => JSON.parse(JSON.stringify(s))));
+    for (const s of data.symbols) expect(shard.find(s.key)).toEqual(JSON.parse(JSON.stringify(s)));
+    expect(shard.find('mmmmmmmmmmmmmmmm')).toBeUndefined();
+    expect([shard.peer(0), shard.peer(1)]).toEqual(data.peers);
+    expect(shard.paths).toEqual(data.paths);
+    expect([...shard.pathFlags]).toEqual(data.pathFlags);
+  });
+
+  it('are byte-identical for equal data', () => {
+    expect(encodeSymbolShard(symbols())).toEqual(encodeSymbolShard(symbols()));
+  });
+
+  it('are INDEX_CORRUPT when stored in another shape, with columns that disagree, or with a broken record', () => {
+    const view = (value: unknown) => new SymbolShard('symbols/00aa', value);
+    expect(corruption(() => view({ v: 1, paths: [], peers: [], symbols: [] })).message).toMatch(/symbols\/00aa is not a version 2 symbol shard/);
+    const stored = (openShard<unknown>('names', encodeSymbolShard(symbols()))) as Record<string, unknown>;
+    expect(corruption(() => view({ ...stored, keys: (stored.keys as string).slice(0, 32) })).message).toMatch(/columns of different lengths/);
+    expect(corruption(() => view({ ...stored, peerNames: ['main'] })).message).toMatch(/columns of different lengths/);
+    const records = new Uint8Array(stored.records as Uint8Array).fill(0xc1);
+    const broken = view({ ...stored, records });
+    expect(corruption(() => broken.find('aaaaaaaaaaaaaaaa')).data).toEqual({ shard: 'symbols/00aa' });
+  });
+});
+
+describe('file shards', () => {
+  it('give back each file as written, decoding only the one asked for', () => {
+    const data = files();
+    const shard = openShard<FileShard>('files/0000', encodeFileShard(data));
+    expect(shard.paths).toEqual(['src/a.ts', 'src/ünïcødé/😀.ts']);
+    expect(shard.file('src/ünïcødé/😀.ts')).toEqual(data.files[1]);
+    expect([...shard.files()]).toEqual(data.files);
+    expect(shard.file('src/missing.ts')).toBeUndefined();
+  });
+
+  it('are INDEX_CORRUPT when the records do not add up', () => {
+    const stored = openShard<Record<string, unknown>>('names', encodeFileShard(files()));
+    expect(corruption(() => new FileShard('files/0003', { ...stored, paths: ['src/a.ts'] })).message).toMatch(/files\/0003 has columns/);
+    expect(corruption(() => new FileShard('files/0003', { ...stored, records: new Uint8Array(3) })).code).toBe('INDEX_CORRUPT');
+    expect(corruption(() => new FileShard('files/0003', { v: 1, files: [] })).code).toBe('INDEX_CORRUPT');
+  });
+
+  it('are smaller than the same records as plain MessagePack', () => {
+    const many: FileShardData = { files: files().files.map((f) => ({ ...f, occ: Array.from({ length: 600 }, (_, i) => [1 + i, 3, 1 + i, 9, i % 7, i % 5]).flat() })) };
+    expect(encodeFileShard(many).byteLength).toBeLessThan(encodeShard({ v: 1, ...many }).byteLength);
+  });
+});
