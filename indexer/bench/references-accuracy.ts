@@ -16,7 +16,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeFile } from 'node:fs/promises';
 import { ts } from 'ts-morph';
-import { formatSymbolId, NAME_FLAG_EXTERNAL, type NameShard } from '@sextant/format';
+import { formatSymbolId, type NameShard } from '@sextant/format';
 import { findReferences, IndexReader, nameEntry, ShardCache, type NameEntry } from '@sextant/query';
 import { DirShardSource } from '@sextant/runner';
 import { listTrackedFiles, readBlobs } from '../src/git/git-snapshot.ts';
@@ -89,8 +89,8 @@ export function seededRandom(seed: number): () => number {
 /** A seeded sample of `count` distinct repository declarations from the names shard (externals excluded). */
 export function sampleDeclarations(names: NameShard, count: number, seed: number): { candidates: number; sample: NameEntry[] } {
   const byKey = new Map<string, NameEntry>();
-  for (let i = 0; i < names.key.length; i++) {
-    if (names.flags[i]! & NAME_FLAG_EXTERNAL) continue;
+  for (let i = 0; i < names.size; i++) {
+    if (names.isExternal(i)) continue;
     const entry = nameEntry(names, i);
     if (entry.path && entry.line > 0 && !byKey.has(entry.key)) byKey.set(entry.key, entry);
   }

@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { decodeShard, openShard, sha256Hex, type FileShard, type Manifest, type NameShard } from '@sextant/format';
+import { openShard, sha256Hex, type FileShard, type Manifest, type NameShard } from '@sextant/format';
 import { buildIndex } from '../src/build-command.ts';
 import { Progress } from '../src/progress.ts';
 import { commitAll, fixtureRepo, git } from './support/fixture-repo.ts';
@@ -21,8 +21,9 @@ async function build(repo: string, commit = 'HEAD', maxFileBytes = 1 << 20): Pro
 }
 
 function names(out: string, manifest: Manifest): string[] {
-  return decodeShard<NameShard>('names', new Uint8Array(readFileSync(join(out, 'names')))).value.name
-    .filter((_, i) => manifest.shards.names !== undefined && i >= 0);
+  if (manifest.shards.names === undefined) return [];
+  const shard = openShard<NameShard>('names', new Uint8Array(readFileSync(join(out, 'names'))));
+  return Array.from({ length: shard.size }, (_, i) => shard.name(i));
 }
 
 function indexedPaths(out: string, manifest: Manifest): string[] {

@@ -68,7 +68,8 @@ describe('indexer publish --local', () => {
     await withProvider(TINY_REPO, async (provider) => {
       expect((await provider.open()).commit).toBe(TINY_COMMIT);
       expect((await provider.open({ commit: 'next' })).commit).toBe(SECOND);
-      expect((await (await provider.open({ commit: SECOND })).names()).name).toContain('greet');
+      const names = await (await provider.open({ commit: SECOND })).names();
+      expect(names.exactly(names.names, 'greet')).toHaveLength(1);
     });
   });
 

@@ -4,9 +4,9 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
-  bucketOf, CONFIDENCES, EDGE_KINDS, encodeFileShard, encodeShard, encodeSymbolShard, fileShardName, LANGUAGES, MANIFEST_FILE, NAME_FLAG_EXTERNAL, NAMES_SHARD, pathKey,
-  REFERENCE_KINDS, sha256Hex, SYMBOL_KINDS, symbolShardName, textShardName,
-  type FileRecord, type Manifest, type NameShard, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData, type TextShard,
+  bucketOf, CONFIDENCES, EDGE_KINDS, encodeFileShard, encodeNameShard, encodeShard, encodeSymbolShard, fileShardName, MANIFEST_FILE,
+  NAME_FLAG_EXTERNAL, NAMES_SHARD, pathKey, REFERENCE_KINDS, sha256Hex, symbolShardName, textShardName,
+  type FileRecord, type Manifest, type NameShardData, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData, type TextShard,
 } from '@sextant/format';
 import type { CollectedSymbol, IndexCollector, Site } from '../index-collector.ts';
 
@@ -58,7 +58,7 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
     shards.set(textShardName(bucket), encodeShard(text));
   }
 
-  shards.set(NAMES_SHARD, encodeShard(nameShard(collector)));
+  shards.set(NAMES_SHARD, encodeNameShard(nameShard(collector)));
   return { layout, shards: new Map([...shards].sort(([a], [b]) => compare(a, b))) };
 }
 
@@ -121,7 +121,7 @@ function peerOf(collector: IndexCollector, key: string): PeerRecord {
   return { key, name, kind };
 }
 
-function nameShard(collector: IndexCollector): NameShard {
+function nameShard(collector: IndexCollector): NameShardData {
   const fileFlags = collector.fileFlags();
   const entries = [...collector.symbols.values()]
     .map((s) => s.info)
@@ -130,16 +130,13 @@ function nameShard(collector: IndexCollector): NameShard {
   const paths = [...new Set(entries.map((e) => e.defs[0]?.[0] ?? ''))].sort(compare);
   const pathIndex = new Map(paths.map((p, i) => [p, i]));
   return {
-    v: 1,
     paths,
-    name: entries.map((e) => e.name),
-    qname: entries.map((e) => e.qname),
-    kind: entries.map((e) => SYMBOL_KINDS.indexOf(e.kind)),
-    lang: entries.map((e) => LANGUAGES.indexOf(e.lang)),
-    key: entries.map((e) => e.key),
-    loc: entries.flatMap((e) => [pathIndex.get(e.defs[0]?.[0] ?? '')!, e.defs[0]?.[1] ?? 0, e.defs[0]?.[2] ?? 0, e.defs[0]?.[3] ?? 0, e.defs[0]?.[4] ?? 0]),
-    flags: entries.map((e) => (e.external ? NAME_FLAG_EXTERNAL : fileFlags.get(e.defs[0]?.[0] ?? '') ?? 0)),
-    pkg: entries.map((e) => e.external?.package ?? ''),
+    entries: entries.map((e) => ({
+      key: e.key, name: e.name, qname: e.qname, kind: e.kind, lang: e.lang,
+      path: pathIndex.get(e.defs[0]?.[0] ?? '')!, line: e.defs[0]?.[1] ?? 0, column: e.defs[0]?.[2] ?? 0, endLine: e.defs[0]?.[3] ?? 0, endColumn: e.defs[0]?.[4] ?? 0,
+      flags: e.external ? NAME_FLAG_EXTERNAL : fileFlags.get(e.defs[0]?.[0] ?? '') ?? 0,
+      pkg: e.external?.package ?? '',
+    })),
   };
 }
 

@@ -7,6 +7,7 @@ export * from './records.ts';
 export * from './varint.ts';
 export * from './symbol-shard.ts';
 export * from './file-shard.ts';
+export * from './name-shard.ts';
 export * from './shard-view.ts';
 export * from './manifest.ts';
 export * from './glob.ts';

@@ -127,26 +127,8 @@ export interface FileRecord {
 }
 
 
-/** The search index, columnar, sorted by lowercased name then key. */
-export interface NameShard {
-  v: 1;
-  paths: string[];
-  name: string[];
-  qname: string[];
-  kind: number[];
-  /** Index into LANGUAGES. */
-  lang: number[];
-  key: string[];
-  /** pathIndex, line, column, endLine, endColumn per entry (NAME_LOC_STRIDE each). */
-  loc: number[];
-  /** FILE_FLAGS of the declaring file, plus 8 for external symbols. */
-  flags: number[];
-  /** Package of an external symbol ('' for the repository's own). */
-  pkg: string[];
-}
-
+/** Flag of a name-shard entry (besides its file's FILE_FLAGS): the symbol is external. */
 export const NAME_FLAG_EXTERNAL = 8;
-export const NAME_LOC_STRIDE = 5;
 
 /** File contents at the commit, for read_file and previews; bucketed like files. */
 export interface TextShard {

@@ -1,10 +1,10 @@
-// Symbol and file shards as stored (version 2): what a writer encodes, a reader gets back record by
+// Symbol, file and name shards as stored (version 2): what a writer encodes, a reader gets back record by
 // record, equal to what was written; integer lists survive any values; and stored bytes of the wrong
 // shape are INDEX_CORRUPT naming the shard, never a decoder exception or a wrong record.
 import { describe, expect, it } from 'vitest';
 import {
-  encodeFileShard, encodeShard, encodeSymbolShard, FileShard, openShard, packInts, SextantError, SymbolShard, unpackInts,
-  type DeltaBase, type FileShardData, type SymbolRecord, type SymbolShardData,
+  decodeShard, encodeFileShard, encodeNameShard, encodeShard, encodeSymbolShard, FileShard, NameShard, openShard, packInts, SextantError,
+  SymbolShard, unpackInts, type DeltaBase, type FileShardData, type NameShardData, type SymbolRecord, type SymbolShardData,
 } from '../src/index.ts';
 
 const record = (key: string, extra: Partial<SymbolRecord> = {}): SymbolRecord => ({
@@ -88,7 +88,7 @@ describe('symbol shards', () => {
   it('are INDEX_CORRUPT when stored in another shape, with columns that disagree, or with a broken record', () => {
     const view = (value: unknown) => new SymbolShard('symbols/00aa', value);
     expect(corruption(() => view({ v: 1, paths: [], peers: [], symbols: [] })).message).toMatch(/symbols\/00aa is not a version 2 symbol shard/);
-    const stored = (openShard<unknown>('names', encodeSymbolShard(symbols()))) as Record<string, unknown>;
+    const stored = decodeShard<Record<string, unknown>>('raw', encodeSymbolShard(symbols())).value;
     expect(corruption(() => view({ ...stored, keys: (stored.keys as string).slice(0, 32) })).message).toMatch(/columns of different lengths/);
     expect(corruption(() => view({ ...stored, peerNames: ['main'] })).message).toMatch(/columns of different lengths/);
     const records = new Uint8Array(stored.records as Uint8Array).fill(0xc1);
@@ -108,7 +108,7 @@ describe('file shards', () => {
   });
 
   it('are INDEX_CORRUPT when the records do not add up', () => {
-    const stored = openShard<Record<string, unknown>>('names', encodeFileShard(files()));
+    const stored = decodeShard<Record<string, unknown>>('raw', encodeFileShard(files())).value;
     expect(corruption(() => new FileShard('files/0003', { ...stored, paths: ['src/a.ts'] })).message).toMatch(/files\/0003 has columns/);
     expect(corruption(() => new FileShard('files/0003', { ...stored, records: new Uint8Array(3) })).code).toBe('INDEX_CORRUPT');
     expect(corruption(() => new FileShard('files/0003', { v: 1, files: [] })).code).toBe('INDEX_CORRUPT');
@@ -117,5 +117,49 @@ describe('file shards', () => {
   it('are smaller than the same records as plain MessagePack', () => {
     const many: FileShardData = { files: files().files.map((f) => ({ ...f, occ: Array.from({ length: 600 }, (_, i) => [1 + i, 3, 1 + i, 9, i % 7, i % 5]).flat() })) };
     expect(encodeFileShard(many).byteLength).toBeLessThan(encodeShard({ v: 1, ...many }).byteLength);
+  });
+});
+
+describe('name shards', () => {
+  const data = (): NameShardData => ({
+    paths: ['', 'src/a.ts', 'src/b.ts'],
+    entries: [
+      { key: 'aaaaaaaaaaaaaaaa', name: 'save', qname: 'ImageCache.save', kind: 'method', lang: 'typescript', path: 1, line: 4, column: 3, endLine: 4, endColumn: 7, flags: 0, pkg: '' },
+      { key: 'bbbbbbbbbbbbbbbb', name: 'save', qname: 'Repository.save', kind: 'method', lang: 'typescript', path: 2, line: 70000, column: 3, endLine: 70000, endColumn: 7, flags: 1, pkg: '' },
+      { key: 'cccccccccccccccc', name: 'saveAll', qname: 'Repository.saveAll', kind: 'method', lang: 'java', path: 2, line: 9, column: 3, endLine: 9, endColumn: 10, flags: 0, pkg: '' },
+      { key: 'dddddddddddddddd', name: 'useState', qname: 'useState', kind: 'function', lang: 'typescript', path: 0, line: 0, column: 0, endLine: 0, endColumn: 0, flags: 8, pkg: 'react' },
+      { key: 'eeeeeeeeeeeeeeee', name: 'Ünïcødé', qname: 'Ünïcødé', kind: 'class', lang: 'kotlin', path: 1, line: 1, column: 1, endLine: 1, endColumn: 8, flags: 0, pkg: '' },
+    ],
+  });
+
+  it('give back every entry as written', () => {
+    const shard = openShard<NameShard>('names', encodeNameShard(data()));
+    expect(shard.size).toBe(5);
+    const back = Array.from({ length: shard.size }, (_, i) => {
+      const { path, ...loc } = shard.loc(i);
+      return { key: shard.key(i), name: shard.name(i), qname: shard.qname(i), kind: shard.kind(i), lang: shard.lang(i), path: shard.paths.indexOf(path), ...loc, flags: shard.flags(i), pkg: shard.pkg(i) };
+    });
+    expect(back).toEqual(data().entries);
+    expect(shard.isExternal(3)).toBe(true);
+  });
+
+  it('find exact names and qualified names in place, never a prefix or suffix of one', () => {
+    const shard = openShard<NameShard>('names', encodeNameShard(data()));
+    expect(shard.exactly(shard.names, 'save')).toEqual([0, 1]);
+    expect(shard.exactly(shard.names, 'sav')).toEqual([]);
+    expect(shard.exactly(shard.names, 'aveAll')).toEqual([]);
+    expect(shard.exactly(shard.qnames, 'Repository.save')).toEqual([1]);
+    expect(shard.exactly(shard.names, 'Ünïcødé')).toEqual([4]);
+    expect(shard.exactly(shard.names, 'save\0saveAll')).toEqual([]);
+    expect(NameShard.empty().exactly(NameShard.empty().names, 'save')).toEqual([]);
+  });
+
+  it('are INDEX_CORRUPT when their columns disagree', () => {
+    const stored = decodeShard<Record<string, unknown>>('raw', encodeNameShard(data())).value;
+    expect(corruption(() => new NameShard('names', { ...stored, keys: 'x' })).message).toMatch(/names has columns of different lengths/);
+    expect(corruption(() => new NameShard('names', { ...stored, names: 'save\0' })).code).toBe('INDEX_CORRUPT');
+    expect(corruption(() => new NameShard('names', { v: 1, name: [] })).message).toMatch(/not a version 2 name shard/);
+    const badLoc = new NameShard('names', { ...stored, loc: new Uint8Array([1, 2]) });
+    expect(corruption(() => badLoc.loc(0)).code).toBe('INDEX_CORRUPT');
   });
 });

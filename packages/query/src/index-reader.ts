@@ -4,7 +4,7 @@
 import {
   bucketOf, decodeInflatedShard, decodeShard, fileShardName, NAMES_SHARD, parseManifest, pathKey,
   SextantError, sha256Hex, shardView, symbolShardName, textShardName, type FileShard, type SymbolShard,
-  type FileRecord, type Manifest, type NameShard, type ShardEntry, type SymbolRecord,
+  NameShard, type FileRecord, type Manifest, type ShardEntry, type SymbolRecord,
 } from '@sextant/format';
 import type { ShardCache } from './shard-cache.ts';
 import type { ShardSource } from './shard-source.ts';
@@ -110,7 +110,6 @@ export class IndexReader {
   }
 
   async names(): Promise<NameShard> {
-    const names = await this.shard<NameShard>(NAMES_SHARD);
-    return names ?? { v: 1, paths: [], name: [], qname: [], kind: [], lang: [], key: [], loc: [], flags: [], pkg: [] };
+    return (await this.shard<NameShard>(NAMES_SHARD)) ?? NameShard.empty();
   }
 }

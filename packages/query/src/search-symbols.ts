@@ -1,6 +1,8 @@
 // search_symbols: ranked name search over the name index (one shard). Locals and parameters are
 // not in it; tests and generated code are filtered unless asked for.
-import { FILE_FLAGS, NAME_FLAG_EXTERNAL, pathFilter, SextantError, type Language, type SymbolKind } from '@sextant/format';
+import {
+  entryAt, FILE_FLAGS, NAME_FLAG_EXTERNAL, NAME_SEPARATOR, pathFilter, SextantError, type JoinedColumn, type Language, type SymbolKind,
+} from '@sextant/format';
 import type { IndexReader } from './index-reader.ts';
 import { pageOf, type PageRequest } from './paging.ts';
 import type { Answer, PageInfo, SymbolSummary } from './results.ts';
@@ -41,21 +43,23 @@ export async function searchSymbols(reader: IndexReader, params: SearchParams): 
   const mode = params.matchMode ?? 'substring';
   const names = await reader.names();
   // A dotted query matches qualified names: `OrderService.submit`.
-  const column = /[.:#]/.test(query) ? names.qname : names.name;
+  const qualified = /[.:#]/.test(query);
+  const column = qualified ? names.qnames : names.names;
+  const field = (i: number) => (qualified ? names.qname(i) : names.name(i));
   const matcher = makeMatcher(query, mode);
   const kinds = params.kinds ? new Set(params.kinds) : undefined;
   const inPaths = pathFilter(params.paths);
   // Every exact, prefix or substring match contains the lowercased query: scan for those first.
   const candidates = mode === 'camelCase' || mode === 'wildcard' ? undefined : entriesContaining(column, query.toLowerCase());
-  const count = candidates ? candidates.length : column.length;
+  const count = candidates ? candidates.length : names.size;
   const hits: { entry: NameEntry; rank: number; match: SearchHit['match'] }[] = [];
   for (let c = 0; c < count; c++) {
     const i = candidates ? candidates[c]! : c;
-    const flags = names.flags[i]!;
+    const flags = names.flags(i);
     if (!params.includeTests && flags & FILE_FLAGS.test) continue;
     if (!params.includeGenerated && flags & FILE_FLAGS.generated) continue;
     if (!params.includeExternal && flags & NAME_FLAG_EXTERNAL) continue;
-    const match = matcher(column[i]!);
+    const match = matcher(field(i));
     if (!match) continue;
     const entry = nameEntry(names, i);
     if (kinds && !kinds.has(entry.kind)) continue;
@@ -105,62 +109,31 @@ function makeMatcher(query: string, mode: MatchMode): Matcher {
   }
 }
 
-/** A shard's column of names, lowercased and joined, with where each entry starts (and, last, the end). */
-interface JoinedColumn {
-  text: string;
-  starts: Int32Array;
-}
-
-const SEPARATOR = '\0';
-/** Built once per decoded shard (the cache keeps the shard, so the column array is the same object). */
-const JOINED = new WeakMap<string[], JoinedColumn | null>();
+/** A joined column lowercased, built once per decoded shard (the cache keeps the shard, so the column is the same object). */
+const LOWERCASED = new WeakMap<JoinedColumn, JoinedColumn | null>();
 
 /**
  * Indexes (ascending) of the entries whose lowercased name contains `lower`, found with one native
  * indexOf scan over the joined column instead of a toLowerCase and includes per symbol (150,000
- * symbols in effect). Undefined, meaning "scan every entry", when the column cannot be joined
- * faithfully (lowercasing changed a length) or the query holds the separator.
+ * symbols in effect). Undefined, meaning "scan every entry", when lowercasing changed the column's
+ * length (so offsets no longer line up) or the query holds the separator.
  */
-function entriesContaining(column: string[], lower: string): number[] | undefined {
-  const joined = joinedColumn(column);
-  if (!joined || lower.includes(SEPARATOR)) return undefined;
+function entriesContaining(column: JoinedColumn, lower: string): number[] | undefined {
+  let lowered = LOWERCASED.get(column);
+  if (lowered === undefined) {
+    const text = column.text.toLowerCase();
+    lowered = text.length === column.text.length ? { text, starts: column.starts } : null;
+    LOWERCASED.set(column, lowered);
+  }
+  if (!lowered || lower.includes(NAME_SEPARATOR)) return undefined;
   const found: number[] = [];
   for (let from = 0; ;) {
-    const at = joined.text.indexOf(lower, from);
+    const at = lowered.text.indexOf(lower, from);
     if (at < 0) return found;
-    const entry = entryAt(joined.starts, at);
+    const entry = entryAt(lowered.starts, at);
     found.push(entry);
-    from = joined.starts[entry + 1]!;
+    from = lowered.starts[entry + 1]!;
   }
-}
-
-function joinedColumn(column: string[]): JoinedColumn | null {
-  let joined = JOINED.get(column);
-  if (joined === undefined) {
-    const text = column.join(SEPARATOR).toLowerCase();
-    const starts = new Int32Array(column.length + 1);
-    let at = 0;
-    for (let i = 0; i < column.length; i++) {
-      starts[i] = at;
-      at += column[i]!.length + 1;
-    }
-    starts[column.length] = at;
-    joined = column.length > 0 && text.length === at - 1 ? { text, starts } : null;
-    JOINED.set(column, joined);
-  }
-  return joined;
-}
-
-/** The entry whose span holds `position`: the last start at or before it. */
-function entryAt(starts: Int32Array, position: number): number {
-  let low = 0;
-  let high = starts.length - 2;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (starts[mid]! <= position) low = mid;
-    else high = mid - 1;
-  }
-  return low;
 }
 
 /** `OSvc` matches `OrderService`: a capital starts a new hump, a lower-case letter stays in the current one. */

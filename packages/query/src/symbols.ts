@@ -1,6 +1,6 @@
 // Turning stored records into answer shapes.
 import {
-  DEF_STRIDE, formatSymbolId, LANGUAGES, NAME_FLAG_EXTERNAL, NAME_LOC_STRIDE, SYMBOL_KINDS, type Language, type NameShard, type PeerRecord, type SymbolKind, type SymbolRecord,
+  DEF_STRIDE, formatSymbolId, NAME_FLAG_EXTERNAL, type Language, type NameShard, type PeerRecord, type SymbolKind, type SymbolRecord,
 } from '@sextant/format';
 import type { IndexReader } from './index-reader.ts';
 import type { Location, PeerSummary, SymbolSummary } from './results.ts';
@@ -62,17 +62,13 @@ export interface NameEntry {
 export function nameEntry(names: NameShard, index: number): NameEntry {
   return {
     index,
-    key: names.key[index]!,
-    name: names.name[index]!,
-    qname: names.qname[index]!,
-    kind: SYMBOL_KINDS[names.kind[index]!]!,
-    lang: LANGUAGES[names.lang[index]!]!,
-    path: names.paths[names.loc[index * NAME_LOC_STRIDE]!]!,
-    line: names.loc[index * NAME_LOC_STRIDE + 1]!,
-    column: names.loc[index * NAME_LOC_STRIDE + 2]!,
-    endLine: names.loc[index * NAME_LOC_STRIDE + 3]!,
-    endColumn: names.loc[index * NAME_LOC_STRIDE + 4]!,
-    flags: names.flags[index]!,
-    pkg: names.pkg[index]!,
+    key: names.key(index),
+    name: names.name(index),
+    qname: names.qname(index),
+    kind: names.kind(index),
+    lang: names.lang(index),
+    ...names.loc(index),
+    flags: names.flags(index),
+    pkg: names.pkg(index),
   };
 }

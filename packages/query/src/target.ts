@@ -1,10 +1,10 @@
 // Resolving what a tool call is about. Exactly one of: a symbolId, a position, a qualified name or
 // a name. Never an arbitrary pick: several matches are an AMBIGUOUS_SYMBOL error with candidates.
 import {
-  formatSymbolId, NAME_LOC_STRIDE, OCC_STRIDE, parseSymbolId, SextantError, type FileRecord,
+  formatSymbolId, OCC_STRIDE, parseSymbolId, SextantError, type FileRecord,
 } from '@sextant/format';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
-import { nameEntry, type NameEntry } from './symbols.ts';
+import { nameEntry } from './symbols.ts';
 
 export interface Target {
   symbolId?: string;
@@ -123,13 +123,15 @@ export function occurrenceAt(file: FileRecord, line: number, column: number): st
 
 async function byNames(reader: IndexReader, query: string, field: 'name' | 'qualifiedName'): Promise<LoadedSymbol> {
   const names = await reader.names();
-  const matches: NameEntry[] = [];
-  for (let i = 0; i < names.name.length; i++) {
-    const hit = field === 'name'
-      ? names.name[i] === query
-      : names.qname[i] === query || `${names.paths[names.loc[i * NAME_LOC_STRIDE]!]}:${names.qname[i]}` === query;
-    if (hit) matches.push(nameEntry(names, i));
+  const found = field === 'name' ? names.exactly(names.names, query) : names.exactly(names.qnames, query);
+  if (field === 'qualifiedName') {
+    // `path:qualified.name`: the qualified name after any colon, declared in the path before it.
+    for (let colon = query.indexOf(':'); colon > 0; colon = query.indexOf(':', colon + 1)) {
+      const path = query.slice(0, colon);
+      found.push(...names.exactly(names.qnames, query.slice(colon + 1)).filter((i) => !names.isExternal(i) && names.loc(i).path === path));
+    }
   }
+  const matches = [...new Set(found)].sort((a, b) => a - b).map((i) => nameEntry(names, i));
   const unique = [...new Map(matches.map((m) => [m.key, m])).values()];
   if (unique.length === 0) {
     throw new SextantError('SYMBOL_NOT_FOUND', `No symbol with ${field === 'name' ? 'name' : 'qualified name'} "${query}" in ${reader.repo}@${reader.commit.slice(0, 12)}.`,

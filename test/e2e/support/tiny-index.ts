@@ -6,9 +6,9 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
-  CONFIDENCES, encodeFileShard, encodeShard, encodeSymbolShard, FORMAT_VERSION, LANGUAGES, MANIFEST_FILE, MODIFIERS, NAMES_SHARD, REFERENCE_KINDS, SYMBOL_KINDS,
+  CONFIDENCES, encodeFileShard, encodeNameShard, encodeSymbolShard, FORMAT_VERSION, MANIFEST_FILE, MODIFIERS, NAMES_SHARD, REFERENCE_KINDS,
   fileShardName, sha256Hex, symbolKey, symbolShardName,
-  type FileShardData, type Manifest, type NameShard, type SymbolShardData,
+  type FileShardData, type Manifest, type NameShardData, type SymbolShardData,
 } from '@sextant/format';
 
 export interface TinyIndexOptions {
@@ -40,7 +40,6 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
   const definition = REFERENCE_KINDS.indexOf('definition');
   const exported = MODIFIERS.exported;
   const exact = CONFIDENCES.indexOf('exact');
-  const typescript = LANGUAGES.indexOf('typescript');
 
   const symbols: SymbolShardData = {
     paths,
@@ -80,21 +79,17 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
       },
     ],
   };
-  const names: NameShard = {
-    v: 1,
+  const names: NameShardData = {
     paths,
-    name: [fn, 'main'],
-    qname: [fn, 'main'],
-    kind: [SYMBOL_KINDS.indexOf('function'), SYMBOL_KINDS.indexOf('function')],
-    lang: [typescript, typescript],
-    key: [greetKey, mainKey],
-    loc: [0, 1, 17, 1, 17 + fn.length, 1, 1, 10, 1, 14],
-    flags: [0, 0],
-    pkg: ['', ''],
+    entries: [
+      { key: greetKey, name: fn, qname: fn, kind: 'function', lang: 'typescript', path: 0, line: 1, column: 17, endLine: 1, endColumn: 17 + fn.length, flags: 0, pkg: '' },
+      { key: mainKey, name: 'main', qname: 'main', kind: 'function', lang: 'typescript', path: 1, line: 1, column: 10, endLine: 1, endColumn: 14, flags: 0, pkg: '' },
+    ],
   };
 
+
   const shards = new Map<string, Uint8Array>([
-    [NAMES_SHARD, encodeShard(names)],
+    [NAMES_SHARD, encodeNameShard(names)],
     [symbolShardName(0), encodeSymbolShard(symbols)],
     [fileShardName(0), encodeFileShard(files)],
   ]);

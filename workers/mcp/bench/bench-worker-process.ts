@@ -88,9 +88,10 @@ export class BenchWorker {
    * Runs `work` under V8's sampling profiler attached to the worker's isolate (through wrangler's
    * inspector proxy) and returns the profile's non-idle time: the isolate's own CPU, without the
    * local runtime's other services (the R2 and cache simulators run in the same process), but
-   * counted in wall-clock samples, so a descheduled thread still counts.
+   * counted in wall-clock samples, so a descheduled thread still counts. With `saveTo`, the profile
+   * is written there (a .cpuprofile that Chrome's DevTools opens).
    */
-  async profiled<T>(work: () => Promise<T>): Promise<{ value: T; busyMs: number }> {
+  async profiled<T>(work: () => Promise<T>, saveTo?: string): Promise<{ value: T; busyMs: number }> {
     const socket = new WebSocket(`ws://127.0.0.1:${this.options.inspectorPort}/ws`, { headers: { origin: 'http://localhost' } } as never);
     const pending = new Map<number, (message: { result?: unknown; error?: { message: string } }) => void>();
     let id = 0;
@@ -113,6 +114,7 @@ export class BenchWorker {
       await send('Profiler.start');
       const value = await work();
       const { profile } = await send('Profiler.stop') as { profile: { nodes: { id: number; callFrame: { functionName: string } }[]; samples: number[]; timeDeltas: number[] } };
+      if (saveTo) writeFileSync(saveTo, JSON.stringify(profile));
       const idle = new Set(profile.nodes.filter((n) => n.callFrame.functionName === '(idle)').map((n) => n.id));
       let busy = 0;
       profile.samples.forEach((node, i) => { if (!idle.has(node)) busy += profile.timeDeltas[i]! / 1000; });

@@ -27,7 +27,8 @@ const USAGE = `usage: npm run bench:worker -- [--corpus rxjs,zod,effect] [--cold
   --cold N          fresh-isolate samples per tool and corpus (default 3)
   --warm N          warm samples per tool and corpus (default 100)
   --seconds S       length of the sustained-load run (default 60)
-  --concurrency C   requests in flight during it (default 8)`;
+  --concurrency C   requests in flight during it (default 8)
+  --profiles DIR    also write each cold call's V8 CPU profile there (.cpuprofile)`;
 
 /** Issue #6: handler CPU per call. */
 const TARGETS = {
@@ -70,6 +71,7 @@ async function main(): Promise<number> {
       warm: { type: 'string', default: '100' },
       seconds: { type: 'string', default: '60' },
       concurrency: { type: 'string', default: '8' },
+      profiles: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -82,6 +84,8 @@ async function main(): Promise<number> {
   const warmRuns = positive(values.warm, '--warm');
   const seconds = positive(values.seconds, '--seconds');
   const concurrency = positive(values.concurrency, '--concurrency');
+  const profileDir = values.profiles && resolve(values.profiles);
+  if (profileDir) mkdirSync(profileDir, { recursive: true });
   const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)} load ${loadavg().map((l) => l.toFixed(2)).join(' ')}] ${line}`);
   log(`machine: ${readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown cpu'}, ${readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length} cores`);
 
@@ -115,7 +119,8 @@ async function main(): Promise<number> {
         for (let i = 0; i < coldRuns; i++) {
           await worker.freshIsolate();
           worker.takeLogLines();
-          const { value, busyMs } = await worker.profiled(() => measured(worker, corpus, call));
+          const saveTo = profileDir && join(profileDir, `${corpus.id}-${call.label.replace(/\W+/g, '-')}-${i + 1}.cpuprofile`);
+          const { value, busyMs } = await worker.profiled(() => measured(worker, corpus, call), saveTo);
           row.cold.push({ ...value, profiled: busyMs });
         }
       }

@@ -3,7 +3,7 @@
 // file's expected hash is the BLAKE3 of its content at the indexed commit, so applying the plan to
 // a working tree that differs from that commit is a CONFLICT, never a guess.
 import {
-  applyEdits, CONFIDENCES, DEF_STRIDE, editAt, FILE_FLAGS, lineStarts, NAME_LOC_STRIDE, offsetAt, REF_STRIDE,
+  applyEdits, CONFIDENCES, DEF_STRIDE, editAt, FILE_FLAGS, lineStarts, offsetAt, REF_STRIDE,
   REFERENCE_KINDS, sealPlan, SextantError, textHash, wholeLines, withoutDoubleBlank,
   type FileRecord, type OutlineNode, type Plan, type PlanArgument, type PlanConflict, type PlanEdit, type PlanFile,
   type PlanOperation, type PlanSymbol,
@@ -225,12 +225,9 @@ async function collisions(
   if (member) return; // members live in their type; other declarations of the name elsewhere do not clash
   const names = await reader.names();
   const edited = new Set(editedPaths);
-  for (let i = 0; i < names.name.length; i++) {
-    if (names.name[i] !== newName) continue;
-    const path = names.paths[names.loc[i * NAME_LOC_STRIDE]!]!;
+  for (const i of names.exactly(names.names, newName)) {
+    const { path, line, column } = names.loc(i);
     if (!edited.has(path)) continue;
-    const line = names.loc[i * NAME_LOC_STRIDE + 1]!;
-    const column = names.loc[i * NAME_LOC_STRIDE + 2]!;
     if (conflicts.some((c) => c.kind === 'name-collision' && c.path === path && c.line === line && c.column === column)) continue;
     conflicts.push({ kind: 'shadowing', path, line, column, message: `${path} already declares ${newName} (${path}:${line}:${column}); the renamed symbol would shadow it or be shadowed by it.` });
   }

@@ -10,9 +10,9 @@
 // silently describe positions that do not exist. Used by packages/query/test and, by relative
 // path, by packages/mcp/test.
 import {
-  CONFIDENCES, encodeFileShard, encodeShard, encodeSymbolShard, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAME_LOC_STRIDE, NAMES_SHARD, OCC_STRIDE, REF_STRIDE,
-  REFERENCE_KINDS, SYMBOL_KINDS, bucketOf, fileShardName, pathKey, sha256Hex, symbolKey, symbolShardName, textShardName,
-  type Confidence, type ExternalOrigin, type FileRecord, type Language, type Manifest, type NameShard,
+  CONFIDENCES, encodeFileShard, encodeNameShard, encodeShard, encodeSymbolShard, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, OCC_STRIDE, REF_STRIDE,
+  REFERENCE_KINDS, bucketOf, fileShardName, pathKey, sha256Hex, symbolKey, symbolShardName, textShardName,
+  type Confidence, type ExternalOrigin, type FileRecord, type Language, type Manifest, type NameShardData,
   type OutlineNode, type PeerRecord, type ReferenceKind, type SkippedFile, type SymbolKind, type SymbolRecord,
   type TextShard,
 } from '@sextant/format';
@@ -253,24 +253,19 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
     .filter(({ spec: s }) => !s.local)
     .sort((a, b) => compare(a.spec.name.toLowerCase(), b.spec.name.toLowerCase()) || compare(a.key, b.key));
   const namePaths = [...new Set(named.map((n) => n.defs[0]?.path ?? ''))].sort(compare);
-  const names: NameShard = {
-    v: 1,
+  const names: NameShardData = {
     paths: namePaths,
-    name: named.map((n) => n.spec.name),
-    qname: named.map((n) => n.spec.qname!),
-    kind: named.map((n) => SYMBOL_KINDS.indexOf(n.spec.kind)),
-    lang: named.map((n) => LANGUAGES.indexOf(n.spec.lang!)),
-    key: named.map((n) => n.key),
-    loc: named.flatMap((n) => {
+    entries: named.map((n) => {
       const d = n.defs[0];
-      const entry = [namePaths.indexOf(d?.path ?? ''), d?.line ?? 0, d?.column ?? 0, d?.line ?? 0, d?.endColumn ?? 0];
-      if (entry.length !== NAME_LOC_STRIDE) throw new Error(`memory-index writes ${entry.length} numbers per name location; NAME_LOC_STRIDE is ${NAME_LOC_STRIDE}`);
-      return entry;
+      return {
+        key: n.key, name: n.spec.name, qname: n.spec.qname!, kind: n.spec.kind, lang: n.spec.lang!,
+        path: namePaths.indexOf(d?.path ?? ''), line: d?.line ?? 0, column: d?.column ?? 0, endLine: d?.line ?? 0, endColumn: d?.endColumn ?? 0,
+        flags: n.spec.external ? NAME_FLAG_EXTERNAL : fileFlags.get(d?.path ?? '') ?? 0,
+        pkg: n.spec.external?.package ?? '',
+      };
     }),
-    flags: named.map((n) => (n.spec.external ? NAME_FLAG_EXTERNAL : fileFlags.get(n.defs[0]?.path ?? '') ?? 0)),
-    pkg: named.map((n) => n.spec.external?.package ?? ''),
   };
-  shards.set(NAMES_SHARD, encodeShard(names));
+  shards.set(NAMES_SHARD, encodeNameShard(names));
 
   const sorted = new Map([...shards].sort(([a], [b]) => compare(a, b)));
   const languages: Manifest['languages'] = {};
