@@ -4,9 +4,9 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
-  bucketOf, CONFIDENCES, EDGE_KINDS, encodeFileShard, encodeNameShard, encodeShard, encodeSymbolShard, fileShardName, MANIFEST_FILE,
+  bucketOf, CONFIDENCES, EDGE_KINDS, encodeFileShard, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_FILE,
   NAME_FLAG_EXTERNAL, NAMES_SHARD, pathKey, REFERENCE_KINDS, sha256Hex, symbolShardName, textShardName,
-  type FileRecord, type Manifest, type NameShardData, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData, type TextShard,
+  type FileRecord, type Manifest, type NameShardData, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData,
 } from '@sextant/format';
 import type { CollectedSymbol, IndexCollector, Site } from '../index-collector.ts';
 
@@ -54,8 +54,7 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
   for (const [bucket, files] of fileBuckets) {
     files.sort((a, b) => compare(a.path, b.path));
     shards.set(fileShardName(bucket), encodeFileShard({ files }));
-    const text: TextShard = { v: 1, files: files.map((f) => ({ path: f.path, text: texts.get(f.path) ?? '' })) };
-    shards.set(textShardName(bucket), encodeShard(text));
+    shards.set(textShardName(bucket), encodeTextShard({ files: files.map((f) => ({ path: f.path, text: texts.get(f.path) ?? '' })) }));
   }
 
   shards.set(NAMES_SHARD, encodeNameShard(nameShard(collector)));

@@ -1,12 +1,14 @@
 // The name shard: every searchable symbol (locals and parameters are not), sorted by lowercased name
 // then key. Stored as a few long strings and byte columns rather than a string per entry, so a cold
 // reader decodes it in a handful of allocations, and name lookups run as native indexOf scans over
-// the joined text instead of a comparison per symbol.
+// the joined text instead of a comparison per symbol. Locations are fixed-width (five little-endian
+// uint32 per entry) so one entry is read in place: a cold isolate never decodes the whole column to
+// answer about one symbol.
 import { encodeShard } from './codec.ts';
 import { LANGUAGES, NAME_FLAG_EXTERNAL, SYMBOL_KINDS, type Language, type SymbolKind } from './records.ts';
 import { corrupt } from './symbol-shard.ts';
 import { KEY_LENGTH } from './symbol-id.ts';
-import { packInts, unpackInts, type DeltaBase } from './varint.ts';
+import { packInts, unpackInts } from './varint.ts';
 
 /** What a writer builds: one entry per searchable symbol, in the shard's order. */
 export interface NameShardData {
@@ -34,7 +36,8 @@ export interface NameEntryData {
 
 /** Separates the entries of a joined text column; no identifier contains it. */
 export const NAME_SEPARATOR = '\0';
-const LOC_BASES: DeltaBase[] = ['none', 'none', 'none', 1, 2];
+/** Bytes of one entry's location: path index, line, column, endLine, endColumn as uint32. */
+const LOC_BYTES = 20;
 
 interface StoredNameShard {
   v: 2;
@@ -64,7 +67,7 @@ export function encodeNameShard(data: NameShardData): Uint8Array {
     kinds: Uint8Array.from(data.entries.map((e) => SYMBOL_KINDS.indexOf(e.kind))),
     langs: Uint8Array.from(data.entries.map((e) => LANGUAGES.indexOf(e.lang))),
     flags: Uint8Array.from(data.entries.map((e) => e.flags)),
-    loc: packInts(data.entries.flatMap((e) => [e.path, e.line, e.column, e.endLine, e.endColumn]), LOC_BASES),
+    loc: locColumn(data.entries),
     pkgs,
     pkg: packInts(data.entries.map((e) => pkgs.indexOf(e.pkg)), ['none']),
   };
@@ -84,7 +87,7 @@ export class NameShard {
   readonly qnames: JoinedColumn;
   private readonly shardName: string;
   private readonly stored: StoredNameShard;
-  private locColumn: number[] | undefined;
+  private readonly locView: DataView;
   private pkgColumn: number[] | undefined;
 
   constructor(shardName: string, value: unknown) {
@@ -101,9 +104,10 @@ export class NameShard {
     this.names = joined(s.names);
     this.qnames = joined(s.qnames);
     if (this.names.starts.length !== this.size + 1 || this.qnames.starts.length !== this.size + 1 || s.keys.length !== this.size * KEY_LENGTH
-      || s.langs.length !== this.size || s.flags.length !== this.size) {
+      || s.langs.length !== this.size || s.flags.length !== this.size || s.loc.byteLength !== this.size * LOC_BYTES) {
       throw corrupt(shardName, 'has columns of different lengths');
     }
+    this.locView = new DataView(s.loc.buffer, s.loc.byteOffset, s.loc.byteLength);
   }
 
   /** An empty index, for a commit with nothing searchable. */
@@ -140,16 +144,21 @@ export class NameShard {
   }
 
   pkg(i: number): string {
-    this.pkgColumn ??= this.unpack(this.stored.pkg, ['none'], 1);
+    if (!this.pkgColumn) {
+      this.pkgColumn = unpackInts(this.stored.pkg, ['none'], this.shardName);
+      if (this.pkgColumn.length !== this.size) throw corrupt(this.shardName, 'has columns of different lengths');
+    }
     return this.stored.pkgs[this.pkgColumn[i]!] ?? '';
   }
 
   /** The first declaration: path, line, column, endLine, endColumn. */
   loc(i: number): { path: string; line: number; column: number; endLine: number; endColumn: number } {
-    this.locColumn ??= this.unpack(this.stored.loc, LOC_BASES, 5);
-    const at = i * 5;
-    const l = this.locColumn;
-    return { path: this.paths[l[at]!] ?? '', line: l[at + 1]!, column: l[at + 2]!, endLine: l[at + 3]!, endColumn: l[at + 4]! };
+    const v = this.locView;
+    const at = i * LOC_BYTES;
+    return {
+      path: this.paths[v.getUint32(at, true)] ?? '', line: v.getUint32(at + 4, true), column: v.getUint32(at + 8, true),
+      endLine: v.getUint32(at + 12, true), endColumn: v.getUint32(at + 16, true),
+    };
   }
 
   /** Indexes (ascending) of the entries whose name (or qualified name) is exactly `text`. */
@@ -165,12 +174,13 @@ export class NameShard {
       from = column.starts[entry + 1]!;
     }
   }
+}
 
-  private unpack(bytes: Uint8Array, bases: DeltaBase[], stride: number): number[] {
-    const values = unpackInts(bytes, bases, this.shardName);
-    if (values.length !== this.size * stride) throw corrupt(this.shardName, 'has columns of different lengths');
-    return values;
-  }
+function locColumn(entries: NameEntryData[]): Uint8Array {
+  const bytes = new Uint8Array(entries.length * LOC_BYTES);
+  const view = new DataView(bytes.buffer);
+  entries.forEach((e, i) => [e.path, e.line, e.column, e.endLine, e.endColumn].forEach((n, k) => view.setUint32(i * LOC_BYTES + k * 4, n, true)));
+  return bytes;
 }
 
 export function joined(text: string): JoinedColumn {

@@ -129,9 +129,3 @@ export interface FileRecord {
 
 /** Flag of a name-shard entry (besides its file's FILE_FLAGS): the symbol is external. */
 export const NAME_FLAG_EXTERNAL = 8;
-
-/** File contents at the commit, for read_file and previews; bucketed like files. */
-export interface TextShard {
-  v: 1;
-  files: { path: string; text: string }[];
-}

@@ -1,15 +1,17 @@
 // Which view reads a decoded shard: symbol and file shards are read through views that decode one
-// record at a time, the name shard through one that reads its joined columns in place; text
-// shards are plain values.
+// record at a time, the name shard through one that reads its joined columns in place, text shards
+// through one that decodes one file's text when asked.
 import { decodeShard } from './codec.ts';
 import { FileShard } from './file-shard.ts';
 import { NAMES_SHARD } from './manifest.ts';
 import { NameShard } from './name-shard.ts';
+import { TextShard } from './text-shard.ts';
 import { SymbolShard } from './symbol-shard.ts';
 
 export function shardView<T>(name: string, value: unknown): T {
   if (name.startsWith('symbols/')) return new SymbolShard(name, value) as T;
   if (name.startsWith('files/')) return new FileShard(name, value) as T;
+  if (name.startsWith('texts/')) return new TextShard(name, value) as T;
   if (name === NAMES_SHARD) return new NameShard(name, value) as T;
   return value as T;
 }

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { encode } from '@msgpack/msgpack';
 import { deflateSync } from 'fflate';
 import { decodeShard, encodeShard, SextantError, sha256Hex, type FileShardData, type SymbolShardData } from '../src/index.ts';
+import { thrown } from './support/thrown.ts';
 
 function symbolShard(): SymbolShardData {
   return {
@@ -32,16 +33,6 @@ function fileShard(): FileShardData {
       problems: [{ source: 'syntax', severity: 'error', message: "';' expected.", line: 2, column: 1, endLine: 2, endColumn: 2 }],
     }],
   };
-}
-
-function corruptionOf(run: () => unknown): SextantError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SextantError);
-    return error as SextantError;
-  }
-  throw new Error('expected decodeShard to throw');
 }
 
 describe('encodeShard / decodeShard', () => {
@@ -98,7 +89,7 @@ describe('decodeShard on bytes that are not a shard', () => {
   ];
 
   it.each(cases)('%s is INDEX_CORRUPT naming the shard, with a rebuild hint', (_label, bytes) => {
-    const error = corruptionOf(() => decodeShard('symbols/00a3', bytes));
+    const error = thrown(() => decodeShard('symbols/00a3', bytes));
     expect(error.code).toBe('INDEX_CORRUPT');
     expect(error.message).toContain('symbols/00a3');
     expect(error.data).toEqual({ shard: 'symbols/00a3' });

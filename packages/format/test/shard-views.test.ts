@@ -1,11 +1,12 @@
-// Symbol, file and name shards as stored (version 2): what a writer encodes, a reader gets back record by
+// Symbol, file, name and text shards as stored (version 2): what a writer encodes, a reader gets back record by
 // record, equal to what was written; integer lists survive any values; and stored bytes of the wrong
 // shape are INDEX_CORRUPT naming the shard, never a decoder exception or a wrong record.
 import { describe, expect, it } from 'vitest';
 import {
-  decodeShard, encodeFileShard, encodeNameShard, encodeShard, encodeSymbolShard, FileShard, NameShard, openShard, packInts, SextantError,
+  decodeShard, encodeFileShard, encodeNameShard, encodeShard, encodeSymbolShard, FileShard, NameShard, openShard, packInts, TextShard, encodeTextShard,
   SymbolShard, unpackInts, type DeltaBase, type FileShardData, type NameShardData, type SymbolRecord, type SymbolShardData,
 } from '../src/index.ts';
+import { thrown } from './support/thrown.ts';
 
 const record = (key: string, extra: Partial<SymbolRecord> = {}): SymbolRecord => ({
   key, name: 'submit', kind: 'method', qname: 'OrderService.submit', lang: 'typescript', path: 'src/a.ts', mods: 1 | 16,
@@ -37,16 +38,6 @@ function files(): FileShardData {
   };
 }
 
-function corruption(run: () => unknown): SextantError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SextantError);
-    return error as SextantError;
-  }
-  throw new Error('expected INDEX_CORRUPT');
-}
-
 describe('packInts / unpackInts', () => {
   it('round-trips any integers under every delta base, including negative and beyond 2^31', () => {
     const bases: DeltaBase[] = ['prev', 'none', 0, 1];
@@ -62,8 +53,8 @@ describe('packInts / unpackInts', () => {
 
   it('rejects a list cut inside a number or inside an entry', () => {
     const bytes = packInts([300, 1, 2], ['none', 'none', 'none']);
-    expect(corruption(() => unpackInts(bytes.subarray(0, 1), ['none'], 'symbols/0001')).data).toEqual({ shard: 'symbols/0001' });
-    expect(corruption(() => unpackInts(bytes.subarray(0, 3), ['none', 'none', 'none'], 'symbols/0001')).code).toBe('INDEX_CORRUPT');
+    expect(thrown(() => unpackInts(bytes.subarray(0, 1), ['none'], 'symbols/0001')).data).toEqual({ shard: 'symbols/0001' });
+    expect(thrown(() => unpackInts(bytes.subarray(0, 3), ['none', 'none', 'none'], 'symbols/0001')).code).toBe('INDEX_CORRUPT');
   });
 });
 
@@ -87,13 +78,13 @@ describe('symbol shards', () => {
 
   it('are INDEX_CORRUPT when stored in another shape, with columns that disagree, or with a broken record', () => {
     const view = (value: unknown) => new SymbolShard('symbols/00aa', value);
-    expect(corruption(() => view({ v: 1, paths: [], peers: [], symbols: [] })).message).toMatch(/symbols\/00aa is not a version 2 symbol shard/);
+    expect(thrown(() => view({ v: 1, paths: [], peers: [], symbols: [] })).message).toMatch(/symbols\/00aa is not a version 2 symbol shard/);
     const stored = decodeShard<Record<string, unknown>>('raw', encodeSymbolShard(symbols())).value;
-    expect(corruption(() => view({ ...stored, keys: (stored.keys as string).slice(0, 32) })).message).toMatch(/columns of different lengths/);
-    expect(corruption(() => view({ ...stored, peerNames: ['main'] })).message).toMatch(/columns of different lengths/);
+    expect(thrown(() => view({ ...stored, keys: (stored.keys as string).slice(0, 32) })).message).toMatch(/columns of different lengths/);
+    expect(thrown(() => view({ ...stored, peerNames: ['main'] })).message).toMatch(/columns of different lengths/);
     const records = new Uint8Array(stored.records as Uint8Array).fill(0xc1);
     const broken = view({ ...stored, records });
-    expect(corruption(() => broken.find('aaaaaaaaaaaaaaaa')).data).toEqual({ shard: 'symbols/00aa' });
+    expect(thrown(() => broken.find('aaaaaaaaaaaaaaaa')).data).toEqual({ shard: 'symbols/00aa' });
   });
 });
 
@@ -109,9 +100,9 @@ describe('file shards', () => {
 
   it('are INDEX_CORRUPT when the records do not add up', () => {
     const stored = decodeShard<Record<string, unknown>>('raw', encodeFileShard(files())).value;
-    expect(corruption(() => new FileShard('files/0003', { ...stored, paths: ['src/a.ts'] })).message).toMatch(/files\/0003 has columns/);
-    expect(corruption(() => new FileShard('files/0003', { ...stored, records: new Uint8Array(3) })).code).toBe('INDEX_CORRUPT');
-    expect(corruption(() => new FileShard('files/0003', { v: 1, files: [] })).code).toBe('INDEX_CORRUPT');
+    expect(thrown(() => new FileShard('files/0003', { ...stored, paths: ['src/a.ts'] })).message).toMatch(/files\/0003 has columns/);
+    expect(thrown(() => new FileShard('files/0003', { ...stored, records: new Uint8Array(3) })).code).toBe('INDEX_CORRUPT');
+    expect(thrown(() => new FileShard('files/0003', { v: 1, files: [] })).code).toBe('INDEX_CORRUPT');
   });
 
   it('are smaller than the same records as plain MessagePack', () => {
@@ -156,10 +147,26 @@ describe('name shards', () => {
 
   it('are INDEX_CORRUPT when their columns disagree', () => {
     const stored = decodeShard<Record<string, unknown>>('raw', encodeNameShard(data())).value;
-    expect(corruption(() => new NameShard('names', { ...stored, keys: 'x' })).message).toMatch(/names has columns of different lengths/);
-    expect(corruption(() => new NameShard('names', { ...stored, names: 'save\0' })).code).toBe('INDEX_CORRUPT');
-    expect(corruption(() => new NameShard('names', { v: 1, name: [] })).message).toMatch(/not a version 2 name shard/);
-    const badLoc = new NameShard('names', { ...stored, loc: new Uint8Array([1, 2]) });
-    expect(corruption(() => badLoc.loc(0)).code).toBe('INDEX_CORRUPT');
+    expect(thrown(() => new NameShard('names', { ...stored, keys: 'x' })).message).toMatch(/names has columns of different lengths/);
+    expect(thrown(() => new NameShard('names', { ...stored, names: 'save\0' })).code).toBe('INDEX_CORRUPT');
+    expect(thrown(() => new NameShard('names', { v: 1, name: [] })).message).toMatch(/not a version 2 name shard/);
+    expect(thrown(() => new NameShard('names', { ...stored, loc: new Uint8Array([1, 2]) })).code).toBe('INDEX_CORRUPT');
+    const badPkg = new NameShard('names', { ...stored, pkg: new Uint8Array([1, 2]) });
+    expect(thrown(() => badPkg.pkg(0)).code).toBe('INDEX_CORRUPT');
+  });
+});
+
+describe('text shards', () => {
+  it('give back each file\'s text, decoding only the one asked for', () => {
+    const files = [{ path: 'src/a.ts', text: 'export const a = 1;\r\n' }, { path: 'src/ünïcødé/😀.ts', text: '// 日本 — 😀\n' }, { path: 'src/empty.ts', text: '' }];
+    const shard = openShard<TextShard>('texts/0001', encodeTextShard({ files }));
+    for (const f of files) expect(shard.text(f.path)).toBe(f.text);
+    expect(shard.text('src/missing.ts')).toBeUndefined();
+  });
+
+  it('are INDEX_CORRUPT when stored in another shape or holding bytes that are not UTF-8', () => {
+    expect(thrown(() => new TextShard('texts/0001', { v: 1, files: [] })).message).toMatch(/texts\/0001 is not a version 2 text shard/);
+    const bad = new TextShard('texts/0001', { v: 2, paths: ['src/a.ts'], texts: [new Uint8Array([0xff, 0xfe])] });
+    expect(thrown(() => bad.text('src/a.ts')).message).toMatch(/src\/a.ts that is not UTF-8/);
   });
 });

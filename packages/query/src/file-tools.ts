@@ -58,7 +58,7 @@ export async function fileStructure(reader: IndexReader, path: string): Promise<
 }
 
 export async function fileText(reader: IndexReader, path: string): Promise<string> {
-  return (await textEntry(reader, path)).text;
+  return (await textOf(reader, path)).text;
 }
 
 /**
@@ -66,23 +66,26 @@ export async function fileText(reader: IndexReader, path: string): Promise<strin
  * worker's isolate) would otherwise split a whole file again on every preview or page.
  */
 export async function fileLines(reader: IndexReader, path: string): Promise<string[]> {
-  const entry = await textEntry(reader, path);
-  let lines = LINES.get(entry);
-  if (!lines) LINES.set(entry, lines = splitLines(entry.text));
+  const { shard, path: stored, text } = await textOf(reader, path);
+  let byPath = LINES.get(shard);
+  if (!byPath) LINES.set(shard, byPath = new Map());
+  let lines = byPath.get(stored);
+  if (!lines) byPath.set(stored, lines = splitLines(text));
   return lines;
 }
 
-const LINES = new WeakMap<TextShard['files'][number], string[]>();
+const LINES = new WeakMap<TextShard, Map<string, string[]>>();
 
-async function textEntry(reader: IndexReader, path: string): Promise<TextShard['files'][number]> {
+async function textOf(reader: IndexReader, path: string): Promise<{ shard: TextShard; path: string; text: string }> {
   const file = await fileOrThrow(reader, path);
-  const shard = await reader.shard<TextShard>(reader.textShardNameOf(file.path));
-  const entry = shard?.files.find((f) => f.path === file.path);
-  if (!entry) {
-    throw new SextantError('INDEX_CORRUPT', `The text of ${file.path} is missing from ${reader.textShardNameOf(file.path)}.`,
-      'Rebuild the index with `indexer build`.', { shard: reader.textShardNameOf(file.path) });
+  const name = reader.textShardNameOf(file.path);
+  const shard = await reader.shard<TextShard>(name);
+  const text = shard?.text(file.path);
+  if (shard === undefined || text === undefined) {
+    throw new SextantError('INDEX_CORRUPT', `The text of ${file.path} is missing from ${name}.`,
+      'Rebuild the index with `indexer build`.', { shard: name });
   }
-  return entry;
+  return { shard, path: file.path, text };
 }
 
 export function splitLines(text: string): string[] {

@@ -5,11 +5,10 @@
 import {
   CONFIDENCES, DEF_STRIDE, FILE_FLAGS, pathFilter, REF_STRIDE, REFERENCE_KINDS, type Confidence, type ReferenceKind,
 } from '@sextant/format';
-import type { IndexReader } from './index-reader.ts';
+import type { IndexReader, LoadedSymbol } from './index-reader.ts';
 import { pageOf, type PageRequest } from './paging.ts';
 import type { Answer, PageInfo, PeerSummary, ReferenceHit, SymbolSummary } from './results.ts';
-import { relatedMembers, RELATED_BOUND } from './related-members.ts';
-import type { LoadedSymbol } from './index-reader.ts';
+import { RELATED_BOUND, relatedMembers, type RelatedMembers } from './related-members.ts';
 import { defLocation, peerSummary, summarize } from './symbols.ts';
 import { resolveTarget, type Target } from './target.ts';
 
@@ -41,7 +40,7 @@ export const REFERENCES_PAGE = { defaultLimit: 200, maxLimit: 2000 };
 
 export async function findReferences(reader: IndexReader, target: Target, params: ReferenceParams): Promise<ReferencesAnswer> {
   const start = await resolveTarget(reader, target);
-  const group = params.includeRelated === false ? { members: [start] } : await relatedMembers(reader, start);
+  const group: RelatedMembers = params.includeRelated === false ? { members: [start] } : await relatedMembers(reader, start);
   const { hits, omitted } = collectReferences(reader, group.members, params);
   const query = {
     tool: 'find_references', key: start.record.key, kinds: params.kinds, includeDeclaration: params.includeDeclaration ?? false,
@@ -49,7 +48,7 @@ export async function findReferences(reader: IndexReader, target: Target, params
     includeRelated: params.includeRelated ?? true,
   };
   const { items, page } = pageOf(hits, reader.commit, query, params, REFERENCES_PAGE);
-  if ('truncatedBy' in group && group.truncatedBy) {
+  if (group.truncatedBy) {
     page.totalIsExact = false;
     page.truncationReason = `related members: more than ${RELATED_BOUND.maxNodes} overriding or overridden members; references of the rest are not included`
       + (page.truncationReason ? `; ${page.truncationReason}` : '');

@@ -1,6 +1,6 @@
 // Turning stored records into answer shapes.
 import {
-  DEF_STRIDE, formatSymbolId, NAME_FLAG_EXTERNAL, type Language, type NameShard, type PeerRecord, type SymbolKind, type SymbolRecord,
+  DEF_STRIDE, formatSymbolId, NAME_FLAG_EXTERNAL, type NameEntryData, type NameShard, type PeerRecord, type SymbolRecord,
 } from '@sextant/format';
 import type { IndexReader } from './index-reader.ts';
 import type { Location, PeerSummary, SymbolSummary } from './results.ts';
@@ -43,20 +43,10 @@ export function entrySummary(reader: IndexReader, entry: NameEntry): SymbolSumma
   };
 }
 
-export interface NameEntry {
+/** A name-shard entry as queries use it: its index in the shard and its declaring file's path. */
+export interface NameEntry extends Omit<NameEntryData, 'path'> {
   index: number;
-  key: string;
-  name: string;
-  qname: string;
-  kind: SymbolKind;
-  lang: Language;
   path: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  flags: number;
-  pkg: string;
 }
 
 export function nameEntry(names: NameShard, index: number): NameEntry {

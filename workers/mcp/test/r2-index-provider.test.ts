@@ -210,7 +210,8 @@ describe('R2IndexProvider', () => {
   it('reads shards from R2 and shares decoded ones through the cache', async () => {
     const cache = new ShardCache(1 << 20);
     const first = await provider(REPO, cache).open({ commit: 'main' });
-    expect((await first.names()).name).toContain('greet');
+    const names = await first.names();
+    expect(names.exactly(names.names, 'greet')).toHaveLength(1);
     expect(first.shardsFetched).toEqual(['names']);
     // B has the same content as A: its shards are the same objects and the same cache entries.
     const second = await provider(REPO, cache).open({ commit: B });

@@ -10,11 +10,10 @@
 // silently describe positions that do not exist. Used by packages/query/test and, by relative
 // path, by packages/mcp/test.
 import {
-  CONFIDENCES, encodeFileShard, encodeNameShard, encodeShard, encodeSymbolShard, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, OCC_STRIDE, REF_STRIDE,
+  CONFIDENCES, encodeFileShard, encodeNameShard, encodeSymbolShard, encodeTextShard, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, OCC_STRIDE, REF_STRIDE,
   REFERENCE_KINDS, bucketOf, fileShardName, pathKey, sha256Hex, symbolKey, symbolShardName, textShardName,
   type Confidence, type ExternalOrigin, type FileRecord, type Language, type Manifest, type NameShardData,
   type OutlineNode, type PeerRecord, type ReferenceKind, type SkippedFile, type SymbolKind, type SymbolRecord,
-  type TextShard,
 } from '@sextant/format';
 import { IndexReader, ShardCache, type ShardSource } from '@sextant/query';
 
@@ -244,8 +243,7 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
     files.sort((a, b) => compare(a.path, b.path));
     shards.set(fileShardName(bucket), encodeFileShard({ files }));
     // File texts (read_file, previews) share the files' buckets.
-    const text: TextShard = { v: 1, files: files.map((f) => ({ path: f.path, text: texts.get(f.path)! })) };
-    shards.set(textShardName(bucket), encodeShard(text));
+    shards.set(textShardName(bucket), encodeTextShard({ files: files.map((f) => ({ path: f.path, text: texts.get(f.path)! })) }));
   }
 
   // The name shard: searchable (non-local) symbols, sorted by lowercased name then key.
