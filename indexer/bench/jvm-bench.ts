@@ -22,6 +22,7 @@ import { Parser } from 'web-tree-sitter';
 import { buildIndex } from '../src/build-command.ts';
 import { listTrackedFiles, readBlobs, resolveCommit } from '../src/git/git-snapshot.ts';
 import { IndexCollector } from '../src/index-collector.ts';
+import type { IndexContext } from '../src/language-indexer.ts';
 import { JvmIndexer } from '../src/jvm/jvm-indexer.ts';
 import { grammarOf, JVM_GRAMMARS, loadTagger } from '../src/jvm/jvm-grammars.ts';
 import { Progress } from '../src/progress.ts';
@@ -143,7 +144,7 @@ async function step(kind: string, repo: string, out: string): Promise<Sample> {
   } else if (kind === 'index') {
     const indexer = new JvmIndexer();
     const collector = new IndexCollector();
-    const context = { root, texts: new Map(files.map((f) => [f.path, f.text])), collector, warnings: [], progress: new Progress(process.stderr) };
+    const context: IndexContext = { root, texts: new Map(files.map((f) => [f.path, f.text])), collector, warnings: [], parsers: {}, progress: new Progress(process.stderr) };
     for await (const compiled of indexer.index(sources, context)) void compiled;
     const confidence = { resolved: 0, candidate: 0 };
     for (const symbol of collector.symbols.values()) for (const ref of symbol.refs) confidence[ref.confidence === 'candidate' ? 'candidate' : 'resolved']++;
