@@ -1,11 +1,26 @@
 // Shard bytes: MessagePack, then raw DEFLATE. Deterministic for equal input (msgpack writes keys in
 // insertion order, fflate has no timestamps), so equal indexes are byte-identical.
-import { decode, encode } from '@msgpack/msgpack';
+import { Decoder, Encoder } from '@msgpack/msgpack';
 import { deflateSync, inflateSync } from 'fflate';
 import { SextantError } from './errors.ts';
 
+// One encoder and one decoder per isolate: msgpack's encode() and decode() build a new one (and a
+// 2 KB buffer) per call, which for records encoded and decoded one at a time is most of the cost.
+const ENCODER = new Encoder({ ignoreUndefined: true });
+const DECODER = new Decoder();
+
+/** MessagePack bytes of one record (a copy, safe to keep). */
+export function encodeRecord(value: unknown): Uint8Array {
+  return ENCODER.encode(value);
+}
+
+/** A record from its MessagePack bytes; throws the decoder's own error on bad bytes. */
+export function decodeRecord(bytes: Uint8Array): unknown {
+  return DECODER.decode(bytes);
+}
+
 export function encodeShard(value: unknown): Uint8Array {
-  return deflateSync(encode(value, { ignoreUndefined: true }), { level: 6 });
+  return deflateSync(ENCODER.encodeSharedRef(value), { level: 6 });
 }
 
 /** Decodes a shard; `rawBytes` (its inflated size) is what a cache should charge for it. */
@@ -22,7 +37,7 @@ export function decodeShard<T>(name: string, bytes: Uint8Array): { value: T; raw
 /** Decodes a shard's inflated bytes, for readers that inflate with platform code (the worker). */
 export function decodeInflatedShard<T>(name: string, raw: Uint8Array): T {
   try {
-    return decode(raw) as T;
+    return DECODER.decode(raw) as T;
   } catch (error) {
     throw undecodable(name, error);
   }

@@ -1,7 +1,6 @@
 // File shards: the files of one path bucket with their occurrences (position to symbol), outline,
 // problems and line lengths. Each file is its own record, decoded only when that file is asked for.
-import { decode, encode } from '@msgpack/msgpack';
-import { encodeShard } from './codec.ts';
+import { decodeRecord, encodeRecord, encodeShard } from './codec.ts';
 import { LANGUAGES, type FileRecord } from './records.ts';
 import { concat, corrupt } from './symbol-shard.ts';
 import { KEY_LENGTH } from './symbol-id.ts';
@@ -27,10 +26,10 @@ interface StoredFileShard {
 }
 
 export function encodeFileShard(data: FileShardData): Uint8Array {
-  const records = data.files.map((f): Uint8Array => encode([
+  const records = data.files.map((f): Uint8Array => encodeRecord([
     LANGUAGES.indexOf(f.lang), f.blob, f.bytes, packInts(f.lineLengths, ['none']), f.flags, f.syms.join(''),
     packInts(f.occ, OCC_BASES), f.outline, f.problems,
-  ] satisfies StoredFile, { ignoreUndefined: true }));
+  ] satisfies StoredFile));
   const stored: StoredFileShard = {
     v: 2,
     paths: data.files.map((f) => f.path),
@@ -74,7 +73,7 @@ export class FileShard {
   private record(index: number): FileRecord {
     let r: StoredFile;
     try {
-      r = decode(this.records.subarray(this.starts[index]!, this.starts[index + 1]!)) as StoredFile;
+      r = decodeRecord(this.records.subarray(this.starts[index]!, this.starts[index + 1]!)) as StoredFile;
     } catch (error) {
       throw corrupt(this.name, `has an undecodable record: ${(error as Error).message}`);
     }

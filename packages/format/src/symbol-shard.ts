@@ -3,8 +3,7 @@
 // needs: the keys are one string searched in place, and each symbol is its own small MessagePack
 // record (references as delta varints) decoded when asked for. A cold worker answering about one
 // symbol pays for one record, not for the 500 around it.
-import { decode, encode } from '@msgpack/msgpack';
-import { encodeShard } from './codec.ts';
+import { decodeRecord, encodeRecord, encodeShard } from './codec.ts';
 import { SextantError } from './errors.ts';
 import { KEY_LENGTH } from './symbol-id.ts';
 import { LANGUAGES, SYMBOL_KINDS, type PeerRecord, type SymbolRecord } from './records.ts';
@@ -44,11 +43,11 @@ interface StoredSymbolShard {
 }
 
 export function encodeSymbolShard(data: SymbolShardData): Uint8Array {
-  const records = data.symbols.map((s): Uint8Array => encode([
+  const records = data.symbols.map((s): Uint8Array => encodeRecord([
     s.name, SYMBOL_KINDS.indexOf(s.kind), s.qname, LANGUAGES.indexOf(s.lang), s.path ?? null, s.mods, s.signature ?? null,
     s.doc ?? null, s.container ?? null, s.external ?? null, s.local ? 1 : 0,
     packInts(s.defs, DEF_BASES), packInts(s.refs, REF_BASES), packInts(s.edges, EDGE_BASES),
-  ] satisfies StoredRecord, { ignoreUndefined: true }));
+  ] satisfies StoredRecord));
   const stored: StoredSymbolShard = {
     v: 2,
     paths: data.paths,
@@ -116,7 +115,7 @@ export class SymbolShard {
   record(index: number): SymbolRecord {
     let r: StoredRecord;
     try {
-      r = decode(this.stored.records.subarray(this.starts[index]!, this.starts[index + 1]!)) as StoredRecord;
+      r = decodeRecord(this.stored.records.subarray(this.starts[index]!, this.starts[index + 1]!)) as StoredRecord;
     } catch (error) {
       throw corrupt(this.name, `has an undecodable record: ${(error as Error).message}`);
     }
