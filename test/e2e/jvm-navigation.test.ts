@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { answerFrom, where } from './support/mcp-client.ts';
 import { BACKENDS, buildFixtureIndex, type Backend } from './support/servers.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'sextant-e2e-jvm-'));
@@ -19,13 +20,6 @@ const SERVICE = 'app/src/main/kotlin/com/example/app/OrderService.kt';
 const CHECKOUT = 'app/src/main/java/com/example/app/Checkout.java';
 const PROMOTIONS = 'app/src/main/java/com/example/app/Promotions.java';
 
-interface Result {
-  isError?: boolean;
-  structuredContent?: Record<string, any>;
-  content: { type: string; text: string }[];
-}
-
-const where = (r: { path: string; line: number; column: number }) => `${r.path}:${r.line}:${r.column}`;
 
 for (const makeBackend of BACKENDS) {
   describe.sequential('', () => {
@@ -37,12 +31,7 @@ for (const makeBackend of BACKENDS) {
     }, 180_000);
     afterAll(async () => backend?.close());
 
-    async function ok(name: string, args: Record<string, unknown>): Promise<Record<string, any>> {
-      const result = (await client.callTool({ name, arguments: args })) as Result;
-      if (result.isError) throw new Error(`${name} failed: ${result.content[0]!.text}`);
-      expect(result.structuredContent).toMatchObject({ repo: shop.repo, commit: shop.commit });
-      return result.structuredContent!;
-    }
+    const ok = (name: string, args: Record<string, unknown>) => answerFrom(client, shop, name, args);
 
     describe(`Java and Kotlin through ${makeBackend === BACKENDS[0] ? 'the worker' : 'the runner'}`, () => {
       it('indexes both languages syntactically and says so', async () => {

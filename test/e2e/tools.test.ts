@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { answerFrom, where, type ToolResult } from './support/mcp-client.ts';
 import { BACKENDS, buildFixtureIndex, buildIndexOf, type Backend } from './support/servers.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'sextant-e2e-'));
@@ -30,13 +31,6 @@ function crowdRepo(): string {
   return dir;
 }
 
-interface Result {
-  isError?: boolean;
-  structuredContent?: Record<string, any>;
-  content: { type: string; text: string }[];
-}
-
-const where = (r: { path: string; line: number; column: number }) => `${r.path}:${r.line}:${r.column}`;
 
 for (const makeBackend of BACKENDS) {
   describe.sequential('', () => {
@@ -48,17 +42,11 @@ for (const makeBackend of BACKENDS) {
     }, 180_000);
     afterAll(async () => backend?.close());
 
-    async function call(repo: string, name: string, args: Record<string, unknown>): Promise<Result> {
-      return (await clients.get(repo)!.callTool({ name, arguments: args })) as Result;
+    async function call(repo: string, name: string, args: Record<string, unknown>): Promise<ToolResult> {
+      return (await clients.get(repo)!.callTool({ name, arguments: args })) as ToolResult;
     }
 
-    async function ok(index: { repo: string; commit: string }, name: string, args: Record<string, unknown>): Promise<Record<string, any>> {
-      const result = await call(index.repo, name, args);
-      if (result.isError) throw new Error(`${name} failed: ${result.content[0]!.text}`);
-      expect(result.structuredContent).toMatchObject({ repo: index.repo, commit: index.commit });
-      expect(result.content[0]!.text.length).toBeGreaterThan(0);
-      return result.structuredContent!;
-    }
+    const ok = (index: { repo: string; commit: string }, name: string, args: Record<string, unknown>) => answerFrom(clients.get(index.repo)!, index, name, args);
 
     async function failure(index: { repo: string }, name: string, args: Record<string, unknown>): Promise<Record<string, any>> {
       const result = await call(index.repo, name, args);
