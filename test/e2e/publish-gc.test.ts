@@ -9,7 +9,7 @@ import { getPlatformProxy } from 'wrangler';
 import { manifestKey, shardKey, type Manifest } from '@sextant/format';
 import { ShardCache } from '@sextant/query';
 import { gcCommand } from '../../indexer/src/publish/gc-command.ts';
-import { openWranglerStore, type ObjectStore } from '../../indexer/src/publish/object-store.ts';
+import type { ObjectStore } from '../../indexer/src/publish/object-store.ts';
 import { publishCommand } from '../../indexer/src/publish/publish-command.ts';
 import { publishIndex } from '../../indexer/src/publish/publish-index.ts';
 import { readIndexDirectory } from '../../indexer/src/publish/read-index.ts';
@@ -17,7 +17,7 @@ import { RefCache } from '../../workers/mcp/src/isolate-caches.ts';
 import type { R2BucketLike } from '../../workers/mcp/src/r2-bucket.ts';
 import { R2IndexProvider } from '../../workers/mcp/src/r2-index-provider.ts';
 import { writeTinyIndex } from './support/tiny-index.ts';
-import { WORKER_DIR } from './support/wrangler-dev.ts';
+import { withLocalStore, WORKER_DIR } from './support/wrangler-dev.ts';
 
 const REPO = 'acme/retained';
 const MAIN = 'a'.repeat(40);
@@ -38,14 +38,7 @@ describe('indexer gc', () => {
     return { code, out: out.join('\n'), err: err.join('\n') };
   }
 
-  async function withStore<T>(use: (store: ObjectStore) => Promise<T>): Promise<T> {
-    const store = await openWranglerStore({ configPath: join(WORKER_DIR, 'wrangler.jsonc'), local: true, persistTo: persistDir });
-    try {
-      return await use(store);
-    } finally {
-      await store.close();
-    }
-  }
+  const withStore = <T>(use: (store: ObjectStore) => Promise<T>) => withLocalStore(persistDir, use);
 
   async function keys(): Promise<Set<string>> {
     return withStore(async (store) => {

@@ -200,7 +200,7 @@ for (const makeBackend of BACKENDS) {
 
       it('[SRC-4][SRC-1] leaves tests and generated code out of search unless asked', async () => {
         expect((await ok(shapes, 'search_symbols', { query: 'checked' })).total).toBe(0);
-        expect((await ok(shapes, 'search_symbols', { query: 'checked', includeTests: true })).results.map((r: any) => r.path)).toEqual(['src/report.test.ts']);
+        expect((await ok(shapes, 'search_symbols', { query: 'checked', includeTests: true })).results.map((r: any) => r.path)).toEqual(['src/__tests__/report-check.ts']);
         expect((await ok(shapes, 'search_symbols', { query: 'generatedTotal' })).total).toBe(0);
         expect((await ok(shapes, 'search_symbols', { query: 'generatedTotal', includeGenerated: true })).total).toBe(1);
         expect((await ok(basic, 'search_symbols', { query: 'Uint8Array' })).total).toBe(0);
@@ -231,7 +231,7 @@ for (const makeBackend of BACKENDS) {
 
       it('[REF-2] includes tests and generated code among references by default, and leaves them out on request', async () => {
         const all = await ok(shapes, 'find_references', { qualifiedName: 'total', kinds: ['call'] });
-        expect(all.references.map((r: any) => r.path)).toEqual(['src/generated/api.ts', 'src/report.test.ts', 'src/report.ts']);
+        expect(all.references.map((r: any) => r.path)).toEqual(['src/__tests__/report-check.ts', 'src/generated/api.ts', 'src/report.ts']);
         const production = await ok(shapes, 'find_references', { qualifiedName: 'total', kinds: ['call'], includeTests: false, includeGenerated: false });
         expect(production.references.map((r: any) => r.path)).toEqual(['src/report.ts']);
       });
@@ -296,7 +296,7 @@ for (const makeBackend of BACKENDS) {
         ]);
         const info = await ok(shapes, 'symbol_info', { symbolId: structure.outline[0].children[2].symbolId });
         expect(info.symbol.qualifiedName).toBe('Circle.area');
-        expect((await ok(shapes, 'file_structure', { path: 'src/report.test.ts' })).classification).toEqual(['test']);
+        expect((await ok(shapes, 'file_structure', { path: 'src/__tests__/report-check.ts' })).classification).toEqual(['test']);
       });
 
       it('[FIL-2] reads lines of the file at the commit, paged', async () => {

@@ -11,13 +11,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { sha256Hex, shardKey } from '@sextant/format';
-import { openWranglerStore, type ObjectStore } from '../../indexer/src/publish/object-store.ts';
+import type { ObjectStore } from '../../indexer/src/publish/object-store.ts';
 import { publishCommand } from '../../indexer/src/publish/publish-command.ts';
 import { publishIndex } from '../../indexer/src/publish/publish-index.ts';
 import { readIndexDirectory } from '../../indexer/src/publish/read-index.ts';
 import { INDEXER, ROOT, run } from './support/servers.ts';
 import { writeTinyIndex } from './support/tiny-index.ts';
-import { startWorker, WORKER_DIR, type RunningWorker } from './support/wrangler-dev.ts';
+import { startWorker, withLocalStore, type RunningWorker } from './support/wrangler-dev.ts';
 
 const SHOP = 'acme/shop';
 const TINY = 'acme/tiny';
@@ -62,15 +62,8 @@ async function publish(...argv: string[]): Promise<void> {
   expect(await publishCommand([...argv, '--local', '--persist-to', persistDir], quiet)).toBe(0);
 }
 
-/** The local R2 the worker reads, opened beside it the way `indexer publish --local` opens it. */
-async function withStore<T>(use: (store: ObjectStore) => Promise<T>): Promise<T> {
-  const store = await openWranglerStore({ configPath: join(WORKER_DIR, 'wrangler.jsonc'), local: true, persistTo: persistDir });
-  try {
-    return await use(store);
-  } finally {
-    await store.close();
-  }
-}
+/** The local R2 the worker reads, opened beside it. */
+const withStore = <T>(use: (store: ObjectStore) => Promise<T>) => withLocalStore(persistDir, use);
 
 async function connect(url: string, token: string): Promise<Client> {
   const client = new Client({ name: 'sextant-e2e-bot', version: '0.0.0' });

@@ -19,9 +19,9 @@
 //
 // Precedence: a name node yields one entry. A definition beats a reference; among references (and
 // among definitions of one declaration) the pattern that comes last in the file wins.
-import { SYMBOL_KINDS, type ProblemRecord, type SymbolKind } from '@sextant/format';
+import { lineStarts, SYMBOL_KINDS, type ProblemRecord, type SymbolKind } from '@sextant/format';
 import type { Node, Query, QueryCapture, Tree } from 'web-tree-sitter';
-import { lineStarts, positionOf, problemsOf, wellFormed } from '../syntax/syntax-parser.ts';
+import { positionOf, problemsOf, wellFormed } from '../syntax/syntax-parser.ts';
 import { CALLABLE_KINDS, ROLES, TYPE_KINDS, type DefEntry, type ExprEntry, type FileModel, type ImportEntry, type JvmLanguage, type NameRange, type RefEntry, type Role, type ScopeEntry } from './file-model.ts';
 import { IntervalNesting, type Interval } from './interval-nesting.ts';
 

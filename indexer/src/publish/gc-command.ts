@@ -1,13 +1,12 @@
 // `indexer gc`: retention for the bucket the worker reads (or, with --local, wrangler's local R2).
 // Deletes the commits no ref points to and the shards no manifest uses; optionally refs (other than
 // a default ref, by default only pull requests') not published for a number of days.
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { isSextantError } from '@sextant/format';
 import { collectGarbage } from './collect-garbage.ts';
-import { openWranglerStore, type ObjectStore } from './object-store.ts';
-import { DEFAULT_CONFIG, type PublishIo, STDIO } from './publish-command.ts';
+import { openWranglerStore, type ObjectStore, type WranglerStoreOptions } from './object-store.ts';
+import { type PublishIo, STDIO } from './publish-command.ts';
+import { STORE_OPTIONS, storeOptionsFrom } from './store-options.ts';
 import { formatBytes } from './publish-index.ts';
 
 export const GC_USAGE = `usage: indexer gc [--dry-run] [--min-age-hours N] [--drop-refs-older-than-days N [--refs GLOB]...]
@@ -32,9 +31,7 @@ export async function gcCommand(argv: string[], io: PublishIo = STDIO): Promise<
         'min-age-hours': { type: 'string', default: '24' },
         'drop-refs-older-than-days': { type: 'string' },
         refs: { type: 'string', multiple: true },
-        local: { type: 'boolean', default: false },
-        'persist-to': { type: 'string' },
-        config: { type: 'string' },
+        ...STORE_OPTIONS,
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -62,19 +59,18 @@ export async function gcCommand(argv: string[], io: PublishIo = STDIO): Promise<
     io.err(`error: --refs only chooses which refs --drop-refs-older-than-days may delete. To fix this, add --drop-refs-older-than-days N, or drop --refs.\n${GC_USAGE}`);
     return 2;
   }
-  if (values['persist-to'] !== undefined && !values.local) {
-    io.err(`error: --persist-to only applies to --local. To fix this, add --local, or drop --persist-to.\n${GC_USAGE}`);
-    return 2;
-  }
-  const configPath = resolve(values.config ?? DEFAULT_CONFIG);
-  if (!existsSync(configPath)) {
-    io.err(`error: The wrangler config ${configPath} does not exist. To fix this, pass the Sextant worker's config with --config (workers/mcp/wrangler.jsonc).`);
+  let storeOptions: WranglerStoreOptions;
+  try {
+    storeOptions = storeOptionsFrom(values);
+  } catch (error) {
+    if (!isSextantError(error)) throw error;
+    io.err(`error: ${error.message} To fix this, ${error.hint}\n${GC_USAGE}`);
     return 2;
   }
 
   let store: ObjectStore | undefined;
   try {
-    store = await openWranglerStore({ configPath, local: values.local, persistTo: values['persist-to'] });
+    store = await openWranglerStore(storeOptions);
     const summary = await collectGarbage(store, {
       minAgeMs: minAgeHours * HOUR, refMaxAgeMs: refDays === undefined ? undefined : refDays * 24 * HOUR, refGlobs: values.refs,
       dryRun: values['dry-run'], log: io.out,

@@ -1,12 +1,11 @@
 // `indexer publish`: uploads an index directory to R2 (or, with --local, to the local R2 that
 // `wrangler dev` serves), then points a ref at it. Prints one line per phase and a summary; errors
 // print "error: <what>. To fix this, <what to do>" and return a non-zero exit code.
-import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { isSextantError, parseRepoName, SextantError } from '@sextant/format';
+import { isSextantError, parseRepoName } from '@sextant/format';
 import { openWranglerStore, type ObjectStore } from './object-store.ts';
+import { STORE_OPTIONS, storeOptionsFrom, usage } from './store-options.ts';
 import { formatBytes, publishIndex } from './publish-index.ts';
 import { readIndexDirectory } from './read-index.ts';
 
@@ -22,7 +21,6 @@ export const PUBLISH_USAGE = `usage: indexer publish [--out DIR] [--repo-name ow
                      (default: workers/mcp/wrangler.jsonc of this repository)`;
 
 /** The worker config of this monorepo: the publisher and the worker ship together. */
-export const DEFAULT_CONFIG = fileURLToPath(new URL('../../../workers/mcp/wrangler.jsonc', import.meta.url));
 
 export interface PublishIo {
   out: (line: string) => void;
@@ -44,9 +42,7 @@ export async function publishCommand(argv: string[], io: PublishIo = STDIO): Pro
         'repo-name': { type: 'string' },
         ref: { type: 'string' },
         default: { type: 'boolean', default: false },
-        local: { type: 'boolean', default: false },
-        'persist-to': { type: 'string' },
-        config: { type: 'string' },
+        ...STORE_OPTIONS,
         help: { type: 'boolean', short: 'h', default: false },
       },
       strict: true,
@@ -66,13 +62,7 @@ export async function publishCommand(argv: string[], io: PublishIo = STDIO): Pro
     if (values.default && values.ref === undefined) {
       throw usage('--default needs --ref: it makes that ref the repository\'s default.', 'pass --ref <branch> with --default.');
     }
-    if (values['persist-to'] !== undefined && !values.local) {
-      throw usage('--persist-to only applies to --local publishing.', 'add --local, or drop --persist-to to publish to the real bucket.');
-    }
-    const configPath = resolve(values.config ?? DEFAULT_CONFIG);
-    if (!existsSync(configPath)) {
-      throw usage(`The wrangler config ${configPath} does not exist.`, 'pass the Sextant worker\'s config with --config (workers/mcp/wrangler.jsonc).');
-    }
+    const storeOptions = storeOptionsFrom(values);
 
     const dir = resolve(values.out);
     const index = await readIndexDirectory(dir);
@@ -87,7 +77,7 @@ export async function publishCommand(argv: string[], io: PublishIo = STDIO): Pro
     io.out(`verified ${dir}: ${repo}@${index.manifest.commit}, ${index.shards.length} shards, ${formatBytes(index.totalBytes)}`);
 
     io.out(values.local ? 'opening wrangler\'s local R2' : 'connecting to R2 with wrangler\'s credentials');
-    store = await openWranglerStore({ configPath, local: values.local, persistTo: values['persist-to'] });
+    store = await openWranglerStore(storeOptions);
     const summary = await publishIndex(store, index, {
       repo, ref: values.ref, makeDefault: values.default, log: io.out,
     });
@@ -110,10 +100,6 @@ export async function publishCommand(argv: string[], io: PublishIo = STDIO): Pro
   } finally {
     await store?.close();
   }
-}
-
-function usage(message: string, hint: string): SextantError {
-  return new SextantError('INVALID_ARGUMENT', message, hint, { usage: true });
 }
 
 function withPeriod(text: string): string {

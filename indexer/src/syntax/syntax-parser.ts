@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Parser, Query, type Language, type Node } from 'web-tree-sitter';
-import { SYMBOL_KINDS, type ProblemRecord, type SymbolKind } from '@sextant/format';
+import { lineStarts, positionAt, SYMBOL_KINDS, type ProblemRecord, type SymbolKind } from '@sextant/format';
 import { ensureParserInit, loadGrammar } from './tree-sitter-runtime.ts';
 
 export type SyntaxLanguage = 'typescript' | 'tsx' | 'javascript';
@@ -234,35 +234,10 @@ function errorMessage(error: unknown): string {
 // ---------------------------------------------------------------------------------------------
 // Positions
 
-/**
- * Offsets (UTF-16) where each line starts. Line breaks are those of the TypeScript compiler
- * (CRLF, LF, CR, U+2028, U+2029) so that syntax and compiler positions agree; tree-sitter's own
- * rows only count LF.
- */
-export function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 13) {
-      if (text.charCodeAt(i + 1) === 10) i++;
-      starts.push(i + 1);
-    } else if (c === 10 || c === 0x2028 || c === 0x2029) {
-      starts.push(i + 1);
-    }
-  }
-  return starts;
-}
-
-/** 1-based [line, column] of a UTF-16 offset. */
+/** 1-based [line, column] of a UTF-16 offset, over line starts from the format's lineStarts (the compiler's line breaks). */
 export function positionOf(lines: number[], offset: number): [number, number] {
-  let low = 0;
-  let high = lines.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (lines[mid] <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return [low + 1, offset - lines[low] + 1];
+  const { line, column } = positionAt(lines, offset);
+  return [line, column];
 }
 
 // ---------------------------------------------------------------------------------------------

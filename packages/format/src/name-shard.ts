@@ -8,6 +8,7 @@ import { encodeShard } from './codec.ts';
 import { LANGUAGES, NAME_FLAG_EXTERNAL, SYMBOL_KINDS, type Language, type SymbolKind } from './records.ts';
 import { corrupt } from './symbol-shard.ts';
 import { KEY_LENGTH } from './symbol-id.ts';
+import { lastAtOrBefore } from './sorted-search.ts';
 import { packInts, unpackInts } from './varint.ts';
 
 /** What a writer builds: one entry per searchable symbol, in the shard's order. */
@@ -194,14 +195,7 @@ function entryOf(column: JoinedColumn, i: number): string {
   return column.text.slice(column.starts[i]!, column.starts[i + 1]! - 1);
 }
 
-/** The entry whose span holds `position`: the last start at or before it. */
+/** The entry whose span holds `position` (the last start is the end, not an entry). */
 export function entryAt(starts: Int32Array, position: number): number {
-  let low = 0;
-  let high = starts.length - 2;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (starts[mid]! <= position) low = mid;
-    else high = mid - 1;
-  }
-  return low;
+  return lastAtOrBefore(starts, position, starts.length - 1);
 }

@@ -8,6 +8,7 @@
 import { blake3 } from '@noble/hashes/blake3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { SextantError } from './errors.ts';
+import { lastAtOrBefore } from './sorted-search.ts';
 
 export const PLAN_FORMAT = 1;
 
@@ -269,14 +270,8 @@ function outOfRange(line: number, column: number, lines: number): SextantError {
 
 /** The 1-based line and column of an offset. */
 export function positionAt(starts: number[], offset: number): { line: number; column: number } {
-  let low = 0;
-  let high = starts.length - 1;
-  while (low < high) {
-    const mid = (low + high + 1) >> 1;
-    if (starts[mid]! <= offset) low = mid;
-    else high = mid - 1;
-  }
-  return { line: low + 1, column: offset - starts[low]! + 1 };
+  const line = lastAtOrBefore(starts, offset);
+  return { line: line + 1, column: offset - starts[line]! + 1 };
 }
 
 /** An edit over [start, end) of `text` as plan coordinates. */

@@ -12,6 +12,7 @@
 // these constraints; a hand-written JSON file is a second source that nothing checks.
 import * as z from 'zod';
 import { FORMAT_VERSION, LANGUAGES, type Manifest } from '@sextant/format';
+import type { Check, MutuallyAssignable, SameKeys } from '../src/schema-type-checks.ts';
 
 const count = z.number().int().min(0);
 const lowerHex = (digits: number) => z.string().regex(new RegExp(`^[0-9a-f]{${digits}}$`));
@@ -48,9 +49,6 @@ export const manifestSchema = z.object({
 
 // ---- Compile-time checks: the schema and the interface describe the same objects. ----
 type Parsed = z.output<typeof manifestSchema>;
-type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never] ? true : false;
-type Check<T extends true> = T;
 
 /** Never used at run time: it only compiles while the schema matches the Manifest interface. */
 export type ManifestSchemaMatchesInterface = [

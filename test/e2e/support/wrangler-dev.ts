@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { openWranglerStore, type ObjectStore } from '../../../indexer/src/publish/object-store.ts';
 
 export const WORKER_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../workers/mcp');
 
@@ -126,4 +127,14 @@ export function freePort(): Promise<number> {
 function dotenvValue(value: string): string {
   if (/['\n]/.test(value)) throw new Error(`a .env value cannot hold a single quote or a newline: ${value.slice(0, 40)}…`);
   return `'${value}'`;
+}
+
+/** Runs `use` on the local R2 persisted at `persistDir`, opened the way `indexer publish --local` opens it, then closes it. */
+export async function withLocalStore<T>(persistDir: string, use: (store: ObjectStore) => Promise<T>): Promise<T> {
+  const store = await openWranglerStore({ configPath: join(WORKER_DIR, 'wrangler.jsonc'), local: true, persistTo: persistDir });
+  try {
+    return await use(store);
+  } finally {
+    await store.close();
+  }
 }

@@ -9,6 +9,7 @@ import * as z from 'zod';
 import {
   CONFLICT_KINDS, FILE_CHANGES, PLAN_FORMAT, PLAN_OPERATIONS, PLANNERS, type Plan,
 } from '@sextant/format';
+import type { Check, MutuallyAssignable, SameKeys } from '../schema-type-checks.ts';
 
 const hash = z.string().regex(/^[0-9a-f]{64}$/);
 const position = z.number().int().min(1);
@@ -62,9 +63,6 @@ export const planSchema = z.object({
 
 // ---- Compile-time checks: the schema and the interface describe the same objects. ----
 type Parsed = z.output<typeof planSchema>;
-type MutuallyAssignable<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
-type SameKeys<A, B> = [Exclude<keyof A, keyof B>, Exclude<keyof B, keyof A>] extends [never, never] ? true : false;
-type Check<T extends true> = T;
 
 /** Never used at run time: it only compiles while the schema matches the Plan interface. */
 export type PlanSchemaMatchesInterface = [
