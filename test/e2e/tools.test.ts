@@ -120,6 +120,28 @@ for (const makeBackend of BACKENDS) {
         expect(alone).toMatchObject({ related: [], total: 1, references: [expect.objectContaining({ line: 11, kind: 'definition' })] });
       });
 
+      it('[REF-6] relates a member to the members it overrides and every member overriding those, not to a second hierarchy', async () => {
+        const ids = new Map<string, string>();
+        const names = ['Shape.area', 'BaseShape.area', 'Circle.area', 'Ring.area', 'Square.area', 'Labelled.label', 'Tagged.label', 'Label.label', 'Badge.label', 'Tag.label'];
+        for (const name of names) ids.set((await ok(shapes, 'symbol_info', { qualifiedName: name })).symbol.symbolId, name);
+        const named = (peer: { symbolId: string } | undefined) => (peer ? ids.get(peer.symbolId) : 'own');
+        const circle = await ok(shapes, 'find_references', { qualifiedName: 'Circle.area', includeDeclaration: true, kinds: ['definition', 'call'] });
+        expect(circle.related.map(named).sort()).toEqual(['BaseShape.area', 'Ring.area', 'Shape.area', 'Square.area']);
+        expect(circle.references.map((r: any) => `${where(r)} ${r.kind} ${named(r.via)}`)).toEqual([
+          'src/shapes/base.ts:6:12 definition BaseShape.area', 'src/shapes/circle.ts:10:3 definition own',
+          'src/shapes/circle.ts:20:12 definition Ring.area', 'src/shapes/shape.ts:3:3 definition Shape.area',
+          'src/shapes/square.ts:10:3 definition Square.area',
+          'src/report.ts:7:52 call Shape.area', 'src/shapes/base.ts:10:34 call BaseShape.area',
+          'src/shapes/circle.ts:22:18 call own', 'src/shapes/circle.ts:22:49 call own',
+        ]);
+        // Badge.label implements both interfaces; Tagged's hierarchy is not Label's.
+        const label = await ok(shapes, 'find_references', { qualifiedName: 'Label.label' });
+        expect(label.related.map(named).sort()).toEqual(['Badge.label', 'Labelled.label']);
+        expect(label.references.map((r: any) => `${where(r)} ${named(r.via)}`)).toEqual(['src/shapes/label.ts:25:45 own']);
+        const badge = await ok(shapes, 'find_references', { qualifiedName: 'Badge.label' });
+        expect(badge.related.map(named).sort()).toEqual(['Label.label', 'Labelled.label', 'Tag.label', 'Tagged.label']);
+      });
+
       it('[REF-1][REF-5][TGT-3][TGT-6] never mixes up two methods that share a name; a call through an interface is the interface member\'s', async () => {
         const image = await ok(basic, 'find_references', { qualifiedName: 'ImageCache.save' });
         expect(image.references.map(where)).toEqual(['src/app.ts:9:9', 'src/images/image-cache.ts:10:9']);
@@ -309,7 +331,7 @@ for (const makeBackend of BACKENDS) {
 
       it('[FIL-3] lists compiler errors for a file and for path globs', async () => {
         const none = await ok(shapes, 'file_problems', { paths: ['src/**'] });
-        expect(none).toMatchObject({ files: 7, total: 0 });
+        expect(none).toMatchObject({ files: 8, total: 0 });
         expect((await failure(shapes, 'file_problems', {})).code).toBe('INVALID_ARGUMENT');
       });
 

@@ -145,7 +145,8 @@ export class ProgramIndexer {
         if (ts.isIdentifier(node)) symbolOccurrences(node, checker.getPropertySymbolOfDestructuringAssignment(node), 'read');
         return;
       }
-      if (element) for (const property of contextualProperties(checker, element, contextualTypes)) symbolOccurrences(node, property, 'write');
+      const contextual = element ? contextualProperties(checker, element, contextualTypes) : [];
+      for (const property of contextual) symbolOccurrences(node, property, 'write');
       if (ts.isIdentifier(node)) symbolOccurrences(node, bindingElementProperty(checker, node, patternTypes), 'read');
 
       const symbol = checker.getSymbolAtLocation(node);
@@ -157,6 +158,7 @@ export class ProgramIndexer {
         if (!key) continue;
         const defines = root.declarations?.some((d) => declarationNameOf(d) === node) ?? false;
         occurrence(node, key, defines ? 'definition' : declaresAlias ? aliasKind(node) : referenceKind(node));
+        if (defines) this.overridesAll(key, contextual);
       }
     };
 
@@ -269,7 +271,10 @@ export class ProgramIndexer {
     }
   }
 
-  /** A member overrides (or implements) the member of the same name on each direct supertype. */
+  /**
+   * A member overrides (or implements) the member of the same name on each direct supertype. Members
+   * include constructor parameter properties (`constructor(protected scheduler: QueueScheduler)`).
+   */
   private overrides(owner: ts.ClassLikeDeclaration | ts.InterfaceDeclaration, table: DeclarationTable): void {
     const supertypes = [
       ...(owner.heritageClauses ?? []).flatMap((clause) => clause.types),
@@ -277,20 +282,33 @@ export class ProgramIndexer {
     ];
     if (supertypes.length === 0) return;
     const bases = supertypes.map((type) => this.checker.getTypeAtLocation(type));
-    for (const member of owner.members) {
+    const members = (owner.members as ts.NodeArray<ts.ClassElement | ts.TypeElement>).flatMap((member): (ts.ClassElement | ts.TypeElement | ts.ParameterDeclaration)[] =>
+      ts.isConstructorDeclaration(member) ? member.parameters.filter((p) => ts.isParameterPropertyDeclaration(p, member)) : [member]);
+    for (const member of members) {
       const name = member.name;
-      if (!name || ts.isComputedPropertyName(name) || ts.isConstructorDeclaration(member)) continue;
+      if (!name || !(ts.isIdentifier(name) || ts.isPrivateIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name))) continue;
       if (ts.canHaveModifiers(member) && ts.getModifiers(member)?.some((m) => m.kind === ts.SyntaxKind.StaticKeyword)) continue;
       const memberKey = this.declarationSymbolKey(member, table);
       if (!memberKey) continue;
-      const text = ts.isPrivateIdentifier(name) ? name.escapedText as string : (name as ts.Identifier | ts.StringLiteral).text;
+      const text = ts.isPrivateIdentifier(name) ? name.escapedText as string : name.text;
       for (const base of bases) {
         const property = base.getProperty(text);
-        if (!property) continue;
-        for (const root of this.checker.getRootSymbols(property)) {
-          const key = this.keyOf(root);
-          if (key && key !== memberKey) this.collector.addEdge(memberKey, 'overrides', key);
-        }
+        if (property) this.overridesAll(memberKey, [property]);
+      }
+    }
+  }
+
+  /**
+   * `memberKey` overrides or implements each of `properties` (their root symbols). Also used for an
+   * object literal's member and the properties of its contextual type that it sets (`const provider:
+   * TimeoutProvider = { setTimeout() {…} }`): the language service relates those as it relates a
+   * class member and its interface's, when finding references and implementations.
+   */
+  private overridesAll(memberKey: string, properties: readonly ts.Symbol[]): void {
+    for (const property of properties) {
+      for (const root of this.checker.getRootSymbols(property)) {
+        const key = this.keyOf(root);
+        if (key && key !== memberKey) this.collector.addEdge(memberKey, 'overrides', key);
       }
     }
   }

@@ -45,17 +45,17 @@ export interface WalkResult {
 }
 
 /**
- * Breadth-first over the edges `follow` picks, from `start` (depth 0, not included in steps).
- * A symbol reached twice is listed once, at its smallest depth; one that `keep` rejects is neither
- * listed nor walked through.
+ * Breadth-first over the edges `follow` picks, from `start` (depth 0, not included in steps; several
+ * starts walk as one). A symbol reached twice is listed once, at its smallest depth; one that `keep`
+ * rejects is neither listed nor walked through.
  */
 export async function walk(
-  reader: IndexReader, start: LoadedSymbol, follow: (edge: EdgeView) => boolean,
+  reader: IndexReader, start: LoadedSymbol | readonly LoadedSymbol[], follow: (edge: EdgeView) => boolean,
   bounds: { depth: number; maxNodes: number }, keep: (symbol: LoadedSymbol) => boolean = () => true,
 ): Promise<WalkResult> {
-  const seen = new Set<string>([start.record.key]);
+  let frontier: LoadedSymbol[] = Array.isArray(start) ? [...start] : [start as LoadedSymbol];
+  const seen = new Set<string>(frontier.map((s) => s.record.key));
   const steps: WalkStep[] = [];
-  let frontier: LoadedSymbol[] = [start];
   for (let depth = 1; frontier.length > 0; depth++) {
     const next: { key: string; parent: LoadedSymbol; edge: EdgeView }[] = [];
     for (const current of frontier) {

@@ -40,7 +40,7 @@ export const REFERENCES_PAGE = { defaultLimit: 200, maxLimit: 2000 };
 
 export async function findReferences(reader: IndexReader, target: Target, params: ReferenceParams): Promise<ReferencesAnswer> {
   const start = await resolveTarget(reader, target);
-  const group: RelatedMembers = params.includeRelated === false ? { members: [start] } : await relatedMembers(reader, start);
+  const group: RelatedMembers = params.includeRelated === false ? { members: [start] } : await relatedMembers(reader, start, 'hierarchy');
   const { hits, omitted } = collectReferences(reader, group.members, params);
   const query = {
     tool: 'find_references', key: start.record.key, kinds: params.kinds, includeDeclaration: params.includeDeclaration ?? false,

@@ -127,7 +127,7 @@ function occurrencesOf(symbol: LoadedSymbol, withDefinitions: boolean): Occurren
 
 /** The symbol and every member it overrides or is overridden by, transitively: they share one name. */
 async function overrideGroup(reader: IndexReader, start: LoadedSymbol): Promise<LoadedSymbol[]> {
-  const group = await relatedMembers(reader, start);
+  const group = await relatedMembers(reader, start, 'group');
   if (group.truncatedBy) {
     throw new SextantError('INVALID_ARGUMENT', `${start.record.qname} has more than ${RELATED_BOUND.maxNodes} overriding or overridden members.`,
       'Rename it with the TypeScript planner in the runner, or split the change.');
