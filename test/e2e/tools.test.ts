@@ -142,6 +142,15 @@ for (const makeBackend of BACKENDS) {
         expect(badge.related.map(named).sort()).toEqual(['Label.label', 'Labelled.label', 'Tag.label', 'Tagged.label']);
       });
 
+      it('[REF-6] relates the members used as one property of a union', async () => {
+        const solid = await ok(shapes, 'find_references', { path: 'src/shapes/outline.ts', line: 2, column: 40, includeDeclaration: true });
+        expect(solid.related).toEqual([expect.objectContaining({ name: 'stroke', kind: 'property' })]);
+        expect(solid.references.map((r: any) => `${where(r)} ${r.kind} ${r.via ? 'via' : 'own'}`)).toEqual([
+          'src/shapes/outline.ts:2:40 definition own', 'src/shapes/outline.ts:2:77 definition via',
+          'src/shapes/outline.ts:5:18 read own', 'src/shapes/outline.ts:9:60 read via',
+        ]);
+      });
+
       it('[REF-1][REF-5][TGT-3][TGT-6] never mixes up two methods that share a name; a call through an interface is the interface member\'s', async () => {
         const image = await ok(basic, 'find_references', { qualifiedName: 'ImageCache.save' });
         expect(image.references.map(where)).toEqual(['src/app.ts:9:9', 'src/images/image-cache.ts:10:9']);
@@ -331,7 +340,7 @@ for (const makeBackend of BACKENDS) {
 
       it('[FIL-3] lists compiler errors for a file and for path globs', async () => {
         const none = await ok(shapes, 'file_problems', { paths: ['src/**'] });
-        expect(none).toMatchObject({ files: 8, total: 0 });
+        expect(none).toMatchObject({ files: 9, total: 0 });
         expect((await failure(shapes, 'file_problems', {})).code).toBe('INVALID_ARGUMENT');
       });
 

@@ -178,6 +178,9 @@ export class ProgramIndexer {
           else if (isPropertyNameLiteral(literal)) handleName(literal);
           break;
         }
+        case ts.SyntaxKind.UnionType:
+          this.unionMembers(node as ts.UnionTypeNode, table);
+          break;
         case ts.SyntaxKind.HeritageClause:
           this.heritage(node as ts.HeritageClause, table, path);
           break;
@@ -311,6 +314,29 @@ export class ProgramIndexer {
         if (key && key !== memberKey) this.collector.addEdge(memberKey, 'overrides', key);
       }
     }
+  }
+
+  /**
+   * `{ kind: 'min'; message?: string } | { kind: 'max'; message?: string }`: the same-named members
+   * of the object type literals of one union are one property to the language service, which finds
+   * the references of all when asked for one (named types in a union stay apart, as there).
+   */
+  private unionMembers(union: ts.UnionTypeNode, table: DeclarationTable): void {
+    const byName = new Map<string, string[]>();
+    for (const constituent of union.types) {
+      let literal = constituent;
+      while (ts.isParenthesizedTypeNode(literal)) literal = literal.type;
+      if (!ts.isTypeLiteralNode(literal)) continue;
+      for (const member of literal.members) {
+        const name = member.name && (ts.isIdentifier(member.name) || ts.isStringLiteral(member.name) || ts.isNumericLiteral(member.name)) ? member.name.text : undefined;
+        const key = name !== undefined && this.declarationSymbolKey(member, table);
+        if (!key) continue;
+        const keys = byName.get(name!) ?? [];
+        if (!keys.includes(key)) keys.push(key);
+        byName.set(name!, keys);
+      }
+    }
+    for (const [first, ...rest] of byName.values()) for (const key of rest) this.collector.addEdge(first!, 'sameProperty', key);
   }
 
   /** The key of the enclosing declaration's symbol: one key for every declaration of an overload set or merged symbol. */

@@ -18,7 +18,12 @@ export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
 export const LANGUAGES = ['typescript', 'javascript', 'java', 'kotlin'] as const;
 export type Language = (typeof LANGUAGES)[number];
 
-export const EDGE_KINDS = ['extends', 'implements', 'overrides', 'calls'] as const;
+/**
+ * `sameProperty` joins the same-named members of the object type literals of one union
+ * (`{ kind: 'min'; message?: string } | { kind: 'max'; message?: string }`), which the TypeScript
+ * language service treats as one property when it finds references.
+ */
+export const EDGE_KINDS = ['extends', 'implements', 'overrides', 'calls', 'sameProperty'] as const;
 export type EdgeKind = (typeof EDGE_KINDS)[number];
 
 /** Bit flags of a symbol's modifiers. */

@@ -1,7 +1,7 @@
 // find_references: every reference the index holds for the target, in (path, position) order,
-// filtered and paged. For a member, the references of the members it overrides or implements and of
-// those that override or implement it are included too (as the TypeScript language service does,
-// and as a rename must change them), each marked with the member it names.
+// filtered and paged. For a member, the references of its related members (related-members.ts) are
+// included too, as the TypeScript language service includes them, each marked with the member it
+// names.
 import {
   CONFIDENCES, DEF_STRIDE, FILE_FLAGS, pathFilter, REF_STRIDE, REFERENCE_KINDS, type Confidence, type ReferenceKind,
 } from '@sextant/format';
@@ -21,7 +21,7 @@ export interface ReferenceParams extends PageRequest {
   includeGenerated?: boolean;
   minConfidence?: Confidence;
   groupByFile?: boolean;
-  /** Also the references of related members (overridden, overriding, implemented); default true. */
+  /** Also the references of related members (related-members.ts); default true. */
   includeRelated?: boolean;
 }
 
