@@ -19,7 +19,32 @@ export interface MissSite {
   nearby: boolean;
   /** Repository-relative path of a file name, undefined outside the repository. */
   relative: (fileName: string) => string | undefined;
+  /** The sampled declaration the references are of. */
+  declaration: { path: string; line: number; column: number };
 }
+
+/**
+ * Extras that are the language service's own blind spots, not ours: with these left out the
+ * precision says how often the index names a reference that is not one. Each is shown apart in the
+ * report, never dropped from the raw figures.
+ */
+export const LS_BLIND_SPOTS = {
+  /**
+   * findReferences only searches files whose name table has the name, and a name table leaves out
+   * string literals in types: in a file that names `_zod` only as `T["_zod"]`, those go unfound.
+   */
+  unsearched: 'not searched by the LS (the name occurs in the file only as a string literal in a type)',
+  /**
+   * Its go-to-definition at the site is the very declaration asked about, yet its findReferences
+   * from there leaves the site out. Mostly one symbol declared as an interface and a const
+   * (`interface EmptyError` + `const EmptyError`): from the interface the language service finds
+   * the type's uses only, while the index keeps the merged symbol whole.
+   */
+  selfDefined: "the LS's definition here is the declaration itself (mostly a merged interface + const used as the value)",
+} as const;
+
+// ts.getNameTable is internal but stable: it is what findReferences checks before searching a file.
+const getNameTable = (ts as unknown as { getNameTable(sf: ts.SourceFile): Map<ts.__String, number> }).getNameTable;
 
 // ts.getTokenAtPosition is internal but stable (every language service feature uses it); it
 // descends into JSDoc, which ts.forEachChild does not.
@@ -30,8 +55,13 @@ export function classifyMiss(input: MissSite): { cause: string; detail?: string 
   if (!sourceFile) return { cause: 'file outside the program' };
   const position = sourceFile.getPositionOfLineAndCharacter(input.site.line - 1, input.site.column - 1);
   const token = getTokenAtPosition(sourceFile, position);
-  const detail = input.side === 'extra' ? resolvedBy(input, position) : input.group && `LS group: ${input.group}`;
+  const definitions = input.side === 'extra' ? input.service.getDefinitionAtPosition(input.fileName, position) ?? [] : [];
+  const detail = input.side === 'extra' ? resolvedBy(input, definitions) : input.group && `LS group: ${input.group}`;
   if (input.nearby) return { cause: 'same reference, another column', detail };
+  if (input.side === 'extra' && ts.isStringLiteralLike(token) && !getNameTable(sourceFile).has(ts.escapeLeadingUnderscores(token.text))) {
+    return { cause: LS_BLIND_SPOTS.unsearched, detail };
+  }
+  if (definitions.some((d) => isAt(input, d, input.declaration))) return { cause: LS_BLIND_SPOTS.selfDefined, detail };
   if (ts.findAncestor(token, (n) => ts.isJSDoc(n) || n.kind === ts.SyntaxKind.JSDocLink) || inComment(sourceFile, position)) {
     return { cause: 'in a JSDoc comment (@link, @see, @param)', detail };
   }
@@ -95,12 +125,18 @@ function syntacticCause(token: ts.Node, checker: ts.TypeChecker): string {
 }
 
 /** What the language service says the identifier at an extra reference is: its first definition. */
-function resolvedBy({ service, program, fileName, relative }: MissSite, position: number): string {
-  const definitions = service.getDefinitionAtPosition(fileName, position);
-  if (!definitions?.length) return 'the LS finds no definition here';
+function resolvedBy({ program, relative }: MissSite, definitions: readonly ts.DefinitionInfo[]): string {
+  if (!definitions.length) return 'the LS finds no definition here';
   const first = definitions[0]!;
   const sourceFile = program.getSourceFile(first.fileName);
   const path = relative(first.fileName) ?? first.fileName;
   const where = sourceFile ? `${path}:${sourceFile.getLineAndCharacterOfPosition(first.textSpan.start).line + 1}` : path;
   return `the LS resolves it to ${first.kind} ${first.containerName ? `${first.containerName}.` : ''}${first.name} (${where})${definitions.length > 1 ? ` and ${definitions.length - 1} more` : ''}`;
+}
+
+function isAt({ program, relative }: MissSite, definition: ts.DefinitionInfo, site: { path: string; line: number; column: number }): boolean {
+  const sourceFile = program.getSourceFile(definition.fileName);
+  if (!sourceFile || relative(definition.fileName) !== site.path) return false;
+  const { line, character } = sourceFile.getLineAndCharacterOfPosition(definition.textSpan.start);
+  return line + 1 === site.line && character + 1 === site.column;
 }

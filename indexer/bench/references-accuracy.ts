@@ -22,7 +22,7 @@ import { DirShardSource } from '@sextant/runner';
 import { listTrackedFiles, readBlobs } from '../src/git/git-snapshot.ts';
 import { planPrograms, TS_JS_EXTENSIONS, type PlannedProgram } from '../src/ts/project-plan.ts';
 import { LIB_FOLDER, SnapshotHost } from '../src/ts/snapshot-host.ts';
-import { classifyMiss, type MissSide } from './miss-causes.ts';
+import { classifyMiss, LS_BLIND_SPOTS, type MissSide } from './miss-causes.ts';
 
 export interface AccuracyOptions {
   /** The corpus repository (a git checkout) and the index built from it. */
@@ -249,14 +249,14 @@ export async function measureReferenceAccuracy(options: AccuracyOptions): Promis
       if (ours.has(at(entry))) continue;
       const { cause, detail } = split && entry.own ? { cause: split.replace(/ \d+ of the LS's \d+/, ' some of the'), detail: split }
         : program
-        ? classifyMiss({ side: 'missing', program, service: service!.service, fileName: host.absolute(entry.path), site: entry, group: entry.group, nearby: sameLine(ours, entry), relative })
+        ? classifyMiss({ side: 'missing', program, service: service!.service, fileName: host.absolute(entry.path), site: entry, group: entry.group, nearby: sameLine(ours, entry), relative, declaration })
         : { cause: 'no program', detail: undefined };
       misses.push({ side: 'missing', path: entry.path, line: entry.line, column: entry.column, source: lineOf(entry.path, entry.line), cause, detail, declaration });
     }
     for (const site of ours.values()) {
       if (theirs.has(at(site))) continue;
       const { cause, detail } = program
-        ? classifyMiss({ side: 'extra', program, service: service!.service, fileName: host.absolute(site.path), site, nearby: sameLine(theirs, site), relative })
+        ? classifyMiss({ side: 'extra', program, service: service!.service, fileName: host.absolute(site.path), site, nearby: sameLine(theirs, site), relative, declaration })
         : { cause: 'declaration outside every program', detail: undefined };
       misses.push({ side: 'extra', path: site.path, line: site.line, column: site.column, source: lineOf(site.path, site.line), cause, detail, declaration });
     }
@@ -304,6 +304,9 @@ export function formatAccuracy(name: string, report: AccuracyReport, limit: numb
   const related = report.misses.filter((m) => m.side === 'missing' && m.cause.startsWith('related symbol')).length;
   out.push(`  recall without JSDoc mentions: ${percent(report.both / Math.max(1, report.theirs - jsdoc))}; `
     + `without JSDoc mentions and related symbols' groups: ${percent(report.both / Math.max(1, report.theirs - jsdoc - related))}`);
+  const blind = Object.values(LS_BLIND_SPOTS).map((cause) => report.misses.filter((m) => m.side === 'extra' && m.cause === cause).length);
+  out.push(`  precision without the language service's blind spots (${blind.join(' + ')} extras: files it does not search, sites whose definition it gives as the declaration itself): `
+    + `${percent(report.both / Math.max(1, report.ours - blind.reduce((a, b) => a + b, 0)))}`);
   const causes = new Map<string, Miss[]>();
   for (const miss of report.misses) {
     const key = `${miss.side === 'missing' ? 'missing (LS only)' : 'extra (ours only)'}: ${miss.cause}`;
