@@ -78,19 +78,35 @@ export class FileShard {
       throw corrupt(this.name, `has an undecodable record: ${(error as Error).message}`);
     }
     if (!Array.isArray(r) || r.length !== 9 || typeof r[5] !== 'string' || r[5].length % KEY_LENGTH !== 0) throw corrupt(this.name, 'has a malformed record');
-    const syms: string[] = [];
-    for (let at = 0; at < r[5].length; at += KEY_LENGTH) syms.push(r[5].slice(at, at + KEY_LENGTH));
+    // The columns are unpacked when first read: a preview needs the file's path only, and unpacking
+    // the occurrences of a large file costs milliseconds on every call.
+    const name = this.name;
+    let lineLengths: number[] | undefined;
+    let syms: string[] | undefined;
+    let occ: number[] | undefined;
     return {
       path: this.paths[index]!,
       lang: LANGUAGES[r[0]]!,
       blob: r[1],
       bytes: r[2],
-      lineLengths: unpackInts(r[3], ['none'], this.name),
+      get lineLengths() {
+        return (lineLengths ??= unpackInts(r[3], ['none'], name));
+      },
       flags: r[4],
-      syms,
-      occ: unpackInts(r[6], OCC_BASES, this.name),
+      get syms() {
+        return (syms ??= splitKeys(r[5]));
+      },
+      get occ() {
+        return (occ ??= unpackInts(r[6], OCC_BASES, name));
+      },
       outline: r[7],
       problems: r[8],
     };
   }
+}
+
+function splitKeys(joined: string): string[] {
+  const keys: string[] = [];
+  for (let at = 0; at < joined.length; at += KEY_LENGTH) keys.push(joined.slice(at, at + KEY_LENGTH));
+  return keys;
 }

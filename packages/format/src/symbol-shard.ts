@@ -120,6 +120,11 @@ export class SymbolShard {
       throw corrupt(this.name, `has an undecodable record: ${(error as Error).message}`);
     }
     if (!Array.isArray(r) || r.length !== 14) throw corrupt(this.name, 'has a malformed record');
+    // References and edges are unpacked when first read: a definition or a summary needs neither,
+    // and a much-used symbol has tens of thousands of references.
+    const name = this.name;
+    let refs: number[] | undefined;
+    let edges: number[] | undefined;
     return {
       key: this.key(index),
       name: r[0],
@@ -134,8 +139,12 @@ export class SymbolShard {
       ...(r[9] !== null ? { external: r[9] } : {}),
       ...(r[10] ? { local: true } : {}),
       defs: unpackInts(r[11], DEF_BASES, this.name),
-      refs: unpackInts(r[12], REF_BASES, this.name),
-      edges: unpackInts(r[13], EDGE_BASES, this.name),
+      get refs() {
+        return (refs ??= unpackInts(r[12], REF_BASES, name));
+      },
+      get edges() {
+        return (edges ??= unpackInts(r[13], EDGE_BASES, name));
+      },
     };
   }
 
