@@ -81,9 +81,9 @@ export class FileShard {
     // The columns are unpacked when first read: a preview needs the file's path only, and unpacking
     // the occurrences of a large file costs milliseconds on every call.
     const name = this.name;
-    let lineLengths: number[] | undefined;
+    let lineLengths: Int32Array | undefined;
     let syms: string[] | undefined;
-    let occ: number[] | undefined;
+    let occ: Int32Array | undefined;
     return {
       path: this.paths[index]!,
       lang: LANGUAGES[r[0]]!,

@@ -89,7 +89,7 @@ export class NameShard {
   private readonly shardName: string;
   private readonly stored: StoredNameShard;
   private readonly locView: DataView;
-  private pkgColumn: number[] | undefined;
+  private pkgColumn: Int32Array | undefined;
 
   constructor(shardName: string, value: unknown) {
     const s = value as StoredNameShard;

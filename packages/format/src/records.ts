@@ -19,6 +19,12 @@ export const LANGUAGES = ['typescript', 'javascript', 'java', 'kotlin'] as const
 export type Language = (typeof LANGUAGES)[number];
 
 /**
+ * A strided integer column of a record: an array where a writer builds it, an Int32Array where a
+ * reader unpacks it from a shard (four bytes a value, one allocation, no per-element growth).
+ */
+export type IntList = number[] | Int32Array;
+
+/**
  * `sameProperty` joins the same-named members of the object type literals of one union
  * (`{ kind: 'min'; message?: string } | { kind: 'max'; message?: string }`), which the TypeScript
  * language service treats as one property when it finds references.
@@ -84,10 +90,10 @@ export interface SymbolRecord {
   /** Locals and parameters: referenced, never searched. */
   local?: boolean;
   /** Declaration name ranges, DEF_STRIDE each, in (path, position) order. */
-  defs: number[];
+  defs: IntList;
   /** References, REF_STRIDE each, in (path, position) order; definitions excluded. */
-  refs: number[];
-  edges: number[];
+  refs: IntList;
+  edges: IntList;
 }
 
 
@@ -121,12 +127,12 @@ export interface FileRecord {
   blob: string;
   bytes: number;
   /** Length of each line in UTF-16 code units, without its line break. */
-  lineLengths: number[];
+  lineLengths: IntList;
   flags: number;
   /** Keys of the symbols occurring in the file (indexes of occ entries point here). */
   syms: string[];
   /** Occurrences, OCC_STRIDE each, sorted by position; kind is an index into REFERENCE_KINDS. */
-  occ: number[];
+  occ: IntList;
   outline: OutlineNode[];
   problems: ProblemRecord[];
 }

@@ -123,8 +123,8 @@ export class SymbolShard {
     // References and edges are unpacked when first read: a definition or a summary needs neither,
     // and a much-used symbol has tens of thousands of references.
     const name = this.name;
-    let refs: number[] | undefined;
-    let edges: number[] | undefined;
+    let refs: Int32Array | undefined;
+    let edges: Int32Array | undefined;
     return {
       key: this.key(index),
       name: r[0],

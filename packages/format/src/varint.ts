@@ -10,7 +10,7 @@ import { SextantError } from './errors.ts';
  */
 export type DeltaBase = 'prev' | 'none' | number;
 
-export function packInts(values: readonly number[], bases: readonly DeltaBase[]): Uint8Array {
+export function packInts(values: ArrayLike<number>, bases: readonly DeltaBase[]): Uint8Array {
   const stride = bases.length;
   if (values.length % stride !== 0) throw new Error(`packInts: ${values.length} values are not a multiple of stride ${stride}`);
   const out = new ByteSink(values.length + 8);
@@ -18,6 +18,7 @@ export function packInts(values: readonly number[], bases: readonly DeltaBase[])
     for (let c = 0; c < stride; c++) {
       const base = bases[c]!;
       const value = values[at + c]!;
+      if (!(value >= -0x80000000 && value <= 0x7fffffff) || value % 1 !== 0) throw new Error(`packInts: ${value} is not a 32-bit integer`);
       const relative = base === 'none' ? value : base === 'prev' ? value - (at === 0 ? 0 : values[at - stride + c]!) : value - values[at + base]!;
       out.varint(relative >= 0 ? relative * 2 : -relative * 2 - 1);
     }
@@ -25,30 +26,43 @@ export function packInts(values: readonly number[], bases: readonly DeltaBase[])
   return out.bytes();
 }
 
-/** The inverse of packInts; `where` names the shard for the INDEX_CORRUPT a truncated list raises. */
-export function unpackInts(bytes: Uint8Array, bases: readonly DeltaBase[], where: string): number[] {
+/**
+ * The inverse of packInts, as an Int32Array (every column Sextant stores fits 32 bits); `where`
+ * names the shard for the INDEX_CORRUPT a truncated or out-of-range list raises.
+ */
+export function unpackInts(bytes: Uint8Array, bases: readonly DeltaBase[], where: string): Int32Array {
   const stride = bases.length;
-  const values: number[] = [];
+  // -1: absolute, -2: relative to the previous entry, else the column it is relative to.
+  const modes = new Int32Array(stride);
+  for (let c = 0; c < stride; c++) modes[c] = bases[c] === 'none' ? -1 : bases[c] === 'prev' ? -2 : (bases[c] as number);
+  // Every value takes at least one byte, so bytes.length bounds the count.
+  const values = new Int32Array(bytes.length);
+  const end = bytes.length;
   let pos = 0;
+  let count = 0;
   let column = 0;
-  while (pos < bytes.length) {
-    let result = 0;
-    let scale = 1;
-    let byte: number;
-    do {
-      if (pos >= bytes.length || scale > 2 ** 49) throw corrupt(where);
-      byte = bytes[pos++]!;
-      result += (byte & 0x7f) * scale;
-      scale *= 128;
-    } while (byte & 0x80);
+  while (pos < end) {
+    let byte = bytes[pos++]!;
+    let result = byte;
+    if (byte >= 0x80) {
+      result = byte & 0x7f;
+      let scale = 128;
+      do {
+        if (pos >= end || scale > 2 ** 35) throw corrupt(where);
+        byte = bytes[pos++]!;
+        result += (byte & 0x7f) * scale;
+        scale *= 128;
+      } while (byte >= 0x80);
+    }
     const relative = result % 2 === 0 ? result / 2 : -(result + 1) / 2;
-    const base = bases[column]!;
-    const at = values.length;
-    values.push(base === 'none' ? relative : base === 'prev' ? relative + (at < stride ? 0 : values[at - stride]!) : relative + values[at - column + base]!);
+    const mode = modes[column]!;
+    const value = mode === -1 ? relative : mode === -2 ? (count < stride ? relative : relative + values[count - stride]!) : relative + values[count - column + mode]!;
+    if (value > 0x7fffffff || value < -0x80000000) throw corrupt(where);
+    values[count++] = value;
     column = column + 1 === stride ? 0 : column + 1;
   }
   if (column !== 0) throw corrupt(where);
-  return values;
+  return values.subarray(0, count);
 }
 
 function corrupt(where: string): SextantError {

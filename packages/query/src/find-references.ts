@@ -7,7 +7,7 @@ import {
 } from '@sextant/format';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
 import { pageOf, type PageRequest } from './paging.ts';
-import type { Answer, PageInfo, PeerSummary, ReferenceHit, SymbolSummary } from './results.ts';
+import type { Answer, Location, PageInfo, PeerSummary, ReferenceHit, SymbolSummary } from './results.ts';
 import { RELATED_BOUND, relatedMembers, type RelatedMembers } from './related-members.ts';
 import { defLocation, peerSummary, summarize } from './symbols.ts';
 import { resolveTarget, type Target } from './target.ts';
@@ -41,13 +41,13 @@ export const REFERENCES_PAGE = { defaultLimit: 200, maxLimit: 2000 };
 export async function findReferences(reader: IndexReader, target: Target, params: ReferenceParams): Promise<ReferencesAnswer> {
   const start = await resolveTarget(reader, target);
   const group: RelatedMembers = params.includeRelated === false ? { members: [start] } : await relatedMembers(reader, start, 'hierarchy');
-  const { hits, omitted } = collectReferences(reader, group.members, params);
+  const { found, omitted, hit } = collectReferences(reader, group.members, params);
   const query = {
     tool: 'find_references', key: start.record.key, kinds: params.kinds, includeDeclaration: params.includeDeclaration ?? false,
     paths: params.paths, includeTests: params.includeTests, includeGenerated: params.includeGenerated, minConfidence: params.minConfidence,
     includeRelated: params.includeRelated ?? true,
   };
-  const { items, page } = pageOf(hits, reader.commit, query, params, REFERENCES_PAGE);
+  const { items, page } = pageOf(found, reader.commit, query, params, REFERENCES_PAGE);
   if (group.truncatedBy) {
     page.totalIsExact = false;
     page.truncationReason = `related members: more than ${RELATED_BOUND.maxNodes} overriding or overridden members; references of the rest are not included`
@@ -58,74 +58,87 @@ export async function findReferences(reader: IndexReader, target: Target, params
     commit: reader.commit,
     symbol: summarize(reader, start.record, start.shard.paths),
     related: group.members.slice(1).map((m) => peerSummary(reader, m.record)),
-    references: items,
+    references: items.map(hit),
     omittedBelowConfidence: omitted,
-    ...(params.groupByFile ? { files: countByFile(hits) } : {}),
+    ...(params.groupByFile ? { files: countByFile(found) } : {}),
     ...page,
   };
 }
 
+/** A reference found, with what sorting and counting need; made into a ReferenceHit only when on the page. */
+interface Found extends Location {
+  /** Index into the members. */
+  member: number;
+  /** Offset of the entry in the member's refs, or of the declaration in its defs (kind definition). */
+  at: number;
+  definition: boolean;
+}
+
 /**
  * Declarations first (when asked for), then references, each in (path, position) order: pages rely
- * on it. `members[0]` is the target; hits of the others carry `via`.
+ * on it. `members[0]` is the target; hits of the others carry `via`. A place that names two members
+ * is listed once, as the target's when it is one.
  */
-export function collectReferences(
+function collectReferences(
   reader: IndexReader, members: LoadedSymbol[], params: ReferenceParams,
-): { hits: ReferenceHit[]; omitted: number } {
+): { found: Found[]; omitted: number; hit: (found: Found) => ReferenceHit } {
   const kinds = params.kinds ? new Set<ReferenceKind>(params.kinds) : undefined;
   const inPaths = pathFilter(params.paths);
   const hidden = (params.includeTests === false ? FILE_FLAGS.test : 0) | (params.includeGenerated === false ? FILE_FLAGS.generated : 0);
   const worst = CONFIDENCES.indexOf(params.minConfidence ?? 'resolved');
-  const declarations: ReferenceHit[] = [];
-  const references: ReferenceHit[] = [];
+  const declarations: Found[] = [];
+  const references: Found[] = [];
   let omitted = 0;
   members.forEach(({ record, shard }, member) => {
     const keep = (pathIndex: number) => !(shard.pathFlags[pathIndex]! & hidden) && inPaths(shard.paths[pathIndex]!);
-    const via = member > 0 ? { via: peerSummary(reader, record) } : {};
     if (params.includeDeclaration && (!kinds || kinds.has('definition'))) {
       for (let i = 0; i * DEF_STRIDE < record.defs.length; i++) {
-        if (keep(record.defs[i * DEF_STRIDE]!)) declarations.push({ ...defLocation(record, i, shard.paths), kind: 'definition', confidence: 'exact', ...via });
+        if (keep(record.defs[i * DEF_STRIDE]!)) declarations.push({ ...defLocation(record, i, shard.paths), member, at: i, definition: true });
       }
     }
     const refs = record.refs;
     for (let i = 0; i < refs.length; i += REF_STRIDE) {
-      const kind = REFERENCE_KINDS[refs[i + 5]!]!;
-      if (kinds && !kinds.has(kind)) continue;
+      if (kinds && !kinds.has(REFERENCE_KINDS[refs[i + 5]!]!)) continue;
       if (!keep(refs[i]!)) continue;
-      const confidence = refs[i + 7]!;
-      if (confidence > worst) {
+      if (refs[i + 7]! > worst) {
         omitted++;
         continue;
       }
-      const from = refs[i + 6]!;
       references.push({
-        path: shard.paths[refs[i]!]!,
-        line: refs[i + 1]!,
-        column: refs[i + 2]!,
-        endLine: refs[i + 3]!,
-        endColumn: refs[i + 4]!,
-        kind,
-        confidence: CONFIDENCES[confidence]!,
-        ...(from >= 0 ? { enclosing: peerSummary(reader, shard.peer(from)) } : {}),
-        ...via,
+        path: shard.paths[refs[i]!]!, line: refs[i + 1]!, column: refs[i + 2]!, endLine: refs[i + 3]!, endColumn: refs[i + 4]!,
+        member, at: i, definition: false,
       });
     }
   });
-  if (members.length === 1) return { hits: [...declarations, ...references], omitted };
-  return { hits: [...samePlaceOnce(declarations), ...samePlaceOnce(references)], omitted };
+  const hit = (found: Found): ReferenceHit => {
+    const { record, shard } = members[found.member]!;
+    const location = { path: found.path, line: found.line, column: found.column, endLine: found.endLine, endColumn: found.endColumn };
+    const via = found.member > 0 ? { via: peerSummary(reader, record) } : {};
+    if (found.definition) return { ...location, kind: 'definition', confidence: 'exact', ...via };
+    const from = record.refs[found.at + 6]!;
+    return {
+      ...location,
+      kind: REFERENCE_KINDS[record.refs[found.at + 5]!]!,
+      confidence: CONFIDENCES[record.refs[found.at + 7]!]!,
+      ...(from >= 0 ? { enclosing: peerSummary(reader, shard.peer(from)) } : {}),
+      ...via,
+    };
+  };
+  const found = members.length === 1 ? [...declarations, ...references] : [...samePlaceOnce(declarations), ...samePlaceOnce(references)];
+  return { found, omitted, hit };
 }
 
-function byPosition(a: ReferenceHit, b: ReferenceHit): number {
+function byPosition(a: Location, b: Location): number {
   return (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line || a.column - b.column || a.endLine - b.endLine || a.endColumn - b.endColumn;
 }
 
-/** Sorted, with a place that names two members of the group listed once (the target's hit first: the sort is stable). */
-function samePlaceOnce(hits: ReferenceHit[]): ReferenceHit[] {
-  return hits.sort(byPosition).filter((hit, i) => i === 0 || byPosition(hits[i - 1]!, hit) !== 0);
+/** Sorted, with a place that names two members of the group listed once (the target's first: the sort is stable). */
+function samePlaceOnce(found: Found[]): Found[] {
+  return found.sort(byPosition).filter((f, i) => i === 0 || byPosition(found[i - 1]!, f) !== 0);
 }
 
-function countByFile(hits: ReferenceHit[]): { path: string; count: number }[] {
+function countByFile(found: Location[]): { path: string; count: number }[] {
   const counts = new Map<string, number>();
-  for (const hit of hits) counts.set(hit.path, (counts.get(hit.path) ?? 0) + 1);
+  for (const f of found) counts.set(f.path, (counts.get(f.path) ?? 0) + 1);
   return [...counts].map(([path, count]) => ({ path, count }));
 }
