@@ -76,16 +76,16 @@ export async function fileLines(reader: IndexReader, path: string): Promise<stri
 
 const LINES = new WeakMap<TextShard, Map<string, string[]>>();
 
+/** A file's text, from its text shard alone; the file shard is read only to say why a text is missing. */
 async function textOf(reader: IndexReader, path: string): Promise<{ shard: TextShard; path: string; text: string }> {
-  const file = await fileOrThrow(reader, path);
-  const name = reader.textShardNameOf(file.path);
+  const stored = normalizePath(path);
+  const name = reader.textShardNameOf(stored);
   const shard = await reader.shard<TextShard>(name);
-  const text = shard?.text(file.path);
-  if (shard === undefined || text === undefined) {
-    throw new SextantError('INDEX_CORRUPT', `The text of ${file.path} is missing from ${name}.`,
-      'Rebuild the index with `indexer build`.', { shard: name });
-  }
-  return { shard, path: file.path, text };
+  const text = shard?.text(stored);
+  if (shard !== undefined && text !== undefined) return { shard, path: stored, text };
+  const file = await fileOrThrow(reader, path);
+  throw new SextantError('INDEX_CORRUPT', `The text of ${file.path} is missing from ${name}.`,
+    'Rebuild the index with `indexer build`.', { shard: name });
 }
 
 export function splitLines(text: string): string[] {
