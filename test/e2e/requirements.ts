@@ -33,7 +33,7 @@ export const REQUIREMENTS: Record<string, string> = {
   'REF-3': 'find_references leaves out references below minConfidence (default resolved) and says how many',
   'REF-4': 'find_references adds declarations only when includeDeclaration, and groups by file when asked',
   'REF-5': 'a call made through an interface is a reference to the interface member',
-  'REF-6': 'find_references on a member includes the references of related members (what it overrides or implements, everything overriding or implementing those, members used with it as one property of a union type), each marked with the member it names (includeRelated false: the member alone)',
+  'REF-6': 'find_references on a member includes the references of related members (what it overrides or implements, everything overriding or implementing those, the same-named members of the other object types of a union it is declared in), each marked with the member it names (includeRelated false: the member alone)',
   'IMP-1': 'find_implementations is transitive, for interfaces, abstract members and overridable methods',
   'SUP-1': 'find_super_methods gives the whole chain up',
   'HIE-1': 'type_hierarchy gives supertypes, subtypes or both as nodes and edges, bounded by depth',

@@ -142,7 +142,7 @@ for (const makeBackend of BACKENDS) {
         expect(badge.related.map(named).sort()).toEqual(['Label.label', 'Labelled.label', 'Tag.label', 'Tagged.label']);
       });
 
-      it('[REF-6] relates the members used as one property of a union', async () => {
+      it('[REF-6] relates the same-named members of the object types of one union', async () => {
         const solid = await ok(shapes, 'find_references', { path: 'src/shapes/outline.ts', line: 2, column: 40, includeDeclaration: true });
         expect(solid.related).toEqual([expect.objectContaining({ name: 'stroke', kind: 'property' })]);
         expect(solid.references.map((r: any) => `${where(r)} ${r.kind} ${r.via ? 'via' : 'own'}`)).toEqual([

@@ -328,12 +328,13 @@ export class ProgramIndexer {
       while (ts.isParenthesizedTypeNode(literal)) literal = literal.type;
       if (!ts.isTypeLiteralNode(literal)) continue;
       for (const member of literal.members) {
-        const name = member.name && (ts.isIdentifier(member.name) || ts.isStringLiteral(member.name) || ts.isNumericLiteral(member.name)) ? member.name.text : undefined;
-        const key = name !== undefined && this.declarationSymbolKey(member, table);
+        const name = member.name;
+        if (!name || !(ts.isIdentifier(name) || ts.isStringLiteral(name) || ts.isNumericLiteral(name))) continue;
+        const key = this.declarationSymbolKey(member, table);
         if (!key) continue;
-        const keys = byName.get(name!) ?? [];
+        const keys = byName.get(name.text) ?? [];
         if (!keys.includes(key)) keys.push(key);
-        byName.set(name!, keys);
+        byName.set(name.text, keys);
       }
     }
     for (const [first, ...rest] of byName.values()) for (const key of rest) this.collector.addEdge(first!, 'sameProperty', key);

@@ -1,6 +1,6 @@
 // The members a reference search or a rename treats together with a member: over `overrides` edges
-// (a member overriding or implementing another) and `sameProperty` edges (members used as one
-// property of a union or intersection type). Two reaches:
+// (a member overriding or implementing another) and `sameProperty` edges (the same-named members of
+// the object type literals of one union). Two reaches:
 // - 'hierarchy', for find_references: the members it is one property with, then the members those
 //   override or implement, transitively, then every member overriding or implementing any of these,
 //   transitively; so a sibling (another subclass's override of the same base member) is in, since a

@@ -12,7 +12,7 @@ export const findReferencesTool = defineTool({
   name: 'find_references',
   title: 'Find references',
   description:
-    'Every place that uses one symbol, resolved semantically: through aliased imports, re-exports and default exports, and never mixing up two symbols that share a name (OrderRepository.save vs ImageCache.save). Target by symbolId, path + line + column, qualifiedName or exact name. Each reference has a kind (call, new, read, write, type, import, export, inherit, jsx, decorator) and the symbol whose body contains it (its symbolId chains to other tools). For a member, the references of related members are included, as Find All References in an editor does: the members it overrides or implements, every member overriding or implementing those, and the members used with it as one property of a union type (each such hit names that member in via; related lists them; includeRelated false turns it off). Filter with kinds; includeDeclaration adds the declarations (default false). Ordered by path and position; page size default 200, at most 2000; page with nextCursor until hasMore is false.',
+    'Every place that uses one symbol, resolved semantically: through aliased imports, re-exports and default exports, and never mixing up two symbols that share a name (OrderRepository.save vs ImageCache.save). Target by symbolId, path + line + column, qualifiedName or exact name. Each reference has a kind (call, new, read, write, type, import, export, inherit, jsx, decorator) and the symbol whose body contains it (its symbolId chains to other tools). For a member, the references of related members are included, as Find All References in an editor does: the members it overrides or implements, every member overriding or implementing those, and the same-named members of the other object types of a union it is declared in (each such hit names that member in via; related lists them; includeRelated false turns it off). Filter with kinds; includeDeclaration adds the declarations (default false). Ordered by path and position; page size default 200, at most 2000; page with nextCursor until hasMore is false.',
   input: z.strictObject({
     ...targetInput,
     kinds: z.array(referenceKind).max(16).optional().describe('Only references of these kinds.'),
@@ -22,7 +22,7 @@ export const findReferencesTool = defineTool({
     includeGenerated: z.boolean().optional().describe('Include references in generated files (default true: generated code is sometimes the only path between two calls).'),
     minConfidence: confidence.optional().describe('Lowest confidence to return (default resolved: candidates, which are name matches only, are left out and counted in omittedBelowConfidence).'),
     groupByFile: z.boolean().optional().describe('Also return every referencing file of the whole result with its count.'),
-    includeRelated: z.boolean().optional().describe('For a member, also the references of related members: those it overrides or implements, those overriding or implementing these, and those used with it as one property of a union type (default true).'),
+    includeRelated: z.boolean().optional().describe('For a member, also the references of related members: those it overrides or implements, those overriding or implementing these, and the same-named members of the other object types of a union it is declared in (default true).'),
     ...pageInput(REFERENCES_PAGE),
     ...commitInput,
   }),
