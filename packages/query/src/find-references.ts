@@ -50,7 +50,7 @@ export async function findReferences(reader: IndexReader, target: Target, params
   const { items, page } = pageOf(found, reader.commit, query, params, REFERENCES_PAGE);
   if (group.truncatedBy) {
     page.totalIsExact = false;
-    page.truncationReason = `related members: more than ${RELATED_BOUND.maxNodes} overriding or overridden members; references of the rest are not included`
+    page.truncationReason = `related members: more than ${RELATED_BOUND.maxNodes}; references of the rest are not included`
       + (page.truncationReason ? `; ${page.truncationReason}` : '');
   }
   return {

@@ -4,7 +4,7 @@
 // ordered and pageable.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { formatSymbolId, SextantError } from '@sextant/format';
-import { findReferences, gotoDefinition, type IndexReader, type Target } from '../src/index.ts';
+import { findReferences, gotoDefinition, RELATED_BOUND, type IndexReader, type Target } from '../src/index.ts';
 import { buildMemoryIndex, openMemoryIndex, shopSpec, type MemoryIndex } from './support/memory-index.ts';
 
 let index: MemoryIndex;
@@ -128,6 +128,25 @@ describe('find_references', () => {
     ]);
     expect(answer.references.every((r) => r.endColumn === r.column + 'OrderService'.length)).toBe(true);
     expect(answer).toMatchObject({ total: 4, totalIsExact: true, hasMore: false, symbol: { symbolId: idOf('OrderService') } });
+  });
+
+  it('says when a member has more related members than it follows, and how many it does follow', async () => {
+    const count = RELATED_BOUND.maxNodes + 1;
+    const text = ['interface Shape { area(): number }', ...Array.from({ length: count }, (_, i) => `class S${i} { area() { return ${i}; } }`)].join('\n');
+    const overriders = Array.from({ length: count }, (_, i) => ({
+      id: `S${i}.area`, name: 'area', kind: 'method' as const, qname: `S${i}.area`, defs: [{ path: 'src/shapes.ts', line: i + 2 }],
+      overrides: ['Shape.area'],
+    }));
+    const crowd = await openMemoryIndex(buildMemoryIndex({
+      files: [{ path: 'src/shapes.ts', text }],
+      symbols: [{ name: 'area', kind: 'method', qname: 'Shape.area', defs: [{ path: 'src/shapes.ts', line: 1 }] }, ...overriders],
+    }));
+    const answer = await findReferences(crowd, { qualifiedName: 'Shape.area' }, { includeDeclaration: true, limit: 1 });
+    expect(answer.related).toHaveLength(RELATED_BOUND.maxNodes);
+    expect(answer).toMatchObject({ total: RELATED_BOUND.maxNodes + 1, totalIsExact: false, hasMore: true });
+    expect(answer.truncationReason).toBe(`related members: more than ${RELATED_BOUND.maxNodes}; references of the rest are not included; limit 1`);
+    const alone = await findReferences(crowd, { qualifiedName: 'S7.area' }, { includeDeclaration: true, includeRelated: false });
+    expect(alone).toMatchObject({ related: [], total: 1, totalIsExact: true, hasMore: false });
   });
 
   it('gives enclosing symbols symbolIds that chain to goto_definition', async () => {

@@ -125,11 +125,11 @@ function occurrencesOf(symbol: LoadedSymbol, withDefinitions: boolean): Occurren
   return out;
 }
 
-/** The symbol and every member it overrides or is overridden by, transitively: they share one name. */
+/** The symbol and its whole related group (related-members.ts, 'group'): they share one name. */
 async function overrideGroup(reader: IndexReader, start: LoadedSymbol): Promise<LoadedSymbol[]> {
   const group = await relatedMembers(reader, start, 'group');
   if (group.truncatedBy) {
-    throw new SextantError('INVALID_ARGUMENT', `${start.record.qname} has more than ${RELATED_BOUND.maxNodes} overriding or overridden members.`,
+    throw new SextantError('INVALID_ARGUMENT', `${start.record.qname} has more than ${RELATED_BOUND.maxNodes} related members (overriding, overridden, or one property of a union).`,
       'Rename it with the TypeScript planner in the runner, or split the change.');
   }
   return group.members;

@@ -10,7 +10,7 @@
 // silently describe positions that do not exist. Used by packages/query/test and, by relative
 // path, by packages/mcp/test.
 import {
-  CONFIDENCES, encodeFileShard, encodeNameShard, encodeSymbolShard, encodeTextShard, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, OCC_STRIDE, REF_STRIDE,
+  CONFIDENCES, EDGE_KINDS, EDGE_STRIDE, encodeFileShard, encodeNameShard, encodeSymbolShard, encodeTextShard, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, OCC_STRIDE, REF_STRIDE,
   REFERENCE_KINDS, bucketOf, fileShardName, pathKey, sha256Hex, symbolKey, symbolShardName, textShardName,
   type Confidence, type ExternalOrigin, type FileRecord, type Language, type Manifest, type NameShardData,
   type OutlineNode, type PeerRecord, type ReferenceKind, type SkippedFile, type SymbolKind, type SymbolRecord,
@@ -54,6 +54,8 @@ export interface SymbolSpec {
   container?: string;
   external?: ExternalOrigin;
   local?: boolean;
+  /** `id`s of the members this one overrides or implements (an `overrides` edge to each). */
+  overrides?: string[];
 }
 
 export interface FileSpec {
@@ -155,29 +157,49 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
     return entry.key;
   };
 
+  const overriddenBy = new Map<string, string[]>();
+  for (const [id, { spec: s }] of byId) {
+    for (const to of s.overrides ?? []) {
+      keyOf(to);
+      const list = overriddenBy.get(to) ?? [];
+      list.push(id);
+      overriddenBy.set(to, list);
+    }
+  }
+
   const shards = new Map<string, Uint8Array>();
 
   // Symbol shards: bucketed by key, symbols sorted by key (IndexReader binary-searches them).
   const buckets = new Map<number, string[]>();
   for (const [id, { key }] of byId) {
     const bucket = bucketOf(key, layout.symbolBucketBits);
-    buckets.set(bucket, [...(buckets.get(bucket) ?? []), id]);
+    const list = buckets.get(bucket) ?? [];
+    list.push(id);
+    buckets.set(bucket, list);
   }
   for (const [bucket, ids] of buckets) {
     const members = ids.map((id) => byId.get(id)!).sort((a, b) => compare(a.key, b.key));
     const paths = [...new Set(members.flatMap((m) => [...m.defs, ...m.refs].map((s) => s.path)))].sort(compare);
-    const peerIds = [...new Set(members.flatMap((m) => m.refs.flatMap((r) => (r.from ? [r.from] : []))))]
-      .sort((a, b) => compare(keyOf(a), keyOf(b)));
+    const edgesOf = (id: string) => [
+      ...(byId.get(id)!.spec.overrides ?? []).map((to) => ({ out: true, peer: to })),
+      ...(overriddenBy.get(id) ?? []).map((from) => ({ out: false, peer: from })),
+    ];
+    const peerIds = [...new Set([
+      ...members.flatMap((m) => m.refs.flatMap((r) => (r.from ? [r.from] : []))),
+      ...ids.flatMap((id) => edgesOf(id).map((e) => e.peer)),
+    ])].sort((a, b) => compare(keyOf(a), keyOf(b)));
+    const peerIndex = new Map(peerIds.map((id, i) => [id, i]));
     const peers: PeerRecord[] = peerIds.map((id) => {
       const peer = byId.get(id)!;
       return { key: peer.key, name: peer.spec.name, kind: peer.spec.kind };
     });
     const symbols: SymbolRecord[] = members.map(({ spec: s, key, defs, refs }) => {
+      const id = s.id ?? s.qname!;
       const sortedRefs = [...refs].sort((a, b) => compare(a.path, b.path) || a.line - b.line || a.column - b.column);
       const refEntries = sortedRefs.map((r) => {
         const entry = [
           paths.indexOf(r.path), r.line, r.column, r.line, r.endColumn, REFERENCE_KINDS.indexOf(r.kind),
-          r.from ? peerIds.indexOf(r.from) : -1, CONFIDENCES.indexOf(r.confidence ?? 'exact'),
+          r.from ? peerIndex.get(r.from)! : -1, CONFIDENCES.indexOf(r.confidence ?? 'exact'),
         ];
         // The stored layout changes with the format; fail loudly rather than write misaligned entries.
         if (entry.length !== REF_STRIDE) throw new Error(`memory-index writes ${entry.length} numbers per reference; REF_STRIDE is ${REF_STRIDE}`);
@@ -200,7 +222,11 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
           .sort((a, b) => compare(a.path, b.path) || a.line - b.line || a.column - b.column)
           .flatMap((d) => [paths.indexOf(d.path), d.line, d.column, d.line, d.endColumn]),
         refs: refEntries.flat(),
-        edges: [],
+        edges: edgesOf(id).flatMap((e) => {
+          const entry = [EDGE_KINDS.indexOf('overrides'), e.out ? 0 : 1, peerIndex.get(e.peer)!, -1, 0, 0, 0, 0];
+          if (entry.length !== EDGE_STRIDE) throw new Error(`memory-index writes ${entry.length} numbers per edge; EDGE_STRIDE is ${EDGE_STRIDE}`);
+          return entry;
+        }),
       };
     });
     shards.set(symbolShardName(bucket), encodeSymbolShard({ paths, pathFlags: paths.map((p) => fileFlags.get(p) ?? 0), peers, symbols }));
@@ -217,9 +243,10 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
     }
     occurrences.sort((a, b) => a.site.line - b.site.line || a.site.column - b.site.column);
     const syms: string[] = [];
+    const symIndex = new Map<string, number>();
     const occ = occurrences.flatMap(({ site, key, kind }) => {
-      if (!syms.includes(key)) syms.push(key);
-      const entry = [site.line, site.column, site.line, site.endColumn, syms.indexOf(key), REFERENCE_KINDS.indexOf(kind)];
+      if (!symIndex.has(key)) symIndex.set(key, syms.push(key) - 1);
+      const entry = [site.line, site.column, site.line, site.endColumn, symIndex.get(key)!, REFERENCE_KINDS.indexOf(kind)];
       if (entry.length !== OCC_STRIDE) throw new Error(`memory-index writes ${entry.length} numbers per occurrence; OCC_STRIDE is ${OCC_STRIDE}`);
       return entry;
     });
@@ -236,7 +263,9 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
       problems: [],
     };
     const bucket = bucketOf(pathKey(file.path), layout.fileBucketBits);
-    fileBuckets.set(bucket, [...(fileBuckets.get(bucket) ?? []), record]);
+    const list = fileBuckets.get(bucket) ?? [];
+    list.push(record);
+    fileBuckets.set(bucket, list);
   }
   const texts = new Map(spec.files.map((file) => [file.path, file.text]));
   for (const [bucket, files] of fileBuckets) {
@@ -299,15 +328,24 @@ function outlineOf(
   path: string, byId: Map<string, { spec: SymbolSpec; key: string; defs: Site[] }>, syms: string[],
 ): OutlineNode[] {
   const declared = [...byId].filter(([, s]) => !s.spec.local && s.defs[0]?.path === path);
+  const declaredIds = new Set(declared.map(([id]) => id));
+  const children = new Map<string | undefined, string[]>();
+  for (const [id, s] of declared) {
+    const parent = s.spec.container !== undefined && declaredIds.has(s.spec.container) ? s.spec.container : undefined;
+    const list = children.get(parent) ?? [];
+    list.push(id);
+    children.set(parent, list);
+  }
+  const symIndex = new Map(syms.map((key, i) => [key, i]));
   const node = (id: string): OutlineNode => {
     const { spec: s, key, defs } = byId.get(id)!;
     const d = defs[0]!;
     return {
-      name: s.name, kind: s.kind, sym: syms.indexOf(key), range: [d.line, d.column, d.line, d.endColumn], at: [d.line, d.column],
-      children: declared.filter(([, c]) => c.spec.container === id).map(([childId]) => node(childId)),
+      name: s.name, kind: s.kind, sym: symIndex.get(key) ?? -1, range: [d.line, d.column, d.line, d.endColumn], at: [d.line, d.column],
+      children: (children.get(id) ?? []).map(node),
     };
   };
-  return declared.filter(([, s]) => s.spec.container === undefined || !declared.some(([id]) => id === s.spec.container)).map(([id]) => node(id));
+  return (children.get(undefined) ?? []).map(node);
 }
 
 /**
