@@ -21,6 +21,8 @@ export interface MissSite {
   relative: (fileName: string) => string | undefined;
   /** The sampled declaration the references are of. */
   declaration: { path: string; line: number; column: number };
+  /** The language service found nothing at all from the declaration. */
+  languageServiceEmpty: boolean;
 }
 
 /**
@@ -41,6 +43,12 @@ export const LS_BLIND_SPOTS = {
    * the type's uses only, while the index keeps the merged symbol whole.
    */
   selfDefined: "the LS's definition here is the declaration itself (mostly a merged interface + const used as the value)",
+  /**
+   * A member with a computed name (`readonly [TypeId]: …`): at the bracket the language service
+   * finds nothing, and inside it the name is the constant `TypeId`, so no position asks it about
+   * the member; the index still lists the member's declaration.
+   */
+  computed: 'a member with a computed name, which the LS finds nothing for',
 } as const;
 
 // ts.getNameTable is internal but stable: it is what findReferences checks before searching a file.
@@ -62,6 +70,7 @@ export function classifyMiss(input: MissSite): { cause: string; detail?: string 
     return { cause: LS_BLIND_SPOTS.unsearched, detail };
   }
   if (definitions.some((d) => isAt(input, d, input.declaration))) return { cause: LS_BLIND_SPOTS.selfDefined, detail };
+  if (input.side === 'extra' && input.languageServiceEmpty && ts.findAncestor(token, ts.isComputedPropertyName)) return { cause: LS_BLIND_SPOTS.computed, detail };
   if (ts.findAncestor(token, (n) => ts.isJSDoc(n) || n.kind === ts.SyntaxKind.JSDocLink) || inComment(sourceFile, position)) {
     return { cause: 'in a JSDoc comment (@link, @see, @param)', detail };
   }

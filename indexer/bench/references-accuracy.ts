@@ -249,14 +249,14 @@ export async function measureReferenceAccuracy(options: AccuracyOptions): Promis
       if (ours.has(at(entry))) continue;
       const { cause, detail } = split && entry.own ? { cause: split.replace(/ \d+ of the LS's \d+/, ' some of the'), detail: split }
         : program
-        ? classifyMiss({ side: 'missing', program, service: service!.service, fileName: host.absolute(entry.path), site: entry, group: entry.group, nearby: sameLine(ours, entry), relative, declaration })
+        ? classifyMiss({ side: 'missing', program, service: service!.service, fileName: host.absolute(entry.path), site: entry, group: entry.group, nearby: sameLine(ours, entry), relative, declaration, languageServiceEmpty: false })
         : { cause: 'no program', detail: undefined };
       misses.push({ side: 'missing', path: entry.path, line: entry.line, column: entry.column, source: lineOf(entry.path, entry.line), cause, detail, declaration });
     }
     for (const site of ours.values()) {
       if (theirs.has(at(site))) continue;
       const { cause, detail } = program
-        ? classifyMiss({ side: 'extra', program, service: service!.service, fileName: host.absolute(site.path), site, nearby: sameLine(theirs, site), relative, declaration })
+        ? classifyMiss({ side: 'extra', program, service: service!.service, fileName: host.absolute(site.path), site, nearby: sameLine(theirs, site), relative, declaration, languageServiceEmpty: theirs.size === 0 })
         : { cause: 'declaration outside every program', detail: undefined };
       misses.push({ side: 'extra', path: site.path, line: site.line, column: site.column, source: lineOf(site.path, site.line), cause, detail, declaration });
     }
@@ -305,7 +305,7 @@ export function formatAccuracy(name: string, report: AccuracyReport, limit: numb
   out.push(`  recall without JSDoc mentions: ${percent(report.both / Math.max(1, report.theirs - jsdoc))}; `
     + `without JSDoc mentions and related symbols' groups: ${percent(report.both / Math.max(1, report.theirs - jsdoc - related))}`);
   const blind = Object.values(LS_BLIND_SPOTS).map((cause) => report.misses.filter((m) => m.side === 'extra' && m.cause === cause).length);
-  out.push(`  precision without the language service's blind spots (${blind.join(' + ')} extras: files it does not search, sites whose definition it gives as the declaration itself): `
+  out.push(`  precision without the language service's blind spots (${blind.join(' + ')} extras: files it does not search, sites whose definition it gives as the declaration itself, members with computed names): `
     + `${percent(report.both / Math.max(1, report.ours - blind.reduce((a, b) => a + b, 0)))}`);
   const causes = new Map<string, Miss[]>();
   for (const miss of report.misses) {
