@@ -4,8 +4,8 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
-  bucketOf, CONFIDENCES, EDGE_KINDS, encodeFileShard, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_FILE,
-  NAME_FLAG_EXTERNAL, NAMES_SHARD, pathKey, REFERENCE_KINDS, sha256Hex, symbolShardName, textShardName,
+  bucketOf, CONFIDENCES, DEF_STRIDE, EDGE_KINDS, EDGE_STRIDE, encodeFileShard, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_FILE,
+  NAME_FLAG_EXTERNAL, NAMES_SHARD, pathKey, REF_STRIDE, REFERENCE_KINDS, sha256Hex, symbolShardName, textShardName,
   type FileRecord, type Manifest, type NameShardData, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData,
 } from '@sextant/format';
 import type { CollectedSymbol, IndexCollector, Site } from '../index-collector.ts';
@@ -99,20 +99,40 @@ function symbolShard(collector: IndexCollector, symbols: CollectedSymbol[]): Sym
       ...(info.container !== undefined ? { container: info.container } : {}),
       ...(info.external !== undefined ? { external: info.external } : {}),
       ...(info.local ? { local: true } : {}),
-      defs: defs.flatMap((d) => [pathIndex.get(d[0])!, d[1], d[2], d[3], d[4]]),
-      refs: sortedRefs.flatMap((r) => [
-        pathIndex.get(r.site.path)!, r.site.line, r.site.column, r.site.endLine, r.site.endColumn,
-        REFERENCE_KINDS.indexOf(r.kind), r.from ? peerIndex.get(r.from)! : -1, CONFIDENCES.indexOf(r.confidence),
-      ]),
-      edges: sortedEdges.flatMap((e) => [
-        EDGE_KINDS.indexOf(e.kind), e.out ? 0 : 1, peerIndex.get(e.peer)!,
-        ...(e.site ? [pathIndex.get(e.site.path)!, e.site.line, e.site.column, e.site.endLine, e.site.endColumn] : [-1, -1, -1, -1, -1]),
-      ]),
+      // Filled in place: one array per column list, not one small array per entry (effect has
+      // hundreds of thousands of references).
+      defs: strided(defs, DEF_STRIDE, (d, out, at) => {
+        out[at] = pathIndex.get(d[0])!;
+        out.set(d.slice(1) as number[], at + 1);
+      }),
+      refs: strided(sortedRefs, REF_STRIDE, (r, out, at) => {
+        out[at] = pathIndex.get(r.site.path)!;
+        out[at + 1] = r.site.line;
+        out[at + 2] = r.site.column;
+        out[at + 3] = r.site.endLine;
+        out[at + 4] = r.site.endColumn;
+        out[at + 5] = REFERENCE_KINDS.indexOf(r.kind);
+        out[at + 6] = r.from ? peerIndex.get(r.from)! : -1;
+        out[at + 7] = CONFIDENCES.indexOf(r.confidence);
+      }),
+      edges: strided(sortedEdges, EDGE_STRIDE, (e, out, at) => {
+        out[at] = EDGE_KINDS.indexOf(e.kind);
+        out[at + 1] = e.out ? 0 : 1;
+        out[at + 2] = peerIndex.get(e.peer)!;
+        if (e.site) out.set([pathIndex.get(e.site.path)!, e.site.line, e.site.column, e.site.endLine, e.site.endColumn], at + 3);
+        else out.fill(-1, at + 3, at + 8);
+      }),
     };
     return record;
   });
   const fileFlags = collector.fileFlags();
   return { paths: pathList, pathFlags: pathList.map((p) => fileFlags.get(p) ?? 0), peers, symbols: records };
+}
+
+function strided<T>(items: readonly T[], stride: number, fill: (item: T, out: Int32Array, at: number) => void): Int32Array {
+  const out = new Int32Array(items.length * stride);
+  items.forEach((item, i) => fill(item, out, i * stride));
+  return out;
 }
 
 function peerOf(collector: IndexCollector, key: string): PeerRecord {
