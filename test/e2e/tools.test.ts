@@ -110,7 +110,7 @@ for (const makeBackend of BACKENDS) {
       it('[REF-6] includes the references of related members, each marked with the member it names', async () => {
         const implementation = await ok(basic, 'find_references', { qualifiedName: 'OrderRepository.save', includeDeclaration: true });
         const [repositorySave] = implementation.related;
-        expect(implementation.related).toEqual([expect.objectContaining({ name: 'save', kind: 'method' })]);
+        expect(implementation.related).toEqual([expect.objectContaining({ name: 'save', kind: 'method', qualifiedName: 'Repository.save', path: 'src/orders/repository.ts' })]);
         expect((await ok(basic, 'goto_definition', { symbolId: repositorySave.symbolId })).symbol.qualifiedName).toBe('Repository.save');
         expect(implementation.references.map((r: any) => `${where(r)} ${r.kind} ${r.via ? 'via' : 'own'}`)).toEqual([
           'src/orders/repository.ts:5:3 definition via', 'src/orders/repository.ts:11:9 definition own', 'src/orders/order-service.ts:10:27 call via',

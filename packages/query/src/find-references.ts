@@ -7,7 +7,7 @@ import {
 } from '@sextant/format';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
 import { pageOf, type PageRequest } from './paging.ts';
-import type { Answer, Location, PageInfo, PeerSummary, ReferenceHit, SymbolSummary } from './results.ts';
+import type { Answer, Location, PageInfo, ReferenceHit, SymbolSummary } from './results.ts';
 import { RELATED_BOUND, relatedMembers, type RelatedMembers } from './related-members.ts';
 import { defLocation, peerSummary, summarize } from './symbols.ts';
 import { resolveTarget, type Target } from './target.ts';
@@ -27,8 +27,8 @@ export interface ReferenceParams extends PageRequest {
 
 export interface ReferencesAnswer extends Answer, PageInfo {
   symbol: SymbolSummary;
-  /** The other members whose references are included (includeRelated), in breadth-first order from the target. */
-  related: PeerSummary[];
+  /** The other members whose references are included (includeRelated), in the order they were reached from the target. */
+  related: SymbolSummary[];
   references: ReferenceHit[];
   /** References that matched every other filter but were below minConfidence. */
   omittedBelowConfidence: number;
@@ -57,7 +57,7 @@ export async function findReferences(reader: IndexReader, target: Target, params
     repo: reader.repo,
     commit: reader.commit,
     symbol: summarize(reader, start.record, start.shard.paths),
-    related: group.members.slice(1).map((m) => peerSummary(reader, m.record)),
+    related: group.members.slice(1).map((m) => summarize(reader, m.record, m.shard.paths)),
     references: items.map(hit),
     omittedBelowConfidence: omitted,
     ...(params.groupByFile ? { files: countByFile(found) } : {}),

@@ -29,7 +29,7 @@ export const findReferencesTool = defineTool({
   output: z.object({
     ...answerOutput,
     symbol: symbolSummary,
-    related: z.array(peer).describe('The other members whose references are included (includeRelated).'),
+    related: z.array(symbolSummary).describe('The other members whose references are included (includeRelated), each with its qualified name and declaration.'),
     references: z.array(z.object({
       ...location, kind: referenceKind, confidence, enclosing: peer.optional(),
       via: peer.optional().describe('The related member this reference names, when it is not the target itself.'),
@@ -43,7 +43,7 @@ export const findReferencesTool = defineTool({
   },
   render(a) {
     return [
-      `${a.total} references to ${renderSymbol(a.symbol)}${a.related.length ? ` and ${a.related.length} related members (${a.related.map((r) => r.name).slice(0, 5).join(', ')}${a.related.length > 5 ? ', ...' : ''})` : ''}${a.omittedBelowConfidence ? ` (${a.omittedBelowConfidence} name-only candidates left out; pass minConfidence "candidate" to see them)` : ''}`,
+      `${a.total} references to ${renderSymbol(a.symbol)}${a.related.length ? ` and ${a.related.length} related members (${a.related.map((r) => r.qualifiedName).slice(0, 5).join(', ')}${a.related.length > 5 ? ', ...' : ''})` : ''}${a.omittedBelowConfidence ? ` (${a.omittedBelowConfidence} name-only candidates left out; pass minConfidence "candidate" to see them)` : ''}`,
       ...(a.files ?? []).map((f) => `  file ${f.path}: ${f.count}`),
       ...a.references.map((r) => `  ${renderLocation(r)} ${r.kind}${r.via ? ` via ${r.via.name} ${r.via.symbolId}` : ''}${r.enclosing ? ` in ${r.enclosing.name} ${r.enclosing.symbolId}` : ''}`),
       ...renderPage(a),
