@@ -116,6 +116,9 @@ for (const makeBackend of BACKENDS) {
           'src/orders/repository.ts:5:3 definition via', 'src/orders/repository.ts:11:9 definition own', 'src/orders/order-service.ts:10:27 call via',
         ]);
         expect(implementation.references[2].via.symbolId).toBe(repositorySave.symbolId);
+        const text = (await call(basic.repo, 'find_references', { qualifiedName: 'OrderRepository.save' })).content[0]!.text;
+        expect(text).toContain('and 1 related members (Repository.save)');
+        expect(text).toContain('src/orders/order-service.ts:10:27 call via Repository.save');
         const alone = await ok(basic, 'find_references', { qualifiedName: 'OrderRepository.save', includeDeclaration: true, includeRelated: false });
         expect(alone).toMatchObject({ related: [], total: 1, references: [expect.objectContaining({ line: 11, kind: 'definition' })] });
       });

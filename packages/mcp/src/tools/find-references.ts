@@ -42,10 +42,11 @@ export const findReferencesTool = defineTool({
     return findReferences(await openIndex(provider, { repo, commit, cursor: params.cursor }), { symbolId, path, line, column, qualifiedName, name }, params);
   },
   render(a) {
+    const qualified = new Map(a.related.map((r) => [r.symbolId, r.qualifiedName]));
     return [
       `${a.total} references to ${renderSymbol(a.symbol)}${a.related.length ? ` and ${a.related.length} related members (${a.related.map((r) => r.qualifiedName).slice(0, 5).join(', ')}${a.related.length > 5 ? ', ...' : ''})` : ''}${a.omittedBelowConfidence ? ` (${a.omittedBelowConfidence} name-only candidates left out; pass minConfidence "candidate" to see them)` : ''}`,
       ...(a.files ?? []).map((f) => `  file ${f.path}: ${f.count}`),
-      ...a.references.map((r) => `  ${renderLocation(r)} ${r.kind}${r.via ? ` via ${r.via.name} ${r.via.symbolId}` : ''}${r.enclosing ? ` in ${r.enclosing.name} ${r.enclosing.symbolId}` : ''}`),
+      ...a.references.map((r) => `  ${renderLocation(r)} ${r.kind}${r.via ? ` via ${qualified.get(r.via.symbolId) ?? r.via.name} ${r.via.symbolId}` : ''}${r.enclosing ? ` in ${r.enclosing.name} ${r.enclosing.symbolId}` : ''}`),
       ...renderPage(a),
     ].join('\n');
   },
