@@ -2,23 +2,13 @@
 // server, and must be refused (INVALID_CURSOR, with a hint) when it is garbage, belongs to another
 // commit or to another query: misreading it would silently skip or repeat results.
 import { describe, expect, it } from 'vitest';
-import { SextantError } from '@sextant/format';
 import { canonicalJson, decodeCursor, encodeCursor, pageOf, queryFingerprint } from '../src/index.ts';
+import { thrown } from '../../format/test/support/thrown.ts';
 
 const COMMIT = 'c0ffee0000000000000000000000000000000001';
 const OTHER_COMMIT = 'deadbeef00000000000000000000000000000002';
 const QUERY = { tool: 'find_references', key: 'k37n0hzyjwz0t1c3', kinds: ['call'] };
 const BOUNDS = { defaultLimit: 50, maxLimit: 500 };
-
-function sextantError(run: () => unknown): SextantError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SextantError);
-    return error as SextantError;
-  }
-  throw new Error('expected a SextantError');
-}
 
 /** base64url of arbitrary JSON: how someone would hand-craft a cursor. */
 function craft(state: unknown): string {
@@ -57,7 +47,7 @@ describe('cursors', () => {
   ];
 
   it.each(garbage)('refuse %s: INVALID_CURSOR with a hint', (_label, cursor) => {
-    const error = sextantError(() => decodeCursor(cursor, COMMIT, fingerprint));
+    const error = thrown(() => decodeCursor(cursor, COMMIT, fingerprint));
     expect(error.code).toBe('INVALID_CURSOR');
     expect(error.message).toMatch(/not one this server issued/);
     expect(error.hint).toMatch(/nextCursor/);
@@ -68,10 +58,10 @@ describe('cursors', () => {
     for (const position of [0, 1, 2, 5, cursor.length - 1]) {
       const replacement = cursor[position] === 'A' ? 'B' : 'A';
       const tampered = cursor.slice(0, position) + replacement + cursor.slice(position + 1);
-      const error = sextantError(() => decodeCursor(tampered, COMMIT, fingerprint));
+      const error = thrown(() => decodeCursor(tampered, COMMIT, fingerprint));
       expect(error.code).toBe('INVALID_CURSOR');
     }
-    expect(sextantError(() => decodeCursor(cursor.slice(0, cursor.length - 3), COMMIT, fingerprint)).code).toBe('INVALID_CURSOR');
+    expect(thrown(() => decodeCursor(cursor.slice(0, cursor.length - 3), COMMIT, fingerprint)).code).toBe('INVALID_CURSOR');
   });
 
   it('honour a well-formed cursor with an edited offset: cursors are not signed and hide nothing', () => {
@@ -83,7 +73,7 @@ describe('cursors', () => {
 
   it('refuse a cursor of another commit, naming that commit', () => {
     const cursor = encodeCursor(OTHER_COMMIT, fingerprint, 50);
-    const error = sextantError(() => decodeCursor(cursor, COMMIT, fingerprint));
+    const error = thrown(() => decodeCursor(cursor, COMMIT, fingerprint));
     expect(error.code).toBe('INVALID_CURSOR');
     expect(error.message).toContain(OTHER_COMMIT.slice(0, 12));
     expect(error.message).toContain(COMMIT.slice(0, 12));
@@ -93,7 +83,7 @@ describe('cursors', () => {
 
   it('refuse a cursor of another query', () => {
     const cursor = encodeCursor(COMMIT, queryFingerprint({ ...QUERY, kinds: ['read'] }), 50);
-    const error = sextantError(() => decodeCursor(cursor, COMMIT, fingerprint));
+    const error = thrown(() => decodeCursor(cursor, COMMIT, fingerprint));
     expect(error.code).toBe('INVALID_CURSOR');
     expect(error.message).toMatch(/different query/);
     expect(error.hint).toMatch(/exact arguments/);
@@ -111,7 +101,7 @@ describe('pageOf', () => {
   });
 
   it.each([0, -1, 1.5, 501, Number.NaN])('refuses limit %s as INVALID_ARGUMENT naming the maximum', (limit) => {
-    const error = sextantError(() => pageOf(items, COMMIT, QUERY, { limit }, BOUNDS));
+    const error = thrown(() => pageOf(items, COMMIT, QUERY, { limit }, BOUNDS));
     expect(error.code).toBe('INVALID_ARGUMENT');
     expect(error.message).toContain('500');
     expect(error.hint).toMatch(/nextCursor/);
@@ -158,7 +148,7 @@ describe('pageOf', () => {
 
   it('refuses its own cursor for another commit or another query', () => {
     const { page } = pageOf(items, COMMIT, QUERY, { limit: 10 }, BOUNDS);
-    expect(sextantError(() => pageOf(items, OTHER_COMMIT, QUERY, { cursor: page.nextCursor }, BOUNDS)).code).toBe('INVALID_CURSOR');
-    expect(sextantError(() => pageOf(items, COMMIT, { ...QUERY, kinds: ['read'] }, { cursor: page.nextCursor }, BOUNDS)).code).toBe('INVALID_CURSOR');
+    expect(thrown(() => pageOf(items, OTHER_COMMIT, QUERY, { cursor: page.nextCursor }, BOUNDS)).code).toBe('INVALID_CURSOR');
+    expect(thrown(() => pageOf(items, COMMIT, { ...QUERY, kinds: ['read'] }, { cursor: page.nextCursor }, BOUNDS)).code).toBe('INVALID_CURSOR');
   });
 });

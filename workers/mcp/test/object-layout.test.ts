@@ -3,20 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import {
   commitFromKey, manifestKey, normalizeCommit, normalizeRefName, objectOfKey, parseRefRecord, parseRepoName,
-  parseRepoRecord, refKey, refNameFromKey, repoRecordKey, serializeRecord, SextantError, shardKey,
+  parseRepoRecord, refKey, refNameFromKey, repoRecordKey, serializeRecord, shardKey,
 } from '@sextant/format';
+import { thrown } from '../../../packages/format/test/support/thrown.ts';
 
 const SHA = '0123456789abcdef0123456789abcdef01234567';
-
-function errorOf(run: () => unknown): SextantError {
-  try {
-    run();
-  } catch (error) {
-    expect(error).toBeInstanceOf(SextantError);
-    return error as SextantError;
-  }
-  throw new Error('expected a SextantError');
-}
 
 describe('object layout', () => {
   it('lays out one repository under repos/<owner>/<repo>/, lowercased', () => {
@@ -40,7 +31,7 @@ describe('object layout', () => {
 
   it.each(['', 'acme', '/acme/widgets', 'acme/widgets/', 'a/b/c', '../widgets', 'acme/..', 'acme/.', 'ac me/x', 'a\\b/c', 'acme//w'])(
     'refuses the repository name %j with a hint', (name) => {
-      const error = errorOf(() => repoRecordKey(name));
+      const error = thrown(() => repoRecordKey(name));
       expect(error.code).toBe('INVALID_ARGUMENT');
       expect(error.hint).toContain('owner/name');
     });
@@ -51,31 +42,31 @@ describe('object layout', () => {
 
   it.each(['', 'main~1', 'HEAD^', 'a..b', '.hidden', 'x/.y', 'x.lock', 'a//b', '/a', 'a/', '@', 'a@{1}', 'has space', 'ends.', 'a:b', SHA])(
     'refuses the ref name %j with a hint', (ref) => {
-      const error = errorOf(() => normalizeRefName(ref));
+      const error = thrown(() => normalizeRefName(ref));
       expect(error.code).toBe('INVALID_ARGUMENT');
       expect(error.hint.length).toBeGreaterThan(0);
     });
 
   it('refuses what is not a full sha or a shard checksum', () => {
-    expect(errorOf(() => normalizeCommit('abc1234')).code).toBe('INVALID_ARGUMENT');
-    expect(errorOf(() => manifestKey('acme/widgets', `${SHA}/../x`)).code).toBe('INVALID_ARGUMENT');
-    expect(errorOf(() => shardKey('../repos/acme/widgets/repo.json')).code).toBe('INDEX_CORRUPT');
+    expect(thrown(() => normalizeCommit('abc1234')).code).toBe('INVALID_ARGUMENT');
+    expect(thrown(() => manifestKey('acme/widgets', `${SHA}/../x`)).code).toBe('INVALID_ARGUMENT');
+    expect(thrown(() => shardKey('../repos/acme/widgets/repo.json')).code).toBe('INDEX_CORRUPT');
   });
 
   it('parses repo and ref records, and calls broken ones INDEX_CORRUPT', () => {
     expect(parseRepoRecord('{"defaultRef":"main"}', 'x')).toEqual({ defaultRef: 'main' });
     expect(parseRefRecord(`{"commit":"${SHA}","updatedAt":"t"}`, 'x')).toEqual({ commit: SHA, updatedAt: 't' });
-    expect(errorOf(() => parseRepoRecord('{}', 'x')).code).toBe('INDEX_CORRUPT');
-    expect(errorOf(() => parseRefRecord('{"commit":"abc"}', 'x')).code).toBe('INDEX_CORRUPT');
-    expect(errorOf(() => parseRefRecord('not json', 'x')).code).toBe('INDEX_CORRUPT');
+    expect(thrown(() => parseRepoRecord('{}', 'x')).code).toBe('INDEX_CORRUPT');
+    expect(thrown(() => parseRefRecord('{"commit":"abc"}', 'x')).code).toBe('INDEX_CORRUPT');
+    expect(thrown(() => parseRefRecord('not json', 'x')).code).toBe('INDEX_CORRUPT');
   });
 
   it('carries the manifest in ref records and the default ref\'s record in repo.json, round trip', () => {
     const head = { commit: SHA, updatedAt: 't', manifest: '{"formatVersion":1}' };
     expect(parseRefRecord(serializeRecord(head), 'x')).toEqual(head);
     expect(parseRepoRecord(serializeRecord({ defaultRef: 'main', head }), 'x')).toEqual({ defaultRef: 'main', head });
-    expect(errorOf(() => parseRefRecord(`{"commit":"${SHA}","manifest":{}}`, 'x')).code).toBe('INDEX_CORRUPT');
-    expect(errorOf(() => parseRepoRecord('{"defaultRef":"main","head":{"commit":"abc"}}', 'x')).code).toBe('INDEX_CORRUPT');
+    expect(thrown(() => parseRefRecord(`{"commit":"${SHA}","manifest":{}}`, 'x')).code).toBe('INDEX_CORRUPT');
+    expect(thrown(() => parseRepoRecord('{"defaultRef":"main","head":{"commit":"abc"}}', 'x')).code).toBe('INDEX_CORRUPT');
     expect(serializeRecord(head).endsWith('}\n')).toBe(true);
   });
 
