@@ -38,6 +38,9 @@ export interface ReferencesAnswer extends Answer, PageInfo {
 
 export const REFERENCES_PAGE = { defaultLimit: 200, maxLimit: 2000 };
 
+/** Names the relation related-members.ts follows for find_references; change it when the relation changes. */
+const RELATION = 'hierarchy+sameProperty';
+
 export async function findReferences(reader: IndexReader, target: Target, params: ReferenceParams): Promise<ReferencesAnswer> {
   const start = await resolveTarget(reader, target);
   const group: RelatedMembers = params.includeRelated === false ? { members: [start] } : await relatedMembers(reader, start, 'hierarchy');
@@ -45,7 +48,8 @@ export async function findReferences(reader: IndexReader, target: Target, params
   const query = {
     tool: 'find_references', key: start.record.key, kinds: params.kinds, includeDeclaration: params.includeDeclaration ?? false,
     paths: params.paths, includeTests: params.includeTests, includeGenerated: params.includeGenerated, minConfidence: params.minConfidence,
-    includeRelated: params.includeRelated ?? true,
+    // Which relation `related` follows: a cursor minted under another one would page a different list.
+    includeRelated: params.includeRelated === false ? false : RELATION,
   };
   const { items, page } = pageOf(found, reader.commit, query, params, REFERENCES_PAGE);
   if (group.truncatedBy) {
