@@ -1,8 +1,8 @@
 // File shards: the files of one path bucket with their occurrences (position to symbol), outline,
 // problems and line lengths. Each file is its own record, decoded only when that file is asked for.
-import { decodeRecord, encodeRecord, encodeShard } from './codec.ts';
+import { encodeShard } from './codec.ts';
+import { corrupt, PackedRecords, packRecords, type PackedRecordColumns } from './packed-records.ts';
 import { LANGUAGES, type FileRecord } from './records.ts';
-import { concat, corrupt } from './symbol-shard.ts';
 import { KEY_LENGTH } from './symbol-id.ts';
 import { packInts, unpackInts, type DeltaBase } from './varint.ts';
 
@@ -18,32 +18,24 @@ type StoredFile = [
   outline: FileRecord['outline'], problems: FileRecord['problems'],
 ];
 
-interface StoredFileShard {
+interface StoredFileShard extends PackedRecordColumns {
   v: 2;
   paths: string[];
-  lengths: Uint8Array;
-  records: Uint8Array;
 }
 
 export function encodeFileShard(data: FileShardData): Uint8Array {
-  const records = data.files.map((f): Uint8Array => encodeRecord([
+  const records = data.files.map((f): StoredFile => [
     LANGUAGES.indexOf(f.lang), f.blob, f.bytes, packInts(f.lineLengths, ['none']), f.flags, f.syms.join(''),
     packInts(f.occ, OCC_BASES), f.outline, f.problems,
-  ] satisfies StoredFile));
-  const stored: StoredFileShard = {
-    v: 2,
-    paths: data.files.map((f) => f.path),
-    lengths: packInts(records.map((r) => r.byteLength), ['none']),
-    records: concat(records),
-  };
+  ]);
+  const stored: StoredFileShard = { v: 2, paths: data.files.map((f) => f.path), ...packRecords(records) };
   return encodeShard(stored);
 }
 
 export class FileShard {
   readonly paths: string[];
   private readonly name: string;
-  private readonly records: Uint8Array;
-  private readonly starts: Uint32Array;
+  private readonly packed: PackedRecords;
 
   constructor(name: string, value: unknown) {
     const stored = value as StoredFileShard;
@@ -53,12 +45,7 @@ export class FileShard {
     }
     this.name = name;
     this.paths = stored.paths;
-    this.records = stored.records;
-    const lengths = unpackInts(stored.lengths, ['none'], name);
-    if (lengths.length !== stored.paths.length) throw corrupt(name, 'has columns of different lengths');
-    this.starts = new Uint32Array(lengths.length + 1);
-    for (let i = 0; i < lengths.length; i++) this.starts[i + 1] = this.starts[i]! + lengths[i]!;
-    if (this.starts[lengths.length] !== stored.records.byteLength) throw corrupt(name, 'has records of the wrong total length');
+    this.packed = new PackedRecords(name, stored, stored.paths.length);
   }
 
   file(path: string): FileRecord | undefined {
@@ -71,13 +58,8 @@ export class FileShard {
   }
 
   private record(index: number): FileRecord {
-    let r: StoredFile;
-    try {
-      r = decodeRecord(this.records.subarray(this.starts[index]!, this.starts[index + 1]!)) as StoredFile;
-    } catch (error) {
-      throw corrupt(this.name, `has an undecodable record: ${(error as Error).message}`);
-    }
-    if (!Array.isArray(r) || r.length !== 9 || typeof r[5] !== 'string' || r[5].length % KEY_LENGTH !== 0) throw corrupt(this.name, 'has a malformed record');
+    const r = this.packed.get(index, 9) as StoredFile;
+    if (typeof r[5] !== 'string' || r[5].length % KEY_LENGTH !== 0) throw corrupt(this.name, 'has a malformed record');
     // The columns are unpacked when first read: a preview needs the file's path only, and unpacking
     // the occurrences of a large file costs milliseconds on every call.
     const name = this.name;

@@ -5,6 +5,7 @@ export * from './hash.ts';
 export * from './symbol-id.ts';
 export * from './records.ts';
 export * from './varint.ts';
+export * from './packed-records.ts';
 export * from './symbol-shard.ts';
 export * from './file-shard.ts';
 export * from './name-shard.ts';

@@ -6,7 +6,7 @@
 // answer about one symbol.
 import { encodeShard } from './codec.ts';
 import { LANGUAGES, NAME_FLAG_EXTERNAL, SYMBOL_KINDS, type Language, type SymbolKind } from './records.ts';
-import { corrupt } from './symbol-shard.ts';
+import { corrupt } from './packed-records.ts';
 import { KEY_LENGTH } from './symbol-id.ts';
 import { lastAtOrBefore } from './sorted-search.ts';
 import { packInts, unpackInts } from './varint.ts';

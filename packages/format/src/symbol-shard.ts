@@ -3,8 +3,8 @@
 // needs: the keys are one string searched in place, and each symbol is its own small MessagePack
 // record (references as delta varints) decoded when asked for. A cold worker answering about one
 // symbol pays for one record, not for the 500 around it.
-import { decodeRecord, encodeRecord, encodeShard } from './codec.ts';
-import { SextantError } from './errors.ts';
+import { encodeShard } from './codec.ts';
+import { corrupt, PackedRecords, packRecords, type PackedRecordColumns } from './packed-records.ts';
 import { KEY_LENGTH } from './symbol-id.ts';
 import { LANGUAGES, SYMBOL_KINDS, type PeerRecord, type SymbolRecord } from './records.ts';
 import { packInts, unpackInts, type DeltaBase } from './varint.ts';
@@ -28,33 +28,29 @@ type StoredRecord = [
   defs: Uint8Array, refs: Uint8Array, edges: Uint8Array,
 ];
 
-interface StoredSymbolShard {
+interface StoredSymbolShard extends PackedRecordColumns {
   v: 2;
   paths: string[];
   pathFlags: Uint8Array;
   /** Keys of the symbols, KEY_LENGTH characters each, sorted. */
   keys: string;
-  /** Byte length of each record, as varints. */
-  lengths: Uint8Array;
-  records: Uint8Array;
   peerKeys: string;
   peerNames: string[];
   peerKinds: Uint8Array;
 }
 
 export function encodeSymbolShard(data: SymbolShardData): Uint8Array {
-  const records = data.symbols.map((s): Uint8Array => encodeRecord([
+  const records = data.symbols.map((s): StoredRecord => [
     s.name, SYMBOL_KINDS.indexOf(s.kind), s.qname, LANGUAGES.indexOf(s.lang), s.path ?? null, s.mods, s.signature ?? null,
     s.doc ?? null, s.container ?? null, s.external ?? null, s.local ? 1 : 0,
     packInts(s.defs, DEF_BASES), packInts(s.refs, REF_BASES), packInts(s.edges, EDGE_BASES),
-  ] satisfies StoredRecord));
+  ]);
   const stored: StoredSymbolShard = {
     v: 2,
     paths: data.paths,
     pathFlags: Uint8Array.from(data.pathFlags),
     keys: data.symbols.map((s) => s.key).join(''),
-    lengths: packInts(records.map((r) => r.byteLength), ['none']),
-    records: concat(records),
+    ...packRecords(records),
     peerKeys: data.peers.map((p) => p.key).join(''),
     peerNames: data.peers.map((p) => p.name),
     peerKinds: Uint8Array.from(data.peers.map((p) => SYMBOL_KINDS.indexOf(p.kind))),
@@ -69,7 +65,7 @@ export class SymbolShard {
   readonly size: number;
   private readonly name: string;
   private readonly stored: StoredSymbolShard;
-  private readonly starts: Uint32Array;
+  private readonly packed: PackedRecords;
 
   constructor(name: string, value: unknown) {
     const stored = value as StoredSymbolShard;
@@ -79,14 +75,11 @@ export class SymbolShard {
     this.paths = stored.paths;
     this.pathFlags = stored.pathFlags;
     this.size = stored.keys.length / KEY_LENGTH;
-    const lengths = unpackInts(stored.lengths, ['none'], name);
-    if (lengths.length !== this.size || stored.peerKeys.length !== stored.peerNames.length * KEY_LENGTH
+    if (stored.peerKeys.length !== stored.peerNames.length * KEY_LENGTH
       || stored.peerKinds.length !== stored.peerNames.length || stored.pathFlags.length !== stored.paths.length) {
       throw corrupt(name, 'has columns of different lengths');
     }
-    this.starts = new Uint32Array(this.size + 1);
-    for (let i = 0; i < this.size; i++) this.starts[i + 1] = this.starts[i]! + lengths[i]!;
-    if (this.starts[this.size] !== stored.records.byteLength) throw corrupt(name, 'has records of the wrong total length');
+    this.packed = new PackedRecords(name, stored, this.size);
   }
 
   key(index: number): string {
@@ -113,13 +106,7 @@ export class SymbolShard {
   }
 
   record(index: number): SymbolRecord {
-    let r: StoredRecord;
-    try {
-      r = decodeRecord(this.stored.records.subarray(this.starts[index]!, this.starts[index + 1]!)) as StoredRecord;
-    } catch (error) {
-      throw corrupt(this.name, `has an undecodable record: ${(error as Error).message}`);
-    }
-    if (!Array.isArray(r) || r.length !== 14) throw corrupt(this.name, 'has a malformed record');
+    const r = this.packed.get(index, 14) as StoredRecord;
     // References and edges are unpacked when first read: a definition or a summary needs neither,
     // and a much-used symbol has tens of thousands of references.
     const name = this.name;
@@ -169,19 +156,4 @@ function isStored(s: StoredSymbolShard): boolean {
   return typeof s === 'object' && s !== null && s.v === 2 && Array.isArray(s.paths) && s.pathFlags instanceof Uint8Array
     && typeof s.keys === 'string' && s.keys.length % KEY_LENGTH === 0 && s.lengths instanceof Uint8Array
     && s.records instanceof Uint8Array && typeof s.peerKeys === 'string' && Array.isArray(s.peerNames) && s.peerKinds instanceof Uint8Array;
-}
-
-export function concat(parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.byteLength, 0));
-  let at = 0;
-  for (const part of parts) {
-    out.set(part, at);
-    at += part.byteLength;
-  }
-  return out;
-}
-
-export function corrupt(name: string, what: string): SextantError {
-  return new SextantError('INDEX_CORRUPT', `Shard ${name} ${what}.`,
-    'Rebuild the index for this commit with `indexer build` and publish it again.', { shard: name });
 }

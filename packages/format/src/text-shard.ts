@@ -2,7 +2,7 @@
 // previews. Stored as UTF-8 bytes per file, so a reader decodes only the file it was asked for
 // (a preview of one line does not pay for the other files of the bucket).
 import { encodeShard } from './codec.ts';
-import { corrupt } from './symbol-shard.ts';
+import { corrupt } from './packed-records.ts';
 
 /** What a writer builds: the bucket's files in path order. */
 export interface TextShardData {
