@@ -57,11 +57,17 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
     for (const p of file.problems) out.push(`  problem ${p.source} ${p.severity} ${p.line}:${p.column}-${p.endLine}:${p.endColumn} ${p.code ?? ''} ${p.message.split('\n')[0]}`);
   }
   out.push('', '## symbols');
-  const sorted = [...symbols.values()].sort((a, b) => label(a.record.key) < label(b.record.key) ? -1 : 1);
-  for (const { record, shard } of sorted) {
-    const mods = Object.entries(MODIFIERS).filter(([, bit]) => record.mods & bit).map(([name]) => name);
+  // By label, then declaration: keys are hashes, so ordering by them would reorder the rendering
+  // whenever the key function changes although nothing indexed did.
+  const defsOf = ({ record, shard }: { record: SymbolRecord; shard: SymbolShard }) => {
     const defs: string[] = [];
     for (let i = 0; i < record.defs.length; i += DEF_STRIDE) defs.push(`${shard.paths[record.defs[i]!]}:${record.defs[i + 1]}:${record.defs[i + 2]}`);
+    return defs;
+  };
+  const sorted = [...symbols.values()].map((s) => ({ ...s, label: label(s.record.key), defs: defsOf(s) }))
+    .sort((a, b) => compareText(a.label, b.label) || compareDefs(a.defs, b.defs));
+  for (const { record, shard, defs } of sorted) {
+    const mods = Object.entries(MODIFIERS).filter(([, bit]) => record.mods & bit).map(([name]) => name);
     out.push(`${label(record.key)}${record.local ? ' local' : ''}${mods.length ? ` [${mods.join(' ')}]` : ''} refs=${record.refs.length / REF_STRIDE}${defs.length ? ` defs=${defs.join(',')}` : ''}`);
     for (let i = 0; i < record.refs.length; i += REF_STRIDE) {
       // Occurrences (above) are only what resolution is sure of; name-only candidates are listed here.
@@ -72,13 +78,25 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
     if (record.signature) out.push(`    signature: ${record.signature}`);
     if (record.doc) out.push(`    doc: ${record.doc}`);
     if (record.container) out.push(`    container: ${label(record.container)}`);
+    const edges: string[] = [];
     for (let i = 0; i < record.edges.length; i += EDGE_STRIDE) {
       const [kind, direction, peer, path, line, column] = record.edges.slice(i, i + 6) as number[];
       const site = path! >= 0 ? ` at ${shard.paths[path!]}:${line}:${column}` : '';
-      out.push(`    ${direction === 0 ? '->' : '<-'} ${EDGE_KINDS[kind!]} ${label(shard.peer(peer!).key)}${site}`);
+      edges.push(`    ${direction === 0 ? '->' : '<-'} ${EDGE_KINDS[kind!]} ${label(shard.peer(peer!).key)}${site}`);
     }
+    out.push(...edges.sort());
   }
   return `${out.join('\n')}\n`;
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Declaration lists in source order: path, then line and column as numbers. */
+function compareDefs(a: string[], b: string[]): number {
+  const position = (def: string | undefined) => (def ?? '').split(':').map((part, i) => (i === 0 ? part : part.padStart(8, '0'))).join(':');
+  return compareText(position(a[0]), position(b[0]));
 }
 
 function flagNames(flags: number): string {
