@@ -1,7 +1,7 @@
 // Every Java and Kotlin declaration of the repository, named and keyed, with the indexes resolution
 // looks things up in: types by qualified name, package contents, members by type, members by name.
 // Both languages share one package namespace, so Java finds Kotlin classes and the other way round.
-import { symbolKey, type SymbolKind } from '@sextant/format';
+import { localSymbolKey, symbolKey, type SymbolKind } from '@sextant/format';
 import type { BuildLayout } from './build-layout.ts';
 import { CALLABLE_KINDS, TYPE_KINDS, type DefEntry, type FileModel } from './file-model.ts';
 import { hasModifier, modifierBits, nameDeclaration } from './jvm-naming.ts';
@@ -160,7 +160,8 @@ export class SymbolTable {
       if (!local && files.get(`${identity}|${decl.kind}`)!.size > 1) base = `${base}|${decl.file.path}`;
       const ordinal = seen.get(base) ?? 0;
       seen.set(base, ordinal + 1);
-      decl.key = symbolKey(ordinal === 0 ? base : `${base}|#${ordinal}`);
+      const unique = ordinal === 0 ? base : `${base}|#${ordinal}`;
+      decl.key = local ? localSymbolKey(decl.file.path, unique) : symbolKey(unique);
     }
   }
 

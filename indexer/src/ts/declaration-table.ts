@@ -9,7 +9,7 @@
 // `@callback`, `@property`, `@template`).
 import { posix } from 'node:path';
 import { ts } from 'ts-morph';
-import { MODIFIERS, symbolKey, type SymbolKind } from '@sextant/format';
+import { localSymbolKey, MODIFIERS, symbolKey, type SymbolKind } from '@sextant/format';
 import { AssignmentDeclarationKind, getAssignmentDeclarationKind, isInJSFile } from './compiler-internals.ts';
 
 export interface Declaration {
@@ -247,7 +247,8 @@ export class DeclarationTable {
       const base = `${path}|${decl.qname}|${decl.kind}`;
       const ordinal = seen.get(base) ?? 0;
       seen.set(base, ordinal + 1);
-      decl.key = symbolKey(ordinal === 0 ? base : `${base}|#${ordinal}`);
+      const identity = ordinal === 0 ? base : `${base}|#${ordinal}`;
+      decl.key = decl.local ? localSymbolKey(path, identity) : symbolKey(identity);
     }
   }
 

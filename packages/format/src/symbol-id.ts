@@ -16,6 +16,19 @@ export function symbolKey(identity: string): string {
   return base32(sha256Bytes(identity), KEY_LENGTH);
 }
 
+/** Characters of a local's key taken from its file's path hash. */
+const LOCAL_PATH_PREFIX = 8; // 40 bits; the identity keeps the other 40
+
+/**
+ * Key of a local (a parameter, a local variable or type, a member of a type literal): its file's path
+ * hash leads, so the locals of one file share a shard, with the enclosing symbols their references
+ * name stored once, instead of scattering over every shard. Most symbols are locals; this roughly
+ * halves the symbol shards of a large TypeScript repository.
+ */
+export function localSymbolKey(path: string, identity: string): string {
+  return pathKey(path).slice(0, LOCAL_PATH_PREFIX) + symbolKey(identity).slice(LOCAL_PATH_PREFIX);
+}
+
 /** Bucket of a key or path hash among 2^bits buckets. */
 export function bucketOf(key: string, bits: number): number {
   return bits === 0 ? 0 : leadingBits(key, bits);

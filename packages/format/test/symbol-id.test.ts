@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   bucketOf, COMMIT_PREFIX_LENGTH, fileShardName, formatSymbolId, isBase32, KEY_LENGTH, parseSymbolId, pathKey,
-  sameCommit, SextantError, symbolKey, symbolShardName,
+  localSymbolKey, sameCommit, SextantError, symbolKey, symbolShardName,
 } from '../src/index.ts';
 
 const COMMIT = '0123456789abcdef0123456789abcdef01234567';
@@ -87,6 +87,29 @@ describe('symbolKey', () => {
     expect(pathKey('src/a.ts')).not.toBe(symbolKey('src/a.ts'));
     expect(pathKey('src/a.ts')).toBe(pathKey('src/a.ts'));
     expect(pathKey('src/a.ts')).not.toBe(pathKey('src/A.ts'));
+  });
+});
+
+describe('localSymbolKey', () => {
+  const local = (path: string, name: string) => localSymbolKey(path, `${path}|f.${name}|parameter`);
+
+  it('is a key like any other: 16 base32 characters, stable, distinct per identity', () => {
+    expect(local('src/a.ts', 'x')).toHaveLength(KEY_LENGTH);
+    expect(isBase32(local('src/a.ts', 'x'))).toBe(true);
+    expect(local('src/a.ts', 'x')).toBe(local('src/a.ts', 'x'));
+    expect(new Set(Array.from({ length: 5000 }, (_, i) => local('src/a.ts', `p${i}`))).size).toBe(5000);
+    // Pinned like symbolKey: the path's key leads, the identity's follows.
+    expect(local('src/a.ts', 'x')).toBe('1yhrtebna70be9j1');
+    expect(local('src/a.ts', 'x').slice(0, 8)).toBe(pathKey('src/a.ts').slice(0, 8));
+  });
+
+  it('puts the locals of one file in one bucket (the path\'s) at every layout, and those of different files apart', () => {
+    for (const bits of [0, 1, 4, 9, 16]) {
+      const buckets = new Set(Array.from({ length: 200 }, (_, i) => bucketOf(local('src/a.ts', `p${i}`), bits)));
+      expect([...buckets]).toEqual([bucketOf(pathKey('src/a.ts'), bits)]);
+    }
+    const files = new Set(Array.from({ length: 64 }, (_, i) => bucketOf(local(`src/f${i}.ts`, 'x'), 9)));
+    expect(files.size).toBeGreaterThan(40);
   });
 });
 
