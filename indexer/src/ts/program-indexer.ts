@@ -426,7 +426,7 @@ export class ProgramIndexer {
     if (!this.collector.has(key)) {
       this.collector.addSymbol({
         key, name: kind === 'module' ? qname : symbol.getName(), kind, qname, lang: languageOf(declaration.getSourceFile().fileName), mods: 0,
-        signature: signatureOf(declaration), external: origin, defs: [],
+        signature: signatureOf(declaration), doc: docOf(declaration), external: origin, defs: [],
       });
     }
     return key;

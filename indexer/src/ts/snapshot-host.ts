@@ -5,15 +5,21 @@
 // (workspace-packages.ts) whether or not anything is installed, and a project reference resolves to
 // the referenced project's sources, not its build output, as tsserver resolves them.
 import { realpathSync, existsSync, readFileSync, statSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { posix } from 'node:path';
 import { ts } from 'ts-morph';
-import { getLibFiles, libFolderInMemoryPath } from '@ts-morph/common';
+import { libFolderInMemoryPath } from '@ts-morph/common';
 import { matchFiles } from './compiler-internals.ts';
 import { workspacePackages } from './workspace-packages.ts';
 
-// The TypeScript lib .d.ts files ship inside ts-morph (its compiler is bundled without them on disk).
-const LIB_FILES = new Map(getLibFiles().map((f) => [`${libFolderInMemoryPath}/${f.fileName}`, f.text]));
+// The TypeScript lib .d.ts files as the typescript package ships them, served at the in-memory folder
+// ts-morph's bundled compiler expects. ts-morph's own copies are minified (no whitespace, no
+// comments), which left every lib symbol with a signature like `padStart(maxLength:number):string;`
+// and no doc. The package matches the bundled compiler's major and minor version (a test checks).
 export const LIB_FOLDER = libFolderInMemoryPath;
+const LIB_SOURCE = posix.join(posix.dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'lib');
+const LIB_FILES = new Map(readdirSync(LIB_SOURCE).filter((name) => /^lib(\..+)?\.d\.ts$/.test(name))
+  .map((name) => [`${LIB_FOLDER}/${name}`, readFileSync(posix.join(LIB_SOURCE, name), 'utf8')]));
 
 /**
  * program.ts reads this (internal) host member: with it, a module of a referenced project resolves to

@@ -2,6 +2,7 @@
 // become external symbols named by package (and version) and qualified name, one per declaration
 // however many files use it, so "where do we use leftPad" has an answer.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -61,6 +62,14 @@ describe('external symbols', () => {
     expect(external('Array.map').info.external).toEqual({ package: 'typescript', version: ts.version });
     // The module itself, for "who imports left-pad".
     expect(external('left-pad').info).toMatchObject({ kind: 'module', name: 'left-pad' });
+  });
+
+  it('show the lib declaration as written, with its doc: the lib files come from the typescript package, not minified', () => {
+    const map = external('Array.map').info;
+    expect(map.signature).toBe('map<U>(callbackfn: (value: T, index: number, array: T[]) => U, thisArg?: any): U[];');
+    expect(map.doc).toMatch(/^Calls a defined callback function on each element of an array/);
+    // The lib files must be the bundled compiler's own release line.
+    expect(createRequire(import.meta.url)('typescript/package.json').version.split('.').slice(0, 2)).toEqual(ts.version.split('.').slice(0, 2));
   });
 
   it('are one symbol across files, with every use among its references', () => {
