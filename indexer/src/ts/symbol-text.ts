@@ -56,7 +56,14 @@ export function docOf(node: ts.Node): string | undefined {
     const tag = ts.getJSDocParameterTags(node)[0];
     return firstParagraph(tag?.comment);
   }
-  if (ts.isJSDocTypedefTag(node) || ts.isJSDocCallbackTag(node) || ts.isJSDocPropertyTag(node)) return firstParagraph(node.comment);
+  if (ts.isJSDocTypedefTag(node) || ts.isJSDocCallbackTag(node)) {
+    // `/** An order. @typedef {…} Order */`: the description is the comment's, as the language
+    // service shows it, when the comment declares only this one type.
+    const own = firstParagraph(node.comment);
+    const declaresOne = ts.isJSDoc(node.parent) && node.parent.tags?.filter((t) => ts.isJSDocTypedefTag(t) || ts.isJSDocCallbackTag(t)).length === 1;
+    return own ?? (declaresOne ? firstParagraph((node.parent as ts.JSDoc).comment) : undefined);
+  }
+  if (ts.isJSDocPropertyTag(node)) return firstParagraph(node.comment);
   const host = ts.isVariableDeclaration(node) ? node.parent.parent
     : ts.isBinaryExpression(node) ? node.parent
     : ts.isPropertyAccessExpression(node) && ts.isBinaryExpression(node.parent) ? node.parent.parent

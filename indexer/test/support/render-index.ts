@@ -80,8 +80,8 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
     if (record.container) out.push(`    container: ${label(record.container)}`);
     const edges: string[] = [];
     for (let i = 0; i < record.edges.length; i += EDGE_STRIDE) {
-      const [kind, direction, peer, path, line, column] = record.edges.slice(i, i + 6) as number[];
-      const site = path! >= 0 ? ` at ${shard.paths[path!]}:${line}:${column}` : '';
+      const [kind, direction, peer, path, line, column, endLine, endColumn] = record.edges.slice(i, i + EDGE_STRIDE) as number[];
+      const site = path! >= 0 ? ` at ${shard.paths[path!]}:${line}:${column}-${endLine === line ? '' : `${endLine}:`}${endColumn}` : '';
       edges.push(`    ${direction === 0 ? '->' : '<-'} ${EDGE_KINDS[kind!]} ${label(shard.peer(peer!).key)}${site}`);
     }
     out.push(...edges.sort());
