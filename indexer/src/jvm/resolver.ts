@@ -345,7 +345,7 @@ export class JvmResolver {
       for (const sup of sups) {
         const type = substitute(sup.type, env);
         if (type.t === 'ext') {
-          if (declaresOverride && !isRootType(type.fqn) || ROOT_MEMBERS.has(method.name) && declaresOverride) {
+          if (declaresOverride && (!isRootType(type.fqn) || overridesRootMember(type.fqn, method))) {
             result.push({ ext: memberOfExternal(type.fqn, method.name, CALLABLE_KINDS.has(method.kind) ? 'method' : 'property') });
           }
           continue;
@@ -1261,6 +1261,20 @@ function outermost(decl: Decl | undefined): Decl | undefined {
 
 /** Members every object has (java.lang.Object's, kotlin.Any's). */
 const ROOT_MEMBERS = new Set(['equals', 'hashCode', 'toString', 'getClass', 'notify', 'notifyAll', 'wait', 'clone', 'finalize']);
+
+/**
+ * The root members a class can override, by parameter count: Object's getClass, notify, notifyAll
+ * and wait are final, and kotlin.Any has only equals, hashCode and toString. Without this a Kotlin
+ * `override fun notify(…)` of the repository's own interface also "overrode" kotlin.Any.notify.
+ */
+const OVERRIDABLE_ROOT_MEMBERS: Readonly<Record<string, ReadonlyMap<string, number>>> = {
+  'java.lang.Object': new Map([['equals', 1], ['hashCode', 0], ['toString', 0], ['clone', 0], ['finalize', 0]]),
+  'kotlin.Any': new Map([['equals', 1], ['hashCode', 0], ['toString', 0]]),
+};
+
+function overridesRootMember(root: string, method: Decl): boolean {
+  return OVERRIDABLE_ROOT_MEMBERS[root]?.get(method.name) === (method.params?.length ?? 0);
+}
 
 /**
  * The external type that must declare a member the repository's types do not: the first external
