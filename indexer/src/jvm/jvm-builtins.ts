@@ -51,6 +51,82 @@ emptySet mapOf mutableMapOf hashMapOf linkedMapOf emptyMap buildList buildSet bu
   'kotlin.text': 'buildString',
 };
 
+/**
+ * Top-level public types of the JDK packages code most often imports with a wildcard (Java 17).
+ * With two wildcard imports (`java.util.*`, `java.util.concurrent.*`) a name could come from
+ * either; knowing which of them declares `Map` or `ConcurrentHashMap` places it. A package not
+ * listed here is never ruled out, so a gap in these lists costs a reference, never a wrong one.
+ */
+const JDK_PACKAGE_TYPES: Record<string, string> = {
+  'java.util': `AbstractCollection AbstractList AbstractMap AbstractQueue AbstractSequentialList AbstractSet ArrayDeque
+ArrayList Arrays Base64 BitSet Calendar Collection Collections Comparator ConcurrentModificationException Currency Date
+Deque Dictionary DoubleSummaryStatistics DuplicateFormatFlagsException EmptyStackException EnumMap EnumSet Enumeration
+EventListener EventListenerProxy EventObject FormatFlagsConversionMismatchException Formattable FormattableFlags Formatter
+FormatterClosedException GregorianCalendar HashMap HashSet Hashtable HexFormat IdentityHashMap
+IllegalFormatCodePointException IllegalFormatConversionException IllegalFormatException IllegalFormatFlagsException
+IllegalFormatPrecisionException IllegalFormatWidthException IllformedLocaleException InputMismatchException
+IntSummaryStatistics InvalidPropertiesFormatException Iterator LinkedHashMap LinkedHashSet LinkedList List ListIterator
+ListResourceBundle Locale LongSummaryStatistics Map MissingFormatArgumentException MissingFormatWidthException
+MissingResourceException NavigableMap NavigableSet NoSuchElementException Objects Observable Observer Optional
+OptionalDouble OptionalInt OptionalLong PrimitiveIterator PriorityQueue Properties PropertyPermission
+PropertyResourceBundle Queue Random RandomAccess ResourceBundle Scanner ServiceConfigurationError ServiceLoader
+SimpleTimeZone SortedMap SortedSet Spliterator Spliterators SplittableRandom Stack StringJoiner StringTokenizer Timer
+TimerTask TimeZone TooManyListenersException TreeMap TreeSet UnknownFormatConversionException
+UnknownFormatFlagsException UUID Vector WeakHashMap`,
+  'java.util.concurrent': `AbstractExecutorService ArrayBlockingQueue BlockingDeque BlockingQueue BrokenBarrierException
+Callable CancellationException CompletableFuture CompletionException CompletionService CompletionStage ConcurrentHashMap
+ConcurrentLinkedDeque ConcurrentLinkedQueue ConcurrentMap ConcurrentNavigableMap ConcurrentSkipListMap
+ConcurrentSkipListSet CopyOnWriteArrayList CopyOnWriteArraySet CountDownLatch CountedCompleter CyclicBarrier Delayed
+DelayQueue Exchanger ExecutionException Executor ExecutorCompletionService Executors ExecutorService Flow ForkJoinPool
+ForkJoinTask ForkJoinWorkerThread Future FutureTask LinkedBlockingDeque LinkedBlockingQueue LinkedTransferQueue Phaser
+PriorityBlockingQueue RecursiveAction RecursiveTask RejectedExecutionException RejectedExecutionHandler RunnableFuture
+RunnableScheduledFuture ScheduledExecutorService ScheduledFuture ScheduledThreadPoolExecutor Semaphore
+SubmissionPublisher SynchronousQueue ThreadFactory ThreadLocalRandom ThreadPoolExecutor TimeoutException TimeUnit
+TransferQueue`,
+  'java.util.concurrent.atomic': `AtomicBoolean AtomicInteger AtomicIntegerArray AtomicIntegerFieldUpdater AtomicLong
+AtomicLongArray AtomicLongFieldUpdater AtomicMarkableReference AtomicReference AtomicReferenceArray
+AtomicReferenceFieldUpdater AtomicStampedReference DoubleAccumulator DoubleAdder LongAccumulator LongAdder`,
+  'java.util.concurrent.locks': `AbstractOwnableSynchronizer AbstractQueuedLongSynchronizer AbstractQueuedSynchronizer
+Condition Lock LockSupport ReadWriteLock ReentrantLock ReentrantReadWriteLock StampedLock`,
+  'java.util.function': `BiConsumer BiFunction BinaryOperator BiPredicate BooleanSupplier Consumer DoubleBinaryOperator
+DoubleConsumer DoubleFunction DoublePredicate DoubleSupplier DoubleToIntFunction DoubleToLongFunction DoubleUnaryOperator
+Function IntBinaryOperator IntConsumer IntFunction IntPredicate IntSupplier IntToDoubleFunction IntToLongFunction
+IntUnaryOperator LongBinaryOperator LongConsumer LongFunction LongPredicate LongSupplier LongToDoubleFunction
+LongToIntFunction LongUnaryOperator ObjDoubleConsumer ObjIntConsumer ObjLongConsumer Predicate Supplier
+ToDoubleBiFunction ToDoubleFunction ToIntBiFunction ToIntFunction ToLongBiFunction ToLongFunction UnaryOperator`,
+  'java.util.stream': 'BaseStream Collector Collectors DoubleStream IntStream LongStream Stream StreamSupport',
+  'java.util.regex': 'MatchResult Matcher Pattern PatternSyntaxException',
+  'java.io': `BufferedInputStream BufferedOutputStream BufferedReader BufferedWriter ByteArrayInputStream
+ByteArrayOutputStream CharArrayReader CharArrayWriter CharConversionException Closeable Console DataInput
+DataInputStream DataOutput DataOutputStream EOFException Externalizable File FileDescriptor FileFilter FileInputStream
+FilenameFilter FileNotFoundException FileOutputStream FilePermission FileReader FileWriter FilterInputStream
+FilterOutputStream FilterReader FilterWriter Flushable InputStream InputStreamReader InterruptedIOException
+InvalidClassException InvalidObjectException IOError IOException LineNumberReader NotActiveException
+NotSerializableException ObjectInput ObjectInputFilter ObjectInputStream ObjectInputValidation ObjectOutput
+ObjectOutputStream ObjectStreamClass ObjectStreamConstants ObjectStreamException ObjectStreamField
+OptionalDataException OutputStream OutputStreamWriter PipedInputStream PipedOutputStream PipedReader PipedWriter
+PrintStream PrintWriter PushbackInputStream PushbackReader RandomAccessFile Reader SequenceInputStream Serial
+Serializable SerializablePermission StreamCorruptedException StreamTokenizer StringReader StringWriter
+SyncFailedException UncheckedIOException UnsupportedEncodingException UTFDataFormatException WriteAbortedException
+Writer`,
+  'java.nio.file': `AccessDeniedException AccessMode AtomicMoveNotSupportedException ClosedDirectoryStreamException
+ClosedFileSystemException ClosedWatchServiceException CopyOption DirectoryIteratorException DirectoryNotEmptyException
+DirectoryStream FileAlreadyExistsException Files FileStore FileSystem FileSystemAlreadyExistsException
+FileSystemException FileSystemLoopException FileSystemNotFoundException FileSystems FileVisitOption FileVisitor
+FileVisitResult InvalidPathException LinkOption LinkPermission NoSuchFileException NotDirectoryException
+NotLinkException OpenOption Path PathMatcher Paths ProviderMismatchException ProviderNotFoundException
+ReadOnlyFileSystemException SecureDirectoryStream SimpleFileVisitor StandardCopyOption StandardOpenOption
+StandardWatchEventKinds Watchable WatchEvent WatchKey WatchService`,
+  'java.time': `Clock DateTimeException DayOfWeek Duration Instant InstantSource LocalDate LocalDateTime LocalTime Month
+MonthDay OffsetDateTime OffsetTime Period Year YearMonth ZonedDateTime ZoneId ZoneOffset`,
+};
+const JDK_PACKAGES = new Map(Object.entries(JDK_PACKAGE_TYPES).map(([pkg, names]) => [pkg, new Set(names.split(/\s+/).filter(Boolean))]));
+
+/** Whether a listed JDK package declares a top-level type of this name; undefined for a package not listed. */
+export function jdkPackageDeclares(pkg: string, name: string): boolean | undefined {
+  return JDK_PACKAGES.get(pkg)?.has(name);
+}
+
 /** Extension functions of the standard library that apply to any receiver. */
 const KOTLIN_SCOPE_FUNCTIONS = new Set(['let', 'run', 'apply', 'also', 'takeIf', 'takeUnless', 'to']);
 

@@ -9,7 +9,7 @@
 // is unknown), nothing at all when there is no candidate. Never `exact`: there is no compiler here.
 import { MODIFIERS, type Confidence, type ReferenceKind, type SymbolKind } from '@sextant/format';
 import { CALLABLE_KINDS, TYPE_KINDS, type ExprEntry, type RefEntry, type Role } from './file-model.ts';
-import { boxesOf, isIterable, isKotlinScopeFunction, isPackageRoot, primitiveOfKotlin, runtimeName, widens } from './jvm-builtins.ts';
+import { boxesOf, isIterable, isKotlinScopeFunction, isPackageRoot, jdkPackageDeclares, primitiveOfKotlin, runtimeName, widens } from './jvm-builtins.ts';
 import { envOf, NO_ENV, sameType, substitute, type JType, type TypeEnv } from './jvm-types.ts';
 import { javaRules } from './java-rules.ts';
 import { kotlinRules } from './kotlin-rules.ts';
@@ -598,6 +598,11 @@ export class FileResolution {
     if (implicit) return { types: [this.resolver.typeByName(implicit, this.fd.module)], certain: true };
     if (this.table.packageNames.has(name)) return { types: [], pkg: name, certain: true };
     if (external.length > 0 && /^[A-Z]/.test(name)) {
+      // Every wildcard package known and exactly one declaring the name: that one, whatever the language.
+      const declaring = external.filter((p) => jdkPackageDeclares(p, name));
+      if (declaring.length === 1 && external.every((p) => jdkPackageDeclares(p, name) !== undefined)) {
+        return { types: [{ t: 'ext', fqn: `${declaring[0]}.${name}`, args: [] }], certain: true };
+      }
       return { types: external.map((p) => ({ t: 'ext', fqn: `${p}.${name}`, args: [] })), certain: external.length === 1 && this.rules.wildcardPlacesForCertain };
     }
     return { types: [], certain: false };

@@ -62,6 +62,31 @@ class Cart {
 }
 `));
 
+  it('places a name among several JDK wildcard imports by the package that declares it, and never guesses past an unknown one', () => expectCase(`
+// --- src/main/java/com/example/app/Cache.java
+package com.example.app;
+
+import java.util.*;
+import java.util.concurrent.*;
+
+class Cache {
+    Map<String, List<String>> entries = new ConcurrentHashMap<>();
+//  ^ external: java.util.Map
+//              ^ external: java.util.List
+//                                          ^ reference.new; external: java.util.concurrent.ConcurrentHashMap
+}
+// --- src/main/java/com/example/app/Other.java
+package com.example.app;
+
+import java.util.*;
+import org.acme.*;
+
+class Other {
+    Map<String, String> names;
+//  ^ unresolved
+}
+`));
+
   it('resolves static imports, single and on demand', () => expectCase(`
 // --- src/main/java/com/example/util/Strings.java
 package com.example.util;
