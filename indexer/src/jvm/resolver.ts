@@ -737,6 +737,8 @@ export class FileResolution {
       const property = this.fd.decls[ref.owner];
       if (property?.kind === 'property') return this.valued({ decl: property, env: NO_ENV }, kind);
     }
+    const onReceiver = this.fd.file.lang === 'kotlin' ? this.viaExtensionReceiver(ref.name, ref.scope, kind) : undefined;
+    if (onReceiver) return onReceiver;
     const inherited = this.fromExternalSupertype(ref.name, ref.scope, VALUE_MEMBER_KINDS, this.valueKind());
     if (inherited && /^[a-z_$]/.test(ref.name) && !this.isPackageName(ref.name, index)) return { ...inherited, kind };
     const named = this.typeName(ref.name, ref.scope);
@@ -819,6 +821,11 @@ export class FileResolution {
           || VALUE_MEMBER_KINDS.has(d.kind) && !TYPE_KINDS.has(d.kind));
         if (visible.length) return [{ decl: visible[visible.length - 1]!, env: NO_ENV }];
       }
+      const receiver = this.extensionReceiverOfScope(s);
+      if (receiver) {
+        const lookup = this.accessible(this.resolver.members(receiver, name, VALUE_MEMBER_KINDS), scope);
+        if (lookup.found.length) return [lookup.found[0]!];
+      }
       const owner = this.ownerOfScope(s);
       if (owner) {
         const lookup = this.resolver.members({ t: 'decl', decl: owner, args: [] }, name, VALUE_MEMBER_KINDS);
@@ -830,6 +837,30 @@ export class FileResolution {
       }
     }
     return this.fileLevel(name, VALUE_MEMBER_KINDS, 'value');
+  }
+
+  /**
+   * The receiver type of a Kotlin extension whose body this scope is (`fun Order.isLarge()`,
+   * `val Order.lineCount get() = …`): inside, `this` is an Order and its members need no qualifier.
+   */
+  private extensionReceiverOfScope(scope: number): JType | undefined {
+    const def = this.fd.file.scopes[scope]!.def;
+    const decl = def >= 0 ? this.fd.decls[def] : undefined;
+    if (!decl?.def.receiverType || (decl.kind !== 'function' && decl.kind !== 'property' && decl.kind !== 'method')) return undefined;
+    return this.resolveTypeText(decl.def.receiverType, decl.def.ownScope >= 0 ? decl.def.ownScope : decl.def.scope);
+  }
+
+  /** A Java getter read as a property, or an extension property, on the receiver of an enclosing extension. */
+  private viaExtensionReceiver(name: string, scope: number, kind: ReferenceKind): Resolution | undefined {
+    for (let s = scope; s >= 0; s = this.fd.file.scopes[s]!.parent) {
+      const receiver = this.extensionReceiverOfScope(s);
+      if (!receiver) continue;
+      const accessor = this.javaAccessor(receiver, name, kind === 'write');
+      if (accessor) return accessor;
+      const extension = this.extension(name, receiver, 'property');
+      if (extension?.confidence === 'resolved') return { ...extension, kind };
+    }
+    return undefined;
   }
 
   private ownerOfScope(scope: number): Decl | undefined {
@@ -1026,6 +1057,13 @@ export class FileResolution {
     for (let s = ref.scope; s >= 0; s = file.scopes[s]!.parent) {
       const local = this.declared(s, ref.name)?.filter((d) => d.kind === 'function');
       if (local?.length) return this.chosen(local.map((decl) => ({ decl, env: NO_ENV })), args, 'call');
+      const receiver = file.lang === 'kotlin' ? this.extensionReceiverOfScope(s) : undefined;
+      if (receiver) {
+        const found = this.accessible(this.resolver.members(receiver, ref.name, METHOD_KINDS), ref.scope).found;
+        if (found.length) return this.chosen(found, args, 'call');
+        const extension = this.extension(ref.name, receiver, 'function', args);
+        if (extension?.confidence === 'resolved') return extension;
+      }
       const owner = this.ownerOfScope(s);
       if (!owner) continue;
       const lookup = this.resolver.members({ t: 'decl', decl: owner, args: [] }, ref.name, METHOD_KINDS);

@@ -218,11 +218,12 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
     return entry;
   });
 
-  // Scopes: code scopes from the query plus one per class- or function-like definition.
+  // Scopes: code scopes from the query plus one per class- or function-like definition and per
+  // extension property (its getter's `this` is the receiver).
   const scopeEntries: ScopeEntry[] = [];
   const scopeByExtent = new Map<string, number>();
   defEntries.forEach((def, index) => {
-    if (!TYPE_KINDS.has(def.kind) && !CALLABLE_KINDS.has(def.kind)) return;
+    if (!TYPE_KINDS.has(def.kind) && !CALLABLE_KINDS.has(def.kind) && !(def.kind === 'property' && def.receiverType)) return;
     def.ownScope = scopeEntries.length;
     scopeByExtent.set(`${def.start}:${def.end}`, scopeEntries.length);
     scopeEntries.push({ start: def.start, end: def.end, parent: -1, def: index, code: CALLABLE_KINDS.has(def.kind) });

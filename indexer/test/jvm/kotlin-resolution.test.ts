@@ -88,6 +88,13 @@ fun Order.describe(): String = "order of $size"
 //                                        ^ unresolved
 fun Invoice.describe(): String = "invoice"
 
+val Order.count: Int get() = lines.size
+//                           ^ defined: 3
+val Invoice.count: Int get() = 0
+fun Order.isLarge(): Boolean = count > 10 && describe().isNotEmpty()
+//                             ^ defined: 11
+//                                           ^ defined: 7
+
 fun use(order: Order, invoice: Invoice) {
     order.describe()
 //        ^ defined: 7
