@@ -38,6 +38,15 @@ describe('BuildLayout', () => {
     ]);
   });
 
+  it('reads Groovy settings and build files as well as Kotlin ones', () => {
+    const groovy = BuildLayout.detect(new Map([
+      ['settings.gradle', "rootProject.name = 'shop'\ninclude ':core', ':app'\ninclude ':libs:json'\n"],
+      ['app/build.gradle', "dependencies {\n    implementation project(':core')\n    implementation project(path: ':libs:json')\n}\n"],
+    ]));
+    expect(groovy.modules.map((m) => `${m.name} ${m.dir || '.'}`)).toEqual([': .', ':app app', ':core core', ':libs:json libs/json']);
+    expect([...groovy.modules.find((m) => m.dir === 'app')!.deps]).toEqual(['core', 'libs/json']);
+  });
+
   it('says when there is no build file', () => {
     expect(BuildLayout.detect(new Map()).describe()).toBe('no Maven or Gradle build files');
   });

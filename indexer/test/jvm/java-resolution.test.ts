@@ -179,6 +179,7 @@ class Counter {
 package com.example;
 
 abstract class Base implements Named {
+//             ^ implements: com.example.Named
     protected String label = "base";
     void log(String message) {}
 }
@@ -197,8 +198,8 @@ class Child extends Base {
     void log(String message) {
 //       ^ overrides: com.example.Base#log(String)
         super.log(label + name());
-//            ^ defined: src/main/java/com/example/Base.java:5
-//                ^ defined: src/main/java/com/example/Base.java:4
+//            ^ defined: src/main/java/com/example/Base.java:6
+//                ^ defined: src/main/java/com/example/Base.java:5
 //                        ^ defined: src/main/java/com/example/Named.java:4
     }
 }
@@ -229,7 +230,19 @@ class Printer {
 //      ^ defined: 7
         print(this);
 //      ^ defined: 7
+        int count = 3;
+        print(count);
+//      ^ defined: 4
+        print(local);
+//      ^ defined: 5
+        print(field);
+//      ^ defined: 7
+        print(width);
+//      ^ defined: 4
     }
+
+    Printer field;
+    int width;
 }
 `));
 

@@ -110,17 +110,23 @@ package com.example
 
 interface Notifier {
     suspend fun notify(message: String)
+    val channel: String
 }
 
 class Mailer : Notifier {
+//    ^ implements: com.example.Notifier
 //             ^ reference.inherit; defined: 3
     override suspend fun notify(message: String) {}
 //                       ^ overrides: com.example.Notifier.notify
+    override val channel: String = "mail"
+//               ^ overrides: com.example.Notifier.channel
 }
 
 suspend fun send(notifier: Notifier) {
     notifier.notify("hello")
 //           ^ reference.call; defined: 4
+    notifier.channel
+//           ^ reference.read; defined: 5
 }
 `));
 

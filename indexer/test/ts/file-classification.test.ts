@@ -7,6 +7,18 @@ const { test, generated, vendored } = FILE_FLAGS;
 const classify = (path: string, text = 'export {};\n', attributes = '') => classifyFile(path, text, parseGitattributes(attributes));
 
 describe('classifyFile', () => {
+  it('knows Java and Kotlin tests, build output and @Generated sources', () => {
+    expect(['app/src/test/java/com/a/OrderTest.java', 'app/src/test/kotlin/com/a/OrderTest.kt', 'app/src/main/java/com/a/Order.java'].map((p) => classify(p)))
+      .toEqual([test, test, 0]);
+    expect(['app/build/generated/source/kapt/main/com/a/Module.java', 'core/target/generated-sources/annotations/com/a/Dao.java', 'core/target/generated-test-sources/x/A.java']
+      .map((p) => classify(p))).toEqual([generated, generated, generated]);
+    // The annotation anywhere in the file, past any header; a mention in a comment there is not one.
+    const body = `package com.a;\n\nimport javax.annotation.processing.Generated;\n${'// ordinary code\n'.repeat(100)}`;
+    expect(classify('core/src/main/java/com/a/Module.java', `${body}@Generated("dagger")\npublic final class Module {}\n`)).toBe(generated);
+    expect(classify('core/src/main/java/com/a/Module.java', `${body}// unlike @Generated classes, written by hand\npublic final class Module {}\n`)).toBe(0);
+    expect(classify('core/src/main/java/com/a/Module.java', 'package com.a;\n@jakarta.annotation.Generated("x")\nclass Module {}\n')).toBe(generated);
+  });
+
   it('knows tests by folder and by name', () => {
     expect(['src/a.test.ts', 'src/a.spec.tsx', '__tests__/a.ts', 'test/a.js', 'e2e/flow.ts', 'src/a.ts'].map((p) => classify(p))).toEqual([test, test, test, test, test, 0]);
   });
