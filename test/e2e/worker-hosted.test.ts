@@ -242,7 +242,7 @@ describe('the hosted worker (wrangler dev, tokens, many repositories and commits
       expect(corrupt.message).toContain(names);
       expect(corrupt.hint).toContain('indexer publish');
       const missing = await toolError(bot, 'find_references', { repo: damaged, path: 'src/main.ts', line: 1, column: 20 });
-      expect(missing).toMatchObject({ code: 'INDEX_CORRUPT', data: { shard: 'symbols/0000' } });
+      expect(missing).toMatchObject({ code: 'INDEX_CORRUPT', data: { shard: 'symbols/0000', object: `r2://sextant-index/${symbols}` } });
 
       // No crash, and other repositories are unaffected.
       expect((await fetch(`${worker.url}/health`)).status).toBe(200);

@@ -81,9 +81,10 @@ export class IndexReader {
   }
 
   private missing(name: string, entry: ShardEntry): SextantError {
+    const object = this.source.objectOf?.(entry);
     return new SextantError('INDEX_CORRUPT',
-      `Shard ${name} (${entry.sha256}) listed in the manifest of ${this.source.where} is missing.`,
-      'Publish the index for this commit again, or rebuild it with `indexer build`.', { shard: name });
+      `Shard ${name} (${object ?? entry.sha256}) listed in the manifest of ${this.source.where} is missing.`,
+      'Publish the index for this commit again, or rebuild it with `indexer build`.', { shard: name, ...(object ? { object } : {}) });
   }
 
   symbolShardNameOf(key: string): string {

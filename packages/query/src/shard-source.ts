@@ -16,4 +16,6 @@ export interface ShardSource {
    * or undefined when the store does not have it. The reader then only decodes it.
    */
   readInflatedShard?(name: string, entry: ShardEntry): Promise<Uint8Array | undefined>;
+  /** Optional: the stored object a shard is (an R2 key), named in errors when it is missing or bad. */
+  objectOf?(entry: ShardEntry): string;
 }

@@ -64,8 +64,8 @@ export class R2ShardSource implements ShardSource {
     try {
       return await inflateRaw(bytes);
     } catch (error) {
-      throw new SextantError('INDEX_CORRUPT', `Shard ${name} of ${this.where} (${this.objectName(entry)}) cannot be inflated: ${(error as Error).message}`,
-        'Rebuild the index for this commit with `indexer build` and publish it again.', { shard: name, object: this.objectName(entry) });
+      throw new SextantError('INDEX_CORRUPT', `Shard ${name} of ${this.where} (${this.objectOf(entry)}) cannot be inflated: ${(error as Error).message}`,
+        'Rebuild the index for this commit with `indexer build` and publish it again.', { shard: name, object: this.objectOf(entry) });
     }
   }
 
@@ -93,9 +93,9 @@ export class R2ShardSource implements ShardSource {
     this.meter.shardBytes += bytes.byteLength;
     if (!(await matches(bytes, entry))) {
       throw new SextantError('INDEX_CORRUPT',
-        `Shard ${name} of ${this.where}, object ${this.objectName(entry)}, fails its checksum (expected ${entry.bytes} bytes with sha256 ${entry.sha256}; got ${bytes.byteLength} bytes).`,
+        `Shard ${name} of ${this.where}, object ${this.objectOf(entry)}, fails its checksum (expected ${entry.bytes} bytes with sha256 ${entry.sha256}; got ${bytes.byteLength} bytes).`,
         'Publish the index for this commit again (`indexer publish` uploads the shard again), or rebuild it with `indexer build`.',
-        { shard: name, object: this.objectName(entry) });
+        { shard: name, object: this.objectOf(entry) });
     }
     if (cache) {
       const put = cache.put(cacheKey, new Response(bytes, { headers: { 'cache-control': IMMUTABLE, 'content-type': 'application/octet-stream' } }))
@@ -106,7 +106,7 @@ export class R2ShardSource implements ShardSource {
     return bytes;
   }
 
-  private objectName(entry: ShardEntry): string {
+  objectOf(entry: ShardEntry): string {
     return `r2://${this.bucketName}/${shardKey(entry.sha256)}`;
   }
 }
