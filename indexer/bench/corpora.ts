@@ -239,3 +239,29 @@ export function countLines(text: string): number {
   for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) lines++;
   return text.endsWith('\n') ? lines - 1 : lines;
 }
+
+/**
+ * A short hash of the TypeScript the indexer runs (its src/ and the workspace packages' src/): the
+ * benches print it with each run and key cached indexes by it, since the work tree may change.
+ */
+const INDEXER_DIR = new URL('..', import.meta.url).pathname;
+
+export async function sourceFingerprint(): Promise<string> {
+  const hash = createHash('sha256');
+  const walk = async (dir: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      else if (entry.name.endsWith('.ts')) hash.update(path).update(await readFile(path));
+    }
+  };
+  await walk(join(INDEXER_DIR, 'src'));
+  for (const pkg of await readdir(join(INDEXER_DIR, '..', 'packages'))) await walk(join(INDEXER_DIR, '..', 'packages', pkg, 'src'));
+  return hash.digest('hex').slice(0, 8);
+}

@@ -5,14 +5,13 @@
 // scip-typescript; then precision and recall of find_references against the TypeScript language
 // service (references-accuracy.ts), with the misses printed as a work list. See bench/README.md.
 import { spawn, execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { mkdir, readdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { CORPORA, prepareCorpus, type PreparedCorpus } from './corpora.ts';
+import { CORPORA, prepareCorpus, sourceFingerprint, type PreparedCorpus } from './corpora.ts';
 import { assertGnuTime, measure, type Measurement } from './measure-process.ts';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
@@ -96,27 +95,6 @@ async function runTool(tool: Tool, run: number, corpus: PreparedCorpus, paths: T
 /** A tool failed when it exited non-zero; tsc exits 2 when it printed diagnostics, which is a result, not a failure. */
 function failed(r: Run): boolean {
   return r.tool === 'tsc' ? r.exitCode !== 0 && r.exitCode !== 2 : r.exitCode !== 0;
-}
-
-/** A short hash of the TypeScript the indexer runs (its src/ and the workspace packages' src/). */
-async function sourceFingerprint(): Promise<string> {
-  const hash = createHash('sha256');
-  const walk = async (dir: string): Promise<void> => {
-    let entries;
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries.sort((a, b) => (a.name < b.name ? -1 : 1))) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(path);
-      else if (entry.name.endsWith('.ts')) hash.update(path).update(await readFile(path));
-    }
-  };
-  await walk(join(PACKAGE_DIR, 'src'));
-  for (const pkg of await readdir(join(PACKAGE_DIR, '..', 'packages'))) await walk(join(PACKAGE_DIR, '..', 'packages', pkg, 'src'));
-  return hash.digest('hex').slice(0, 8);
 }
 
 async function directoryBytes(dir: string): Promise<number> {

@@ -1,11 +1,12 @@
 // The bench's data: rxjs, zod and effect from the npm registry, prepared by the indexer bench's
 // corpora.ts (each package's src/ committed into a git repository of its own), indexed with
 // `indexer build` and published with `indexer publish --local` into the local R2 the bench worker
-// serves. Each step is skipped when its output is already there for the same commit and format version.
+// serves. Each step is skipped when its output is already there for the same commit, format version
+// and indexer source (an index built by an older indexer is built again, not measured).
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CORPORA, prepareCorpus } from '../../../indexer/bench/corpora.ts';
+import { CORPORA, prepareCorpus, sourceFingerprint } from '../../../indexer/bench/corpora.ts';
 import { FORMAT_VERSION } from '@sextant/format';
 
 export interface BenchCorpus {
@@ -32,6 +33,7 @@ export async function prepareBenchCorpora({ root, benchDir, ids, log }: CorporaO
   const cacheDir = join(benchDir, 'cache');
   const indexer = join(root, 'indexer/bin/indexer.js');
   const corpora: BenchCorpus[] = [];
+  const source = await sourceFingerprint();
   for (const id of ids) {
     const spec = CORPORA.find((c) => c.id === id);
     if (!spec) throw new Error(`unknown corpus "${id}"; known: ${CORPORA.map((c) => c.id).join(', ')}`);
@@ -40,11 +42,13 @@ export async function prepareBenchCorpora({ root, benchDir, ids, log }: CorporaO
     const repo = `bench/${id}`;
     const out = join(benchDir, 'indexes', id);
     const existing = manifestOf(out);
-    if (existing?.commit !== prepared.commit || existing.formatVersion !== FORMAT_VERSION) {
-      log(`indexing ${id} (${prepared.files} files, ${prepared.lines} lines); effect takes minutes`);
+    const builtFrom = join(benchDir, 'indexes', `${id}.indexer-source`);
+    if (existing?.commit !== prepared.commit || existing.formatVersion !== FORMAT_VERSION || !existsSync(builtFrom) || readFileSync(builtFrom, 'utf8') !== source) {
+      log(`indexing ${id} (${prepared.files} files, ${prepared.lines} lines) with indexer source ${source}; effect takes minutes`);
       rmSync(out, { recursive: true, force: true });
       const build = spawnSync(process.execPath, [indexer, 'build', '--repo', prepared.dir, '--out', out, '--repo-name', repo, '--quiet'], { stdio: 'inherit' });
       if (build.status !== 0) throw new Error(`indexer build of ${id} failed (exit ${build.status})`);
+      writeFileSync(builtFrom, source);
     }
     const manifest = manifestOf(out)!;
     const shards = Object.values(manifest.shards as Record<string, { bytes: number }>);
@@ -55,7 +59,7 @@ export async function prepareBenchCorpora({ root, benchDir, ids, log }: CorporaO
   }
 
   const stamp = join(benchDir, 'state', 'published.json');
-  const wanted = JSON.stringify(corpora.map((c) => [c.repo, c.commit, FORMAT_VERSION]));
+  const wanted = JSON.stringify([source, ...corpora.map((c) => [c.repo, c.commit, FORMAT_VERSION])]);
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== wanted) {
     rmSync(join(benchDir, 'state'), { recursive: true, force: true });
     for (const corpus of corpora) {
