@@ -43,6 +43,8 @@ export interface Resolution {
   pkg?: string;
   /** Not a reference to any symbol (a package segment, an implicit `it`, an array's length). */
   ignored?: boolean;
+  /** The name is a Kotlin file's facade class (`PricingKt`): the path of that file, whose top-level declarations are its static members. */
+  facade?: string;
 }
 
 export interface Supertype {
@@ -567,6 +569,7 @@ export class FileResolution {
       const alias = this.packageMember(entry.path, 'type');
       if (alias) return { types: [this.aliasOrType(alias)], certain: true };
       if (file.lang === 'kotlin' && /^[a-z]/.test(last) && !entry.alias) continue; // an imported function
+      if (this.facadeIn(entry.path.slice(0, entry.path.lastIndexOf('.')), last)) continue; // a Kotlin file facade, no type
       return { types: [{ t: 'ext', fqn: entry.path, args: [] }], certain: true };
     }
     for (const entry of file.imports) {
@@ -681,7 +684,54 @@ export class FileResolution {
     const decl = this.table.typesNamed(fqn, this.fd.module)[0];
     if (decl) return typed({ t: 'decl', decl, args: [] }, kind);
     if (this.table.packageNames.has(fqn) || /^[a-z]/.test(name)) return { targets: [], confidence: 'resolved', kind, pkg: fqn, ignored: true };
+    const facade = this.facadeIn(pkg, name);
+    if (facade) return { targets: [], confidence: 'resolved', kind, pkg, facade, ignored: true };
     return typed({ t: 'ext', fqn, args: [] }, kind);
+  }
+
+  /**
+   * The Kotlin file of this package whose facade class Java calls `name` (`Pricing.kt` is
+   * `PricingKt`; `@file:JvmName` is not read). Java reaches that file's top-level functions and
+   * properties as static members of it.
+   */
+  private facadeIn(pkg: string, name: string): string | undefined {
+    if (this.fd.file.lang !== 'java' || !name.endsWith('Kt')) return undefined;
+    for (const decls of this.table.packages.get(pkg)?.values() ?? []) {
+      for (const decl of decls) if (decl.file.lang === 'kotlin' && facadeName(decl.file.path) === name) return decl.file.path;
+    }
+    return undefined;
+  }
+
+  /** A facade named without qualifier: in this package, imported by name, or under a wildcard import. */
+  private facade(name: string): { pkg: string; path: string } | undefined {
+    const file = this.fd.file;
+    if (file.lang !== 'java' || !name.endsWith('Kt')) return undefined;
+    const pkgs = [file.pkg, ...file.imports.filter((i) => !i.static && (i.wildcard || i.path.endsWith(`.${name}`)))
+      .map((i) => (i.wildcard ? i.path : i.path.slice(0, i.path.lastIndexOf('.'))))];
+    for (const pkg of pkgs) {
+      const path = this.facadeIn(pkg, name);
+      if (path) return { pkg, path };
+    }
+    return undefined;
+  }
+
+  /**
+   * `PricingKt.priceWithTax(o)`, `PricingKt.isLarge(o)` (an extension, its receiver the first
+   * argument), `PricingKt.getTaxRate()` and `PricingKt.TAX_RATE` (a property's getter, a constant).
+   */
+  private facadeMember(receiver: Resolution, name: string, kind: ReferenceKind, args: (JType | undefined)[] | undefined): Resolution {
+    const inFile = (n: string) => (this.table.packages.get(receiver.pkg!)?.get(n) ?? []).filter((d) => d.file.path === receiver.facade);
+    const functions = inFile(name).filter((d) => d.kind === 'function');
+    if (kind === 'call' && functions.length) {
+      const plain = functions.filter((d) => !d.def.receiverType);
+      if (plain.length === functions.length) return this.chosen(plain.map((decl) => ({ decl, env: NO_ENV })), args, 'call');
+      return { targets: functions.map((decl) => ({ decl })), confidence: functions.length === 1 ? 'resolved' : 'candidate', kind };
+    }
+    const accessor = kind === 'call' ? /^(?:get|is|set)([A-Z]\w*)$/.exec(name) : undefined;
+    const propertyName = accessor ? accessor[1]!.charAt(0).toLowerCase() + accessor[1]!.slice(1) : name;
+    const properties = inFile(propertyName).filter((d) => d.kind === 'property');
+    if (properties.length === 1) return this.valued({ decl: properties[0]!, env: NO_ENV }, name.startsWith('set') && accessor ? 'write' : kind === 'call' ? 'read' : kind);
+    return { ...UNRESOLVED, kind };
   }
 
   private qualifier(ref: RefEntry): Resolution {
@@ -750,6 +800,8 @@ export class FileResolution {
       return { targets: targetOfType(type), confidence: 'resolved', kind, denotes: type, ...(isObject ? { value: type } : {}) };
     }
     if (named.pkg !== undefined) return { targets: [], confidence: 'resolved', kind, pkg: named.pkg, ignored: true };
+    const facade = this.facade(ref.name);
+    if (facade) return { targets: [], confidence: 'resolved', kind, pkg: facade.pkg, facade: facade.path, ignored: true };
     if (inherited) return { ...inherited, kind };
     if (this.rules.implicitName(ref.name)) return { targets: [], confidence: 'resolved', kind, ignored: true };
     if (this.isPackageName(ref.name, index)) return { targets: [], confidence: 'resolved', kind, pkg: ref.name, ignored: true };
@@ -915,6 +967,7 @@ export class FileResolution {
 
   private valueOfMember(ref: RefEntry, kind: ReferenceKind): Resolution {
     const receiver = this.exprResolution(ref.receiver);
+    if (receiver?.facade) return this.facadeMember(receiver, ref.name, kind, undefined);
     if (receiver?.pkg !== undefined && !receiver.denotes) return this.inPackage(receiver.pkg, ref.name, kind);
     if (receiver?.denotes && !receiver.value) {
       // `Type.member`: a static field, an enum constant, a companion member or a nested type.
@@ -1092,6 +1145,7 @@ export class FileResolution {
   private memberCall(ref: RefEntry, args: (JType | undefined)[] | undefined): Resolution {
     const receiverExpr = this.fd.file.exprs[ref.receiver];
     const receiver = this.exprResolution(ref.receiver);
+    if (receiver?.facade) return this.facadeMember(receiver, ref.name, 'call', args);
     if (receiver?.pkg !== undefined && !receiver.denotes) return { ...UNRESOLVED, kind: 'call' };
     const isStatic = receiver?.denotes !== undefined && receiver.value === undefined;
     const type = isStatic ? receiver!.denotes! : this.typeOfExpr(ref.receiver);
@@ -1294,6 +1348,12 @@ function primitiveName(type: JType): string | undefined {
   if (type.t === 'prim') return type.name;
   if (type.t === 'ext') return primitiveOfKotlin(type.fqn);
   return undefined;
+}
+
+/** The class Java sees a Kotlin file's top-level declarations in: `Pricing.kt`'s is `PricingKt`, `order-utils.kt`'s `Order_utilsKt`. */
+function facadeName(path: string): string {
+  const stem = path.slice(path.lastIndexOf('/') + 1).replace(/\.kts?$/, '').replace(/[^\w$]/g, '_');
+  return `${stem.charAt(0).toUpperCase()}${stem.slice(1)}Kt`;
 }
 
 function outermost(decl: Decl | undefined): Decl | undefined {

@@ -208,7 +208,46 @@ class Teller {
     }
 }
 `));
+  it('lets Java reach top-level functions and properties through the file facade (PricingKt)', () => expectCase(`
+// --- src/main/kotlin/com/example/util/Pricing.kt
+package com.example.util
+
+const val TAX_RATE = 20
+var rounding: Int = 2
+
+fun withTax(cents: Long): Long = cents * (100 + TAX_RATE) / 100
+fun withTax(cents: Long, rate: Int): Long = cents * (100 + rate) / 100
+fun Long.rounded(): Long = this
+// --- src/main/java/com/example/app/Till.java
+package com.example.app;
+
+import com.example.util.PricingKt;
+
+class Till {
+    long total(long cents) {
+        long taxed = PricingKt.withTax(cents, PricingKt.TAX_RATE);
+//                             ^ reference.call; defined: src/main/kotlin/com/example/util/Pricing.kt:7
+//                                                      ^ reference.read; defined: src/main/kotlin/com/example/util/Pricing.kt:3
+        PricingKt.setRounding(PricingKt.getRounding() + 1);
+//                ^ reference.write; defined: src/main/kotlin/com/example/util/Pricing.kt:4
+//                                      ^ reference.read; defined: src/main/kotlin/com/example/util/Pricing.kt:4
+        return PricingKt.rounded(PricingKt.withTax(taxed));
+//                       ^ reference.call; defined: src/main/kotlin/com/example/util/Pricing.kt:8
+//                                         ^ reference.call; defined: src/main/kotlin/com/example/util/Pricing.kt:6
+    }
+}
+// --- src/main/java/com/example/app/Other.java
+package com.example.app;
+
+class Other {
+    long total() {
+        return NowhereKt.withTax(1);
+//                       ^ unresolved
+    }
+}
+`));
 });
+
 
 describe('Kotlin: honest confidence and known gaps', () => {
   it('records members of an untyped receiver as candidates only', () => expectCase(`
