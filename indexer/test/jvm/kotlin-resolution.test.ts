@@ -246,6 +246,25 @@ class Other {
     }
 }
 `));
+  it('lets Java call a @JvmStatic companion member on the class itself', () => expectCase(`
+// --- src/main/kotlin/com/example/Account.kt
+package com.example
+
+class Account(val owner: String) {
+    companion object {
+        @JvmStatic fun open(owner: String): Account = Account(owner)
+    }
+}
+// --- src/main/java/com/example/Teller.java
+package com.example;
+
+class Teller {
+    Account check() {
+        return Account.open("x");
+//                     ^ reference.call; defined: src/main/kotlin/com/example/Account.kt:5
+    }
+}
+`));
 });
 
 
