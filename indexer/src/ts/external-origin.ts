@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ts } from 'ts-morph';
 import type { ExternalOrigin } from '@sextant/format';
-import { LIB_FOLDER } from './snapshot-host.ts';
+import { LIB_FOLDER, LIB_VERSION } from './snapshot-host.ts';
 
 /** Package name and version of files under node_modules, reading each package.json once. */
 export class PackageCache {
@@ -13,7 +13,7 @@ export class PackageCache {
 
   originOf(fileName: string): ExternalOrigin {
     const normalized = fileName.replace(/\\/g, '/');
-    if (normalized.startsWith(`${LIB_FOLDER}/`)) return { package: 'typescript', version: ts.version };
+    if (normalized.startsWith(`${LIB_FOLDER}/`)) return { package: 'typescript', version: LIB_VERSION };
     const parts = normalized.split('/');
     const at = parts.lastIndexOf('node_modules');
     if (at < 0) return { package: normalized };

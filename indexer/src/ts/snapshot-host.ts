@@ -17,7 +17,10 @@ import { workspacePackages } from './workspace-packages.ts';
 // comments), which left every lib symbol with a signature like `padStart(maxLength:number):string;`
 // and no doc. The package matches the bundled compiler's major and minor version (a test checks).
 export const LIB_FOLDER = libFolderInMemoryPath;
-const LIB_SOURCE = posix.join(posix.dirname(createRequire(import.meta.url).resolve('typescript/package.json')), 'lib');
+const LIB_PACKAGE = createRequire(import.meta.url).resolve('typescript/package.json');
+/** The version of the typescript package the lib files come from, which external lib symbols name. */
+export const LIB_VERSION = (JSON.parse(readFileSync(LIB_PACKAGE, 'utf8')) as { version: string }).version;
+const LIB_SOURCE = posix.join(posix.dirname(LIB_PACKAGE), 'lib');
 const LIB_FILES = new Map(readdirSync(LIB_SOURCE).filter((name) => /^lib(\..+)?\.d\.ts$/.test(name))
   .map((name) => [`${LIB_FOLDER}/${name}`, readFileSync(posix.join(LIB_SOURCE, name), 'utf8')]));
 
