@@ -1,16 +1,19 @@
 // `indexer publish --local` end to end: into a wrangler persistence directory, read back through
 // the worker's R2 provider over a real local R2 binding (getPlatformProxy on the same directory).
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getPlatformProxy } from 'wrangler';
+import type { Manifest } from '@sextant/format';
 import { ShardCache } from '@sextant/query';
 import { publishCommand } from '../../indexer/src/publish/publish-command.ts';
 import { IoMeter } from '../../workers/mcp/src/io-meter.ts';
 import { RefCache } from '../../workers/mcp/src/isolate-caches.ts';
 import { R2IndexProvider } from '../../workers/mcp/src/r2-index-provider.ts';
 import type { R2BucketLike } from '../../workers/mcp/src/r2-bucket.ts';
+import { buildIndexOf } from './support/servers.ts';
 import { TINY_COMMIT, TINY_REPO, writeTinyIndex } from './support/tiny-index.ts';
 import { WORKER_DIR } from './support/wrangler-dev.ts';
 
@@ -95,6 +98,38 @@ describe('indexer publish --local', () => {
       const reader = await provider.open();
       expect(reader.commit).toBe(SECOND);
       expect(meter.r2Reads).toBe(1);
+    });
+  });
+
+  it('uploads, for a commit that changes one file, only the shards whose bytes changed', async () => {
+    // A repository large enough to spread over many shards (40 files, 640 symbols), indexed as
+    // written and again with one function added to one file.
+    const source = join(scratch, 'many-files');
+    mkdirSync(join(source, 'src'), { recursive: true });
+    for (let i = 0; i < 40; i++) {
+      const uses = i > 0 ? `import { f${i - 1}_0 } from './m${i - 1}';\nexport const used${i} = f${i - 1}_0();\n` : '';
+      const functions = Array.from({ length: 15 }, (_, j) => `export function f${i}_${j}(): number {\n  return ${j};\n}\n`).join('');
+      writeFileSync(join(source, `src/m${i}.ts`), uses + functions);
+    }
+    const before = buildIndexOf(source, 'acme/many', join(scratch, 'before'));
+    writeFileSync(join(source, 'src/m7.ts'), `${readFileSync(join(source, 'src/m7.ts'), 'utf8')}export function added(): number {\n  return 7;\n}\n`);
+    const after = buildIndexOf(source, 'acme/many', join(scratch, 'after'));
+    const shas = (index: string) => Object.values((JSON.parse(readFileSync(join(index, 'manifest.json'), 'utf8')) as Manifest).shards).map((s) => s.sha256);
+    const old = new Set(shas(before.index));
+    const changed = shas(after.index).filter((sha) => !old.has(sha));
+    // The file's text and file shards, the new symbol's shard and the names shard: a handful of many.
+    expect(shas(after.index).length).toBeGreaterThan(10);
+    expect(changed.length).toBeGreaterThan(0);
+    expect(changed.length).toBeLessThanOrEqual(4);
+
+    expect((await publish('--out', before.index, '--ref', 'main')).code).toBe(0);
+    const second = await publish('--out', after.index, '--ref', 'main');
+    expect(second.code).toBe(0);
+    expect(second.out).toContain(`uploading ${changed.length} shards`);
+    expect(second.out).toContain(`${shas(after.index).length - changed.length} already present`);
+    await withProvider('acme/many', async (provider) => {
+      const names = await (await provider.open()).names();
+      expect(names.exactly(names.names, 'added')).toHaveLength(1);
     });
   });
 
