@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ts } from 'ts-morph';
-import { FORMAT_VERSION, OCC_STRIDE, REFERENCE_KINDS, type FileRecord, type Manifest, type OutlineNode, type SkippedFile } from '@sextant/format';
+import { FORMAT_VERSION, OCC_STRIDE, REFERENCE_KINDS, splitLines, type FileRecord, type Manifest, type OutlineNode, type SkippedFile } from '@sextant/format';
 import { listTrackedFiles, readBlobs, resolveCommit, type SnapshotFile } from './git/git-snapshot.ts';
 import { IndexCollector } from './index-collector.ts';
 import { classifyFile, parseGitattributes } from './file-classification.ts';
@@ -110,7 +110,7 @@ function fileRecord(file: SnapshotFile, compiled: CompiledFile, syntax: SyntaxPa
     lang: compiled.lang,
     blob: file.blob,
     bytes: file.bytes,
-    lineLengths: file.text.split(/\r\n|[\n\r\u2028\u2029]/).map((line) => line.length),
+    lineLengths: splitLines(file.text).map((line) => line.length),
     flags: classifyFile(file.path, file.text, rules),
     syms: compiled.syms,
     occ: sortOccurrences(compiled.occ),

@@ -3,7 +3,7 @@
 import { SextantError } from './errors.ts';
 import type { Language } from './records.ts';
 
-export const FORMAT_VERSION = 2;
+export const FORMAT_VERSION = 3;
 export const MANIFEST_FILE = 'manifest.json';
 export const NAMES_SHARD = 'names';
 

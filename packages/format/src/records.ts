@@ -91,6 +91,12 @@ export interface SymbolRecord {
   local?: boolean;
   /** Declaration name ranges, DEF_STRIDE each, in (path, position) order. */
   defs: IntList;
+  /**
+   * The source line of each declaration (parallel to defs) as previewOf gives it, so a definition's
+   * preview needs no text shard; absent for locals (reached through their file, whose text a
+   * position lookup reads anyway) and externals.
+   */
+  previews?: string[];
   /** References, REF_STRIDE each, in (path, position) order; definitions excluded. */
   refs: IntList;
   edges: IntList;

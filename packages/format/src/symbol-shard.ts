@@ -25,11 +25,11 @@ const EDGE_BASES: DeltaBase[] = ['none', 'none', 'none', 'prev', 'prev', 'none',
 type StoredRecord = [
   name: string, kind: number, qname: string, lang: number, path: string | null, mods: number, signature: string | null,
   doc: string | null, container: string | null, external: SymbolRecord['external'] | null, local: 0 | 1,
-  defs: Uint8Array, refs: Uint8Array, edges: Uint8Array,
+  defs: Uint8Array, refs: Uint8Array, edges: Uint8Array, previews: string[] | null,
 ];
 
 interface StoredSymbolShard extends PackedRecordColumns {
-  v: 2;
+  v: 3;
   paths: string[];
   pathFlags: Uint8Array;
   /** Keys of the symbols, KEY_LENGTH characters each, sorted. */
@@ -43,10 +43,10 @@ export function encodeSymbolShard(data: SymbolShardData): Uint8Array {
   const records = data.symbols.map((s): StoredRecord => [
     s.name, SYMBOL_KINDS.indexOf(s.kind), s.qname, LANGUAGES.indexOf(s.lang), s.path ?? null, s.mods, s.signature ?? null,
     s.doc ?? null, s.container ?? null, s.external ?? null, s.local ? 1 : 0,
-    packInts(s.defs, DEF_BASES), packInts(s.refs, REF_BASES), packInts(s.edges, EDGE_BASES),
+    packInts(s.defs, DEF_BASES), packInts(s.refs, REF_BASES), packInts(s.edges, EDGE_BASES), s.previews ?? null,
   ]);
   const stored: StoredSymbolShard = {
-    v: 2,
+    v: 3,
     paths: data.paths,
     pathFlags: Uint8Array.from(data.pathFlags),
     keys: data.symbols.map((s) => s.key).join(''),
@@ -69,7 +69,7 @@ export class SymbolShard {
 
   constructor(name: string, value: unknown) {
     const stored = value as StoredSymbolShard;
-    if (!isStored(stored)) throw corrupt(name, 'is not a version 2 symbol shard');
+    if (!isStored(stored)) throw corrupt(name, 'is not a version 3 symbol shard');
     this.name = name;
     this.stored = stored;
     this.paths = stored.paths;
@@ -106,7 +106,8 @@ export class SymbolShard {
   }
 
   record(index: number): SymbolRecord {
-    const r = this.packed.get(index, 14) as StoredRecord;
+    const r = this.packed.get(index, 15) as StoredRecord;
+    if (r[14] !== null && !Array.isArray(r[14])) throw corrupt(this.name, 'has a malformed record');
     // References and edges are unpacked when first read: a definition or a summary needs neither,
     // and a much-used symbol has tens of thousands of references.
     const name = this.name;
@@ -126,6 +127,7 @@ export class SymbolShard {
       ...(r[9] !== null ? { external: r[9] } : {}),
       ...(r[10] ? { local: true } : {}),
       defs: unpackInts(r[11], DEF_BASES, this.name),
+      ...(r[14] !== null ? { previews: r[14] } : {}),
       get refs() {
         return (refs ??= unpackInts(r[12], REF_BASES, name));
       },
@@ -153,7 +155,7 @@ export class SymbolShard {
 }
 
 function isStored(s: StoredSymbolShard): boolean {
-  return typeof s === 'object' && s !== null && s.v === 2 && Array.isArray(s.paths) && s.pathFlags instanceof Uint8Array
+  return typeof s === 'object' && s !== null && s.v === 3 && Array.isArray(s.paths) && s.pathFlags instanceof Uint8Array
     && typeof s.keys === 'string' && s.keys.length % KEY_LENGTH === 0 && s.lengths instanceof Uint8Array
     && s.records instanceof Uint8Array && typeof s.peerKeys === 'string' && Array.isArray(s.peerNames) && s.peerKinds instanceof Uint8Array;
 }

@@ -4,6 +4,19 @@
 import { encodeShard } from './codec.ts';
 import { corrupt } from './packed-records.ts';
 
+/** A text's lines, as every tool numbers them (CRLF, LF, CR and the Unicode separators end a line). */
+export function splitLines(text: string): string[] {
+  return text.split(/\r\n|[\n\r\u2028\u2029]/);
+}
+
+const MAX_PREVIEW = 240;
+
+/** A one-line preview of a source line: trimmed, at most MAX_PREVIEW characters. */
+export function previewOf(line: string): string {
+  const trimmed = line.trim();
+  return trimmed.length > MAX_PREVIEW ? `${trimmed.slice(0, MAX_PREVIEW)}…` : trimmed;
+}
+
 /** What a writer builds: the bucket's files in path order. */
 export interface TextShardData {
   files: { path: string; text: string }[];

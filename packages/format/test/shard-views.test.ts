@@ -1,4 +1,4 @@
-// Symbol, file, name and text shards as stored (version 2): what a writer encodes, a reader gets back record by
+// Symbol, file, name and text shards as stored (symbol shards version 3, the others 2): what a writer encodes, a reader gets back record by
 // record, equal to what was written; integer lists survive any values; and stored bytes of the wrong
 // shape are INDEX_CORRUPT naming the shard, never a decoder exception or a wrong record.
 import { describe, expect, it } from 'vitest';
@@ -20,7 +20,10 @@ function symbols(): SymbolShardData {
     pathFlags: [0, 1],
     peers: [{ key: 'peer0000peer0000', name: 'main', kind: 'function' }, { key: 'peer0000peer0001', name: 'Ω', kind: 'class' }],
     symbols: [
-      record('aaaaaaaaaaaaaaaa', { signature: 'submit(order: Order): void', doc: 'Line one.\nLine two — with a dash.', container: 'cccccccccccccccc' }),
+      record('aaaaaaaaaaaaaaaa', {
+        signature: 'submit(order: Order): void', doc: 'Line one.\nLine two — with a dash.', container: 'cccccccccccccccc',
+        previews: ['submit(order: Order): void {'],
+      }),
       record('bbbbbbbbbbbbbbbb', { kind: 'local', local: true, path: undefined, defs: [], refs: [], edges: [] }),
       record('zzzzzzzzzzzzzzzz', { name: 'useState', external: { package: 'react', version: '19.2.0' }, path: undefined }),
     ],
@@ -91,13 +94,15 @@ describe('symbol shards', () => {
 
   it('are INDEX_CORRUPT when stored in another shape, with columns that disagree, or with a broken record', () => {
     const view = (value: unknown) => new SymbolShard('symbols/00aa', value);
-    expect(thrown(() => view({ v: 1, paths: [], peers: [], symbols: [] })).message).toMatch(/symbols\/00aa is not a version 2 symbol shard/);
+    expect(thrown(() => view({ v: 1, paths: [], peers: [], symbols: [] })).message).toMatch(/symbols\/00aa is not a version 3 symbol shard/);
     const stored = decodeShard<Record<string, unknown>>('raw', encodeSymbolShard(symbols())).value;
     expect(thrown(() => view({ ...stored, keys: (stored.keys as string).slice(0, 32) })).message).toMatch(/columns of different lengths/);
     expect(thrown(() => view({ ...stored, peerNames: ['main'] })).message).toMatch(/columns of different lengths/);
     const records = new Uint8Array(stored.records as Uint8Array).fill(0xc1);
     const broken = view({ ...stored, records });
     expect(thrown(() => broken.find('aaaaaaaaaaaaaaaa')).data).toEqual({ shard: 'symbols/00aa' });
+    const badPreviews = { ...symbols(), symbols: [record('aaaaaaaaaaaaaaaa', { previews: 5 as unknown as string[] })] };
+    expect(thrown(() => openShard<SymbolShard>('symbols/00ab', encodeSymbolShard(badPreviews)).find('aaaaaaaaaaaaaaaa')).code).toBe('INDEX_CORRUPT');
   });
 });
 

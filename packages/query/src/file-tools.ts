@@ -1,7 +1,7 @@
 // file_structure, read_file and file_problems: questions about one file (or a set of paths) at the
 // indexed commit.
 import {
-  FILE_FLAGS, formatSymbolId, pathFilter, SextantError, type FileShard,
+  FILE_FLAGS, formatSymbolId, pathFilter, SextantError, splitLines, type FileShard,
   type FileRecord, type OutlineNode, type ProblemRecord, type SymbolKind, type TextShard,
 } from '@sextant/format';
 import type { IndexReader } from './index-reader.ts';
@@ -86,10 +86,6 @@ async function textOf(reader: IndexReader, path: string): Promise<{ shard: TextS
   const file = await fileOrThrow(reader, path);
   throw new SextantError('INDEX_CORRUPT', `The text of ${file.path} is missing from ${name}.`,
     'Rebuild the index with `indexer build`.', { shard: name });
-}
-
-export function splitLines(text: string): string[] {
-  return text.split(/\r\n|[\n\r\u2028\u2029]/);
 }
 
 export interface ReadFileParams extends PageRequest {

@@ -1,6 +1,7 @@
-// One-line previews of locations, read from the text shards of their files. Used where the
-// locations are few (definitions); reference lists stay preview-free so a page reads one shard.
-import { DEF_STRIDE, type SymbolRecord, type SymbolShard } from '@sextant/format';
+// One-line previews of definitions: stored in the symbol's record (so a cold call reads no text
+// shard), or for locals read from their file's text shard. Reference lists stay preview-free so a
+// page reads one shard.
+import { DEF_STRIDE, previewOf, type SymbolRecord, type SymbolShard } from '@sextant/format';
 import { fileLines } from './file-tools.ts';
 import type { IndexReader } from './index-reader.ts';
 import type { Location } from './results.ts';
@@ -10,17 +11,17 @@ export interface PreviewedLocation extends Location {
   preview?: string;
 }
 
-const MAX_PREVIEW = 240;
-
 export async function definitionsWithPreview(reader: IndexReader, record: SymbolRecord, shard: SymbolShard): Promise<PreviewedLocation[]> {
   const locations: Location[] = [];
   for (let i = 0; i * DEF_STRIDE < record.defs.length; i++) locations.push(defLocation(record, i, shard.paths));
+  const stored = record.previews;
+  if (stored?.length === locations.length) return locations.map((l, i) => ({ ...l, preview: stored[i]! }));
   const paths = [...new Set(locations.map((l) => l.path))];
   await reader.prefetch(paths.map((p) => reader.textShardNameOf(p)));
   const texts = new Map<string, string[]>();
   for (const path of paths) texts.set(path, await fileLines(reader, path));
   return locations.map((l) => {
-    const line = texts.get(l.path)?.[l.line - 1]?.trim();
-    return line === undefined ? l : { ...l, preview: line.length > MAX_PREVIEW ? `${line.slice(0, MAX_PREVIEW)}…` : line };
+    const line = texts.get(l.path)?.[l.line - 1];
+    return line === undefined ? l : { ...l, preview: previewOf(line) };
   });
 }

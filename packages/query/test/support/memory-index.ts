@@ -11,7 +11,7 @@
 // path, by packages/mcp/test.
 import {
   CONFIDENCES, EDGE_KINDS, EDGE_STRIDE, encodeFileShard, encodeNameShard, encodeSymbolShard, encodeTextShard, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, OCC_STRIDE, REF_STRIDE,
-  REFERENCE_KINDS, bucketOf, fileShardName, pathKey, sha256Hex, symbolKey, symbolShardName, textShardName,
+  REFERENCE_KINDS, bucketOf, fileShardName, pathKey, previewOf, sha256Hex, splitLines, symbolKey, symbolShardName, textShardName,
   type Confidence, type ExternalOrigin, type FileRecord, type Language, type Manifest, type NameShardData,
   type OutlineNode, type PeerRecord, type ReferenceKind, type SkippedFile, type SymbolKind, type SymbolRecord,
 } from '@sextant/format';
@@ -105,8 +105,8 @@ function languageOfPath(path: string): Language {
 }
 
 /** Lines without their line breaks, as FileRecord.lineLengths counts them. */
-function linesOf(text: string): string[] {
-  return text.split('\n').map((line) => line.replace(/\r$/, ''));
+function sortedDefs(defs: readonly Site[]): Site[] {
+  return [...defs].sort((a, b) => compare(a.path, b.path) || a.line - b.line || a.column - b.column);
 }
 
 function resolveSite(files: Map<string, string[]>, site: SiteSpec, identifier: string, what: string): Site {
@@ -133,7 +133,7 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
   const repo = spec.repo ?? MEMORY_REPO;
   const commit = spec.commit ?? MEMORY_COMMIT;
   const layout = spec.layout ?? DEFAULT_LAYOUT;
-  const fileLines = new Map(spec.files.map((file) => [file.path, linesOf(file.text)]));
+  const fileLines = new Map(spec.files.map((file) => [file.path, splitLines(file.text)]));
   const fileFlags = new Map(spec.files.map((file) => [file.path, file.flags ?? 0]));
 
   // Resolve every symbol's identity and sites first: keys are needed before any record is written.
@@ -218,9 +218,9 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
         ...(s.container !== undefined ? { container: keyOf(s.container) } : {}),
         ...(s.external !== undefined ? { external: s.external } : {}),
         ...(s.local ? { local: true } : {}),
-        defs: [...defs]
-          .sort((a, b) => compare(a.path, b.path) || a.line - b.line || a.column - b.column)
-          .flatMap((d) => [paths.indexOf(d.path), d.line, d.column, d.line, d.endColumn]),
+        // As the indexer's shard writer stores them: each declaration's line, for all but locals.
+        ...(!s.local && defs.length ? { previews: sortedDefs(defs).map((d) => previewOf(fileLines.get(d.path)![d.line - 1] ?? '')) } : {}),
+        defs: sortedDefs(defs).flatMap((d) => [paths.indexOf(d.path), d.line, d.column, d.line, d.endColumn]),
         refs: refEntries.flat(),
         edges: edgesOf(id).flatMap((e) => {
           const entry = [EDGE_KINDS.indexOf('overrides'), e.out ? 0 : 1, peerIndex.get(e.peer)!, -1, 0, 0, 0, 0];
