@@ -105,10 +105,6 @@ function languageOfPath(path: string): Language {
 }
 
 /** Lines without their line breaks, as FileRecord.lineLengths counts them. */
-function sortedDefs(defs: readonly Site[]): Site[] {
-  return [...defs].sort((a, b) => compare(a.path, b.path) || a.line - b.line || a.column - b.column);
-}
-
 function resolveSite(files: Map<string, string[]>, site: SiteSpec, identifier: string, what: string): Site {
   const lines = files.get(site.path);
   if (!lines) throw new Error(`memory-index: ${what} names ${site.path}, which is not a file of the fixture`);
@@ -195,6 +191,7 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
     });
     const symbols: SymbolRecord[] = members.map(({ spec: s, key, defs, refs }) => {
       const id = s.id ?? s.qname!;
+      const ordered = [...defs].sort((a, b) => compare(a.path, b.path) || a.line - b.line || a.column - b.column);
       const sortedRefs = [...refs].sort((a, b) => compare(a.path, b.path) || a.line - b.line || a.column - b.column);
       const refEntries = sortedRefs.map((r) => {
         const entry = [
@@ -219,8 +216,8 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
         ...(s.external !== undefined ? { external: s.external } : {}),
         ...(s.local ? { local: true } : {}),
         // As the indexer's shard writer stores them: each declaration's line, for all but locals.
-        ...(!s.local && defs.length ? { previews: sortedDefs(defs).map((d) => previewOf(fileLines.get(d.path)![d.line - 1] ?? '')) } : {}),
-        defs: sortedDefs(defs).flatMap((d) => [paths.indexOf(d.path), d.line, d.column, d.line, d.endColumn]),
+        ...(!s.local && ordered.length ? { previews: ordered.map((d) => previewOf(fileLines.get(d.path)![d.line - 1] ?? '')) } : {}),
+        defs: ordered.flatMap((d) => [paths.indexOf(d.path), d.line, d.column, d.line, d.endColumn]),
         refs: refEntries.flat(),
         edges: edgesOf(id).flatMap((e) => {
           const entry = [EDGE_KINDS.indexOf('overrides'), e.out ? 0 : 1, peerIndex.get(e.peer)!, -1, 0, 0, 0, 0];
