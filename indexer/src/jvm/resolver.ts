@@ -96,10 +96,6 @@ export class JvmResolver {
     return context;
   }
 
-  fileOf(decl: Decl): FileDecls {
-    return this.table.files.find((f) => f.file === decl.file)!;
-  }
-
   // ---------------------------------------------------------------------------------------------
   // Types of declarations and supertypes
 
@@ -128,6 +124,12 @@ export class JvmResolver {
   }
 
   private readonly fileByModel = new Map<unknown, FileDecls>();
+
+  /** The receiver type of a Kotlin extension, read in its declaring file (its own scope sees its type parameters). */
+  receiverTypeOf(decl: Decl): JType | undefined {
+    if (!decl.def.receiverType) return undefined;
+    return this.file(this.declFile(decl)).resolveTypeText(decl.def.receiverType, decl.def.ownScope >= 0 ? decl.def.ownScope : decl.def.scope);
+  }
 
   declFile(decl: Decl): FileDecls {
     if (this.fileByModel.size === 0) for (const fd of this.table.files) this.fileByModel.set(fd.file, fd);
@@ -602,9 +604,9 @@ export class FileResolution {
     if (this.table.packageNames.has(name)) return { types: [], pkg: name, certain: true };
     if (external.length > 0 && /^[A-Z]/.test(name)) {
       // Every wildcard package known and exactly one declaring the name: that one, whatever the language.
-      const declaring = external.filter((p) => jdkPackageDeclares(p, name));
-      if (declaring.length === 1 && external.every((p) => jdkPackageDeclares(p, name) !== undefined)) {
-        return { types: [{ t: 'ext', fqn: `${declaring[0]}.${name}`, args: [] }], certain: true };
+      const declares = external.map((p) => jdkPackageDeclares(p, name));
+      if (!declares.includes(undefined) && declares.filter(Boolean).length === 1) {
+        return { types: [{ t: 'ext', fqn: `${external[declares.indexOf(true)]}.${name}`, args: [] }], certain: true };
       }
       return { types: external.map((p) => ({ t: 'ext', fqn: `${p}.${name}`, args: [] })), certain: external.length === 1 && this.rules.wildcardPlacesForCertain };
     }
@@ -898,8 +900,8 @@ export class FileResolution {
   private extensionReceiverOfScope(scope: number): JType | undefined {
     const def = this.fd.file.scopes[scope]!.def;
     const decl = def >= 0 ? this.fd.decls[def] : undefined;
-    if (!decl?.def.receiverType || (decl.kind !== 'function' && decl.kind !== 'property' && decl.kind !== 'method')) return undefined;
-    return this.resolveTypeText(decl.def.receiverType, decl.def.ownScope >= 0 ? decl.def.ownScope : decl.def.scope);
+    if (!decl || (decl.kind !== 'function' && decl.kind !== 'property' && decl.kind !== 'method')) return undefined;
+    return this.resolver.receiverTypeOf(decl);
   }
 
   /** A Java getter read as a property, or an extension property, on the receiver of an enclosing extension. */
@@ -1084,7 +1086,7 @@ export class FileResolution {
     if (visible.length === 0) return undefined;
     const applicable = visible.filter((d) => {
       if (!receiver) return true;
-      const declared = this.resolver.file(this.resolver.declFile(d)).resolveTypeText(d.def.receiverType!, d.def.ownScope >= 0 ? d.def.ownScope : d.def.scope);
+      const declared = this.resolver.receiverTypeOf(d);
       if (!declared) return true;
       return this.resolver.assignable(receiver, declared) !== 'no';
     });

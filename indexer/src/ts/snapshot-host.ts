@@ -21,8 +21,21 @@ const LIB_PACKAGE = createRequire(import.meta.url).resolve('typescript/package.j
 /** The version of the typescript package the lib files come from, which external lib symbols name. */
 export const LIB_VERSION = (JSON.parse(readFileSync(LIB_PACKAGE, 'utf8')) as { version: string }).version;
 const LIB_SOURCE = posix.join(posix.dirname(LIB_PACKAGE), 'lib');
-const LIB_FILES = new Map(readdirSync(LIB_SOURCE).filter((name) => /^lib(\..+)?\.d\.ts$/.test(name))
-  .map((name) => [`${LIB_FOLDER}/${name}`, readFileSync(posix.join(LIB_SOURCE, name), 'utf8')]));
+const LIB_NAMES = new Set(readdirSync(LIB_SOURCE).filter((name) => /^lib(\..+)?\.d\.ts$/.test(name)));
+const libTexts = new Map<string, string>();
+
+/** The lib file a path names (`lib.es2022.d.ts`), if it is one. */
+function libName(fileName: string): string | undefined {
+  const name = fileName.startsWith(`${LIB_FOLDER}/`) ? fileName.slice(LIB_FOLDER.length + 1) : undefined;
+  return name !== undefined && LIB_NAMES.has(name) ? name : undefined;
+}
+
+/** A lib file's text, read when a program first asks for it: a program uses a few of the hundred. */
+function libText(name: string): string {
+  let text = libTexts.get(name);
+  if (text === undefined) libTexts.set(name, text = readFileSync(posix.join(LIB_SOURCE, name), 'utf8'));
+  return text;
+}
 
 /**
  * program.ts reads this (internal) host member: with it, a module of a referenced project resolves to
@@ -98,15 +111,15 @@ export class SnapshotHost {
   }
 
   fileExists = (fileName: string): boolean => {
-    if (LIB_FILES.has(fileName)) return true;
+    if (libName(fileName)) return true;
     const rel = this.relative(fileName);
     if (rel !== undefined) return this.texts.has(rel);
     return this.onDisk(fileName) && existsSync(fileName) && statSync(fileName).isFile();
   };
 
   readFile = (fileName: string): string | undefined => {
-    const lib = LIB_FILES.get(fileName);
-    if (lib !== undefined) return lib;
+    const lib = libName(fileName);
+    if (lib) return libText(lib);
     const rel = this.relative(fileName);
     if (rel !== undefined) return this.texts.get(rel);
     if (!this.onDisk(fileName)) return undefined;

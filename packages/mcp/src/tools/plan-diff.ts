@@ -1,7 +1,7 @@
 // A plan as a unified diff, for people and review bots. Built from the plan's own edits rather
 // than by diffing texts: linear in the file size whatever the change, and it shows exactly what
 // the apply will write.
-import { applyEdits, lineStarts, offsetAt, positionAt, type Plan, type PlanFile } from '@sextant/format';
+import { applyEdits, lineStarts, offsetAt, positionAt, splitLines, type Plan, type PlanFile } from '@sextant/format';
 
 const CONTEXT = 3;
 
@@ -113,7 +113,7 @@ function segmentsOf(oldText: string, file: PlanFile): Segment[] {
 /** Lines for display: without their breaks, and without the empty "line" after a final break. */
 function split(text: string): string[] {
   if (text === '') return [];
-  const lines = text.split(/\r\n|[\n\r\u2028\u2029]/);
+  const lines = splitLines(text);
   if (lines[lines.length - 1] === '') lines.pop();
   return lines;
 }

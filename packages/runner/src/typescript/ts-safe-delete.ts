@@ -2,7 +2,7 @@
 // doc comments, and the comma of a list they sit in) are removed; every reference outside them
 // that findReferences reports is a usage that blocks the plan.
 import { ts } from 'ts-morph';
-import { lineStarts, positionAt, SextantError, wholeLines, withoutDoubleBlank, type PlanConflict } from '@sextant/format';
+import { lineStarts, positionAt, SextantError, splitLines, wholeLines, withoutDoubleBlank, type PlanConflict } from '@sextant/format';
 import type { FileDraft } from '../planning/file-draft.ts';
 import type { RefactorContext } from '../planning/refactor-context.ts';
 import type { DeclarationSite } from '../planning/declaration-site.ts';
@@ -51,7 +51,7 @@ export async function planTsSafeDelete(
         const path = repositoryPath(workspace, reference.fileName);
         const sourceFile = project.service.getProgram()!.getSourceFile(reference.fileName)!;
         const { line, column } = positionAt(lineStarts(sourceFile.text), start);
-        const lineText = sourceFile.text.split(/\r\n|[\n\r\u2028\u2029]/)[line - 1]!.trim();
+        const lineText = splitLines(sourceFile.text)[line - 1]!.trim();
         conflicts.set(`${path}:${line}:${column}`, {
           kind: 'usage', path, line, column,
           message: `${qualifiedName} is used at ${path}:${line}:${column}: ${lineText.slice(0, 120)}`,
