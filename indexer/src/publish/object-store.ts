@@ -112,7 +112,7 @@ export async function openWranglerStore(options: WranglerStoreOptions): Promise<
   } catch (error) {
     await rm(scratch, { recursive: true, force: true });
     throw new SextantError('INVALID_ARGUMENT', `Cannot reach R2 bucket ${bucket.bucket_name}: ${(error as Error).message}`,
-      'Log in with `npx wrangler login` (or set CLOUDFLARE_API_TOKEN with R2 and Workers edit rights, and CLOUDFLARE_ACCOUNT_ID), make sure the bucket exists (`npx wrangler r2 bucket create ' + bucket.bucket_name + '`), or publish with --local.');
+      'Log in with `npx --no-install wrangler login` in the Sextant checkout (or set CLOUDFLARE_API_TOKEN with R2 and Workers edit rights, and CLOUDFLARE_ACCOUNT_ID), make sure the bucket exists (`npx --no-install wrangler r2 bucket create ' + bucket.bucket_name + '`), or publish with --local.');
   }
 }
 

@@ -17,7 +17,7 @@ export class DirShardSource implements ShardSource {
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
         throw new SextantError('INDEX_NOT_FOUND', `No index at ${this.where} (no ${MANIFEST_FILE}).`,
-          'Build one with `npx indexer build --out <dir>` and pass that directory with --index.');
+          'Build one with `indexer build --out <dir>` and pass that directory with --index.');
       }
       throw error;
     }

@@ -31,7 +31,7 @@ describe('runner cli', () => {
     try {
       const stderr = captureStderr();
       expect(await main(['mcp', '--index', dir])).toBe(1);
-      expect(stderr()).toMatch(/No index at .* To fix this, build one with `npx indexer build/);
+      expect(stderr()).toMatch(/No index at .* To fix this, build one with `indexer build/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -23,7 +23,7 @@ export async function declarationSite(ctx: RefactorContext, symbol: LoadedSymbol
   const column = record.defs[2]!;
   const moved = () => new SextantError('CONFLICT',
     `${record.qname} is no longer at ${path}:${line}:${column} in the working tree (the file changed since the index was built).`,
-    'Rebuild the index (`npx indexer build`) so that symbols resolve to the working tree, then plan again.', { path, line, column });
+    'Rebuild the index (`indexer build`) so that symbols resolve to the working tree, then plan again.', { path, line, column });
   const file = await ctx.read(path);
   if (!file) throw moved();
   let offset: number;

@@ -114,7 +114,7 @@ async function indexDeclarationEdit(
   const node = record ? find(record.outline) : undefined;
   if (!node || await fileText(reader, site.path) !== site.file.text) {
     throw new SextantError('CONFLICT', `The index has no current extent of ${symbol.record.qname} (${site.path} changed since it was indexed, or has no outline).`,
-      'Rebuild the index (`npx indexer build`) and plan again.');
+      'Rebuild the index (`indexer build`) and plan again.');
   }
   const starts = lineStarts(site.file.text);
   const start = offsetAt(site.file.text, starts, node.range[0], node.range[1]);
