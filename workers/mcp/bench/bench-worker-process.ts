@@ -9,6 +9,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+const INSPECTOR_TIMEOUT_MS = 60_000;
+
 export interface WorkerProcessOptions {
   /** workers/mcp/.bench: holds bundle/worker.js, the persisted state and the generated config. */
   benchDir: string;
@@ -92,23 +94,7 @@ export class BenchWorker {
    * is written there (a .cpuprofile that Chrome's DevTools opens).
    */
   async profiled<T>(work: () => Promise<T>, saveTo?: string): Promise<{ value: T; busyMs: number }> {
-    const socket = new WebSocket(`ws://127.0.0.1:${this.options.inspectorPort}/ws`, { headers: { origin: 'http://localhost' } } as never);
-    const pending = new Map<number, (message: { result?: unknown; error?: { message: string } }) => void>();
-    let id = 0;
-    socket.onmessage = (event) => {
-      const message = JSON.parse(String(event.data));
-      pending.get(message.id)?.(message);
-      pending.delete(message.id);
-    };
-    const send = (method: string, params: Record<string, unknown> = {}) => new Promise<any>((resolve, reject) => {
-      pending.set(++id, (message) => (message.error ? reject(new Error(`${method}: ${message.error.message}`)) : resolve(message.result)));
-      socket.send(JSON.stringify({ id, method, params }));
-    });
-    await new Promise((resolve, reject) => {
-      socket.onopen = resolve;
-      socket.onerror = () => reject(new Error('cannot connect to the inspector'));
-    });
-    try {
+    return this.inspected(async (send) => {
       await send('Profiler.enable');
       await send('Profiler.setSamplingInterval', { interval: 100 });
       await send('Profiler.start');
@@ -119,6 +105,66 @@ export class BenchWorker {
       let busy = 0;
       profile.samples.forEach((node, i) => { if (!idle.has(node)) busy += profile.timeDeltas[i]! / 1000; });
       return { value, busyMs: busy };
+    });
+  }
+
+  /**
+   * The worker isolate's V8 heap after a full collection (what is live: module globals, the shard
+   * LRU, anything that leaks), and the heap's reserved size, in bytes.
+   */
+  async heap(): Promise<{ liveBytes: number; reservedBytes: number }> {
+    return this.inspected(async (send) => {
+      await send('HeapProfiler.enable');
+      await send('HeapProfiler.collectGarbage');
+      const { usedSize, totalSize } = await send('Runtime.getHeapUsage') as { usedSize: number; totalSize: number };
+      return { liveBytes: usedSize, reservedBytes: totalSize };
+    });
+  }
+
+  /**
+   * Resident memory of the processes behind the endpoint, in bytes: the workerd that runs the
+   * worker, and wrangler's local dev proxy (its node process and the workerd on the public port),
+   * which production does not have.
+   */
+  residentBytes(): { worker: number; devProxy: number } {
+    const rss = (pid: number) => {
+      try {
+        return Number(readFileSync(`/proc/${pid}/status`, 'utf8').match(/^VmRSS:\s+(\d+) kB/m)?.[1] ?? 0) * 1024;
+      } catch {
+        return 0;
+      }
+    };
+    const proxy = this.groupProcesses().filter((p) => p.pid !== this.workerd);
+    return { worker: rss(this.workerd), devProxy: proxy.reduce((sum, p) => sum + rss(p.pid), 0) };
+  }
+
+  /** One session on the isolate's inspector (through wrangler's inspector proxy). */
+  private async inspected<T>(use: (send: (method: string, params?: Record<string, unknown>) => Promise<any>) => Promise<T>): Promise<T> {
+    const socket = new WebSocket(`ws://127.0.0.1:${this.options.inspectorPort}/ws`, { headers: { origin: 'http://localhost' } } as never);
+    const pending = new Map<number, (message: { result?: unknown; error?: { message: string } }) => void>();
+    let id = 0;
+    socket.onmessage = (event) => {
+      const message = JSON.parse(String(event.data));
+      pending.get(message.id)?.(message);
+      pending.delete(message.id);
+    };
+    // Bounded: an inspector that stops answering fails the measurement instead of hanging the bench.
+    const send = (method: string, params: Record<string, unknown> = {}) => new Promise<any>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${method}: the inspector did not answer within ${INSPECTOR_TIMEOUT_MS} ms`)), INSPECTOR_TIMEOUT_MS);
+      pending.set(++id, (message) => {
+        clearTimeout(timer);
+        if (message.error) reject(new Error(`${method}: ${message.error.message}`));
+        else resolve(message.result);
+      });
+      socket.send(JSON.stringify({ id, method, params }));
+    });
+    await new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error('the inspector did not accept a connection')), INSPECTOR_TIMEOUT_MS);
+      socket.onopen = () => { clearTimeout(timer); resolve(undefined); };
+      socket.onerror = () => { clearTimeout(timer); reject(new Error('cannot connect to the inspector')); };
+    });
+    try {
+      return await use(send);
     } finally {
       socket.close();
     }
@@ -174,21 +220,25 @@ export class BenchWorker {
   private async findWorkerd(previous: number): Promise<number> {
     const deadline = Date.now() + 60_000;
     while (Date.now() < deadline) {
-      const group = this.child!.pid!;
-      for (const pid of readdirSync('/proc').filter((p) => /^\d+$/.test(p)).map(Number)) {
-        if (pid === previous) continue;
-        try {
-          const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-          const pgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
-          if (pgid !== group) continue;
-          const args = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-          if (args[0]!.endsWith('workerd') && !args.some((a) => a.includes(`entry=127.0.0.1:${this.options.port}`))) return pid;
-        } catch {
-          // gone while looking
-        }
-      }
+      const found = this.groupProcesses().find((p) => p.pid !== previous && p.args[0]!.endsWith('workerd')
+        && !p.args.some((a) => a.includes(`entry=127.0.0.1:${this.options.port}`)));
+      if (found) return found.pid;
       await new Promise((r) => setTimeout(r, 100));
     }
     throw new Error(`no new workerd process for the worker appeared (previous ${previous})`);
+  }
+
+  /** The live processes of this wrangler's process group, with their command lines. */
+  private groupProcesses(): { pid: number; args: string[] }[] {
+    const group = this.child!.pid!;
+    return readdirSync('/proc').filter((p) => /^\d+$/.test(p)).map(Number).flatMap((pid) => {
+      try {
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const pgid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[2]);
+        return pgid === group ? [{ pid, args: readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0') }] : [];
+      } catch {
+        return []; // gone while looking
+      }
+    });
   }
 }

@@ -1,8 +1,9 @@
 // `npm run bench:worker`: the real worker in workerd (`wrangler dev`, the deployable bundle) with
 // local R2 holding the indexes of rxjs, zod and effect, driven from loopback. Reports per tool and
 // corpus the CPU and wall time of a call, cold (a fresh isolate that has never seen the
-// repository) and warm, then the sustained rate at a fixed concurrency over 60 s, the bundle size
-// and the startup time; checks the targets of issue #6. See bench/README.md for the method.
+// repository) and warm, then the sustained rate at a fixed concurrency over 60 s, a 10-minute
+// memory soak (the isolate's live heap must stay flat), the bundle size and the startup time;
+// checks the targets of issue #6. See bench/README.md for the method.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -15,6 +16,7 @@ import { gzipSync } from 'node:zlib';
 import { sha256Hex } from '@sextant/format';
 import { prepareBenchCorpora, type BenchCorpus } from './bench-corpora.ts';
 import { BenchWorker } from './bench-worker-process.ts';
+import { SHARD_CACHE_BYTES } from '../src/isolate-caches.ts';
 
 const WORKER_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ROOT = resolve(WORKER_DIR, '../..');
@@ -23,11 +25,12 @@ const WRANGLER = join(dirname(createRequire(import.meta.url).resolve('wrangler/p
 const TOKEN = `bench-${Date.now().toString(36)}-token`;
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', authorization: `Bearer ${TOKEN}` };
 
-const USAGE = `usage: npm run bench:worker -- [--corpus rxjs,zod,effect] [--cold 3] [--warm 100] [--seconds 60] [--concurrency 8]
+const USAGE = `usage: npm run bench:worker -- [--corpus rxjs,zod,effect] [--cold 3] [--warm 100] [--seconds 60] [--concurrency 8] [--soak 600]
   --cold N          fresh-isolate samples per tool and corpus (default 3)
   --warm N          warm samples per tool and corpus (default 100)
   --seconds S       length of the sustained-load run (default 60)
   --concurrency C   requests in flight during it (default 8)
+  --soak S          length of the memory soak after it, heap sampled every 30 s (default 600; 0 skips it)
   --profiles DIR    also write each cold call's V8 CPU profile there (.cpuprofile)`;
 
 /** Issue #6: handler CPU per call. */
@@ -71,6 +74,7 @@ async function main(): Promise<number> {
       warm: { type: 'string', default: '100' },
       seconds: { type: 'string', default: '60' },
       concurrency: { type: 'string', default: '8' },
+      soak: { type: 'string', default: '600' },
       profiles: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -84,6 +88,7 @@ async function main(): Promise<number> {
   const warmRuns = positive(values.warm, '--warm');
   const seconds = positive(values.seconds, '--seconds');
   const concurrency = positive(values.concurrency, '--concurrency');
+  const soakSeconds = values.soak === '0' ? 0 : positive(values.soak, '--soak');
   const profileDir = values.profiles && resolve(values.profiles);
   if (profileDir) mkdirSync(profileDir, { recursive: true });
   const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)} load ${loadavg().map((l) => l.toFixed(2)).join(' ')}] ${line}`);
@@ -104,6 +109,7 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   let baseline: number[] = [];
   let load: LoadResult;
+  let memory: MemorySample[] = [];
   let startMs: number;
   try {
     startMs = await worker.start();
@@ -145,16 +151,21 @@ async function main(): Promise<number> {
     }
 
     log(`sustained: ${concurrency} in flight for ${seconds} s, every tool and corpus in turn`);
-    load = await sustained(worker, corpora.flatMap((corpus) => calls.get(corpus.id)!.map((call) => ({ corpus, call }))), concurrency, seconds * 1000);
+    const mix = corpora.flatMap((corpus) => calls.get(corpus.id)!.map((call) => ({ corpus, call })));
+    load = await sustained(worker, mix, concurrency, seconds * 1000);
+    if (soakSeconds > 0) {
+      log(`soak: ${concurrency} in flight for ${soakSeconds} s, the isolate's live heap sampled every ${SOAK_SAMPLE_MS / 1000} s`);
+      memory = await soak(worker, mix, concurrency, soakSeconds * 1000, log);
+    }
   } finally {
     await worker.stop();
   }
 
-  const report = render({ corpora, rows, baseline, load: load!, bundle, startupCpuMs, startMs: startMs!, concurrency, seconds, coldRuns, warmRuns });
+  const report = render({ corpora, rows, baseline, load: load!, memory, bundle, startupCpuMs, startMs: startMs!, concurrency, seconds, coldRuns, warmRuns });
   console.log(`\n${report}`);
   mkdirSync(join(BENCH_DIR, 'results'), { recursive: true });
   writeFileSync(join(BENCH_DIR, 'results', 'worker-bench.md'), `${report}\n`);
-  writeFileSync(join(BENCH_DIR, 'results', 'worker-bench.json'), `${JSON.stringify({ corpora, rows, baseline, load: load!, bundle, startupCpuMs, startMs: startMs! }, null, 2)}\n`);
+  writeFileSync(join(BENCH_DIR, 'results', 'worker-bench.json'), `${JSON.stringify({ corpora, rows, baseline, load: load!, memory, bundle, startupCpuMs, startMs: startMs! }, null, 2)}\n`);
   log(`written to ${join(BENCH_DIR, 'results')}/worker-bench.{md,json}`);
   return 0;
 }
@@ -285,6 +296,77 @@ async function sustained(worker: BenchWorker, mix: { corpus: BenchCorpus; call: 
   return result;
 }
 
+const SOAK_SAMPLE_MS = 30_000;
+
+interface MemorySample {
+  /** Seconds since the soak started. */
+  at: number;
+  calls: number;
+  errors: number;
+  /** The isolate's V8 heap after a full collection, and its reserved size. */
+  liveBytes: number;
+  reservedBytes: number;
+  /** Resident memory of the worker's workerd, and of wrangler dev's own processes (its proxy). */
+  workerRss: number;
+  devProxyRss: number;
+}
+
+/**
+ * The memory soak: the sustained load again for `ms`, with the isolate's live heap (after a full
+ * collection, through the inspector) and the processes' resident memory sampled every 30 s. A
+ * flat live heap says the shard LRU's bound holds and nothing else accumulates per request.
+ */
+async function soak(worker: BenchWorker, mix: { corpus: BenchCorpus; call: Call }[], concurrency: number, ms: number, log: (line: string) => void): Promise<MemorySample[]> {
+  const samples: MemorySample[] = [];
+  let calls = 0;
+  let errors = 0;
+  const started = performance.now();
+  const sample = async () => {
+    let heap: { liveBytes: number; reservedBytes: number };
+    try {
+      heap = await worker.heap();
+    } catch (error) {
+      log(`soak: no heap sample (${(error as Error).message})`);
+      return;
+    }
+    const { liveBytes, reservedBytes } = heap;
+    const { worker: workerRss, devProxy: devProxyRss } = worker.residentBytes();
+    const at = (performance.now() - started) / 1000;
+    samples.push({ at, calls, errors, liveBytes, reservedBytes, workerRss, devProxyRss });
+    log(`soak ${at.toFixed(0)} s: ${calls} calls, live heap ${mib(liveBytes)} MiB, worker RSS ${mib(workerRss)} MiB, dev proxy RSS ${mib(devProxyRss)} MiB`);
+  };
+  // The load runs until the last sample is taken: local workerd was seen to leave
+  // HeapProfiler.collectGarbage unanswered once the isolate had nothing else to do.
+  let sampling = true;
+  let next = 0;
+  const loop = async () => {
+    while (sampling) {
+      const { corpus, call } = mix[next++ % mix.length]!;
+      try {
+        await post(worker, corpus, call);
+        calls++;
+      } catch {
+        errors++;
+      }
+      worker.takeLogLines();
+    }
+  };
+  const sampler = async () => {
+    for (let due = 0; due <= ms; due = Math.min(ms, due + SOAK_SAMPLE_MS)) {
+      await new Promise((r) => setTimeout(r, Math.max(0, due - (performance.now() - started))));
+      await sample();
+      if (due === ms) break;
+    }
+    sampling = false;
+  };
+  await Promise.all([sampler(), ...Array.from({ length: concurrency }, loop)]);
+  return samples;
+}
+
+function mib(bytes: number): string {
+  return (bytes / 1048576).toFixed(1);
+}
+
 interface BundleInfo {
   bytes: number;
   gzipBytes: number;
@@ -339,6 +421,7 @@ interface Report {
   rows: Row[];
   baseline: number[];
   load: LoadResult;
+  memory: MemorySample[];
   bundle: BundleInfo;
   startupCpuMs: number | undefined;
   startMs: number;
@@ -348,7 +431,7 @@ interface Report {
   warmRuns: number;
 }
 
-function render({ corpora, rows, baseline, load, bundle, startupCpuMs, startMs, concurrency, seconds, coldRuns, warmRuns }: Report): string {
+function render({ corpora, rows, baseline, load, memory, bundle, startupCpuMs, startMs, concurrency, seconds, coldRuns, warmRuns }: Report): string {
   const floor = percentile(baseline, 50);
   const handler = (s: Sample) => Math.max(0, s.cpu - floor);
   const f = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '-' : n < 10 ? n.toFixed(2) : n.toFixed(0));
@@ -379,6 +462,7 @@ function render({ corpora, rows, baseline, load, bundle, startupCpuMs, startMs, 
   lines.push(
     '',
     `Sustained: ${concurrency} in flight for ${f(load.seconds)} s over every row: ${load.ok} calls, ${load.errors} errors, ${f(load.ok / load.seconds)} requests/s; wall p50 ${f(percentile(load.wall, 50))} ms, p99 ${f(percentile(load.wall, 99))} ms; worker CPU ${f(load.cpuMs / Math.max(1, load.ok))} ms per call on average.${load.errors ? ` First errors: ${load.firstErrors.join(' | ')}` : ''}`,
+    ...memoryLines(memory),
     `Bundle: ${(bundle.bytes / 1024).toFixed(1)} KiB, ${(bundle.gzipBytes / 1024).toFixed(1)} KiB gzip (wrangler: ${bundle.wranglerLine}); ${bundle.grammarOrIndexData ? 'CONTAINS grammar or index data' : 'no grammar (.wasm) or index data'}; target at most 1 MiB gzip: ${bundle.gzipBytes <= TARGETS.bundleGzipBytes ? 'met' : 'missed'}.`,
     `Startup: ${startupCpuMs === undefined ? 'not measured' : `${f(startupCpuMs)} ms CPU evaluating the module (wrangler check startup)`}; wrangler dev answered /health ${f(startMs)} ms after it was started.`,
     '',
@@ -388,6 +472,31 @@ function render({ corpora, rows, baseline, load, bundle, startupCpuMs, startMs, 
     closingNote(rows, handler),
   );
   return lines.join('\n');
+}
+
+/**
+ * The soak's verdict. The live heap is flat when its last sample is within the larger of 2 MiB
+ * and 10 % of its level once the LRU had filled (the sample a quarter into the soak), and never
+ * above the LRU's bound plus that level's headroom; the dev proxy's growth is reported apart
+ * (wrangler's local proxy is not deployed).
+ */
+function memoryLines(memory: MemorySample[]): string[] {
+  if (memory.length < 3) return ['Soak: not run (--soak 0).'];
+  const settled = memory[Math.floor(memory.length / 4)]!;
+  const last = memory.at(-1)!;
+  const peak = Math.max(...memory.map((m) => m.liveBytes));
+  const tolerance = Math.max(2 * 1048576, 0.1 * settled.liveBytes);
+  const flat = last.liveBytes - settled.liveBytes <= tolerance;
+  const perMinute = (key: 'liveBytes' | 'workerRss' | 'devProxyRss') => mib(((last[key] - settled[key]) / Math.max(1, last.at - settled.at)) * 60);
+  return [
+    `Soak: ${last.calls} calls (${last.errors} errors) in ${last.at.toFixed(0)} s. Isolate live heap after a full collection: ${mib(memory[0]!.liveBytes)} MiB at the start, ${mib(settled.liveBytes)} MiB at ${settled.at.toFixed(0)} s, ${mib(last.liveBytes)} MiB at the end, peak ${mib(peak)} MiB (the shard LRU holds at most ${mib(SHARD_CACHE_BYTES)} MiB); ${perMinute('liveBytes')} MiB/min after ${settled.at.toFixed(0)} s: ${flat ? 'flat, target met' : 'GROWING, target missed'}.`,
+    `Soak resident memory: worker workerd ${mib(settled.workerRss)} -> ${mib(last.workerRss)} MiB (${perMinute('workerRss')} MiB/min); wrangler dev's own processes (its local proxy, not deployed) ${mib(settled.devProxyRss)} -> ${mib(last.devProxyRss)} MiB (${perMinute('devProxyRss')} MiB/min).`,
+    '',
+    '| s | calls | live heap MiB | reserved heap MiB | worker RSS MiB | dev proxy RSS MiB |',
+    '| --- | --- | --- | --- | --- | --- |',
+    ...memory.map((m) => `| ${m.at.toFixed(0)} | ${m.calls} | ${mib(m.liveBytes)} | ${mib(m.reservedBytes)} | ${mib(m.workerRss)} | ${mib(m.devProxyRss)} |`),
+    '',
+  ];
 }
 
 /**

@@ -9,7 +9,8 @@ import { ShardCache } from '@sextant/query';
  * entries are shared by every request for any repository. It leaves most of the isolate's 128 MB to
  * the request in flight.
  */
-export const SHARED_SHARD_CACHE = new ShardCache(32 * 1024 * 1024);
+export const SHARD_CACHE_BYTES = 32 * 1024 * 1024;
+export const SHARED_SHARD_CACHE = new ShardCache(SHARD_CACHE_BYTES);
 
 /**
  * How long an isolate trusts what a ref (or the default ref) pointed at. A ref that was just moved
