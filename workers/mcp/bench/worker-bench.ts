@@ -109,7 +109,7 @@ async function main(): Promise<number> {
   const rows: Row[] = [];
   let baseline: number[] = [];
   let load: LoadResult;
-  let memory: MemorySample[] = [];
+  let memory: Soak = { samples: [], firstErrors: [] };
   let startMs: number;
   try {
     startMs = await worker.start();
@@ -298,6 +298,11 @@ async function sustained(worker: BenchWorker, mix: { corpus: BenchCorpus; call: 
 
 const SOAK_SAMPLE_MS = 30_000;
 
+interface Soak {
+  samples: MemorySample[];
+  firstErrors: string[];
+}
+
 interface MemorySample {
   /** Seconds since the soak started. */
   at: number;
@@ -316,8 +321,9 @@ interface MemorySample {
  * collection, through the inspector) and the processes' resident memory sampled every 30 s. A
  * flat live heap says the shard LRU's bound holds and nothing else accumulates per request.
  */
-async function soak(worker: BenchWorker, mix: { corpus: BenchCorpus; call: Call }[], concurrency: number, ms: number, log: (line: string) => void): Promise<MemorySample[]> {
+async function soak(worker: BenchWorker, mix: { corpus: BenchCorpus; call: Call }[], concurrency: number, ms: number, log: (line: string) => void): Promise<Soak> {
   const samples: MemorySample[] = [];
+  const firstErrors: string[] = [];
   let calls = 0;
   let errors = 0;
   const started = performance.now();
@@ -345,8 +351,9 @@ async function soak(worker: BenchWorker, mix: { corpus: BenchCorpus; call: Call 
       try {
         await post(worker, corpus, call);
         calls++;
-      } catch {
+      } catch (error) {
         errors++;
+        if (firstErrors.length < 3) firstErrors.push(String(error).slice(0, 300));
       }
       worker.takeLogLines();
     }
@@ -360,7 +367,7 @@ async function soak(worker: BenchWorker, mix: { corpus: BenchCorpus; call: Call 
     sampling = false;
   };
   await Promise.all([sampler(), ...Array.from({ length: concurrency }, loop)]);
-  return samples;
+  return { samples, firstErrors };
 }
 
 function mib(bytes: number): string {
@@ -421,7 +428,7 @@ interface Report {
   rows: Row[];
   baseline: number[];
   load: LoadResult;
-  memory: MemorySample[];
+  memory: Soak;
   bundle: BundleInfo;
   startupCpuMs: number | undefined;
   startMs: number;
@@ -480,7 +487,7 @@ function render({ corpora, rows, baseline, load, memory, bundle, startupCpuMs, s
  * above the LRU's bound plus that level's headroom; the dev proxy's growth is reported apart
  * (wrangler's local proxy is not deployed).
  */
-function memoryLines(memory: MemorySample[]): string[] {
+function memoryLines({ samples: memory, firstErrors }: Soak): string[] {
   if (memory.length < 3) return ['Soak: not run (--soak 0).'];
   const settled = memory[Math.floor(memory.length / 4)]!;
   const last = memory.at(-1)!;
@@ -489,7 +496,7 @@ function memoryLines(memory: MemorySample[]): string[] {
   const flat = last.liveBytes - settled.liveBytes <= tolerance;
   const perMinute = (key: 'liveBytes' | 'workerRss' | 'devProxyRss') => mib(((last[key] - settled[key]) / Math.max(1, last.at - settled.at)) * 60);
   return [
-    `Soak: ${last.calls} calls (${last.errors} errors) in ${last.at.toFixed(0)} s. Isolate live heap after a full collection: ${mib(memory[0]!.liveBytes)} MiB at the start, ${mib(settled.liveBytes)} MiB at ${settled.at.toFixed(0)} s, ${mib(last.liveBytes)} MiB at the end, peak ${mib(peak)} MiB (the shard LRU holds at most ${mib(SHARD_CACHE_BYTES)} MiB); ${perMinute('liveBytes')} MiB/min after ${settled.at.toFixed(0)} s: ${flat ? 'flat, target met' : 'GROWING, target missed'}.`,
+    `Soak: ${last.calls} calls (${last.errors} errors${firstErrors.length ? `, the first: ${firstErrors.join(' | ')}` : ''}) in ${last.at.toFixed(0)} s. Isolate live heap after a full collection: ${mib(memory[0]!.liveBytes)} MiB at the start, ${mib(settled.liveBytes)} MiB at ${settled.at.toFixed(0)} s, ${mib(last.liveBytes)} MiB at the end, peak ${mib(peak)} MiB (the shard LRU holds at most ${mib(SHARD_CACHE_BYTES)} MiB); ${perMinute('liveBytes')} MiB/min after ${settled.at.toFixed(0)} s: ${flat ? 'flat, target met' : 'GROWING, target missed'}.`,
     `Soak resident memory: worker workerd ${mib(settled.workerRss)} -> ${mib(last.workerRss)} MiB (${perMinute('workerRss')} MiB/min); wrangler dev's own processes (its local proxy, not deployed) ${mib(settled.devProxyRss)} -> ${mib(last.devProxyRss)} MiB (${perMinute('devProxyRss')} MiB/min).`,
     '',
     '| s | calls | live heap MiB | reserved heap MiB | worker RSS MiB | dev proxy RSS MiB |',
