@@ -205,7 +205,7 @@ describe('the hosted worker (wrangler dev, tokens, many repositories and commits
           async put(key, body, options) {
             // The process dies after its first upload: one shard is in, no manifest, no ref.
             if (puts++ >= 1) throw new Error('killed');
-            await store.put(key, body, options);
+            return store.put(key, body, options);
           },
         };
         return publishIndex(dying, index, { repo: TINY, ref: 'main' }).then(() => undefined, (error: Error) => error);

@@ -13,9 +13,20 @@ import { SextantError } from '@sextant/format';
 export const INDEX_BINDING = 'INDEX';
 
 export interface PutOptions {
-  /** R2 verifies the body against it and refuses a mismatch. */
+  /** R2 verifies the body against it and refuses a mismatch; it is then the checksum head reports. */
   sha256?: string;
   contentType?: string;
+  /** Write only if the object is as read: `{ etag }` its etag still matches, `{ absent: true }` it does not exist. */
+  onlyIf?: { etag: string } | { absent: true };
+}
+
+/** What R2 says of a stored object without reading its body. */
+export interface ObjectInfo {
+  size: number;
+  /** Changes whenever the object is written with other bytes; what onlyIf compares. */
+  etag: string;
+  /** The sha256 R2 verified when the object was uploaded (hex); absent when the upload gave none. */
+  sha256?: string;
 }
 
 export interface StoredObject {
@@ -27,9 +38,12 @@ export interface StoredObject {
 export interface ObjectStore {
   /** For messages: `local R2 bucket sextant-index (<dir>)`, `R2 bucket sextant-index`. */
   readonly description: string;
-  head(key: string): Promise<{ size: number } | null>;
+  head(key: string): Promise<ObjectInfo | null>;
+  /** The object's bytes and, from the same read, its etag. */
+  get(key: string): Promise<{ bytes: Uint8Array; info: ObjectInfo } | null>;
   getText(key: string): Promise<string | null>;
-  put(key: string, body: Uint8Array | string, options?: PutOptions): Promise<void>;
+  /** The stored object's info, or null when `onlyIf` did not hold and nothing was written. */
+  put(key: string, body: Uint8Array | string, options?: PutOptions): Promise<ObjectInfo | null>;
   /** Every object under `prefix`, page by page. */
   list(prefix: string): AsyncIterable<StoredObject>;
   /** Deletes the keys (R2 takes up to 1000 per call); a missing key is not an error. */
@@ -45,10 +59,21 @@ export interface WranglerStoreOptions {
   persistTo?: string;
 }
 
+/** The slice of R2's object metadata read here; checksums.sha256 is an ArrayBuffer when the upload gave one. */
+interface R2ObjectMeta {
+  size: number;
+  etag: string;
+  checksums?: { sha256?: ArrayBuffer };
+}
+
 interface R2Binding {
-  head(key: string): Promise<{ size: number } | null>;
-  get(key: string): Promise<{ text(): Promise<string> } | null>;
-  put(key: string, body: Uint8Array | string, options?: { sha256?: string; httpMetadata?: { contentType?: string } }): Promise<unknown>;
+  head(key: string): Promise<R2ObjectMeta | null>;
+  get(key: string): Promise<(R2ObjectMeta & { arrayBuffer(): Promise<ArrayBuffer> }) | null>;
+  put(key: string, body: Uint8Array | string, options?: {
+    sha256?: string;
+    httpMetadata?: { contentType?: string };
+    onlyIf?: { etagMatches?: string; etagDoesNotMatch?: string };
+  }): Promise<R2ObjectMeta | null>;
   list(options: { prefix: string; cursor?: string; limit?: number }): Promise<{
     objects: { key: string; size: number; uploaded: Date }[]; truncated: boolean; cursor?: string;
   }>;
@@ -117,23 +142,32 @@ export async function openWranglerStore(options: WranglerStoreOptions): Promise<
 }
 
 function bindingStore(binding: R2Binding, description: string, close: () => Promise<void>): ObjectStore {
+  const get = async (key: string) => {
+    const object = await binding.get(key);
+    return object ? { bytes: new Uint8Array(await object.arrayBuffer()), info: infoOf(object) } : null;
+  };
   return {
     description,
     async head(key) {
       const object = await binding.head(key);
-      return object ? { size: object.size } : null;
+      return object ? infoOf(object) : null;
     },
+    get,
     async getText(key) {
-      const object = await binding.get(key);
-      return object ? object.text() : null;
+      const object = await get(key);
+      return object ? new TextDecoder().decode(object.bytes) : null;
     },
     async put(key, body, options = {}) {
       // The proxy's serializer accepts plain Uint8Arrays only (a Node Buffer fails an assertion): copy.
       const payload = typeof body === 'string' || body.constructor === Uint8Array ? body : new Uint8Array(body);
-      await binding.put(key, payload, {
+      const { onlyIf } = options;
+      const object = await binding.put(key, payload, {
         ...(options.sha256 ? { sha256: options.sha256 } : {}),
         ...(options.contentType ? { httpMetadata: { contentType: options.contentType } } : {}),
+        // R2 answers a failed condition with null, not an error. `etagDoesNotMatch: '*'` is If-None-Match: *.
+        ...(onlyIf ? { onlyIf: 'etag' in onlyIf ? { etagMatches: onlyIf.etag } : { etagDoesNotMatch: '*' } } : {}),
       });
+      return object ? infoOf(object) : null;
     },
     async *list(prefix) {
       let cursor: string | undefined;
@@ -148,4 +182,9 @@ function bindingStore(binding: R2Binding, description: string, close: () => Prom
     },
     close,
   };
+}
+
+function infoOf(object: R2ObjectMeta): ObjectInfo {
+  const sha256 = object.checksums?.sha256;
+  return { size: object.size, etag: object.etag, ...(sha256 ? { sha256: Buffer.from(sha256).toString('hex') } : {}) };
 }

@@ -9,12 +9,15 @@ import { STORE_OPTIONS, storeOptionsFrom, usage } from './store-options.ts';
 import { formatBytes, publishIndex } from './publish-index.ts';
 import { readIndexDirectory } from './read-index.ts';
 
-export const PUBLISH_USAGE = `usage: indexer publish [--out DIR] [--repo-name owner/repo] [--ref NAME] [--default]
+export const PUBLISH_USAGE = `usage: indexer publish [--out DIR] [--repo-name owner/repo] [--ref NAME] [--default] [--verify] [--force]
                        [--local] [--persist-to DIR] [--config PATH]
   --out DIR          index directory written by \`indexer build\` (default .sextant/index)
   --repo-name NAME   publish under owner/repo (default: the manifest's repo)
   --ref NAME         point this ref (branch or tag name) at the published commit
   --default          make --ref the repository's default ref (it is also made default when the repository has none)
+  --verify           read every shard of the commit back from R2 and upload again the ones that do not hash to
+                     their name (without it, a shard is skipped when the sha256 R2 recorded for it is its name)
+  --force            move --ref even when another publish moved it to a newer commit (by commit date) while this one ran
   --local            write to wrangler's local R2, the storage \`wrangler dev\` serves, instead of the real bucket
   --persist-to DIR   with --local: wrangler's persistence directory (default: <config dir>/.wrangler/state, as \`wrangler dev\`)
   --config PATH      the Sextant worker's wrangler config, whose R2 binding INDEX names the bucket
@@ -42,6 +45,8 @@ export async function publishCommand(argv: string[], io: PublishIo = STDIO): Pro
         'repo-name': { type: 'string' },
         ref: { type: 'string' },
         default: { type: 'boolean', default: false },
+        verify: { type: 'boolean', default: false },
+        force: { type: 'boolean', default: false },
         ...STORE_OPTIONS,
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -62,6 +67,9 @@ export async function publishCommand(argv: string[], io: PublishIo = STDIO): Pro
     if (values.default && values.ref === undefined) {
       throw usage('--default needs --ref: it makes that ref the repository\'s default.', 'pass --ref <branch> with --default.');
     }
+    if (values.force && values.ref === undefined) {
+      throw usage('--force needs --ref: it moves that ref even when another publish moved it to a newer commit.', 'pass --ref <branch> with --force.');
+    }
     const storeOptions = storeOptionsFrom(values);
 
     const dir = resolve(values.out);
@@ -79,14 +87,19 @@ export async function publishCommand(argv: string[], io: PublishIo = STDIO): Pro
     io.out(values.local ? 'opening wrangler\'s local R2' : 'connecting to R2 with wrangler\'s credentials');
     store = await openWranglerStore(storeOptions);
     const summary = await publishIndex(store, index, {
-      repo, ref: values.ref, makeDefault: values.default, log: io.out,
+      repo, ref: values.ref, makeDefault: values.default, verify: values.verify, force: values.force, log: io.out,
     });
+    const refLine = summary.ref === undefined
+      ? 'no ref given, reachable by sha only;'
+      : summary.refCommit === summary.commit
+        ? `ref ${summary.ref} -> ${summary.commit.slice(0, 12)};`
+        : `ref ${summary.ref} left at the newer ${summary.refCommit!.slice(0, 12)} another publish wrote (--force moves it);`;
 
     io.out([
       `published ${summary.repo}@${summary.commit} to ${store.description} in ${summary.ms} ms:`,
       `${summary.uploadedObjects} objects uploaded (${formatBytes(summary.uploadedBytes)}),`,
       `${summary.skippedObjects} skipped as already present (${formatBytes(summary.skippedBytes)});`,
-      summary.ref ? `ref ${summary.ref} -> ${summary.commit.slice(0, 12)};` : 'no ref given, reachable by sha only;',
+      refLine,
       summary.defaultRef ? `default ref ${summary.defaultRef}${summary.defaultChanged ? ' (set now)' : ''}` : 'no default ref',
     ].join(' '));
     return 0;

@@ -16,6 +16,8 @@ export interface TinyIndexOptions {
   commit?: string;
   /** Changes the shards' content (a symbol name suffix), so indexes of different variants share nothing. */
   variant?: string;
+  /** The manifest's commitDate (default 2025-01-01T00:00:00Z): what a publish racing on a ref compares. */
+  commitDate?: string;
 }
 
 export interface TinyIndex {
@@ -97,7 +99,7 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
     formatVersion: FORMAT_VERSION,
     repo,
     commit,
-    commitDate: '2025-01-01T00:00:00Z',
+    commitDate: options.commitDate ?? '2025-01-01T00:00:00Z',
     builtAt: '2025-01-01T00:00:01Z',
     indexer: { name: 'tiny-index', version: '0.0.0' },
     parsers: {},
