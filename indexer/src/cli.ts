@@ -9,8 +9,8 @@ const USAGE = `usage:
   indexer build [--commit <sha|ref>] [--repo DIR] [--out DIR] [--repo-name owner/name] [--max-file-bytes N] [--quiet]
       Index the files tracked at a commit (default HEAD of the repository at --repo, default .)
       into a directory of shards (default .sextant/index).
-  indexer publish [--out DIR] [--repo-name owner/name] [--ref NAME] [--default] [--local] [--persist-to DIR]
-      Upload an index to R2 (--local: wrangler's local R2 used by \`wrangler dev\`).
+  indexer publish [--out DIR] [--repo-name owner/name] [--ref NAME] [--default] [--verify] [--force] [--local] [--persist-to DIR]
+      Upload an index to R2 (--local: wrangler's local R2 used by \`wrangler dev\`); --verify reads every shard back.
   indexer gc [--dry-run] [--min-age-hours N] [--drop-refs-older-than-days N] [--local] [--persist-to DIR]
       Retention: delete the commits no ref points to and the shards no manifest uses.`;
 

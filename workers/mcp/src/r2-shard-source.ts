@@ -94,7 +94,7 @@ export class R2ShardSource implements ShardSource {
     if (!(await matches(bytes, entry))) {
       throw new SextantError('INDEX_CORRUPT',
         `Shard ${name} of ${this.where}, object ${this.objectOf(entry)}, fails its checksum (expected ${entry.bytes} bytes with sha256 ${entry.sha256}; got ${bytes.byteLength} bytes).`,
-        'Publish the index for this commit again (`indexer publish` uploads the shard again), or rebuild it with `indexer build`.',
+        'Publish the index for this commit again with `indexer publish --verify`, which reads every shard of the commit back from R2 and uploads again the ones that fail their checksum; or rebuild it with `indexer build`.',
         { shard: name, object: this.objectOf(entry) });
     }
     if (cache) {
