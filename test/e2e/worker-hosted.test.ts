@@ -232,7 +232,10 @@ describe('the hosted worker (wrangler dev, tokens, many repositories and commits
       const names = shardKey(manifest.shards.names!.sha256);
       const symbols = shardKey(manifest.shards['symbols/0000']!.sha256);
       await withStore(async (store) => {
-        await store.put(names, new TextEncoder().encode('not a shard'));
+        // One byte flipped, so the size still matches; put without a checksum, as a damaged upload by an older publisher was.
+        const bytes = (await store.get(names))!.bytes;
+        bytes[bytes.length >> 1]! ^= 0x01;
+        await store.put(names, bytes);
         await store.delete([symbols]);
       });
       const bot = await client('/mcp', ORG_TOKEN);
@@ -248,7 +251,7 @@ describe('the hosted worker (wrangler dev, tokens, many repositories and commits
       expect((await fetch(`${worker.url}/health`)).status).toBe(200);
       expect(await call(bot, 'search_symbols', { repo: SHOP, query: 'OrderService' })).toMatchObject({ repo: SHOP, results: [expect.objectContaining({ name: 'OrderService' })] });
 
-      // Publishing the commit again repairs it (the corrupt object is uploaded over; nothing bad was cached).
+      // Publishing the commit again repairs it (the object has no checksum equal to its name, so it is uploaded over; nothing bad was cached).
       await withStore(async (store) => publishIndex(store, await readIndexDirectory(dir), { repo: damaged, ref: 'main' }));
       expect(await call(bot, 'search_symbols', { repo: damaged, query: 'greet' })).toMatchObject({ results: [{ name: 'greetDamaged' }] });
     });
