@@ -237,11 +237,16 @@ async function moveRef(
   throw lostRace(key, CAS_ROUNDS);
 }
 
-/** The commit date of what a ref record points at, from its manifest copy or the stored manifest. */
+/** The commit date of what a ref record points at, from its manifest copy or the stored manifest; undefined when unreadable. */
 async function commitDateOf(store: ObjectStore, repo: string, record: RefRecord): Promise<string | undefined> {
   const where = manifestKey(repo, record.commit);
   const text = record.manifest ?? await store.getText(where);
-  return text === null ? undefined : parseManifest(text, where).commitDate;
+  try {
+    return text === null ? undefined : parseManifest(text, where).commitDate;
+  } catch {
+    // Another publisher's manifest this one cannot read: its date is unknown, and the ref stays unless forced.
+    return undefined;
+  }
 }
 
 function lostRace(key: string, rounds: number): SextantError {
