@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   'NOT_A_GIT_REPOSITORY',
   'UNKNOWN_COMMIT',
   'CONFLICT',
+  'PLAN_UNTRUSTED',
   'PATH_OUTSIDE_ROOT',
   'INTERNAL',
 ] as const;

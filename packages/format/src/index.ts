@@ -15,3 +15,4 @@ export * from './manifest.ts';
 export * from './glob.ts';
 export * from './object-layout.ts';
 export * from './plan.ts';
+export * from './plan-signature.ts';

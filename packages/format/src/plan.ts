@@ -8,6 +8,7 @@
 import { blake3 } from '@noble/hashes/blake3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { SextantError } from './errors.ts';
+import { isPlanKeyId, PLAN_SIGNATURE_ALG, type PlanSignature } from './plan-signature.ts';
 import { lastAtOrBefore } from './sorted-search.ts';
 
 export const PLAN_FORMAT = 1;
@@ -96,11 +97,13 @@ export interface Plan {
   symbol?: PlanSymbol;
   files: PlanFile[];
   conflicts: PlanConflict[];
-  /** BLAKE3 (hex) of canonicalJson(the plan without planHash). */
+  /** BLAKE3 (hex) of canonicalJson(the plan without planHash and signature). */
   planHash: string;
+  /** ed25519 over the planHash by the worker or runner that made the plan; absent: unsigned. */
+  signature?: PlanSignature;
 }
 
-export type UnsealedPlan = Omit<Plan, 'planHash'>;
+export type UnsealedPlan = Omit<Plan, 'planHash' | 'signature'>;
 
 // ---- Hashes and the canonical form ----
 
@@ -132,13 +135,16 @@ export function canonicalJson(value: unknown): string {
   throw new SextantError('INVALID_ARGUMENT', `A ${typeof value} has no JSON form.`, 'Plans hold JSON values only.');
 }
 
+/** The signature is over the hash, so it cannot be part of what is hashed. */
 export function computePlanHash(plan: UnsealedPlan | Plan): string {
-  const { planHash: _ignored, ...rest } = plan as Plan;
+  const { planHash: _hash, signature: _signature, ...rest } = plan as Plan;
   return textHash(canonicalJson(rest));
 }
 
+/** The plan with its planHash and without any signature (a signature over another hash would be void). */
 export function sealPlan(plan: UnsealedPlan): Plan {
-  return { ...plan, planHash: computePlanHash(plan) };
+  const { planHash: _hash, signature: _signature, ...rest } = plan as Plan;
+  return { ...rest, planHash: computePlanHash(rest) };
 }
 
 export function planHashMatches(plan: Plan): boolean {
@@ -165,6 +171,12 @@ export function parsePlan(input: unknown, where = 'the plan'): Plan {
   oneOf(plan.planner, PLANNERS, `${where}: planner`);
   for (const field of ['repo', 'commit'] as const) text(plan[field], `${where}: ${field}`);
   hex(plan.planHash, `${where}: planHash`);
+  if (plan.signature !== undefined) {
+    const signature = object(plan.signature, `${where}: signature`);
+    if (signature.alg !== PLAN_SIGNATURE_ALG) throw invalid(where, `signature.alg is not ${PLAN_SIGNATURE_ALG}`);
+    if (typeof signature.keyId !== 'string' || !isPlanKeyId(signature.keyId)) throw invalid(where, 'signature.keyId is not 16 lowercase hex digits');
+    if (typeof signature.value !== 'string' || !/^[A-Za-z0-9+/]{86}==$/.test(signature.value)) throw invalid(where, 'signature.value is not 64 bytes of base64');
+  }
   for (const [name, arg] of Object.entries(object(plan.arguments, `${where}: arguments`))) {
     if (!['string', 'number', 'boolean'].includes(typeof arg)) throw invalid(where, `argument ${name} is not a string, number or boolean`);
   }

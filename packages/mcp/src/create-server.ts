@@ -4,12 +4,13 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import {
   CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
+import type { PlanSigner } from '@sextant/format';
 import { errorResult } from './error-result.ts';
 import type { IndexReader } from '@sextant/query';
 import type { IndexProvider } from './index-provider.ts';
 import { inputJsonSchema, outputJsonSchema } from './json-schemas.ts';
 import { READ_TOOLS } from './registry.ts';
-import type { ToolDefinition } from './tool-definition.ts';
+import type { ToolContext, ToolDefinition } from './tool-definition.ts';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 
 export interface ServerInfo {
@@ -35,11 +36,15 @@ export interface ServerOptions {
   onCall?: (record: CallRecord) => void;
   /** Passed to the SDK Server (which builds an Ajv instance per server when absent); the worker shares one per isolate. */
   jsonSchemaValidator?: jsonSchemaValidator;
+  /** Signs every plan a tool answers with; absent: plans are unsigned, and `runner apply` refuses them unless told otherwise. */
+  planSigner?: PlanSigner;
 }
 
 export function createSextantServer(provider: IndexProvider, info: ServerInfo, options: ServerOptions = {}): Server {
   const tools = options.tools ?? READ_TOOLS;
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
+  const signer = options.planSigner;
+  const context: ToolContext = { signPlan: async (plan) => (signer ? signer.sign(plan) : plan) };
   const server = new Server(info, {
     capabilities: { tools: {} },
     ...(options.jsonSchemaValidator ? { jsonSchemaValidator: options.jsonSchemaValidator } : {}),
@@ -81,7 +86,7 @@ export function createSextantServer(provider: IndexProvider, info: ServerInfo, o
     };
     let result: CallToolResult;
     try {
-      const answer = await tool.run(tracked, parsed.data);
+      const answer = await tool.run(tracked, parsed.data, context);
       result = { content: [{ type: 'text', text: tool.render(answer) }], structuredContent: answer as Record<string, unknown> };
     } catch (error) {
       result = errorResult(error);

@@ -1,7 +1,14 @@
 // The shape of one tool: schemas, description for a model, the handler over an index, and the
 // one-line-per-result text rendering.
 import type * as z from 'zod';
+import type { Plan } from '@sextant/format';
 import type { IndexProvider } from './index-provider.ts';
+
+/** What a tool gets from the server it runs in, besides the index. */
+export interface ToolContext {
+  /** Signs a plan the tool hands out with the server's key (the worker's secret, the runner's user key); unchanged where there is none. */
+  signPlan(plan: Plan): Promise<Plan>;
+}
 
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z.ZodObject = z.ZodObject> {
   name: string;
@@ -9,7 +16,7 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   description: string;
   input: I;
   output: O;
-  run(provider: IndexProvider, args: z.infer<I>): Promise<z.infer<O>>;
+  run(provider: IndexProvider, args: z.infer<I>, context: ToolContext): Promise<z.infer<O>>;
   render(result: z.infer<O>): string;
   /** MCP behaviour hints; absent: read-only, idempotent, closed-world (every read tool). */
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean };

@@ -13,7 +13,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { FORMAT_VERSION, formatSymbolId, sameCommit, SextantError } from '@sextant/format';
+import {
+  FORMAT_VERSION, formatSymbolId, generatePlanSigningKey, planHashMatches, planSigner, sameCommit, SextantError, verifyPlanSignature, type Plan,
+} from '@sextant/format';
 import type { IndexReader } from '@sextant/query';
 import {
   createSextantServer, READ_TOOLS, type CallRecord, type IndexProvider, type IndexRequest, type ServerOptions, type ToolDefinition,
@@ -134,8 +136,8 @@ describe('output validation by the client', () => {
     const base = READ_TOOLS.find((t) => t.name === 'goto_definition')!;
     const broken: ToolDefinition = {
       ...base,
-      async run(provider, args) {
-        const answer = (await base.run(provider, args)) as { symbol: Record<string, unknown> };
+      async run(provider, args, context) {
+        const answer = (await base.run(provider, args, context)) as { symbol: Record<string, unknown> };
         return { ...answer, symbol: { ...answer.symbol, kind: 'gizmo' } };
       },
       render: () => 'broken',
@@ -209,6 +211,27 @@ describe('successful calls', () => {
       const outputSchema = connection.tools.find((t) => t.name === tool)!.outputSchema!;
       expect(validator.getValidator(outputSchema)(structured).errorMessage, tool).toBeUndefined();
     }
+  });
+});
+
+describe('plans', () => {
+  it('are signed with the server\'s plan signer, inside the outputSchema; a server without one answers them unsigned', async () => {
+    const signer = await planSigner(generatePlanSigningKey(), 'the test key');
+    const signing = await connect({ planSigner: signer });
+    try {
+      for (const [tool, args] of [['plan_rename', { qualifiedName: 'ImageCache', newName: 'PictureCache' }], ['plan_safe_delete', { name: 'createImageCache' }]] as const) {
+        const result = await call(signing, tool, args);
+        expect(result.isError, JSON.stringify(result.structuredContent)).toBeFalsy();
+        const plan = (result.structuredContent as { plan: Plan }).plan;
+        expect(plan.signature, tool).toMatchObject({ alg: 'ed25519', keyId: signer.key.keyId });
+        expect(planHashMatches(plan), tool).toBe(true);
+        expect(await verifyPlanSignature(plan, signer.key), tool).toBe(true);
+      }
+    } finally {
+      await signing.close();
+    }
+    const unsigned = await call(connection, 'plan_rename', { qualifiedName: 'ImageCache', newName: 'PictureCache' });
+    expect((unsigned.structuredContent as { plan: Plan }).plan.signature).toBeUndefined();
   });
 });
 

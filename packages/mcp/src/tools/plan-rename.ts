@@ -20,9 +20,9 @@ export const planRenameTool = defineTool({
     ...commitInput,
   }),
   output: z.object({ ...answerOutput, ...planAnswerOutput }),
-  async run(provider, { repo, commit, newName, ...target }) {
+  async run(provider, { repo, commit, newName, ...target }, context) {
     const reader = await openIndex(provider, { repo, commit });
-    const plan = await planRenameFromIndex(reader, target, newName);
+    const plan = await context.signPlan(await planRenameFromIndex(reader, target, newName));
     return { repo: reader.repo, commit: reader.commit, plan, blocked: plan.conflicts.length > 0, diff: await indexDiff(reader, plan) };
   },
   render(a) {

@@ -7,7 +7,7 @@
 // `tsc --noEmit` fails when the two drift apart.
 import * as z from 'zod';
 import {
-  CONFLICT_KINDS, FILE_CHANGES, PLAN_FORMAT, PLAN_OPERATIONS, PLANNERS, type Plan,
+  CONFLICT_KINDS, FILE_CHANGES, PLAN_FORMAT, PLAN_OPERATIONS, PLAN_SIGNATURE_ALG, PLAN_SIGNATURE_CONTEXT, PLANNERS, type Plan,
 } from '@sextant/format';
 import type { Check, MutuallyAssignable, SameKeys } from '../schema-type-checks.ts';
 
@@ -58,7 +58,12 @@ export const planSchema = z.object({
   }).optional(),
   files: z.array(planFileSchema),
   conflicts: z.array(planConflictSchema).describe('Every conflict blocks the apply unless it is forced.'),
-  planHash: hash.describe('BLAKE3 (hex) of the canonical JSON (RFC 8785) of the plan without planHash.'),
+  planHash: hash.describe('BLAKE3 (hex) of the canonical JSON (RFC 8785) of the plan without planHash and signature.'),
+  signature: z.object({
+    alg: z.literal(PLAN_SIGNATURE_ALG),
+    keyId: z.string().regex(/^[0-9a-f]{16}$/).describe('The first 16 hex digits of the SHA-256 of the raw public key.'),
+    value: z.string().regex(/^[A-Za-z0-9+/]{86}==$/).describe(`base64 of the ed25519 signature of the UTF-8 bytes of "${PLAN_SIGNATURE_CONTEXT}" followed by planHash.`),
+  }).optional().describe('Who made the plan: the worker (its keys are served at /.well-known/sextant-plan-keys) or a runner (its per-user key). `runner apply` applies only plans signed by a key it trusts.'),
 });
 
 // ---- Compile-time checks: the schema and the interface describe the same objects. ----
