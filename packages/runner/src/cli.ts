@@ -1,7 +1,7 @@
 // The `runner` command line. `runner mcp` serves the tool registry over stdio from a local index
 // (it listens on nothing else); the refactoring commands plan a change in a working tree and print
-// it with its diff; `runner apply` applies a plan, all or nothing; `runner recover` finishes or
-// undoes an apply a crash interrupted. Each command loads only what it needs, so that `apply` and
+// it with its diff; `runner apply` applies a plan a trusted key signed, all or nothing; `runner
+// trust` manages those keys; `runner recover` finishes or undoes an apply a crash interrupted. Each command loads only what it needs, so that `apply` and
 // `recover` start without the compiler or the MCP SDK.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
@@ -29,9 +29,17 @@ const USAGE = `usage:
       --out FILE (save the plan), --json (print the plan as JSON), --apply (apply it now),
       --force (apply although the plan has conflicts).
 
-  runner apply PLAN.json [--repo DIR] [--force] [--verbose]
+  runner apply PLAN.json [--repo DIR] [--force] [--allow-unsigned] [--verbose]
       Apply a plan (from plan_rename, plan_safe_delete or --out): every file must be as the plan
-      expects; all files are written or none.
+      expects; all files are written or none. Prints who signed it and the files it creates,
+      deletes or modifies first, and refuses a plan that neither this user's runner key nor a
+      trusted key signed unless --allow-unsigned.
+
+  runner trust add KEY|FILE
+  runner trust list
+      Trust the plans a key signs: an ed25519 public key (base64 or hex), or a file holding one,
+      such as a worker's /.well-known/sextant-plan-keys answer saved with curl. Offline. Keys
+      live in $XDG_CONFIG_HOME/sextant (default ~/.config/sextant) with this user's own key.
 
   runner recover [--repo DIR]
       Finish or undo an apply that was interrupted (every command above does this first).`;
@@ -50,12 +58,25 @@ export async function main(argv: string[]): Promise<number> {
       return await mcpCommand(values as { index: string; repo?: string });
     }
     if (command === 'apply') {
-      const args = parsed(rest, { repo: { type: 'string', default: '.' }, force: { type: 'boolean' }, verbose: { type: 'boolean' } }, true);
+      const args = parsed(rest, {
+        repo: { type: 'string', default: '.' }, force: { type: 'boolean' }, 'allow-unsigned': { type: 'boolean' }, verbose: { type: 'boolean' },
+      }, true);
       if (typeof args === 'number') return args;
-      const { positionals, ...values } = args as { positionals: string[]; repo: string; force?: boolean; verbose?: boolean };
+      const { positionals, ...values } = args as { positionals: string[]; repo: string; force?: boolean; 'allow-unsigned'?: boolean; verbose?: boolean };
       if (positionals.length !== 1) return reportUsage('apply takes exactly one plan file', USAGE);
       const { applyCommand } = await import('./commands/apply-command.ts');
-      return await applyCommand(positionals[0]!, { repo: resolve(values.repo), force: values.force ?? false, verbose: values.verbose ?? false });
+      return await applyCommand(positionals[0]!, {
+        repo: resolve(values.repo), force: values.force ?? false, allowUnsigned: values['allow-unsigned'] ?? false, verbose: values.verbose ?? false,
+      });
+    }
+    if (command === 'trust') {
+      const args = parsed(rest, {}, true);
+      if (typeof args === 'number') return args;
+      const [action, ...operands] = (args as { positionals: string[] }).positionals;
+      const { trustAddCommand, trustListCommand } = await import('./commands/trust-command.ts');
+      if (action === 'add' && operands.length === 1) return await trustAddCommand(operands[0]!);
+      if (action === 'list' && operands.length === 0) return await trustListCommand();
+      return reportUsage('trust takes `add KEY|FILE` or `list`', USAGE);
     }
     if (command === 'recover') {
       const values = parsed(rest, { repo: { type: 'string', default: '.' } });

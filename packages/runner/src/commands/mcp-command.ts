@@ -1,6 +1,7 @@
 // `runner mcp [--index DIR] [--repo DIR]`: the tool registry over stdio from a local index; it
 // listens on nothing else. With --repo, the write tools (two-phase refactorings applied to that
 // working tree) are served next to the read tools, after any interrupted apply was recovered.
+// Every plan it hands out is signed with this user's runner key.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -10,6 +11,7 @@ import { RefactorContext } from '../planning/refactor-context.ts';
 import { writeTools } from '../tools/write-tools.ts';
 import { reportError } from './cli-errors.ts';
 import { recoverIfNeeded } from './recover-command.ts';
+import { userPlanSigner } from '../trust/user-key.ts';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
@@ -17,9 +19,11 @@ export async function mcpCommand(values: { index: string; repo?: string }): Prom
   const indexDir = resolve(values.index);
   const provider = new LocalIndexProvider(indexDir, values.repo ? resolve(values.repo) : undefined);
   let tools = READ_TOOLS;
+  let planSigner;
   // Fail at start, not at the first call, when there is no usable index.
   try {
     const reader = await provider.open();
+    planSigner = await userPlanSigner();
     if (values.repo) {
       const ctx = await RefactorContext.open(resolve(values.repo), indexDir);
       await recoverIfNeeded(ctx.jail);
@@ -29,7 +33,7 @@ export async function mcpCommand(values: { index: string; repo?: string }): Prom
   } catch (error) {
     return reportError(error);
   }
-  const server = createSextantServer(provider, { name: 'sextant-runner', version: VERSION }, { tools });
+  const server = createSextantServer(provider, { name: 'sextant-runner', version: VERSION }, { tools, planSigner });
   await server.connect(new StdioServerTransport());
   await new Promise<void>((done) => {
     server.onclose = () => done();

@@ -1,6 +1,7 @@
 // The refactoring commands: `runner rename|safe-delete|move|inline|replace-body|insert-before|
 // insert-after|reformat|organize-imports …` plan the operation in a working tree, print the plan
-// and its diff (or the plan's JSON), optionally save it, and with --apply apply it at once.
+// and its diff (or the plan's JSON), optionally save it, and with --apply apply it at once. The
+// plan is signed with this user's runner key, so a saved one passes `runner apply`'s trust check.
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
@@ -13,6 +14,7 @@ import { planOperation } from '../planning/plan-operation.ts';
 import { previewOf } from '../planning/plan-preview.ts';
 import { RefactorContext } from '../planning/refactor-context.ts';
 import { recoverIfNeeded } from './recover-command.ts';
+import { userPlanSigner } from '../trust/user-key.ts';
 
 /** CLI command name → plan operation. */
 export const REFACTOR_COMMANDS: Record<string, PlanOperation> = {
@@ -102,7 +104,7 @@ export async function refactorCommand(operation: PlanOperation, values: Refactor
   const request = requestOf(operation, values);
   const ctx = await RefactorContext.open(repo, resolve(values.index ?? join(repo, '.sextant/index')));
   await recoverIfNeeded(ctx.jail);
-  const preview = await previewOf(ctx, await planOperation(ctx, request));
+  const preview = await previewOf(ctx, await (await userPlanSigner()).sign(await planOperation(ctx, request)));
   if (values.out) await writeFile(values.out, `${JSON.stringify(preview.plan, null, 2)}\n`);
   process.stdout.write(values.json ? `${JSON.stringify(preview.plan, null, 2)}\n` : `${renderPlan(preview.plan, preview.diff)}\n`);
   if (!values.apply) return 0;

@@ -2,15 +2,17 @@
 // phases: called without planHash it previews (the plan, its hash, the conflicts and a diff;
 // nothing is written); called with the planHash of a preview it plans again from the tree as it is
 // now and applies only if the plan is the very same one (same hash), else CONFLICT. `force`
-// applies a plan that has conflicts; nothing applies over a file that changed.
+// applies a plan that has conflicts; nothing applies over a file that changed. Previews are signed
+// with the server's key (this user's runner key); apply_plan applies only a plan a trusted key signed.
 import * as z from 'zod';
 import { SextantError, type Plan } from '@sextant/format';
-import { defineTool, planAnswerOutput, planSchema, renderPlan, targetInput, type ToolDefinition } from '@sextant/mcp';
+import { defineTool, planAnswerOutput, planSchema, renderPlan, targetInput, type ToolContext, type ToolDefinition } from '@sextant/mcp';
 import { applyPlan, checkPlan } from '../apply/apply-plan.ts';
 import type { OperationRequest } from '../planning/operation-request.ts';
 import { planOperation } from '../planning/plan-operation.ts';
 import { previewOf } from '../planning/plan-preview.ts';
 import type { RefactorContext } from '../planning/refactor-context.ts';
+import { planTrust, requireTrusted } from '../trust/plan-trust.ts';
 
 const WRITE_ANNOTATIONS = { readOnlyHint: false, destructiveHint: true, idempotentHint: false };
 
@@ -33,8 +35,10 @@ type Output = z.infer<typeof output>;
 const PHASES = 'Two phases: call without planHash to preview (returns the plan, its planHash, the conflicts that block it and a unified diff; nothing is written), then call again with the same arguments and that planHash to apply it. The apply plans again from the working tree and fails with CONFLICT if anything changed since the preview; it writes all files or none (crash-safe).';
 const TARGETS = 'Target by symbolId, path + line + column, qualifiedName or exact name (resolved through the index).';
 
-async function twoPhase(ctx: RefactorContext, request: OperationRequest, planHash: string | undefined, force: boolean | undefined): Promise<Output> {
-  const preview = await previewOf(ctx, await planOperation(ctx, request));
+async function twoPhase(
+  ctx: RefactorContext, tool: ToolContext, request: OperationRequest, planHash: string | undefined, force: boolean | undefined,
+): Promise<Output> {
+  const preview = await previewOf(ctx, await tool.signPlan(await planOperation(ctx, request)));
   const answer = { repo: preview.plan.repo, commit: preview.plan.commit, ...preview };
   if (planHash === undefined) return { ...answer, applied: false };
   if (planHash !== preview.plan.planHash) {
@@ -56,9 +60,9 @@ export function writeTools(ctx: RefactorContext): ToolDefinition[] {
     name, title, description, annotations: WRITE_ANNOTATIONS,
     input: z.strictObject({ ...targetInput, ...extra, ...phaseInput }),
     output,
-    run: async (_provider, args) => {
+    run: async (_provider, args, tool) => {
       const { planHash, force, ...rest } = args as Record<string, any>;
-      return twoPhase(ctx, request(rest), planHash, force);
+      return twoPhase(ctx, tool, request(rest), planHash, force);
     },
     render,
   });
@@ -68,7 +72,7 @@ export function writeTools(ctx: RefactorContext): ToolDefinition[] {
     name, title, description, annotations: WRITE_ANNOTATIONS,
     input: z.strictObject({ path: z.string().min(1).max(4096).describe('Repository-relative path of a TypeScript or JavaScript file.'), ...phaseInput }),
     output,
-    run: async (_provider, { path, planHash, force }) => twoPhase(ctx, { operation, path }, planHash, force),
+    run: async (_provider, { path, planHash, force }, tool) => twoPhase(ctx, tool, { operation, path }, planHash, force),
     render,
   });
   return [
@@ -102,12 +106,14 @@ export function writeTools(ctx: RefactorContext): ToolDefinition[] {
     defineTool({
       name: 'apply_plan',
       title: 'Apply a plan',
-      description: 'Applies a plan exactly as plan_rename, plan_safe_delete or a preview returned it (for example one attached to a pull request by a review bot): the planHash must match the plan, every file must still have the content the plan expects (BLAKE3), and a plan with conflicts needs force. All files or none are written.',
+      description: 'Applies a plan exactly as plan_rename, plan_safe_delete or a preview returned it (for example one attached to a pull request by a review bot): it must be signed by this user\'s runner key or a key the user trusts (`runner trust add`), else PLAN_UNTRUSTED; the planHash must match the plan, every file must still have the content the plan expects (BLAKE3), and a plan with conflicts needs force. All files or none are written.',
       annotations: WRITE_ANNOTATIONS,
       input: z.strictObject({ plan: planSchema.describe('The plan, unchanged.'), force: phaseInput.force }),
       output,
       async run(_provider, { plan, force }) {
         const checked = checkPlan(plan, force);
+        // No override here: whoever calls the tool is not necessarily the user who would vouch for the plan.
+        requireTrusted(checked, await planTrust(checked));
         const preview = await previewOf(ctx, checked);
         const result = await applyPlan(ctx.root, checked, { force: force ?? false });
         return { repo: checked.repo, commit: checked.commit, ...preview, applied: true, files: result.files };
