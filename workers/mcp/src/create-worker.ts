@@ -1,5 +1,6 @@
 // The worker's fetch handler, as a factory so tests can run it in Node over any R2 binding:
 //   GET  /health               -> 200 JSON
+//   GET  /.well-known/sextant-plan-keys -> the public keys plans are signed with (plan-signing.ts)
 //   POST /mcp                  -> MCP Streamable HTTP for every repository; tools take `repo`
 //   POST /mcp/<owner>/<repo>   -> the same, with <owner>/<repo> as the default `repo`
 //   anything else              -> 404 / 405 JSON with a hint
@@ -15,12 +16,13 @@ import packageJson from '../package.json';
 import { authenticate, authMode, forbidden, type Access, type AuthEnv } from './auth.ts';
 import { HttpError, json, readBody } from './http.ts';
 import { IoMeter } from './io-meter.ts';
+import { PLAN_KEYS_PATH, planKeysDocument, workerPlanSigner, type PlanSigningEnv } from './plan-signing.ts';
 import { SHARED_REF_CACHE, SHARED_SHARD_CACHE, type RefCache } from './isolate-caches.ts';
 import type { R2BucketLike } from './r2-bucket.ts';
 import { R2IndexProvider } from './r2-index-provider.ts';
 import type { EdgeCacheLike } from './r2-shard-source.ts';
 
-export interface WorkerEnv extends AuthEnv {
+export interface WorkerEnv extends AuthEnv, PlanSigningEnv {
   INDEX: R2BucketLike;
   /** Comma-separated origins (https://review.example.com) whose browser pages may call the MCP endpoints. */
   SEXTANT_ALLOWED_ORIGINS?: string;
@@ -75,6 +77,13 @@ export function createWorker(options: WorkerOptions = {}): WorkerHandler {
       try {
         if (url.pathname === '/health') {
           return json(200, { status: 'ok', service: SERVER_INFO.name, version: SERVER_INFO.version, auth: authMode(env, url) });
+        }
+        if (url.pathname === PLAN_KEYS_PATH) {
+          if (request.method !== 'GET' && request.method !== 'HEAD') {
+            throw new HttpError(405, 'METHOD_NOT_ALLOWED', `${request.method} is not served at ${PLAN_KEYS_PATH}.`, 'Fetch it with GET.', { allow: 'GET, HEAD' });
+          }
+          // Public keys: no authentication, so a user can save them for `runner trust add` before holding a token.
+          return json(200, await planKeysDocument(env), { 'cache-control': 'public, max-age=300' });
         }
         const match = MCP_PATH.exec(url.pathname);
         if (!match) throw new HttpError(404, 'NOT_FOUND', `Nothing is served at ${url.pathname}.`, ROUTES_HINT);
@@ -142,8 +151,10 @@ async function serveMcp(request: Request, env: WorkerEnv, { endpointRepo, access
     waitUntil: ctx ? (promise) => ctx.waitUntil(promise) : undefined,
     meter,
   });
+  const planSigner = await workerPlanSigner(env);
   const server = createSextantServer(provider, SERVER_INFO, {
     jsonSchemaValidator: options.jsonSchemaValidator ?? NO_ELICITATION,
+    ...(planSigner ? { planSigner } : {}),
     onCall: (record: CallRecord) => {
       const end = meter.now();
       log({

@@ -1,8 +1,9 @@
 // The worker's fetch handler, run in Node over a real local R2: routing, the Origin check, bearer
 // tokens and their repository scopes, the request bounds, the MCP endpoints in stateless JSON
-// mode, and one structured log line per tool call that never holds a credential.
+// mode, the public key of the worker's plan-signing secret at /.well-known/sextant-plan-keys, and
+// one structured log line per tool call that never holds a credential.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '@sextant/format';
+import { generatePlanSigningKey, planSigner, sha256Hex, type PlanKeysDocument } from '@sextant/format';
 import { ShardCache } from '@sextant/query';
 import { parseTokens } from '../src/auth.ts';
 import { createWorker, MAX_BODY_BYTES, type LogLine, type WorkerEnv } from '../src/create-worker.ts';
@@ -25,12 +26,12 @@ describe('createWorker', () => {
   const env = (extra: Partial<WorkerEnv> = {}): WorkerEnv => ({ INDEX: r2.bucket, SEXTANT_TOKENS: TOKENS, ...extra });
   const call = (path: string, init: RequestInit = {}, extra: Partial<WorkerEnv> = {}, host = 'http://worker') =>
     worker.fetch(new Request(`${host}${path}`, init), env(extra));
-  const rpc = (path: string, method: string, params: unknown, token: string | null = WIDGETS_TOKEN, headers: Record<string, string> = {}) =>
+  const rpc = (path: string, method: string, params: unknown, token: string | null = WIDGETS_TOKEN, headers: Record<string, string> = {}, extra: Partial<WorkerEnv> = {}) =>
     call(path, {
       method: 'POST',
       headers: { ...HEADERS, ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params }),
-    });
+    }, extra);
   const tool = async (path: string, name: string, args: Record<string, unknown>, token: string | null = WIDGETS_TOKEN) =>
     (await (await rpc(path, 'tools/call', { name, arguments: args }, token)).json()).result;
 
@@ -201,6 +202,32 @@ describe('createWorker', () => {
       const unnamed = await tool('/mcp', 'index_status', {});
       expect(unnamed.isError).toBe(true);
       expect(unnamed.structuredContent.error).toMatchObject({ code: 'INVALID_ARGUMENT' });
+    });
+
+    it('serves the public key of SEXTANT_PLAN_SIGNING_KEY at /.well-known/sextant-plan-keys, without a token', async () => {
+      const secret = generatePlanSigningKey();
+      const keys = await call('/.well-known/sextant-plan-keys', {}, { SEXTANT_PLAN_SIGNING_KEY: secret });
+      expect(keys.status).toBe(200);
+      const document = (await keys.json()) as PlanKeysDocument;
+      expect(document.keys).toEqual([{ alg: 'ed25519', keyId: expect.stringMatching(/^[0-9a-f]{16}$/), publicKey: expect.any(String) }]);
+      expect(document.keys).toEqual([(await planSigner(secret, 'the secret')).key]);
+      expect(JSON.stringify(document)).not.toContain(secret);
+
+      // Without the secret there are no keys to trust (the plan tools answer unsigned plans; e2e/refactor-hosted covers both in workerd).
+      expect(await (await call('/.well-known/sextant-plan-keys')).json()).toEqual({ keys: [] });
+      expect((await call('/.well-known/sextant-plan-keys', { method: 'POST' })).status).toBe(405);
+    });
+
+    it('says so when the plan-signing key is malformed, without quoting it', async () => {
+      for (const response of [
+        await call('/.well-known/sextant-plan-keys', {}, { SEXTANT_PLAN_SIGNING_KEY: 'hunter2-not-a-key' }),
+        await rpc('/mcp/acme/widgets', 'tools/list', {}, WIDGETS_TOKEN, {}, { SEXTANT_PLAN_SIGNING_KEY: 'hunter2-not-a-key' }),
+      ]) {
+        expect(response.status).toBe(500);
+        const text = await response.text();
+        expect(JSON.parse(text).error).toMatchObject({ code: 'PLAN_SIGNING_MISCONFIGURED', hint: expect.stringContaining('openssl rand -base64 32') });
+        expect(text).not.toContain('hunter2');
+      }
     });
 
     it('logs one structured line per tool call, with what it read, and never a credential', async () => {
