@@ -1,14 +1,14 @@
 // The runner's refactoring CLI end to end on a real git working tree: a plan printed with its diff
 // and applied, a plan saved with --out and applied later with `runner apply`, and every way an apply
-// must refuse or undo itself (a stale plan, a forged plan, paths that escape the repository, a
+// must refuse or undo itself (a stale plan, a forged or unsigned plan, paths that escape the repository, a
 // read-only file in the middle of a multi-file apply) leaving the tree exactly as it was.
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { sealPlan, type Plan } from '@sextant/format';
-import { ROOT } from './support/servers.ts';
+import { computePlanHash, sealPlan, type Plan } from '@sextant/format';
+import { ROOT, RUNNER_CONFIG_HOME } from './support/servers.ts';
 import { runner, typeErrors, workingRepo } from './support/refactor-repo.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'sextant-refactor-cli-'));
@@ -73,7 +73,13 @@ describe('runner apply', () => {
     noLeftovers();
     const applied = await runner(['apply', path, '--repo', geometry.dir, '--force'], geometry.dir);
     expect(applied.code, applied.stderr).toBe(0);
-    expect(applied.stdout).toBe(`applied plan ${plan.planHash.slice(0, 12)} (rename): modify src/format/crlf.ts, modify src/generated/schema.ts, modify src/geometry/distance.ts, modify src/geometry/point.ts\n`);
+    // Signed by this user's runner key (created on first use by `runner rename`), and every file named before anything is written.
+    expect(plan.signature).toMatchObject({ alg: 'ed25519', keyId: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    expect(applied.stdout).toBe([
+      `plan ${plan.planHash.slice(0, 12)} (rename in fixtures/refactor-ts) is signed by ${plan.signature!.keyId} (this user's runner key, ${join(RUNNER_CONFIG_HOME, 'sextant/plan-signing-key')}); it would:`,
+      '  modify src/format/crlf.ts', '  modify src/generated/schema.ts', '  modify src/geometry/distance.ts', '  modify src/geometry/point.ts',
+      `applied plan ${plan.planHash.slice(0, 12)} (rename): modify src/format/crlf.ts, modify src/generated/schema.ts, modify src/geometry/distance.ts, modify src/geometry/point.ts`, '',
+    ].join('\n'));
     expect(await typeErrors(geometry.dir)).toBe('');
   });
 
@@ -98,19 +104,31 @@ describe('runner apply', () => {
     noLeftovers();
   });
 
+  it('refuses a resealed plan: edited, planHash computed again, so the runner key\'s signature no longer verifies', async () => {
+    const { path, plan } = await savedPlan();
+    plan.files[0]!.edits[0]!.newText = 'pwned';
+    plan.planHash = computePlanHash(plan);
+    writeFileSync(path, JSON.stringify(plan));
+    const result = await runner(['apply', path, '--repo', geometry.dir, '--force'], geometry.dir);
+    expect(result.code).toBe(1);
+    expect(result.stderr).toMatch(/^error: PLAN_UNTRUSTED: Plan [0-9a-f]{12} claims to be signed by [0-9a-f]{16} \(this user's runner key, .*\), but its signature does not verify/);
+    noLeftovers();
+  });
+
   it.each([
     ['a path that climbs out with ..', '../escaped.ts'],
     ['an absolute path', join(outside, 'escaped.ts')],
     ['a path through a symbolic link that leads out', 'linked/escaped.ts'],
     ['a path into .git', '.git/hooks/post-checkout'],
-  ])('refuses %s with PATH_OUTSIDE_ROOT, even in a correctly sealed plan, touching nothing', async (_label, escape) => {
+  ])('refuses %s with PATH_OUTSIDE_ROOT, even in a correctly sealed plan applied with --allow-unsigned, touching nothing', async (_label, escape) => {
     symlinkSync(outside, join(geometry.dir, 'linked'));
     const { plan } = await savedPlan();
     const { planHash: _old, ...rest } = plan;
     const evil = sealPlan({ ...rest, files: [...rest.files, { path: escape, change: 'create', expectedHash: null, resultHash: '0'.repeat(64), edits: [] }] });
     const path = join(scratch, 'evil.json');
     writeFileSync(path, JSON.stringify(evil));
-    const result = await runner(['apply', path, '--repo', geometry.dir, '--force'], geometry.dir);
+    // Resealing dropped the signature; --allow-unsigned gets it past the trust check to the path jail.
+    const result = await runner(['apply', path, '--repo', geometry.dir, '--force', '--allow-unsigned'], geometry.dir);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^error: PATH_OUTSIDE_ROOT: Refusing .* To fix this, plans may only name repository-relative files inside the repository; nothing was changed/s);
     rmSync(join(geometry.dir, 'linked'));

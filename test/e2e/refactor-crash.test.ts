@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { contentHash, lineStarts, positionAt, sealPlan, textHash, type PlanFile } from '@sextant/format';
-import { RUNNER } from './support/servers.ts';
+import { RUNNER, runnerEnv } from './support/servers.ts';
 
 const SEED = Number(process.env.SEXTANT_CRASH_SEED ?? 20260101);
 const RUNS = Number(process.env.SEXTANT_CRASH_RUNS ?? 100);
@@ -76,7 +76,7 @@ function snapshot(repo: string, prefix = ''): Tree {
   return tree;
 }
 
-/** Renames tick to tock in 7 files (in the middle of lines, keeping CRLF), creates two files and deletes two. */
+/** Renames tick to tock in 7 files (in the middle of lines, keeping CRLF), creates two files and deletes two. Unsigned: applied with --allow-unsigned. */
 function makePlan(repo: string) {
   const files: PlanFile[] = [];
   for (const [path, { text }] of Object.entries(BEFORE)) {
@@ -137,10 +137,10 @@ describe('runner apply under SIGKILL', () => {
     for (const repo of repos) writeBefore(repo);
     const planPaths = repos.map(makePlan);
     const before = snapshot(repos[0]!);
-    const env = { ...process.env, SEXTANT_APPLY_STEP_DELAY_MS: String(STEP_DELAY_MS) };
+    const env = runnerEnv({ SEXTANT_APPLY_STEP_DELAY_MS: String(STEP_DELAY_MS) });
 
     // One apply that is not killed: the state after, and the steps an apply reports.
-    const full = await runProcess(['apply', planPaths[0]!, '--repo', repos[0]!, '--verbose'], env);
+    const full = await runProcess(['apply', planPaths[0]!, '--repo', repos[0]!, '--verbose', '--allow-unsigned'], env);
     expect(full.code, full.stderr).toBe(0);
     const steps = full.stderr.split('\n').filter((l) => l.startsWith('apply: ')).length;
     const after = snapshot(repos[0]!);
@@ -154,8 +154,8 @@ describe('runner apply under SIGKILL', () => {
     let cursor = 0;
     await Promise.all(repos.map(async (repo, lane) => {
       for (let i = cursor++; i < RUNS; i = cursor++) {
-        const applied = await runProcess(['apply', planPaths[lane]!, '--repo', repo, '--verbose'], env, kills[i]);
-        const recovered = await runProcess(['recover', '--repo', repo], process.env);
+        const applied = await runProcess(['apply', planPaths[lane]!, '--repo', repo, '--verbose', '--allow-unsigned'], env, kills[i]);
+        const recovered = await runProcess(['recover', '--repo', repo], runnerEnv());
         expect(recovered.code, recovered.stderr).toBe(0);
         const tree = snapshot(repo);
         const steps = applied.stderr.split('\n').filter((l) => l.startsWith('apply: '));

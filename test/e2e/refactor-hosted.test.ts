@@ -2,13 +2,16 @@
 // answers plan_rename and plan_safe_delete from the published index, as a review bot would call it;
 // the plan is saved as JSON and applied to a working tree at that commit by `runner apply`. The
 // runner serves the same plan tools and makes the very same plans. Java and Kotlin, which have no
-// local compiler, are renamed from the index the same way, locally too.
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+// local compiler, are renamed from the index the same way, locally too. The worker signs its plans
+// with a key made for the run; the runner applies them once the user trusted the key the worker
+// serves at /.well-known/sextant-plan-keys (saved to a file: `runner trust add` is offline).
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { runnerBackend, workerBackend, type Backend } from './support/servers.ts';
+import { computePlanHash, textHash, type Plan, type PlanKeysDocument } from '@sextant/format';
+import { runnerBackend, runnerEnv, workerBackend, type Backend } from './support/servers.ts';
 import { ok, runner, typeErrors, workingRepo, type WorkingRepo } from './support/refactor-repo.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'sextant-refactor-hosted-'));
@@ -21,6 +24,9 @@ const INDEXES = REPOS.map((r) => ({ repo: r.repoName, index: r.index }));
 let worker: Backend;
 let local: Backend;
 const clients = new Map<string, Client>();
+/** The worker's /.well-known/sextant-plan-keys answer, saved as a user would (curl -o). */
+const keysFile = join(scratch, 'sextant-plan-keys.json');
+let workerKeys: PlanKeysDocument;
 
 beforeAll(async () => {
   worker = await workerBackend(INDEXES, scratch);
@@ -29,6 +35,12 @@ beforeAll(async () => {
     clients.set(`worker ${repo.repoName}`, await worker.connect(repo.repoName));
     clients.set(`runner ${repo.repoName}`, await local.connect(repo.repoName));
   }
+  const response = await fetch(`${worker.url}/.well-known/sextant-plan-keys`);
+  workerKeys = (await response.json()) as PlanKeysDocument;
+  writeFileSync(keysFile, JSON.stringify(workerKeys));
+  // The runners of this file trust the worker's key; the test of trust itself uses a config directory of its own.
+  const trusted = await runner(['trust', 'add', keysFile], scratch);
+  expect(trusted.code, trusted.stderr).toBe(0);
 }, 300_000);
 
 afterAll(async () => {
@@ -44,12 +56,64 @@ afterEach(() => {
 
 const hosted = (repo: WorkingRepo) => clients.get(`worker ${repo.repoName}`)!;
 
-/** Saves a plan as a review bot would attach it, and applies it with the runner CLI. */
-async function applyLocally(repo: WorkingRepo, plan: unknown, ...flags: string[]) {
-  const path = join(scratch, `plan-${Date.now()}.json`);
+/** Saves a plan as a review bot would attach it. */
+function savePlan(plan: unknown): string {
+  const path = join(scratch, `plan-${Date.now()}-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(path, JSON.stringify(plan, null, 2));
-  return runner(['apply', path, '--repo', repo.dir, ...flags], repo.dir);
+  return path;
 }
+
+/** Saves a plan and applies it with the runner CLI. */
+async function applyLocally(repo: WorkingRepo, plan: unknown, ...flags: string[]) {
+  return runner(['apply', savePlan(plan), '--repo', repo.dir, ...flags], repo.dir);
+}
+
+describe('plan signatures', () => {
+  it('the worker signs with the key it serves; runner apply refuses its plan until that key is trusted, and a resealed edit of it after', async () => {
+    const answer = await ok(hosted(basic), 'plan_rename', { qualifiedName: 'ImageCache', newName: 'PictureCache' });
+    const plan = answer.plan as Plan;
+    expect(workerKeys.keys).toHaveLength(1);
+    const { keyId } = workerKeys.keys[0]!;
+    expect(plan.signature).toMatchObject({ alg: 'ed25519', keyId });
+    // The runner's MCP server makes the very same plan, signed with its own per-user key.
+    const same = (await ok(clients.get(`runner ${basic.repoName}`)!, 'plan_rename', { qualifiedName: 'ImageCache', newName: 'PictureCache' })).plan as Plan;
+    expect(same.planHash).toBe(plan.planHash);
+    expect(same.signature!.keyId).not.toBe(keyId);
+
+    const config = mkdtempSync(join(tmpdir(), 'sextant-e2e-trust-'));
+    const env = runnerEnv({ XDG_CONFIG_HOME: config });
+    try {
+      const path = savePlan(plan);
+      const refused = await runner(['apply', path, '--repo', basic.dir], basic.dir, env);
+      expect(refused.code).toBe(1);
+      expect(refused.stderr).toMatch(new RegExp(`^error: PLAN_UNTRUSTED: Plan ${plan.planHash.slice(0, 12)} is signed by key ${keyId}, which this runner does not trust\. To fix this, .*runner trust add`));
+      expect(refused.stdout).toContain(`signed by ${keyId}, a key this runner does not trust; it would:\n${plan.files.map((f) => `  ${f.change} ${f.path}\n`).join('')}`);
+      expect(basic.git('status', '--porcelain')).toBe('');
+
+      const added = await runner(['trust', 'add', keysFile], scratch, env);
+      expect(added.code, added.stderr).toBe(0);
+      expect(added.stdout).toContain(`trusted ${keyId}`);
+
+      // What anyone can do without the key: add a file and compute the planHash again.
+      const forged = structuredClone(plan);
+      forged.files.push({ path: 'src/backdoor.ts', change: 'create', expectedHash: null, resultHash: textHash('export {};\n'), edits: [{ line: 1, column: 1, endLine: 1, endColumn: 1, newText: 'export {};\n' }] });
+      forged.planHash = computePlanHash(forged);
+      const resealed = await runner(['apply', savePlan(forged), '--repo', basic.dir], basic.dir, env);
+      expect(resealed.code).toBe(1);
+      expect(resealed.stdout).toContain('  create src/backdoor.ts\n');
+      expect(resealed.stderr).toMatch(/^error: PLAN_UNTRUSTED: .* but its signature does not verify: the plan was changed after it was signed\./);
+      expect(existsSync(join(basic.dir, 'src/backdoor.ts'))).toBe(false);
+      expect(basic.git('status', '--porcelain')).toBe('');
+
+      const applied = await runner(['apply', path, '--repo', basic.dir], basic.dir, env);
+      expect(applied.code, applied.stderr).toBe(0);
+      expect(applied.stdout).toContain(`is signed by ${keyId} (trusted from ${keysFile}); it would:\n`);
+      expect(basic.read('src/app.ts')).toContain('PictureCache');
+    } finally {
+      rmSync(config, { recursive: true, force: true });
+    }
+  });
+});
 
 describe('plans from the hosted worker, applied by the runner', () => {
   it('plan_rename gives the complete rename with a diff; runner apply applies it and the tree type-checks', async () => {

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { INDEXER, ROOT, RUNNER, run } from './servers.ts';
+import { INDEXER, ROOT, RUNNER, run, runnerEnv } from './servers.ts';
 
 const execFileAsync = promisify(execFile);
 const TSC = join(createRequire(import.meta.url).resolve('typescript/package.json'), '..', 'bin', 'tsc');
@@ -57,9 +57,9 @@ export interface Outcome {
 }
 
 /** Runs the runner CLI to completion; a non-zero exit is an outcome, not an exception. */
-export async function runner(args: string[], cwd: string): Promise<Outcome> {
+export async function runner(args: string[], cwd: string, env: Record<string, string> = runnerEnv()): Promise<Outcome> {
   try {
-    const { stdout, stderr } = await execFileAsync(process.execPath, [RUNNER, ...args], { cwd, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await execFileAsync(process.execPath, [RUNNER, ...args], { cwd, maxBuffer: 64 * 1024 * 1024, env });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -85,7 +85,7 @@ export interface RunnerSession {
 
 /** `runner mcp --index … --repo …` over stdio: the read tools plus the write tools for that tree. */
 export async function connectRunner(repo: WorkingRepo): Promise<RunnerSession> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [RUNNER, 'mcp', '--index', repo.index, '--repo', repo.dir], stderr: 'ignore' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [RUNNER, 'mcp', '--index', repo.index, '--repo', repo.dir], env: runnerEnv(), stderr: 'ignore' });
   const client = new Client({ name: 'sextant-e2e', version: '0.0.0' });
   await client.connect(transport);
   await client.listTools();
