@@ -3,10 +3,13 @@
 // the local R2 that `wrangler dev` serves, run the worker in workerd on 127.0.0.1:8787 (PORT to
 // change it), and print the MCP URL with a client config to paste. Authentication is off
 // (SEXTANT_AUTH=off), which the worker honours only for requests to a loopback address, and the
-// server binds to loopback only. Runs until Ctrl-C; wrangler and its workerd live in their own
-// process group, which is stopped on exit.
+// server binds to loopback only. Plans are signed with a development key kept in
+// .wrangler/plan-signing-key (made on first start, mode 0600, never committed: .wrangler/ is
+// ignored) and handed to wrangler in a private env file, not on the command line. Runs until
+// Ctrl-C; wrangler and its workerd live in their own process group, which is stopped on exit.
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { dirname, join, resolve } from 'node:path';
@@ -18,6 +21,8 @@ const INDEXER = join(ROOT, 'indexer/bin/indexer.js');
 const INDEX_DIR = join(ROOT, '.sextant/index');
 const PERSIST_DIR = join(WORKER_DIR, '.wrangler/state');
 const CONFIG = join(WORKER_DIR, 'wrangler.jsonc');
+const DEV_KEY = join(WORKER_DIR, '.wrangler/plan-signing-key');
+const DEV_ENV = join(WORKER_DIR, '.wrangler/dev-secrets.env');
 const HOST = '127.0.0.1';
 const PORT = Number(process.env.PORT ?? 8787);
 
@@ -68,10 +73,15 @@ if (publish.status !== 0) {
   fail(`publishing the index failed (exit ${publish.status ?? publish.signal}).`, 'read the error above; `node indexer/bin/indexer.js publish --help` lists the options.');
 }
 
+// The same key every start, so a key trusted once with `runner trust add` stays trusted.
+mkdirSync(dirname(DEV_KEY), { recursive: true });
+if (!existsSync(DEV_KEY)) writeFileSync(DEV_KEY, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
+writeFileSync(DEV_ENV, `SEXTANT_PLAN_SIGNING_KEY='${readFileSync(DEV_KEY, 'utf8').trim()}'\n`, { mode: 0o600 });
+
 const wranglerBin = join(dirname(createRequire(import.meta.url).resolve('wrangler/package.json')), 'bin', 'wrangler.js');
 const wrangler = spawn(process.execPath, [
   wranglerBin, 'dev', '--config', CONFIG, '--ip', HOST, '--port', String(PORT), '--persist-to', PERSIST_DIR,
-  '--local', '--show-interactive-dev-session=false', '--var', 'SEXTANT_AUTH:off',
+  '--local', '--show-interactive-dev-session=false', '--var', 'SEXTANT_AUTH:off', '--env-file', DEV_ENV,
 ], { cwd: WORKER_DIR, stdio: ['ignore', 'inherit', 'inherit'], detached: true, env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } });
 
 let stopping = false;
@@ -120,6 +130,8 @@ Sextant is serving ${manifest.repo}@${manifest.commit.slice(0, 12)} (ref ${ref})
   health:                         ${base}/health
   authentication: OFF, because the server is bound to ${HOST} (loopback) and SEXTANT_AUTH=off;
   requests to any other address need a bearer token (README: Authentication).
+  plans are signed with the development key in ${DEV_KEY}; to apply them with the runner, trust it once:
+    curl -s ${base}/.well-known/sextant-plan-keys -o sextant-plan-keys.json && npx runner trust add sextant-plan-keys.json
 
 Client config (Claude Code .mcp.json, and clients that take the same "mcpServers" shape):
 ${JSON.stringify({ mcpServers: { sextant: { type: 'http', url } } }, null, 2)}
