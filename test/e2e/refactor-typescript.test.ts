@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSyn
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { computePlanHash, textHash, type Plan } from '@sextant/format';
 import {
   connectRunner, failure, ok, previewAndApply, typeErrors, workingRepo, type RunnerSession, type WorkingRepo,
 } from './support/refactor-repo.ts';
@@ -52,6 +53,23 @@ describe('runner mcp --repo', () => {
       expect(tool.annotations).toMatchObject({ readOnlyHint: false, destructiveHint: true });
       expect(tool.description!.length).toBeGreaterThan(80);
     }
+  });
+
+  it('apply_plan applies a plan the runner signed, and refuses it unsigned or edited and resealed (PLAN_UNTRUSTED)', async () => {
+    const preview = await ok(client(basic), 'rename', { qualifiedName: 'ImageCache', newName: 'PictureCache' });
+    const plan = preview.plan as Plan;
+    expect(plan.signature).toMatchObject({ alg: 'ed25519', keyId: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    const { signature: _signature, ...unsigned } = plan;
+    expect(await failure(client(basic), 'apply_plan', { plan: unsigned })).toMatchObject({ code: 'PLAN_UNTRUSTED', message: expect.stringMatching(/is not signed/) });
+    const forged = structuredClone(plan);
+    forged.files.push({ path: 'src/backdoor.ts', change: 'create', expectedHash: null, resultHash: textHash('export {};\n'), edits: [{ line: 1, column: 1, endLine: 1, endColumn: 1, newText: 'export {};\n' }] });
+    forged.planHash = computePlanHash(forged);
+    expect(await failure(client(basic), 'apply_plan', { plan: forged })).toMatchObject({ code: 'PLAN_UNTRUSTED', message: expect.stringMatching(/signature does not verify/) });
+    expect(basic.git('status', '--porcelain')).toBe('');
+    const applied = await ok(client(basic), 'apply_plan', { plan });
+    expect(applied.applied).toBe(true);
+    expect(basic.read('src/app.ts')).toContain('PictureCache');
+    await expectTypeChecks(basic);
   });
 
   // Linux's /proc says which sockets a process holds and which of them listen.
