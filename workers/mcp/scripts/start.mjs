@@ -131,7 +131,7 @@ Sextant is serving ${manifest.repo}@${manifest.commit.slice(0, 12)} (ref ${ref})
   authentication: OFF, because the server is bound to ${HOST} (loopback) and SEXTANT_AUTH=off;
   requests to any other address need a bearer token (README: Authentication).
   plans are signed with the development key in ${DEV_KEY}; to apply them with the runner, trust it once:
-    curl -s ${base}/.well-known/sextant-plan-keys -o sextant-plan-keys.json && npx runner trust add sextant-plan-keys.json
+    curl -s ${base}/.well-known/sextant-plan-keys -o sextant-plan-keys.json && runner trust add sextant-plan-keys.json   # runner: see the README, Commands
 
 Client config (Claude Code .mcp.json, and clients that take the same "mcpServers" shape):
 ${JSON.stringify({ mcpServers: { sextant: { type: 'http', url } } }, null, 2)}
