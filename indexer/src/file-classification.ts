@@ -2,7 +2,7 @@
 // to edit them. Markers as GitHub's linguist reads them: its path rules (vendor.yml, generated.rb),
 // generated-code headers, minified JavaScript, and `linguist-generated` / `linguist-vendored` in
 // .gitattributes, which set or unset a flag whatever the other rules say.
-import { FILE_FLAGS, globToRegExp } from '@sextant/format';
+import { compileRepositoryGlob, FILE_FLAGS, type PatternMatcher } from '@sextant/format';
 
 const TEST_PATH = /(^|\/)(__tests__|__mocks__|tests?|spec|e2e)\/|\.(test|spec|e2e)\.[cm]?[jt]sx?$|(^|\/)src\/(\w*Test|test\w*)\//;
 const VENDORED_PATH = /(^|\/)(vendor|vendors|third_party|third-party|node_modules|bower_components|\.yarn)\//;
@@ -18,7 +18,7 @@ const JVM_SOURCE = /\.(java|kt)$/;
 const GENERATED_ANNOTATION = /^\s*@(?:[\w.]+\.)?Generated\b/m;
 
 export interface AttributeRule {
-  pattern: RegExp;
+  pattern: PatternMatcher;
   flag: number;
   /** `linguist-generated` sets the flag; `-linguist-generated` and `linguist-generated=false` clear it. */
   set: boolean;
@@ -32,11 +32,14 @@ export function parseGitattributes(text: string): AttributeRule[] {
   for (const line of text.split(/\r?\n/)) {
     const [pattern, ...attributes] = line.trim().split(/\s+/);
     if (!pattern || pattern.startsWith('#')) continue;
+    // A pattern past the matcher's budget is left out, as if its line were absent.
+    const matcher = compileRepositoryGlob(pattern);
+    if (!matcher) continue;
     for (const attribute of attributes) {
       const match = /^(-|!)?(linguist-generated|linguist-vendored)(?:=(true|false))?$/.exec(attribute);
       // `!attr` makes it unspecified: the path rules decide again, as when no line matched.
       if (!match || match[1] === '!') continue;
-      rules.push({ pattern: globToRegExp(pattern), flag: ATTRIBUTES[match[2]!]!, set: match[1] !== '-' && match[3] !== 'false' });
+      rules.push({ pattern: matcher, flag: ATTRIBUTES[match[2]!]!, set: match[1] !== '-' && match[3] !== 'false' });
     }
   }
   return rules;

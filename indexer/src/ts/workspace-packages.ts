@@ -4,6 +4,7 @@
 // installed, so `import { x } from '@acme/core'` resolves to the repository's own source, as it
 // does in an editor after `npm install`.
 import { posix } from 'node:path';
+import { compileRepositoryGlob, type PatternMatcher } from '@sextant/format';
 
 export const WORKSPACE_FILE = /^(package\.json|pnpm-workspace\.yaml)$/;
 
@@ -12,8 +13,8 @@ export function workspacePackages(texts: ReadonlyMap<string, string>): Map<strin
   const patterns = [...rootWorkspaces(texts.get('package.json')), ...pnpmWorkspaces(texts.get('pnpm-workspace.yaml'))];
   const packages = new Map<string, string>();
   if (patterns.length === 0) return packages;
-  const includes = patterns.filter((p) => !p.startsWith('!')).map(directoryPattern);
-  const excludes = patterns.filter((p) => p.startsWith('!')).map((p) => directoryPattern(p.slice(1)));
+  const includes = patterns.filter((p) => !p.startsWith('!')).flatMap(directoryPattern);
+  const excludes = patterns.filter((p) => p.startsWith('!')).flatMap((p) => directoryPattern(p.slice(1)));
   for (const [path, text] of [...texts].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     if (posix.basename(path) !== 'package.json' || path === 'package.json' || path.split('/').includes('node_modules')) continue;
     const dir = posix.dirname(path);
@@ -62,13 +63,11 @@ function packageName(text: string): string | undefined {
   }
 }
 
-/** A workspace glob matched against a whole directory path: `*` within a segment, `**` across them. */
-function directoryPattern(glob: string): RegExp {
-  const body = glob.replace(/^\.\//, '').replace(/\/+$/, '').split(/(\*\*|\*|\?)/).map((part) => {
-    if (part === '**') return '.*';
-    if (part === '*') return '[^/]*';
-    if (part === '?') return '[^/]';
-    return part.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-  }).join('');
-  return new RegExp(`^${body}$`);
+/**
+ * A workspace glob matched against a whole directory path: `*` within a segment, `**` across them.
+ * None for a glob past the matcher's budget, as if the line were absent.
+ */
+function directoryPattern(glob: string): PatternMatcher[] {
+  const matcher = compileRepositoryGlob(glob.replace(/^\.\//, '').replace(/\/+$/, ''), { whole: true });
+  return matcher ? [matcher] : [];
 }

@@ -12,6 +12,7 @@ export * from './name-shard.ts';
 export * from './text-shard.ts';
 export * from './shard-view.ts';
 export * from './manifest.ts';
+export * from './pattern-matcher.ts';
 export * from './glob.ts';
 export * from './object-layout.ts';
 export * from './plan.ts';

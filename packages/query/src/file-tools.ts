@@ -152,9 +152,9 @@ export async function fileProblems(reader: IndexReader, params: ProblemParams): 
   if (params.path !== undefined) {
     files = [await fileOrThrow(reader, params.path)];
   } else {
+    const inPaths = pathFilter(params.paths);
     const names = Object.keys(reader.manifest.shards).filter((n) => n.startsWith('files/')).sort();
     await reader.prefetch(names);
-    const inPaths = pathFilter(params.paths);
     files = [];
     for (const name of names) {
       const shard = await reader.shard<FileShard>(name);

@@ -1,7 +1,8 @@
 // search_symbols: ranked name search over the name index (one shard). Locals and parameters are
 // not in it; tests and generated code are filtered unless asked for.
 import {
-  entryAt, FILE_FLAGS, NAME_FLAG_EXTERNAL, NAME_SEPARATOR, pathFilter, SextantError, type JoinedColumn, type Language, type SymbolKind,
+  compileCamelCase, compileWildcard, entryAt, FILE_FLAGS, NAME_FLAG_EXTERNAL, NAME_SEPARATOR, pathFilter, SextantError,
+  type JoinedColumn, type Language, type SymbolKind,
 } from '@sextant/format';
 import type { IndexReader } from './index-reader.ts';
 import { pageOf, type PageRequest } from './paging.ts';
@@ -41,14 +42,15 @@ export async function searchSymbols(reader: IndexReader, params: SearchParams): 
     throw new SextantError('INVALID_ARGUMENT', 'query is empty.', 'Pass part of a symbol name, e.g. "OrderServ".');
   }
   const mode = params.matchMode ?? 'substring';
+  // Compiled before any shard is read, so a pattern past the matcher's budget costs no read.
+  const matcher = makeMatcher(query, mode);
+  const inPaths = pathFilter(params.paths);
   const names = await reader.names();
   // A dotted query matches qualified names: `OrderService.submit`.
   const qualified = /[.:#]/.test(query);
   const column = qualified ? names.qnames : names.names;
   const field = (i: number) => (qualified ? names.qname(i) : names.name(i));
-  const matcher = makeMatcher(query, mode);
   const kinds = params.kinds ? new Set(params.kinds) : undefined;
-  const inPaths = pathFilter(params.paths);
   // Every exact, prefix or substring match contains the lowercased query: scan for those first.
   const candidates = mode === 'camelCase' || mode === 'wildcard' ? undefined : entriesContaining(column, query.toLowerCase());
   const count = candidates ? candidates.length : names.size;
@@ -99,11 +101,11 @@ function makeMatcher(query: string, mode: MatchMode): Matcher {
         return fl.includes(lower) ? 'substring' : undefined;
       };
     case 'camelCase': {
-      const pattern = camelCasePattern(query);
+      const pattern = compileCamelCase(query);
       return (f) => (f === query ? 'exact' : pattern.test(f) ? 'camelCase' : undefined);
     }
     case 'wildcard': {
-      const pattern = new RegExp(`^${query.split('*').map(escapeRegExp).join('.*').replace(/\\\?/g, '.')}$`, 'i');
+      const pattern = compileWildcard(query);
       return (f) => (f === query ? 'exact' : pattern.test(f) ? 'wildcard' : undefined);
     }
   }
@@ -134,16 +136,4 @@ function entriesContaining(column: JoinedColumn, lower: string): number[] | unde
     found.push(entry);
     from = lowered.starts[entry + 1]!;
   }
-}
-
-/** `OSvc` matches `OrderService`: a capital starts a new hump, a lower-case letter stays in the current one. */
-function camelCasePattern(query: string): RegExp {
-  const body = [...query]
-    .map((ch, i) => (i === 0 ? escapeRegExp(ch) : /[A-Z]/.test(ch) ? `.*?${ch}` : `[^A-Z]*?${escapeRegExp(ch)}`))
-    .join('');
-  return new RegExp(`^${body}`);
-}
-
-function escapeRegExp(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
