@@ -28,7 +28,7 @@ interface Token {
   advance: CharClass;
   char: number;
   skip: boolean;
-  dirs?: boolean;
+  dirs: boolean;
 }
 
 /** How the text may continue after the last state: nothing, anything, or a `/` and then anything. */
@@ -121,7 +121,7 @@ export function compileCamelCase(query: string): PatternMatcher {
   const tokens: Token[] = [];
   for (let i = 0; i < query.length; i++) {
     const c = query.charCodeAt(i);
-    tokens.push({ loop: i === 0 ? NONE : isUpper(c) ? ANY : NOT_UPPER, advance: CHAR, char: c, skip: false });
+    tokens.push({ loop: i === 0 ? NONE : isUpper(c) ? ANY : NOT_UPPER, advance: CHAR, char: c, skip: false, dirs: false });
   }
   return matcher(query, tokens, 'prefix', false);
 }
@@ -130,19 +130,19 @@ export function compileCamelCase(query: string): PatternMatcher {
 const DIRS = -1;
 
 function star(of: typeof ANY | typeof NOT_SLASH | typeof DIRS): Token {
-  return of === DIRS ? { loop: ANY, advance: CHAR, char: SLASH, skip: true, dirs: true } : { loop: of, advance: NONE, char: -1, skip: true };
+  return of === DIRS ? { loop: ANY, advance: CHAR, char: SLASH, skip: true, dirs: true } : { loop: of, advance: NONE, char: -1, skip: true, dirs: false };
 }
 
 function one(of: typeof ANY | typeof NOT_SLASH): Token {
-  return { loop: NONE, advance: of, char: -1, skip: false };
+  return { loop: NONE, advance: of, char: -1, skip: false, dirs: false };
 }
 
 function literal(char: number): Token {
-  return { loop: NONE, advance: CHAR, char, skip: false };
+  return { loop: NONE, advance: CHAR, char, skip: false, dirs: false };
 }
 
 const isStar = (s: Token) => s.skip;
-const isDirs = (s: Token) => s.dirs === true;
+const isDirs = (s: Token) => s.dirs;
 const isOne = (s: Token, of: CharClass) => !s.skip && s.loop === NONE && s.advance === of;
 
 /**
@@ -214,19 +214,25 @@ interface States {
 }
 
 function statesOf(tokens: readonly Token[]): States {
-  const list: { loop: CharClass; advance: CharClass; char: number; skip: number }[] = [];
+  let m = 0;
+  for (const token of tokens) m += token.dirs ? 2 : 1;
+  const states: States = { loop: new Uint8Array(m), advance: new Uint8Array(m), chars: new Int32Array(m), skip: new Uint8Array(m) };
+  let s = 0;
   for (const token of tokens) {
     if (token.dirs) {
-      list.push({ loop: NONE, advance: NONE, char: -1, skip: 2 });
-      list.push({ loop: ANY, advance: CHAR, char: SLASH, skip: 0 });
-    } else list.push({ loop: token.loop, advance: token.advance, char: token.char, skip: token.skip ? 1 : 0 });
+      states.chars[s] = -1;
+      states.skip[s++] = 2;
+      states.loop[s] = ANY;
+      states.advance[s] = CHAR;
+      states.chars[s++] = SLASH;
+    } else {
+      states.loop[s] = token.loop;
+      states.advance[s] = token.advance;
+      states.chars[s] = token.char;
+      states.skip[s++] = token.skip ? 1 : 0;
+    }
   }
-  return {
-    loop: Uint8Array.from(list, (s) => s.loop),
-    advance: Uint8Array.from(list, (s) => s.advance),
-    chars: Int32Array.from(list, (s) => s.char),
-    skip: Uint8Array.from(list, (s) => s.skip),
-  };
+  return states;
 }
 
 function matcher(pattern: string, tokens: readonly Token[], ending: Ending, caseless: boolean): PatternMatcher {
