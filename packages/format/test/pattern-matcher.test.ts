@@ -3,7 +3,7 @@
 // count stays within 4 * (states + 1) * (text.length + 1) on random and adversarial patterns and
 // texts, runs of stars collapse, and a pattern past the state budget is INVALID_ARGUMENT naming it.
 import { describe, expect, it } from 'vitest';
-import { compileCamelCase, compileGlob, compileWildcard, MAX_PATTERN_STATES, pathFilter, type PatternMatcher } from '../src/index.ts';
+import { compileCamelCase, compileGlob, compileWildcard, matcherSteps, MAX_PATTERN_STATES, pathFilter, type PatternMatcher } from '../src/index.ts';
 import { thrown } from './support/thrown.ts';
 
 /** The RegExps the matcher replaced; fine as a reference on short texts, catastrophic on long ones. */
@@ -105,6 +105,15 @@ describe('pattern matcher semantics', () => {
     expect(['src/a.ts', 'src/a.test.ts', 'lib/b.ts'].filter(keep)).toEqual(['src/a.ts']);
     expect(['a', 'b'].filter(pathFilter(['!a']))).toEqual(['b']);
     expect(['a', 'b'].filter(pathFilter([]))).toEqual(['a', 'b']);
+  });
+
+  it('tests a path once per distinct glob, however often it is asked and however often a glob repeats', () => {
+    const glob = `${'**/'.repeat(100)}*Z*`;
+    const path = `${'dir/'.repeat(20)}file.ts`;
+    const keep = pathFilter(Array.from({ length: 64 }, () => glob));
+    const before = matcherSteps();
+    for (let i = 0; i < 100; i++) expect(keep(path)).toBe(false);
+    expect(matcherSteps() - before).toBeLessThanOrEqual(4 * (compileGlob(glob).states + 1) * (path.length + 1));
   });
 
   it('is case-insensitive in wildcard mode only', () => {
