@@ -1,6 +1,6 @@
 // Test, generated and vendored files, by path, by header and by .gitattributes.
 import { describe, expect, it } from 'vitest';
-import { FILE_FLAGS } from '@sextant/format';
+import { compileGlob, FILE_FLAGS, matcherSteps } from '@sextant/format';
 import { classifyFile, parseGitattributes } from '../../src/file-classification.ts';
 
 const { test, generated, vendored } = FILE_FLAGS;
@@ -55,5 +55,17 @@ describe('classifyFile', () => {
     // Unspecified again: the build-folder rule applies.
     expect(classify('dist/index.js', undefined, attributes)).toBe(generated);
     expect(classify('src/schema/orders.test.ts', undefined, attributes)).toBe(test | generated);
+  });
+
+  it('matches .gitattributes patterns in linear time, and leaves out a line past the matcher budget', () => {
+    // A RegExp of `**…*Z` backtracked exponentially on a long path; the matcher does bounded work.
+    const glob = `${'*'.repeat(40)}Z`;
+    const path = `${'a/'.repeat(2000)}a.ts`;
+    const rules = parseGitattributes(`${glob} linguist-generated\n*${'ab?'.repeat(100)} linguist-vendored\n`);
+    expect(rules).toHaveLength(1);
+    const before = matcherSteps();
+    expect(classifyFile(path, 'export {};\n', rules)).toBe(0);
+    expect(classifyFile('src/Z', 'export {};\n', rules)).toBe(generated);
+    expect(matcherSteps() - before).toBeLessThanOrEqual(4 * (compileGlob(glob).states + 1) * (path.length + 1 + 'src/Z'.length + 1));
   });
 });

@@ -34,6 +34,18 @@ describe('workspacePackages', () => {
     expect(workspacePackages(texts)).toEqual(new Map([['core', 'packages/core']]));
     expect(workspacePackages(new Map([['package.json', '{ "name": "solo" }']]))).toEqual(new Map());
   });
+
+  it('matches workspace globs in linear time: ** may match no directory, and a glob past the matcher budget is left out', () => {
+    const deep = `${'a/'.repeat(200)}z`;
+    const texts = new Map([
+      ['package.json', JSON.stringify({ workspaces: [`${'*'.repeat(40)}Z`, 'libs/**/pkg', `*${'ab?'.repeat(100)}`] })],
+      [`${deep}/package.json`, pkg('deep')],
+      ['libs/pkg/package.json', pkg('top')],
+      ['libs/x/y/pkg/package.json', pkg('nested')],
+      ['apps/Z/package.json', pkg('zed')],
+    ]);
+    expect(workspacePackages(texts)).toEqual(new Map([['zed', 'apps/Z'], ['top', 'libs/pkg'], ['nested', 'libs/x/y/pkg']]));
+  });
 });
 
 describe('SnapshotHost workspace links', () => {
