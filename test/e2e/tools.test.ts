@@ -232,6 +232,18 @@ for (const makeBackend of BACKENDS) {
         expect((await ok(basic, 'search_symbols', { query: 'Total', language: 'javascript' })).results.map((r: any) => r.name).sort()).toEqual(['DEFAULT_TOTAL', 'formatTotal']);
       });
 
+      it('[SRC-2][SRC-3][FIL-3] answers the patterns that backtracked for seconds (issue #13), and refuses one past the matcher budget', async () => {
+        // A RegExp of ****************Z blocked a worker isolate for 12.7 s; the matcher is linear in each name and path.
+        expect((await ok(basic, 'search_symbols', { query: '****************Z', matchMode: 'wildcard' })).total).toBe(0);
+        const endingInY = (await ok(basic, 'search_symbols', { query: '****************y', matchMode: 'wildcard' })).results.map((r: any) => r.name);
+        expect(endingInY).toContain('OrderRepository');
+        expect(endingInY.filter((name: string) => !/y$/i.test(name))).toEqual([]);
+        expect((await ok(basic, 'file_problems', { paths: ['**********************Z'] })).files).toBe(0);
+        expect((await ok(basic, 'file_problems', { paths: ['**********************.ts'] })).files).toBeGreaterThan(0);
+        const error = await failure(basic, 'search_symbols', { query: 'a', paths: [`*${'ab?'.repeat(100)}`] });
+        expect(error).toMatchObject({ code: 'INVALID_ARGUMENT', data: { pattern: `*${'ab?'.repeat(100)}` } });
+      });
+
       it('[SRC-4][SRC-1] leaves tests and generated code out of search unless asked', async () => {
         expect((await ok(shapes, 'search_symbols', { query: 'checked' })).total).toBe(0);
         expect((await ok(shapes, 'search_symbols', { query: 'checked', includeTests: true })).results.map((r: any) => r.path)).toEqual(['src/__tests__/report-check.ts']);
