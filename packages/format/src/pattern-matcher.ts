@@ -3,7 +3,8 @@
 // over the text (Thompson's construction), so matching can never backtrack: each text character
 // costs at most four steps per state (one to read it, at most three to list states after it), so
 // a match is at most 4 * (states + 1) * (text.length + 1) steps. The states are capped
-// (MAX_PATTERN_STATES), so a caller's pattern bounds the work per character. The RegExps these
+// (MAX_PATTERN_STATES), so a caller's pattern bounds the work per character. The simulation is
+// cached as a lazy DFA, so a character whose set of live states was met before costs one step. The RegExps these
 // patterns used to compile to backtracked: `****************Z` blocked a worker isolate for 12.7 s.
 import { SextantError } from './errors.ts';
 
@@ -246,39 +247,68 @@ function matcher(pattern: string, tokens: readonly Token[], ending: Ending, case
       { pattern, states: m, maxStates: MAX_PATTERN_STATES },
     );
   }
-  // Two state lists swapped per character; `seen[s]` is the generation (one per character read)
-  // that last added state s, so a state is listed at most once per character.
-  let current = new Int32Array(m + 1);
-  let next = new Int32Array(m + 1);
-  const seen = new Int32Array(m + 1);
-  let size = 0;
-  let accepting = false;
+  // The simulation below is run lazily as a DFA: each distinct set of live states is interned the
+  // first time it is met, with its transitions per character cached, so a text character costs one
+  // lookup once a set has been seen (many globs over many paths meet the same few sets). The cache
+  // is bounded (MAX_CACHED_SETS sets per matcher); past it, sets are computed and not kept, which
+  // costs what the plain simulation costs: the bound above holds either way.
+  const generationOf = new Int32Array(m + 1);
   let generation = 0;
   let steps = 0;
+  const interned = new Map<string, LiveSet>();
+  const scratch = new Int32Array(m + 1);
+  let size = 0;
+  let accepting = false;
 
   const nextGeneration = () => {
     if (++generation === 0x7fffffff) {
-      seen.fill(0);
+      generationOf.fill(0);
       generation = 1;
     }
   };
   // Lists a state and the states it lets through without reading a character.
-  const add = (list: Int32Array, from: number): void => {
+  const add = (from: number): void => {
     for (let s = from; ; s++) {
       steps++;
-      if (seen[s] === generation) return;
-      seen[s] = generation;
-      list[size++] = s;
+      if (generationOf[s] === generation) return;
+      generationOf[s] = generation;
+      scratch[size++] = s;
       if (s === m) {
         accepting = true;
         return;
       }
       if (skip[s] === 2) {
-        add(list, s + 1);
+        add(s + 1);
         s++;
       } else if (skip[s] === 0) return;
     }
   };
+  const intern = (): LiveSet => {
+    const states = scratch.slice(0, size).sort();
+    const key = states.join(',');
+    const known = interned.get(key);
+    if (known) return known;
+    const set: LiveSet = { states, accepting, next: new Map() };
+    if (interned.size < MAX_CACHED_SETS) interned.set(key, set);
+    return set;
+  };
+  const follow = (from: LiveSet, c: number): LiveSet => {
+    size = 0;
+    accepting = false;
+    nextGeneration();
+    for (const s of from.states) {
+      steps++;
+      if (s === m) continue;
+      if (inClass(loop[s] as CharClass, -1, c)) add(s);
+      if (inClass(advance[s] as CharClass, chars[s], c)) add(s + 1);
+    }
+    const to = intern();
+    if (interned.size < MAX_CACHED_SETS) from.next.set(c, to);
+    return to;
+  };
+  nextGeneration();
+  add(0);
+  const start = intern();
 
   return {
     pattern,
@@ -295,30 +325,28 @@ function matcher(pattern: string, tokens: readonly Token[], ending: Ending, case
   };
 
   function run(text: string): boolean {
-    size = 0;
-    accepting = false;
-    nextGeneration();
-    add(current, 0);
+    let live = start;
     for (let i = 0; i < text.length; i++) {
-      if (accepting && (ending === 'prefix' || (ending === 'subtree' && text.charCodeAt(i) === SLASH))) return true;
-      if (size === 0) return false;
+      if (live.accepting && (ending === 'prefix' || (ending === 'subtree' && text.charCodeAt(i) === SLASH))) return true;
+      if (live.states.length === 0) return false;
       const raw = text.charCodeAt(i);
       const c = caseless ? fold(raw) : raw;
-      const count = size;
-      size = 0;
-      accepting = false;
-      nextGeneration();
-      for (let k = 0; k < count; k++) {
-        const s = current[k];
-        steps++;
-        if (s === m) continue;
-        if (inClass(loop[s] as CharClass, -1, c)) add(next, s);
-        if (inClass(advance[s] as CharClass, chars[s], c)) add(next, s + 1);
-      }
-      const swap = current;
-      current = next;
-      next = swap;
+      steps++;
+      live = live.next.get(c) ?? follow(live, c);
     }
-    return accepting;
+    return live.accepting;
   }
 }
+
+/** A set of live states met while matching, with the sets each character leads to from it. */
+interface LiveSet {
+  states: Int32Array;
+  accepting: boolean;
+  next: Map<number, LiveSet>;
+}
+
+/**
+ * Sets of live states a matcher keeps with their transitions: with at most MAX_PATTERN_STATES
+ * states each, at most 256 KiB of state lists per matcher, however adversarial the pattern.
+ */
+const MAX_CACHED_SETS = 256;
