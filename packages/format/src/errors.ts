@@ -22,6 +22,7 @@ export const ERROR_CODES = [
   'CONFLICT',
   'PLAN_UNTRUSTED',
   'PATH_OUTSIDE_ROOT',
+  'IO_ERROR',
   'INTERNAL',
 ] as const;
 
@@ -45,4 +46,36 @@ export class SextantError extends Error {
 
 export function isSextantError(error: unknown): error is SextantError {
   return error instanceof SextantError;
+}
+
+/** What an operating-system failure means and what the user can do; these are the machine's, not Sextant's. */
+const IO_ERRNOS: Record<string, { what: string; fix: string }> = {
+  ENOSPC: { what: 'no space is left on the device', fix: 'Free space on that file system' },
+  EDQUOT: { what: 'the disk quota is used up', fix: 'Free space within your quota, or have it raised' },
+  EFBIG: { what: 'the file would exceed the file size limit', fix: 'Raise the file size limit (ulimit -f) or free space' },
+  EACCES: { what: 'permission is denied', fix: 'Give your user access to it (its permissions and those of its directory)' },
+  EPERM: { what: 'the operation is not permitted', fix: 'Check its ownership, permissions and immutable or append-only flags' },
+  EROFS: { what: 'the file system is read-only', fix: 'Remount it read-write, or work in a writable copy' },
+  EMFILE: { what: 'this process has too many open files', fix: 'Raise the open-file limit (ulimit -n)' },
+  ENFILE: { what: 'the system has too many open files', fix: "Close other programs or raise the system's open-file limit" },
+  EIO: { what: 'the device reported an input/output error', fix: 'Check the disk or the network file system' },
+  EBUSY: { what: 'the file or device is busy', fix: 'Close the program that holds it' },
+  ETXTBSY: { what: 'the file is a program that is running', fix: 'Stop the program first' },
+  ENAMETOOLONG: { what: 'the path is too long for the file system', fix: 'Use a shorter path' },
+};
+
+/**
+ * The IO_ERROR for a failure of the operating system (no space, file too large, permission, a
+ * read-only file system …), naming the path and the errno; undefined for anything else, which
+ * callers treat as a bug. The one place such failures are classified.
+ */
+export function ioErrorOf(error: unknown): SextantError | undefined {
+  if (error instanceof SextantError || typeof error !== 'object' || error === null) return undefined;
+  const { code, path, dest, syscall } = error as { code?: unknown; path?: unknown; dest?: unknown; syscall?: unknown };
+  const known = typeof code === 'string' ? IO_ERRNOS[code] : undefined;
+  if (!known) return undefined;
+  const where = typeof path === 'string' ? ` ${path}${typeof dest === 'string' ? ` to ${dest}` : ''}` : '';
+  return new SextantError('IO_ERROR', `Cannot ${typeof syscall === 'string' ? syscall : 'access'}${where}: ${known.what} (${code}).`,
+    `${known.fix}, then run the command again.`,
+    { errno: code, ...(typeof path === 'string' ? { path } : {}), ...(typeof syscall === 'string' ? { syscall } : {}) });
 }

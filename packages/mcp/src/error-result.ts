@@ -1,10 +1,12 @@
 // The one place where failures become MCP answers: a SextantError is a tool result with
-// isError and a structured { code, message, hint }; anything else is INTERNAL, never a silent
-// empty answer. Malformed arguments never get here: they are protocol errors.
-import { isSextantError } from '@sextant/format';
+// isError and a structured { code, message, hint }; a failure of the operating system is IO_ERROR
+// (the runner's write tools meet them); anything else is INTERNAL, never a silent empty answer.
+// Malformed arguments never get here: they are protocol errors.
+import { ioErrorOf, isSextantError } from '@sextant/format';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 
-export function errorResult(error: unknown): CallToolResult {
+export function errorResult(thrown: unknown): CallToolResult {
+  const error = ioErrorOf(thrown) ?? thrown;
   const structured = isSextantError(error)
     ? { code: error.code, message: error.message, hint: error.hint, ...(error.data ? { data: error.data } : {}) }
     : {

@@ -1,18 +1,31 @@
 // File operations that survive a crash: data is fsynced before anything depends on it, and a
 // directory is fsynced after entries in it were created, renamed or removed.
 import { constants } from 'node:fs';
-import { open, stat } from 'node:fs/promises';
+import { open, stat, unlink } from 'node:fs/promises';
 
-/** Creates `path` (it must not exist) with `bytes`, fsynced; `mode` is set exactly, whatever the umask. */
+/**
+ * Creates `path` (it must not exist) with `bytes`, fsynced; `mode` is set exactly, whatever the
+ * umask. When writing fails (no space, a file size limit) the partial file is removed and the error
+ * names the path, which errors of file handles do not.
+ */
 export async function writeNewFile(path: string, bytes: Uint8Array, mode?: number): Promise<void> {
   const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, mode ?? 0o666);
   try {
     await handle.writeFile(bytes);
     if (mode !== undefined) await handle.chmod(mode);
     await handle.sync();
-  } finally {
-    await handle.close();
+  } catch (error) {
+    await handle.close().catch(() => undefined);
+    await unlink(path).catch(() => undefined);
+    throw withPath(error, path);
   }
+  await handle.close();
+}
+
+/** The error with `path` set when the operation that failed did not say which file it was on. */
+export function withPath(error: unknown, path: string): unknown {
+  if (error instanceof Error && 'code' in error && !('path' in error)) Object.assign(error, { path });
+  return error;
 }
 
 export async function fsyncDirectory(dir: string): Promise<void> {
