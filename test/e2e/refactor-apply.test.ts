@@ -35,8 +35,9 @@ async function savedPlan(): Promise<{ path: string; plan: Plan }> {
 
 function noLeftovers(): void {
   expect(geometry.git('status', '--porcelain', '--untracked-files=all')).toBe('');
-  const journal = join(geometry.dir, '.sextant/journal');
+  const journal = join(geometry.dir, '.git/sextant/journal');
   expect(existsSync(journal) ? readdirSync(journal) : []).toEqual([]);
+  expect(existsSync(join(geometry.dir, '.git/sextant/lock'))).toBe(false);
 }
 
 describe('runner rename … --apply', () => {

@@ -10,9 +10,9 @@
 // step to a few steps later. The runner waits SEXTANT_APPLY_STEP_DELAY_MS before each step: a
 // test-only slow-down that widens the window without choosing where the kill lands. The trees live
 // on tmpfs when there is one: the test kills processes, not machines, so fsync cannot matter to
-// its outcome, and it keeps the runs' time in process start-up. Several repositories are driven
-// at once. SEXTANT_CRASH_SEED and SEXTANT_CRASH_RUNS override the defaults.
-import { spawn } from 'node:child_process';
+// its outcome, and it keeps the runs' time in process start-up. Each is a git repository, so the
+// runner keeps its journal and lock in .git/sextant. Several repositories are driven at once. SEXTANT_CRASH_SEED and SEXTANT_CRASH_RUNS override the defaults.
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,8 +51,13 @@ BEFORE['src/tick.ts'] = { text: 'export function tick(): void {}\n', mode: 0o644
 BEFORE['src/obsolete-a.ts'] = { text: 'export const a = 1;\n', mode: 0o644 };
 BEFORE['src/obsolete-b.ts'] = { text: 'export const b = 2;\n', mode: 0o600 };
 
+/** The tree before the apply; the git directory (and so the runner's state in it) is kept. */
 function writeBefore(repo: string): void {
-  rmSync(repo, { recursive: true, force: true });
+  if (!existsSync(join(repo, '.git'))) {
+    mkdirSync(repo, { recursive: true });
+    execFileSync('git', ['init', '-q'], { cwd: repo });
+  }
+  rmSync(join(repo, 'src'), { recursive: true, force: true });
   mkdirSync(join(repo, 'src'), { recursive: true });
   for (const [path, { text, mode }] of Object.entries(BEFORE)) {
     writeFileSync(join(repo, path), text);
@@ -60,14 +65,15 @@ function writeBefore(repo: string): void {
   }
 }
 
-/** Every file (bytes and permission bits) except the runner's own .sextant directory, which must be empty. */
+/** Every file (bytes and permission bits) outside .git, and the runner's state in .git/sextant, which must be empty. */
 function snapshot(repo: string, prefix = ''): Tree {
   const tree: Tree = {};
   for (const entry of readdirSync(join(repo, prefix), { withFileTypes: true })) {
     const path = prefix ? `${prefix}/${entry.name}` : entry.name;
-    if (path === '.sextant') {
-      const leftovers = readdirSync(join(repo, '.sextant/journal'));
-      if (leftovers.length) tree['.sextant/journal'] = leftovers.join(', ');
+    if (path === '.git') {
+      const state = join(repo, '.git/sextant');
+      const leftovers = existsSync(state) ? readdirSync(state, { recursive: true }).map(String).filter((n) => n !== 'journal') : [];
+      if (leftovers.length) tree['.git/sextant'] = leftovers.join(', ');
       continue;
     }
     if (entry.isDirectory()) Object.assign(tree, snapshot(repo, path));

@@ -1,11 +1,15 @@
-// The applier on real files: all or nothing, hash guards, the path jail, modes, line endings and
-// byte-order marks, and the rollback when a file turns out read-only halfway through.
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+// The applier on real files in real git repositories: all or nothing, hash guards, the path jail,
+// modes, line endings and byte-order marks, the rollback when a file turns out read-only halfway
+// through, and the recovery state (journal and lock) kept in the git directory.
+import { execFileSync, spawnSync } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { editAt, lineStarts, sealPlan, type Plan } from '@sextant/format';
 import { applyPlan } from '../src/apply/apply-plan.ts';
+import { PathJail } from '../src/apply/path-jail.ts';
+import { recover } from '../src/apply/recover.ts';
 import { wholeFilePlan } from './support/whole-file-plan.ts';
 
 let root: string;
@@ -14,6 +18,7 @@ let outside: string;
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'sextant-apply-'));
   outside = mkdtempSync(join(tmpdir(), 'sextant-outside-'));
+  git('init', '-q');
   mkdirSync(join(root, 'src'));
   writeFileSync(join(root, 'src/a.ts'), 'export const a = 1;\n');
   writeFileSync(join(root, 'src/b.ts'), 'export const b = 2;\n');
@@ -28,6 +33,18 @@ afterEach(() => {
   }
 });
 
+function git(...args: string[]): string {
+  return execFileSync('git', ['-c', 'user.email=t@sextant.dev', '-c', 'user.name=t', ...args], { cwd: root, encoding: 'utf8' });
+}
+
+/** The journals and lock in the runner's state directory, <git-dir>/sextant. */
+function stateFiles(): string[] {
+  const dir = join(root, '.git/sextant');
+  if (!existsSync(dir)) return [];
+  const journals = existsSync(join(dir, 'journal')) ? readdirSync(join(dir, 'journal')).map((n) => `journal/${n}`) : [];
+  return [...readdirSync(dir).filter((n) => n !== 'journal'), ...journals];
+}
+
 /** Every file under a directory with its bytes and mode, for before/after comparisons. */
 function snapshot(dir: string, prefix = ''): Record<string, string> {
   const out: Record<string, string> = {};
@@ -40,15 +57,15 @@ function snapshot(dir: string, prefix = ''): Record<string, string> {
   return out;
 }
 
-function withoutJournal(tree: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(tree).filter(([path]) => !path.startsWith('.sextant/')));
+function withoutGit(tree: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(tree).filter(([path]) => !path.startsWith('.git/')));
 }
 
 async function rejects(plan: unknown, code: string, message: RegExp, options = {}) {
   const before = snapshot(root);
   await expect(applyPlan(root, plan, options)).rejects.toMatchObject({ code, message: expect.stringMatching(message) });
-  expect(withoutJournal(snapshot(root))).toEqual(withoutJournal(before));
-  expect(existsSync(join(root, '.sextant/journal')) ? readdirSync(join(root, '.sextant/journal')) : []).toEqual([]);
+  expect(withoutGit(snapshot(root))).toEqual(withoutGit(before));
+  expect(stateFiles()).toEqual([]);
 }
 
 describe('applyPlan', () => {
@@ -60,7 +77,8 @@ describe('applyPlan', () => {
     expect(readFileSync(join(root, 'src/new.ts'), 'utf8')).toBe('export {};\n');
     expect(existsSync(join(root, 'src/c.ts'))).toBe(false);
     expect(readdirSync(join(root, 'src')).sort()).toEqual(['a.ts', 'b.ts', 'new.ts']);
-    expect(readdirSync(join(root, '.sextant/journal'))).toEqual([]);
+    expect(stateFiles()).toEqual([]);
+    expect(existsSync(join(root, '.sextant'))).toBe(false);
   });
 
   it('keeps permission bits, CRLF line endings and a byte-order mark', async () => {
@@ -163,13 +181,124 @@ describe('applyPlan', () => {
     expect(readdirSync(join(root, 'src')).sort()).toEqual(['a.ts', 'b.ts', 'c.ts']);
   });
 
-  it('refuses a second apply while another runner holds the lock', async () => {
+  it('journals an apply in the git directory, naming its writer, never in the tree', async () => {
+    const plan = wholeFilePlan(root, { 'src/a.ts': 'A\n', 'src/b.ts': 'B\n' });
+    let seen: Record<string, any> | undefined;
+    await applyPlan(root, plan, {
+      onStep: (step) => {
+        if (step !== 'replace' || seen) return;
+        seen = JSON.parse(readFileSync(join(root, '.git/sextant/journal', `${plan.planHash}.json`), 'utf8'));
+        expect(stateFiles().sort()).toEqual([`journal/${plan.planHash}.json`, 'lock']);
+      },
+    });
+    expect(seen).toMatchObject({ format: 2, planHash: plan.planHash, state: 'prepared', writer: { pid: process.pid, hostname: hostname() } });
+    expect(seen!.id).toMatch(/^[0-9a-f]{32}$/);
+    expect(stateFiles()).toEqual([]);
+    expect(existsSync(join(root, '.sextant'))).toBe(false);
+  });
+
+  it('refuses a second apply while another runner holds the lock, naming it', async () => {
+    mkdirSync(join(root, '.git/sextant'), { recursive: true });
+    const owner = { pid: process.ppid, hostname: hostname(), startedAt: new Date().toISOString(), command: 'runner apply other.json' };
+    writeFileSync(join(root, '.git/sextant/lock'), JSON.stringify(owner));
+    await expect(applyPlan(root, wholeFilePlan(root, { 'src/a.ts': 'A\n' }))).rejects.toMatchObject({
+      code: 'CONFLICT', message: expect.stringContaining(`Another runner is applying a plan in ${realpathSync(root)}: pid ${process.ppid} on ${hostname()}, started ${owner.startedAt}, running \`runner apply other.json\``),
+    });
+    // On another host its process cannot be checked: the message says how to break the lock.
+    writeFileSync(join(root, '.git/sextant/lock'), JSON.stringify({ ...owner, hostname: 'elsewhere' }));
+    await expect(applyPlan(root, wholeFilePlan(root, { 'src/a.ts': 'A\n' }))).rejects.toMatchObject({
+      code: 'CONFLICT', hint: expect.stringContaining(`if it is no longer running on elsewhere, remove ${join(realpathSync(root), '.git/sextant/lock')} and run \`runner recover\``),
+    });
+    expect(readFileSync(join(root, 'src/a.ts'), 'utf8')).toBe('export const a = 1;\n');
+  });
+
+  it('takes over the lock of a runner that is gone, saying whose it was, and an empty one', async () => {
+    mkdirSync(join(root, '.git/sextant'), { recursive: true });
+    const dead = spawnSync(process.execPath, ['-e', '']).pid!;
+    const owner = { pid: dead, hostname: hostname(), startedAt: new Date().toISOString(), command: 'runner apply plan.json' };
+    writeFileSync(join(root, '.git/sextant/lock'), JSON.stringify(owner));
+    const notices: string[] = [];
+    await applyPlan(root, wholeFilePlan(root, { 'src/a.ts': 'A\n' }), { notify: (m) => notices.push(m) });
+    expect(readFileSync(join(root, 'src/a.ts'), 'utf8')).toBe('A\n');
+    expect(notices).toEqual([expect.stringMatching(new RegExp(`^took over the lock .*/\\.git/sextant/lock: it was held by pid ${dead} on .*, running \`runner apply plan\\.json\`, which is no longer running$`))]);
+    // Empty: what a runner killed while creating it left, before locks were written whole.
+    writeFileSync(join(root, '.git/sextant/lock'), '');
+    await applyPlan(root, wholeFilePlan(root, { 'src/a.ts': 'AA\n' }), { notify: (m) => notices.push(m) });
+    expect(notices[1]).toMatch(/^took over the lock .*: it was empty or unreadable, so whose it was is unknown/);
+    expect(readFileSync(join(root, 'src/a.ts'), 'utf8')).toBe('AA\n');
+    expect(stateFiles()).toEqual([]);
+  });
+
+  it('ignores a journal and backup the repository ships in .sextant, saying so, and changes nothing', async () => {
+    const evil = 'export const a = "owned";\n';
+    const { contentHash, textHash } = await import('@sextant/format');
+    const planHash = 'f'.repeat(64);
     mkdirSync(join(root, '.sextant/journal'), { recursive: true });
-    writeFileSync(join(root, '.sextant/journal/lock'), `${process.ppid}\n`);
-    await expect(applyPlan(root, wholeFilePlan(root, { 'src/a.ts': 'A\n' }))).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/Another runner/) });
-    // A lock whose process is gone is taken over.
-    writeFileSync(join(root, '.sextant/journal/lock'), '999999999\n');
+    writeFileSync(join(root, `src/.a.ts.sextant-${planHash.slice(0, 16)}.old`), evil);
+    writeFileSync(join(root, `.sextant/journal/${planHash}.json`), JSON.stringify({
+      format: 1, planHash, state: 'prepared', entries: [{ path: 'src/a.ts', change: 'modify', oldHash: textHash(evil), newHash: contentHash(readFileSync(join(root, 'src/a.ts'))) }],
+    }));
+    git('add', '-A');
+    git('commit', '-q', '-m', 'ships a journal');
+    const before = snapshot(root);
+    const notices: string[] = [];
+    expect(await recover(await PathJail.open(root), (m) => notices.push(m))).toEqual([]);
+    expect(notices).toEqual([expect.stringMatching(/^ignoring \.sextant\/journal in .* \(1 entries, 1 of them tracked by git: the repository ships them\): recovery state lives in .*\.git\/sextant/)]);
+    await applyPlan(root, wholeFilePlan(root, { 'src/b.ts': 'B\n' }), { notify: () => {} });
+    expect(readFileSync(join(root, 'src/a.ts'), 'utf8')).toBe('export const a = 1;\n');
+    expect(withoutGit(snapshot(root))).toEqual({ ...withoutGit(before), 'src/b.ts': expect.stringMatching(/^644 /) });
+  });
+
+  it('obeys only a journal it could have written: paths inside the tree, backups holding what it recorded', async () => {
+    const { contentHash, textHash } = await import('@sextant/format');
+    const journal = (entries: object[]) => ({
+      format: 2, planHash: 'e'.repeat(64), id: '1'.repeat(32), root: realpathSync(root),
+      writer: { pid: 1, hostname: hostname(), startedAt: new Date().toISOString() }, state: 'prepared', entries,
+    });
+    mkdirSync(join(root, '.git/sextant/journal'), { recursive: true });
+    const path = join(root, '.git/sextant/journal', `${'e'.repeat(64)}.json`);
+    const before = snapshot(root);
+    writeFileSync(path, JSON.stringify(journal([{ path: '../outside.ts', change: 'create', oldHash: null, newHash: textHash('x') }])));
+    await expect(recover(await PathJail.open(root), () => {})).rejects.toMatchObject({ code: 'PATH_OUTSIDE_ROOT' });
+    // A backup that is not the old content the journal recorded is not restored.
+    writeFileSync(join(root, `src/.a.ts.sextant-${'1'.repeat(32)}.old`), 'export const a = "owned";\n');
+    writeFileSync(path, JSON.stringify(journal([{ path: 'src/a.ts', change: 'modify', oldHash: contentHash(readFileSync(join(root, 'src/a.ts'))), newHash: textHash('y') }])));
+    await expect(recover(await PathJail.open(root), () => {})).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/does not hold the content the journal .* recorded for src\/a\.ts; nothing was restored/) });
+    writeFileSync(path, '{"format": 1}');
+    await expect(recover(await PathJail.open(root), () => {})).rejects.toMatchObject({ code: 'CONFLICT', message: expect.stringMatching(/is not one this runner wrote: its format is 1, not 2/) });
+    rmSync(join(root, `src/.a.ts.sextant-${'1'.repeat(32)}.old`));
+    expect(withoutGit(snapshot(root))).toEqual(withoutGit(before));
+  });
+
+  it('refuses a state directory that is a symbolic link, writing nothing through it; a linked .sextant is never written', async () => {
+    symlinkSync(outside, join(root, '.git/sextant'));
+    await expect(applyPlan(root, wholeFilePlan(root, { 'src/a.ts': 'A\n' }))).rejects.toMatchObject({
+      code: 'PATH_OUTSIDE_ROOT', message: expect.stringMatching(/^Refusing the runner's state directory .*\.git\/sextant: it is a symbolic link \(to /),
+    });
+    expect(readFileSync(join(root, 'src/a.ts'), 'utf8')).toBe('export const a = 1;\n');
+    expect(readdirSync(outside)).toEqual(['secret.ts']);
+    rmSync(join(root, '.git/sextant'));
+    symlinkSync(outside, join(root, '.sextant'));
     await applyPlan(root, wholeFilePlan(root, { 'src/a.ts': 'A\n' }));
     expect(readFileSync(join(root, 'src/a.ts'), 'utf8')).toBe('A\n');
+    expect(readdirSync(outside)).toEqual(['secret.ts']);
+  });
+
+  it('keeps the state of a tree that is not a git repository in the user state directory, never inside the tree', async () => {
+    rmSync(join(root, '.git'), { recursive: true });
+    const saved = process.env.XDG_STATE_HOME;
+    try {
+      process.env.XDG_STATE_HOME = outside;
+      const plan = wholeFilePlan(root, { 'src/a.ts': 'A\n' });
+      let journals: string[] = [];
+      await applyPlan(root, plan, { onStep: () => { journals = readdirSync(join(outside, 'sextant/trees'), { recursive: true }).map(String); } });
+      expect(journals).toContainEqual(expect.stringMatching(new RegExp(`^[0-9a-f]{32}/journal/${plan.planHash}\\.json$`)));
+      expect(readdirSync(root)).toEqual(['src']);
+      process.env.XDG_STATE_HOME = join(root, 'state');
+      await rejects(wholeFilePlan(root, { 'src/a.ts': 'B\n' }), 'INVALID_ARGUMENT', /is not a git repository, and the runner's state directory for it .* would be inside it/);
+    } finally {
+      if (saved === undefined) delete process.env.XDG_STATE_HOME;
+      else process.env.XDG_STATE_HOME = saved;
+    }
   });
 });

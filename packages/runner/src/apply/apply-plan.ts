@@ -11,6 +11,7 @@ import { hashOnDisk, replaceFiles, type StagedFile, type StepHook } from './file
 import { PathJail } from './path-jail.ts';
 import { recoverLocked, type Recovery } from './recover.ts';
 import { lockRepository } from './repo-lock.ts';
+import { openStateDir, type Notify } from './state-dir.ts';
 
 export interface ApplyOptions {
   /** Apply although the plan lists conflicts. Never overrides a file that is not as expected. */
@@ -22,6 +23,8 @@ export interface ApplyOptions {
    * inside the apply rather than before or after it. Set by SEXTANT_APPLY_STEP_DELAY_MS in the CLI.
    */
   stepDelayMs?: number;
+  /** Where messages that are not failures go (a stale lock taken over, a journal ignored); stderr by default. */
+  notify?: Notify;
 }
 
 export interface ApplyResult {
@@ -48,16 +51,17 @@ export function checkPlan(input: unknown, force = false, where?: string): Plan {
 export async function applyPlan(root: string, input: unknown, options: ApplyOptions = {}, where?: string): Promise<ApplyResult> {
   const plan = checkPlan(input, options.force, where);
   const jail = await PathJail.open(root);
-  const lock = await lockRepository(jail.root);
+  const state = await openStateDir(jail, options.notify);
+  const lock = await lockRepository(state, options.notify);
   try {
-    const recovered = await recoverLocked(jail);
+    const recovered = await recoverLocked(jail, state, options.notify);
     const files = await verify(jail, plan);
     const delay = options.stepDelayMs ?? 0;
     const step: StepHook = async (name, path) => {
       options.onStep?.(name, path);
       if (delay > 0) await new Promise((done) => setTimeout(done, delay));
     };
-    await replaceFiles(jail, plan.planHash, files, step);
+    await replaceFiles(jail, state, plan.planHash, files, step);
     return { plan, files: files.map((f) => ({ path: f.path, change: f.change })), recovered };
   } finally {
     await lock.release();

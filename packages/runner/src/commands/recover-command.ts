@@ -1,8 +1,7 @@
 // `runner recover [--repo DIR]`: finishes or undoes every apply that a crash interrupted. Every
 // command that works on a tree runs the same recovery first (recoverIfNeeded).
 import { PathJail } from '../apply/path-jail.ts';
-import { pendingJournals } from '../apply/journal.ts';
-import { recover, type Recovery } from '../apply/recover.ts';
+import { recover, recoverIfPending, type Recovery } from '../apply/recover.ts';
 
 export async function recoverCommand(repo: string): Promise<number> {
   const recovered = await recover(await PathJail.open(repo));
@@ -13,8 +12,7 @@ export async function recoverCommand(repo: string): Promise<number> {
 
 /** Recovery before a command touches a tree; quiet (and lock-free) when no apply was interrupted. */
 export async function recoverIfNeeded(jail: PathJail): Promise<void> {
-  if ((await pendingJournals(jail.root)).length === 0) return;
-  for (const r of await recover(jail)) process.stderr.write(`sextant runner: ${describe(r)}\n`);
+  for (const r of await recoverIfPending(jail)) process.stderr.write(`sextant runner: ${describe(r)}\n`);
 }
 
 function describe(r: Recovery): string {
