@@ -88,7 +88,7 @@ export class PathJail {
       if (segment === '' || segment === '.') throw outside(path, 'it is not in normal form (empty or . segments)');
       if (FORBIDDEN_SEGMENTS.has(segment.toLowerCase())) throw outside(path, 'it is inside the .git directory');
     }
-    if (segments[0]!.toLowerCase() === '.sextant') throw outside(path, 'it is inside .sextant (the index and the apply journal)');
+    if (segments[0]!.toLowerCase() === '.sextant') throw outside(path, 'it is inside .sextant (the index)');
     return segments;
   }
 }
