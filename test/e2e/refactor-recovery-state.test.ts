@@ -11,7 +11,7 @@ import { promisify } from 'node:util';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { contentHash, sealPlan, textHash, type Plan } from '@sextant/format';
 import { RUNNER } from './support/servers.ts';
-import { runner, workingRepo, type Outcome } from './support/refactor-repo.ts';
+import { connectRunner, runner, workingRepo, type Outcome } from './support/refactor-repo.ts';
 
 const execFileAsync = promisify(execFile);
 const scratch = mkdtempSync(join(tmpdir(), 'sextant-recovery-state-'));
@@ -76,7 +76,7 @@ describe('recovery state', () => {
     repo.git('commit', '-q', '-m', 'ships a forged journal');
     const shipped = repo.git('rev-parse', 'HEAD');
     try {
-      const ignored = /sextant runner: ignoring \.sextant\/journal in .* \(1 entries, 1 of them tracked by git: the repository ships them\): recovery state lives in .*\/\.git\/sextant, and a journal inside the working tree is never obeyed/;
+      const ignored = /sextant runner: ignoring \.sextant\/journal in .* \(1 entry, 1 tracked by git: the repository ships it\): recovery state lives in .*\/\.git\/sextant, and a journal inside the working tree is never obeyed/;
       const recovered = await runner(['recover', '--repo', repo.dir], repo.dir);
       expect(recovered.code, recovered.stderr).toBe(0);
       expect(recovered.stdout).toBe('nothing to recover\n');
@@ -84,6 +84,10 @@ describe('recovery state', () => {
       const previewed = await runner(['rename', ...common, '--qualified-name', 'Point.x', '--to', 'left'], repo.dir);
       expect(previewed.code, previewed.stderr).toBe(0);
       expect(previewed.stderr).toMatch(ignored);
+      // `runner mcp --repo` recovers before it serves the write tools.
+      const session = await connectRunner(repo);
+      await session.close();
+      expect(repo.read('src/app.ts')).toBe(original);
       const applied = await runner(['apply', appPlan(`${original}// applied\n`), '--repo', repo.dir], repo.dir);
       expect(applied.code, applied.stderr).toBe(0);
       expect(repo.read('src/app.ts')).toBe(`${original}// applied\n`);

@@ -243,7 +243,7 @@ describe('applyPlan', () => {
     const before = snapshot(root);
     const notices: string[] = [];
     expect(await recover(await PathJail.open(root), (m) => notices.push(m))).toEqual([]);
-    expect(notices).toEqual([expect.stringMatching(/^ignoring \.sextant\/journal in .* \(1 entries, 1 of them tracked by git: the repository ships them\): recovery state lives in .*\.git\/sextant/)]);
+    expect(notices).toEqual([expect.stringMatching(/^ignoring \.sextant\/journal in .* \(1 entry, 1 tracked by git: the repository ships it\): recovery state lives in .*\.git\/sextant/)]);
     await applyPlan(root, wholeFilePlan(root, { 'src/b.ts': 'B\n' }), { notify: () => {} });
     expect(readFileSync(join(root, 'src/a.ts'), 'utf8')).toBe('export const a = 1;\n');
     expect(withoutGit(snapshot(root))).toEqual({ ...withoutGit(before), 'src/b.ts': expect.stringMatching(/^644 /) });

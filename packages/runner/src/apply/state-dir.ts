@@ -116,7 +116,9 @@ async function reportLegacyJournal(root: string, state: StateDir, git: boolean, 
   const names = await readdir(legacy).catch(() => [] as string[]);
   if (names.length === 0) return;
   const shipped = git ? await tracked(root, legacy) : [];
-  notify(`ignoring ${LEGACY_JOURNAL_DIR} in ${root} (${names.length} entries${shipped.length ? `, ${shipped.length} of them tracked by git: the repository ships them` : ''}): `
+  const files = `${names.length} ${names.length === 1 ? 'entry' : 'entries'}`;
+  const ships = shipped.length ? `, ${shipped.length} tracked by git: the repository ships ${shipped.length === 1 ? 'it' : 'them'}` : '';
+  notify(`ignoring ${LEGACY_JOURNAL_DIR} in ${root} (${files}${ships}): `
     + `recovery state lives in ${state.dir}, and a journal inside the working tree is never obeyed. `
     + `Check the files it names, then remove it (${shipped.length ? `git rm -r ${LEGACY_JOURNAL_DIR}` : `rm -r ${LEGACY_JOURNAL_DIR}`}).`);
 }
