@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { contentHash, sealPlan, textHash, type Plan } from '@sextant/format';
-import { RUNNER } from './support/servers.ts';
+import { RUNNER, runnerEnv } from './support/servers.ts';
 import { connectRunner, runner, workingRepo, type Outcome } from './support/refactor-repo.ts';
 
 const execFileAsync = promisify(execFile);
@@ -30,7 +30,7 @@ afterEach(() => {
 /** The runner under a file size limit of `blocks` KiB (bash's ulimit -f). */
 async function limited(blocks: number, args: string[]): Promise<Outcome> {
   try {
-    const { stdout, stderr } = await execFileAsync('bash', ['-c', `ulimit -f ${blocks}; exec "$0" "$@"`, process.execPath, RUNNER, ...args], { cwd: repo.dir });
+    const { stdout, stderr } = await execFileAsync('bash', ['-c', `ulimit -f ${blocks}; exec "$0" "$@"`, process.execPath, RUNNER, ...args], { cwd: repo.dir, env: runnerEnv() });
     return { code: 0, stdout, stderr };
   } catch (error) {
     const e = error as { code?: number; stdout?: string; stderr?: string };
@@ -88,7 +88,7 @@ describe('recovery state', () => {
       const session = await connectRunner(repo);
       await session.close();
       expect(repo.read('src/app.ts')).toBe(original);
-      const applied = await runner(['apply', appPlan(`${original}// applied\n`), '--repo', repo.dir], repo.dir);
+      const applied = await runner(['apply', appPlan(`${original}// applied\n`), '--repo', repo.dir, '--allow-unsigned'], repo.dir);
       expect(applied.code, applied.stderr).toBe(0);
       expect(repo.read('src/app.ts')).toBe(`${original}// applied\n`);
       // Nothing but the applied plan changed: the forged journal and its backup are as shipped.
@@ -102,7 +102,7 @@ describe('recovery state', () => {
 
   it('an apply over the file size limit rolls back and reports IO_ERROR with EFBIG and the path, not a bug', async () => {
     const plan = appPlan(`${'// a long line to pass the limit\n'.repeat(100)}`);
-    const result = await limited(1, ['apply', plan, '--repo', repo.dir]);
+    const result = await limited(1, ['apply', plan, '--repo', repo.dir, '--allow-unsigned']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^error: IO_ERROR: Cannot write \/.*\/src\/\.app\.ts\.sextant-[0-9a-f]{32}\.new: the file would exceed the file size limit \(EFBIG\)\. Nothing was changed: the files already replaced were restored\. To fix this, raise the file size limit \(ulimit -f\) or free space, then run the command again\.\n$/);
     expect(result.stderr).not.toContain('bug');
@@ -112,12 +112,12 @@ describe('recovery state', () => {
 
   it('with no file writes allowed at all (ulimit -f 0), it says IO_ERROR, leaves no lock, and the next runner applies', async () => {
     const plan = appPlan('export {};\n');
-    const result = await limited(0, ['apply', plan, '--repo', repo.dir]);
+    const result = await limited(0, ['apply', plan, '--repo', repo.dir, '--allow-unsigned']);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^error: IO_ERROR: Cannot write \/.*\/\.git\/sextant\/lock\.\d+\.[0-9a-f]+\.tmp: the file would exceed the file size limit \(EFBIG\)\. To fix this, raise the file size limit/);
     expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('');
     expect(stateLeftovers()).toEqual([]);
-    const again = await runner(['apply', plan, '--repo', repo.dir], repo.dir);
+    const again = await runner(['apply', plan, '--repo', repo.dir, '--allow-unsigned'], repo.dir);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toBe('');
     expect(repo.read('src/app.ts')).toBe('export {};\n');
@@ -125,8 +125,8 @@ describe('recovery state', () => {
 
   it('the lock of a runner killed mid-apply is taken over by the next runner, which says whose it was and rolls the apply back', async () => {
     const plan = appPlan('export const replaced = 1;\n');
-    const child = spawn(process.execPath, [RUNNER, 'apply', plan, '--repo', repo.dir, '--verbose'], {
-      cwd: repo.dir, env: { ...process.env, SEXTANT_APPLY_STEP_DELAY_MS: '300' }, stdio: ['ignore', 'ignore', 'pipe'],
+    const child = spawn(process.execPath, [RUNNER, 'apply', plan, '--repo', repo.dir, '--verbose', '--allow-unsigned'], {
+      cwd: repo.dir, env: runnerEnv({ SEXTANT_APPLY_STEP_DELAY_MS: '300' }), stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
     await new Promise<void>((done) => {
@@ -138,10 +138,10 @@ describe('recovery state', () => {
     child.kill('SIGKILL');
     await new Promise((done) => child.on('close', done));
     const lock = JSON.parse(readFileSync(join(repo.dir, '.git/sextant/lock'), 'utf8'));
-    expect(lock).toMatchObject({ pid: child.pid, hostname: hostname(), command: `runner apply ${plan} --repo ${repo.dir} --verbose` });
+    expect(lock).toMatchObject({ pid: child.pid, hostname: hostname(), command: `runner apply ${plan} --repo ${repo.dir} --verbose --allow-unsigned` });
     const recovered = await runner(['recover', '--repo', repo.dir], repo.dir);
     expect(recovered.code, recovered.stderr).toBe(0);
-    expect(recovered.stderr).toContain(`sextant runner: took over the lock ${join(repo.dir, '.git/sextant/lock')}: it was held by pid ${child.pid} on ${hostname()}, started ${lock.startedAt}, running \`runner apply ${plan} --repo ${repo.dir} --verbose\`, which is no longer running\n`);
+    expect(recovered.stderr).toContain(`sextant runner: took over the lock ${join(repo.dir, '.git/sextant/lock')}: it was held by pid ${child.pid} on ${hostname()}, started ${lock.startedAt}, running \`runner apply ${plan} --repo ${repo.dir} --verbose --allow-unsigned\`, which is no longer running\n`);
     expect(recovered.stdout).toMatch(/^(rolled back the interrupted apply of plan [0-9a-f]{12} \(1 files: src\/app\.ts\)|nothing to recover)\n$/);
     expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('');
     expect(stateLeftovers()).toEqual([]);
