@@ -4,7 +4,7 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
-  bucketOf, CONFIDENCES, DEF_STRIDE, EDGE_KINDS, EDGE_STRIDE, encodeFileShard, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_FILE,
+  bucketOf, CONFIDENCES, DEF_STRIDE, EDGE_KINDS, EDGE_STRIDE, encodeFileShard, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine,
   NAME_FLAG_EXTERNAL, NAMES_SHARD, pathKey, previewOf, REF_STRIDE, REFERENCE_KINDS, sha256Hex, splitLines, symbolShardName, textShardName,
   type FileRecord, type Manifest, type NameShardData, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData,
 } from '@sextant/format';
@@ -28,6 +28,8 @@ function compareSites(a: Site, b: Site): number {
 export interface ShardSet {
   layout: Manifest['layout'];
   shards: Map<string, Uint8Array>;
+  /** Records each shard holds, for its manifest entry (readers check a decoded shard against it). */
+  records: Map<string, number>;
 }
 
 export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<string, string>): ShardSet {
@@ -36,6 +38,7 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
     fileBucketBits: bucketBits(collector.files.length, FILES_PER_BUCKET),
   };
   const shards = new Map<string, Uint8Array>();
+  const records = new Map<string, number>();
 
   const symbolBuckets = new Map<number, CollectedSymbol[]>();
   for (const symbol of collector.symbols.values()) {
@@ -44,8 +47,12 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
   }
   const lines = new Map<string, string[]>();
   const linesOf = (path: string) => lines.get(path) ?? lines.set(path, splitLines(texts.get(path) ?? '')).get(path)!;
-  for (const [bucket, symbols] of symbolBuckets) {
+  // Every bucket is written, empty ones too (all equal, so stored once): a reader then knows that a
+  // shard the layout implies and the manifest lacks was dropped, not empty.
+  for (let bucket = 0; bucket < 2 ** layout.symbolBucketBits; bucket++) {
+    const symbols = symbolBuckets.get(bucket) ?? [];
     shards.set(symbolShardName(bucket), encodeSymbolShard(symbolShard(collector, symbols, linesOf)));
+    records.set(symbolShardName(bucket), symbols.length);
   }
   lines.clear();
 
@@ -54,14 +61,19 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
     const bucket = bucketOf(pathKey(file.path), layout.fileBucketBits);
     (fileBuckets.get(bucket) ?? fileBuckets.set(bucket, []).get(bucket)!).push(file);
   }
-  for (const [bucket, files] of fileBuckets) {
+  for (let bucket = 0; bucket < 2 ** layout.fileBucketBits; bucket++) {
+    const files = fileBuckets.get(bucket) ?? [];
     files.sort((a, b) => compare(a.path, b.path));
     shards.set(fileShardName(bucket), encodeFileShard({ files }));
     shards.set(textShardName(bucket), encodeTextShard({ files: files.map((f) => ({ path: f.path, text: texts.get(f.path) ?? '' })) }));
+    records.set(fileShardName(bucket), files.length);
+    records.set(textShardName(bucket), files.length);
   }
 
-  shards.set(NAMES_SHARD, encodeNameShard(nameShard(collector)));
-  return { layout, shards: new Map([...shards].sort(([a], [b]) => compare(a, b))) };
+  const names = nameShard(collector);
+  shards.set(NAMES_SHARD, encodeNameShard(names));
+  records.set(NAMES_SHARD, names.entries.length);
+  return { layout, shards: new Map([...shards].sort(([a], [b]) => compare(a, b))), records };
 }
 
 function symbolShard(collector: IndexCollector, symbols: CollectedSymbol[], linesOf: (path: string) => string[]): SymbolShardData {
@@ -167,7 +179,7 @@ function nameShard(collector: IndexCollector): NameShardData {
 /** Writes shards and manifest to `out`, replacing what was there only once everything is on disk. */
 export async function writeIndex(out: string, set: ShardSet, manifest: Omit<Manifest, 'shards' | 'layout'>): Promise<Manifest> {
   const shards: Record<string, ShardEntry> = {};
-  for (const [name, bytes] of set.shards) shards[name] = { sha256: sha256Hex(bytes), bytes: bytes.byteLength };
+  for (const [name, bytes] of set.shards) shards[name] = { sha256: sha256Hex(bytes), bytes: bytes.byteLength, records: set.records.get(name)! };
   const complete: Manifest = { ...manifest, layout: set.layout, shards };
   const temporary = `${out}.tmp-${process.pid}`;
   const previous = `${out}.old-${process.pid}`;
@@ -178,7 +190,9 @@ export async function writeIndex(out: string, set: ShardSet, manifest: Omit<Mani
       await mkdir(dirname(file), { recursive: true });
       await writeFile(file, bytes);
     }
-    await writeFile(join(temporary, MANIFEST_FILE), `${JSON.stringify(complete, null, 2)}\n`);
+    const manifestText = `${JSON.stringify(complete, null, 2)}\n`;
+    await writeFile(join(temporary, MANIFEST_FILE), manifestText);
+    await writeFile(join(temporary, MANIFEST_DIGEST_FILE), manifestDigestLine(manifestText));
     await mkdir(dirname(out), { recursive: true });
     const hadPrevious = await rename(out, previous).then(() => true, () => false);
     await rename(temporary, out);

@@ -13,6 +13,8 @@ export * from './text-shard.ts';
 export * from './shard-view.ts';
 export * from './manifest.ts';
 export * from './pattern-matcher.ts';
+export * from './manifest-schema.ts';
+export * from './manifest-check.ts';
 export * from './glob.ts';
 export * from './object-layout.ts';
 export * from './plan.ts';

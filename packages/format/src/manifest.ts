@@ -1,21 +1,31 @@
 // The manifest: what an index is (repo, commit, tool versions), what it holds (counts, languages,
-// skipped files) and, per shard, the checksum every reader verifies before decoding.
-import { SextantError } from './errors.ts';
+// skipped files) and, per shard, the checksum every reader verifies before decoding. Its schema and
+// consistency checks are in manifest-check.ts.
 import type { Language } from './records.ts';
 
-export const FORMAT_VERSION = 3;
+/** 4: every bucket the layout implies is written (empty ones too), and shard entries count their records. */
+export const FORMAT_VERSION = 4;
 export const MANIFEST_FILE = 'manifest.json';
+/**
+ * Next to manifest.json in an index directory: its sha256, as `sha256sum` prints it, so that the
+ * runner (which has no ref record to compare with) can tell an edited manifest from the one built.
+ */
+export const MANIFEST_DIGEST_FILE = 'manifest.sha256';
 export const NAMES_SHARD = 'names';
+
+export const SKIPPED_REASONS = ['too-large', 'binary', 'not-utf8', 'unreadable', 'symlink', 'submodule'] as const;
 
 export interface ShardEntry {
   /** sha256 of the shard's bytes, lowercase hex; also its content address in object storage. */
   sha256: string;
   bytes: number;
+  /** Records the shard holds: symbols (symbol shards), files (file and text shards), entries (names). */
+  records: number;
 }
 
 export interface SkippedFile {
   path: string;
-  reason: 'too-large' | 'binary' | 'not-utf8' | 'unreadable' | 'symlink' | 'submodule';
+  reason: (typeof SKIPPED_REASONS)[number];
   detail: string;
 }
 
@@ -55,33 +65,26 @@ export function textShardName(bucket: number): string {
   return `texts/${bucket.toString(16).padStart(4, '0')}`;
 }
 
-/** Parses and checks a manifest; anything unexpected is INDEX_CORRUPT or INDEX_VERSION_UNSUPPORTED. */
-export function parseManifest(text: string, where: string): Manifest {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (error) {
-    throw new SextantError('INDEX_CORRUPT', `The manifest at ${where} is not JSON: ${(error as Error).message}`,
-      'Rebuild the index with `indexer build`.', { shard: MANIFEST_FILE });
-  }
-  const manifest = value as Manifest;
-  if (typeof manifest !== 'object' || manifest === null || typeof manifest.formatVersion !== 'number') {
-    throw new SextantError('INDEX_CORRUPT', `The manifest at ${where} has no formatVersion.`,
-      'Rebuild the index with `indexer build`.', { shard: MANIFEST_FILE });
-  }
-  if (manifest.formatVersion !== FORMAT_VERSION) {
-    throw new SextantError('INDEX_VERSION_UNSUPPORTED',
-      `The index at ${where} has format version ${manifest.formatVersion}; this reader understands version ${FORMAT_VERSION}.`,
-      'Rebuild the index with the indexer that matches this server, or upgrade the server.');
-  }
-  const required: (keyof Manifest)[] = [
-    'repo', 'commit', 'commitDate', 'builtAt', 'indexer', 'parsers', 'layout', 'counts', 'languages', 'skipped', 'warnings', 'shards',
-  ];
-  for (const field of required) {
-    if (manifest[field] === undefined || manifest[field] === null) {
-      throw new SextantError('INDEX_CORRUPT', `The manifest at ${where} lacks "${field}".`,
-        'Rebuild the index with `indexer build`.', { shard: MANIFEST_FILE });
-    }
-  }
-  return manifest;
+/** The shards a layout implies, in order: every symbol bucket, every file and text bucket, the names. */
+export function* impliedShardNames(layout: Manifest['layout']): Generator<string> {
+  for (let bucket = 0; bucket < 2 ** layout.symbolBucketBits; bucket++) yield symbolShardName(bucket);
+  for (let bucket = 0; bucket < 2 ** layout.fileBucketBits; bucket++) yield fileShardName(bucket);
+  for (let bucket = 0; bucket < 2 ** layout.fileBucketBits; bucket++) yield textShardName(bucket);
+  yield NAMES_SHARD;
+}
+
+/** How many shards a layout implies. */
+export function impliedShardCount(layout: Manifest['layout']): number {
+  return 2 ** layout.symbolBucketBits + 2 * 2 ** layout.fileBucketBits + 1;
+}
+
+/** The bucket a shard name stands for under `layout`, or undefined when the layout implies no such shard. */
+export function bucketOfShardName(name: string, layout: Manifest['layout']): { kind: 'symbols' | 'files' | 'texts'; bucket: number } | undefined {
+  const match = /^(symbols|files|texts)\/([0-9a-f]{4,5})$/.exec(name);
+  if (!match) return undefined;
+  const kind = match[1] as 'symbols' | 'files' | 'texts';
+  const bucket = Number.parseInt(match[2]!, 16);
+  const bits = kind === 'symbols' ? layout.symbolBucketBits : layout.fileBucketBits;
+  const canonical = kind === 'symbols' ? symbolShardName(bucket) : kind === 'files' ? fileShardName(bucket) : textShardName(bucket);
+  return bucket < 2 ** bits && canonical === name ? { kind, bucket } : undefined;
 }

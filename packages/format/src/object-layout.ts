@@ -2,7 +2,7 @@
 // holds many repositories and commits:
 //
 //   repos/<owner>/<repo>/repo.json                      { defaultRef, head: <that ref's record> }
-//   repos/<owner>/<repo>/refs/<ref>.json                { commit, updatedAt, manifest }
+//   repos/<owner>/<repo>/refs/<ref>.json                { commit, updatedAt, manifest, manifestSha256 }
 //   repos/<owner>/<repo>/commits/<sha>/manifest.json    the commit's manifest
 //   shards/<sha256>                                     shard bytes, content-addressed
 //
@@ -34,6 +34,11 @@ export interface RefRecord {
   updatedAt: string;
   /** The text of the commit's manifest.json, verbatim; absent in records written by older publishers. */
   manifest?: string;
+  /**
+   * sha256 of the commit's manifest text (manifestSha256), compared with the manifest a reader gets
+   * by this record; absent only in records of older publishers, which readers refuse.
+   */
+  manifestSha256?: string;
 }
 
 /** What a key of the layout stands for; see objectOfKey. */
@@ -245,10 +250,15 @@ function refRecordOf(value: Record<string, unknown>, where: string): RefRecord {
     throw new SextantError('INDEX_CORRUPT', `${where} has a "manifest" that is not the manifest's text.`,
       'Publish the ref again with `indexer publish --ref <name>`.');
   }
+  if (value.manifestSha256 !== undefined && (typeof value.manifestSha256 !== 'string' || !SHA256.test(value.manifestSha256))) {
+    throw new SextantError('INDEX_CORRUPT', `${where} has a "manifestSha256" that is not a sha256 (64 lowercase hex digits).`,
+      'Publish the ref again with `indexer publish --ref <name>`.');
+  }
   return {
     commit: value.commit,
     updatedAt: typeof value.updatedAt === 'string' ? value.updatedAt : '',
     ...(value.manifest !== undefined ? { manifest: value.manifest } : {}),
+    ...(value.manifestSha256 !== undefined ? { manifestSha256: value.manifestSha256 } : {}),
   };
 }
 

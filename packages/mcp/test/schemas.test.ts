@@ -102,7 +102,7 @@ describe('schemas/manifest.schema.json', () => {
         { path: 'vendor/lib', reason: 'submodule', detail: 'submodule' },
       ],
       warnings: ['tsconfig.json does not parse'],
-      shards: { names: { sha256: '0'.repeat(64), bytes: 1 }, 'symbols/ffff': { sha256: 'f'.repeat(64), bytes: 0 } },
+      shards: { names: { sha256: '0'.repeat(64), bytes: 1, records: 0 }, 'symbols/ffff': { sha256: 'f'.repeat(64), bytes: 0, records: 0 } },
     };
   }
 
@@ -124,7 +124,9 @@ describe('schemas/manifest.schema.json', () => {
     ['a commitDate that is not ISO 8601', (m) => { m.commitDate = 'yesterday'; }],
     ['no skipped list', (m) => { delete m.skipped; }],
     ['no shards', (m) => { delete m.shards; }],
-    ['a shard checksum that is not 64 lowercase hex digits', (m) => { m.shards = { names: { sha256: 'abc', bytes: 1 } }; }],
+    ['a shard checksum that is not 64 lowercase hex digits', (m) => { m.shards = { names: { sha256: 'abc', bytes: 1, records: 0 } }; }],
+    ['a shard entry without its record count', (m) => { m.shards = { names: { sha256: '0'.repeat(64), bytes: 1 } }; }],
+    ['a shard entry that is null', (m) => { m.shards = { names: null }; }],
     ['a negative count', (m) => { m.counts = { files: -1, symbols: 0, references: 0, edges: 0 }; }],
     ['a fractional count', (m) => { m.counts = { files: 1.5, symbols: 0, references: 0, edges: 0 }; }],
     ['an unknown language', (m) => { m.languages = { cobol: { files: 1, precision: 'compiler' } }; }],

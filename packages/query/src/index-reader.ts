@@ -1,8 +1,9 @@
-// One commit's index, opened from a shard source: verifies each shard's checksum before decoding it
-// and caches decoded shards (symbol and file shards as views that decode one record at a time).
-// Reads only the shards a question needs.
+// One commit's index, opened from a shard source: checks the manifest (parseManifest), verifies each
+// shard's checksum before decoding it and checks every shard it hands out against its manifest entry
+// (checkShardHolds), and caches decoded shards (symbol and file shards as views that decode one
+// record at a time). Reads only the shards a question needs.
 import {
-  bucketOf, decodeInflatedShard, decodeShard, fileShardName, NAMES_SHARD, parseManifest, pathKey,
+  bucketOf, checkShardHolds, decodeInflatedShard, decodeShard, fileShardName, manifestSha256, NAMES_SHARD, parseManifest, pathKey,
   SextantError, sha256Hex, shardView, symbolShardName, textShardName, type FileShard, type SymbolShard,
   NameShard, type FileRecord, type Manifest, type ShardEntry, type SymbolRecord,
 } from '@sextant/format';
@@ -30,7 +31,10 @@ export class IndexReader {
   }
 
   static async open(source: ShardSource, cache: ShardCache): Promise<IndexReader> {
-    return new IndexReader(source, parseManifest(await source.readManifest(), source.where), cache);
+    const text = await source.readManifest();
+    const recorded = await source.recordedManifestSha256?.();
+    const manifest = parseManifest(text, source.where, recorded && { ...recorded, actual: manifestSha256(text) });
+    return new IndexReader(source, manifest, cache);
   }
 
   /** A reader over a manifest already parsed with parseManifest (the worker keeps them per isolate). */
@@ -53,12 +57,16 @@ export class IndexReader {
 
   async shard<T>(name: string): Promise<T | undefined> {
     const entry = this.manifest.shards[name];
-    if (!entry) return undefined; // an empty bucket is not written
+    if (!entry) return undefined; // parseManifest saw every shard the layout implies listed: not one of them
     this.shardsRead.push(name);
     const cached = this.cache.get<T>(entry.sha256);
-    if (cached) return cached;
+    if (cached) {
+      checkShardHolds(name, cached, entry, this.manifest.layout, this.source.where);
+      return cached;
+    }
     this.shardsFetched.push(name);
     const { value, rawBytes } = await this.fetchAndDecode<T>(name, entry);
+    checkShardHolds(name, value, entry, this.manifest.layout, this.source.where);
     this.cache.set(entry.sha256, value, rawBytes);
     return value;
   }

@@ -7,6 +7,12 @@ export interface ShardSource {
   readonly where: string;
   /** The manifest's text; throws INDEX_NOT_FOUND when there is none. */
   readManifest(): Promise<string>;
+  /**
+   * Optional, for sources that keep a record of the manifest's sha256 beside it (an index
+   * directory's manifest.sha256): what it says (undefined when it says nothing) and where it is.
+   * IndexReader.open then refuses a manifest whose sha256 differs (INDEX_CORRUPT).
+   */
+  recordedManifestSha256?(): Promise<{ expected: string | undefined; recordedIn: string }>;
   /** A shard's bytes, or undefined when the store does not have it. */
   readShard(name: string, entry: ShardEntry): Promise<Uint8Array | undefined>;
   /**

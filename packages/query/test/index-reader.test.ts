@@ -118,7 +118,7 @@ describe('IndexReader', () => {
 
     it('bytes matching their checksum but not decodable: INDEX_CORRUPT from the codec, naming the shard', async () => {
       const garbage = new Uint8Array([0xff, 0xff, 0xff, 0xff]);
-      const manifest: Manifest = { ...index.manifest, shards: { ...index.manifest.shards, [name]: { sha256: sha256Hex(garbage), bytes: 4 } } };
+      const manifest: Manifest = { ...index.manifest, shards: { ...index.manifest.shards, [name]: { ...index.manifest.shards[name]!, sha256: sha256Hex(garbage), bytes: 4 } } };
       const shards = new Map(index.shards);
       shards.set(name, garbage);
       const reader = await IndexReader.open(sourceWith(shards, manifest), new ShardCache(1 << 20));

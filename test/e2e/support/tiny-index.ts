@@ -1,13 +1,13 @@
 // A tiny but valid Sextant index, made with the format package alone, for tests that need
 // something to publish and serve before (or without) the real indexer: two files, two symbols
-// (`greet` in src/greet.ts, called from src/main.ts), layout bits 0, so three shards:
-// `names`, `symbols/0000`, `files/0000`. Shard bytes depend only on `variant`, never on the
+// (`greet` in src/greet.ts, called from src/main.ts), layout bits 0, so four shards:
+// `names`, `symbols/0000`, `files/0000`, `texts/0000`. Shard bytes depend only on `variant`, never on the
 // commit, so two commits of one variant share their shards (as unchanged code does).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
-  CONFIDENCES, encodeFileShard, encodeNameShard, encodeSymbolShard, FORMAT_VERSION, MANIFEST_FILE, MODIFIERS, NAMES_SHARD, REFERENCE_KINDS,
-  fileShardName, sha256Hex, symbolKey, symbolShardName,
+  CONFIDENCES, encodeFileShard, encodeNameShard, encodeSymbolShard, encodeTextShard, FORMAT_VERSION, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine, MODIFIERS, NAMES_SHARD, REFERENCE_KINDS,
+  fileShardName, sha256Hex, symbolKey, symbolShardName, textShardName,
   type FileShardData, type Manifest, type NameShardData, type SymbolShardData,
 } from '@sextant/format';
 
@@ -94,6 +94,7 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
     [NAMES_SHARD, encodeNameShard(names)],
     [symbolShardName(0), encodeSymbolShard(symbols)],
     [fileShardName(0), encodeFileShard(files)],
+    [textShardName(0), encodeTextShard({ files: [{ path: paths[0]!, text: `${greetLine}\n` }, { path: paths[1]!, text: `${mainLine}\n` }] })],
   ]);
   const manifest: Manifest = {
     formatVersion: FORMAT_VERSION,
@@ -108,18 +109,20 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
     languages: { typescript: { files: 2, precision: 'syntactic' } },
     skipped: [],
     warnings: [],
-    shards: Object.fromEntries([...shards].map(([name, bytes]) => [name, { sha256: sha256Hex(bytes), bytes: bytes.byteLength }])),
+    shards: Object.fromEntries([...shards].map(([name, bytes]) => [name, { sha256: sha256Hex(bytes), bytes: bytes.byteLength, records: 2 }])),
   };
   return { manifest, shards };
 }
 
-/** Writes the index the way `indexer build` lays it out: manifest.json and `<dir>/<shard name>`. */
+/** Writes the index the way `indexer build` lays it out: manifest.json, manifest.sha256 and `<dir>/<shard name>`. */
 export async function writeTinyIndex(dir: string, options: TinyIndexOptions = {}): Promise<Manifest> {
   const { manifest, shards } = buildTinyIndex(options);
   for (const [name, bytes] of shards) {
     await mkdir(dirname(join(dir, name)), { recursive: true });
     await writeFile(join(dir, name), bytes);
   }
-  await writeFile(join(dir, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+  const text = `${JSON.stringify(manifest, null, 2)}\n`;
+  await writeFile(join(dir, MANIFEST_FILE), text);
+  await writeFile(join(dir, MANIFEST_DIGEST_FILE), manifestDigestLine(text));
   return manifest;
 }

@@ -11,7 +11,7 @@
 // path, by packages/mcp/test.
 import {
   CONFIDENCES, EDGE_KINDS, EDGE_STRIDE, encodeFileShard, encodeNameShard, encodeSymbolShard, encodeTextShard, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, OCC_STRIDE, REF_STRIDE,
-  REFERENCE_KINDS, bucketOf, fileShardName, pathKey, previewOf, sha256Hex, splitLines, symbolKey, symbolShardName, textShardName,
+  REFERENCE_KINDS, bucketOf, fileShardName, impliedShardNames, openShard, pathKey, recordsOf, previewOf, sha256Hex, splitLines, symbolKey, symbolShardName, textShardName,
   type Confidence, type ExternalOrigin, type FileRecord, type Language, type Manifest, type NameShardData,
   type OutlineNode, type PeerRecord, type ReferenceKind, type SkippedFile, type SymbolKind, type SymbolRecord,
 } from '@sextant/format';
@@ -291,6 +291,13 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
   };
   shards.set(NAMES_SHARD, encodeNameShard(names));
 
+  // Every bucket the layout implies is listed, empty ones too, as the indexer writes them.
+  for (const name of impliedShardNames(layout)) {
+    if (shards.has(name)) continue;
+    if (name.startsWith('symbols/')) shards.set(name, encodeSymbolShard({ paths: [], pathFlags: [], peers: [], symbols: [] }));
+    else if (name.startsWith('files/')) shards.set(name, encodeFileShard({ files: [] }));
+    else shards.set(name, encodeTextShard({ files: [] }));
+  }
   const sorted = new Map([...shards].sort(([a], [b]) => compare(a, b)));
   const languages: Manifest['languages'] = {};
   for (const file of spec.files) {
@@ -315,7 +322,7 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
     languages: Object.fromEntries(LANGUAGES.filter((l) => languages[l]).map((l) => [l, languages[l]])),
     skipped: spec.skipped ?? [],
     warnings: spec.warnings ?? [],
-    shards: Object.fromEntries([...sorted].map(([name, bytes]) => [name, { sha256: sha256Hex(bytes), bytes: bytes.byteLength }])),
+    shards: Object.fromEntries([...sorted].map(([name, bytes]) => [name, { sha256: sha256Hex(bytes), bytes: bytes.byteLength, records: recordsOf(openShard(name, bytes)) }])),
   };
   return { manifest, shards: sorted, keys: new Map([...byId].map(([id, { key }]) => [id, key])) };
 }

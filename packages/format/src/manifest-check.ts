@@ -1,0 +1,189 @@
+// The gate every reader (the worker, the runner, the publisher) passes before trusting an index:
+// a manifest is parsed, compared with the sha256 recorded by whatever points at it, checked field
+// by field against manifestSchema, and checked for consistency (every shard its layout implies is
+// listed and nothing else, counts agree with the entries). Each decoded shard is then checked
+// against its entry and name (checkShardHolds), so an entry moved to another name is caught when
+// the shard is used. Every inconsistency is INDEX_CORRUPT saying what is wrong. All of it is pure
+// and linear in the manifest: no shard is read for it.
+import { SextantError } from './errors.ts';
+import { FileShard } from './file-shard.ts';
+import { sha256Hex } from './hash.ts';
+import {
+  bucketOfShardName, FORMAT_VERSION, impliedShardCount, impliedShardNames, MANIFEST_FILE, NAMES_SHARD, type Manifest, type ShardEntry,
+} from './manifest.ts';
+import { manifestSchema } from './manifest-schema.ts';
+import { NameShard } from './name-shard.ts';
+import { bucketOf, pathKey } from './symbol-id.ts';
+import { SymbolShard } from './symbol-shard.ts';
+import { TextShard } from './text-shard.ts';
+
+const REBUILD = 'Rebuild the index with `indexer build` (and publish it again with `indexer publish`); do not edit an index by hand.';
+
+/** What a record pointing at a manifest (a ref record, repo.json, manifest.sha256) says its sha256 is. */
+export interface RecordedDigest {
+  /** The sha256 of the manifest's text as read (manifestSha256, or the platform's own digest). */
+  actual: string;
+  /** What the record holds; undefined when it holds none. */
+  expected: string | undefined;
+  /** The record, for messages: `r2://…/refs/main.json`, `/path/index/manifest.sha256`. */
+  recordedIn: string;
+}
+
+/** sha256 of a manifest's text (its UTF-8 bytes), lowercase hex: what ref records and manifest.sha256 hold. */
+export function manifestSha256(text: string): string {
+  return sha256Hex(new TextEncoder().encode(text));
+}
+
+/** The line of manifest.sha256 for a manifest's text, in `sha256sum` format. */
+export function manifestDigestLine(text: string): string {
+  return `${manifestSha256(text)}  ${MANIFEST_FILE}\n`;
+}
+
+/** The digest a manifest.sha256 file holds, or undefined when its text is not one. */
+export function parseManifestDigestLine(text: string): string | undefined {
+  return /^([0-9a-f]{64})(?:\s|$)/.exec(text)?.[1];
+}
+
+/**
+ * Parses and checks a manifest. The version comes first (another format may lack today's fields:
+ * INDEX_VERSION_UNSUPPORTED), then the recorded digest when there is one, then every field, then
+ * consistency. Anything else wrong is INDEX_CORRUPT naming `where` and what.
+ */
+export function parseManifest(text: string, where: string, recorded?: RecordedDigest): Manifest {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw corrupt(`The manifest at ${where} is not JSON: ${(error as Error).message}`);
+  }
+  const version = typeof value === 'object' && value !== null ? (value as { formatVersion?: unknown }).formatVersion : undefined;
+  if (typeof version !== 'number') throw corrupt(`The manifest at ${where} has no formatVersion.`, { field: 'formatVersion' });
+  if (version !== FORMAT_VERSION) {
+    throw new SextantError('INDEX_VERSION_UNSUPPORTED',
+      `The index at ${where} has format version ${version}; this reader understands version ${FORMAT_VERSION}.`,
+      'Rebuild the index with the indexer that matches this server, or upgrade the server.');
+  }
+  if (recorded) checkDigest(where, recorded);
+  const parsed = manifestSchema.safeParse(value);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const field = fieldPath(issue.path);
+    throw corrupt(`The manifest at ${where} is invalid: ${field ? `"${field}"` : 'the manifest'}: ${issueText(issue)}.`, { field });
+  }
+  // The parsed copy, not `value`: the schema strips nothing callers rely on, and unknown fields stay out.
+  const manifest = parsed.data as Manifest;
+  checkConsistency(manifest, where);
+  return manifest;
+}
+
+function checkDigest(where: string, { actual, expected, recordedIn }: RecordedDigest): void {
+  if (expected === undefined) {
+    throw corrupt(`${recordedIn} records no sha256 of the manifest at ${where}.`, { field: 'manifestSha256' });
+  }
+  if (expected !== actual) {
+    throw corrupt(`The manifest at ${where} has sha256 ${actual}, but ${recordedIn} records ${expected}: it was changed after it was written.`,
+      { field: 'manifestSha256', expected, actual });
+  }
+}
+
+/** Relations between fields that the schema cannot state. Linear in the number of shards. */
+function checkConsistency(manifest: Manifest, where: string): void {
+  const { layout, shards, counts } = manifest;
+  const layoutText = `symbolBucketBits ${layout.symbolBucketBits}, fileBucketBits ${layout.fileBucketBits}`;
+  let symbolRecords = 0;
+  let fileRecords = 0;
+  let listed = 0;
+  for (const [name, entry] of Object.entries(shards)) {
+    listed++;
+    const shard = name === NAMES_SHARD ? undefined : bucketOfShardName(name, layout);
+    if (name !== NAMES_SHARD && !shard) {
+      throw corrupt(`The manifest at ${where} lists shard ${name}, which its layout (${layoutText}) does not imply.`, { shard: name });
+    }
+    if (shard?.kind === 'symbols') symbolRecords += entry.records;
+    if (shard?.kind === 'files') {
+      fileRecords += entry.records;
+      const text = shards[name.replace('files/', 'texts/')];
+      if (text && text.records !== entry.records) {
+        throw corrupt(`The manifest at ${where} says ${name} holds ${entry.records} files but its text shard ${name.replace('files/', 'texts/')} ${text.records}.`, { shard: name });
+      }
+    }
+  }
+  if (listed !== impliedShardCount(layout)) {
+    // Every listed name is implied, so fewer means one is missing: name the first.
+    for (const name of impliedShardNames(layout)) {
+      if (!Object.hasOwn(shards, name)) {
+        throw corrupt(`The manifest at ${where} lacks shard ${name}, which its layout (${layoutText}) implies.`, { shard: name });
+      }
+    }
+  }
+  if (symbolRecords !== counts.symbols) {
+    throw corrupt(`The manifest at ${where} counts ${counts.symbols} symbols, but its symbol shards hold ${symbolRecords}.`, { field: 'counts.symbols' });
+  }
+  if (fileRecords !== counts.files) {
+    throw corrupt(`The manifest at ${where} counts ${counts.files} files, but its file shards hold ${fileRecords}.`, { field: 'counts.files' });
+  }
+  const names = shards[NAMES_SHARD]!.records;
+  if (names > counts.symbols) {
+    throw corrupt(`The manifest at ${where} lists ${names} searchable names but counts only ${counts.symbols} symbols.`, { shard: NAMES_SHARD });
+  }
+  const byLanguage = Object.values(manifest.languages).reduce((sum, language) => sum + (language?.files ?? 0), 0);
+  if (byLanguage !== counts.files) {
+    throw corrupt(`The manifest at ${where} counts ${counts.files} files, but ${byLanguage} by language.`, { field: 'languages' });
+  }
+}
+
+/** How many records a decoded shard (a view from shardView) holds, as its manifest entry counts them. */
+export function recordsOf(view: unknown): number {
+  if (view instanceof SymbolShard || view instanceof NameShard) return view.size;
+  if (view instanceof FileShard || view instanceof TextShard) return view.paths.length;
+  throw new SextantError('INTERNAL', 'recordsOf was given something that is not a shard view.', 'This is a bug in Sextant; report it.');
+}
+
+/**
+ * Checks a decoded shard (a view from shardView) against the manifest entry it was read under:
+ * the kind its name says, the record count of the entry, and records of the entry's own bucket
+ * (its first and last, which bound a sorted shard). Run on every use, cached or not: the same
+ * bytes listed under another name are another shard's. Constant time.
+ */
+export function checkShardHolds(name: string, view: unknown, entry: ShardEntry, layout: Manifest['layout'], where: string): void {
+  const expected = name === NAMES_SHARD ? { kind: 'names' as const, bucket: 0 } : bucketOfShardName(name, layout);
+  let size: number;
+  let bucketKeys: (() => string[]) | undefined;
+  let bits = layout.fileBucketBits;
+  if (expected?.kind === 'symbols' && view instanceof SymbolShard) {
+    size = view.size;
+    bits = layout.symbolBucketBits;
+    bucketKeys = () => [view.key(0), view.key(view.size - 1)];
+  } else if ((expected?.kind === 'files' && view instanceof FileShard) || (expected?.kind === 'texts' && view instanceof TextShard)) {
+    const paths = view.paths;
+    size = paths.length;
+    bucketKeys = () => [pathKey(paths[0]!), pathKey(paths[paths.length - 1]!)];
+  } else if (expected?.kind === 'names' && view instanceof NameShard) {
+    size = view.size;
+  } else {
+    throw corrupt(`Shard ${name} of ${where} (${entry.sha256}) is not a ${expected?.kind ?? 'known'} shard: the manifest lists another shard's bytes under its name.`, { shard: name });
+  }
+  if (size !== entry.records) {
+    throw corrupt(`Shard ${name} of ${where} holds ${size} records, but the manifest says ${entry.records}.`, { shard: name });
+  }
+  if (bucketKeys && size > 0 && bucketKeys().some((key) => bucketOf(key, bits) !== expected.bucket)) {
+    throw corrupt(`Shard ${name} of ${where} (${entry.sha256}) holds records of another bucket: the manifest lists another shard's bytes under its name.`, { shard: name });
+  }
+}
+
+function corrupt(message: string, data: Record<string, unknown> = {}): SextantError {
+  return new SextantError('INDEX_CORRUPT', message, REBUILD, { shard: MANIFEST_FILE, ...data });
+}
+
+/** `shards[files/0001].bytes`, `skipped[3].reason`: the field as a reader of the JSON finds it. */
+function fieldPath(path: readonly PropertyKey[]): string {
+  const keyed = (i: number) => i > 0 && ['shards', 'parsers', 'languages'].includes(String(path[i - 1])) && i === 1;
+  return path.map((part, i) => typeof part === 'number' || keyed(i) || !/^[A-Za-z_]\w*$/.test(String(part)) ? `[${String(part)}]`
+    : `${i === 0 ? '' : '.'}${String(part)}`).join('');
+}
+
+function issueText(issue: { message: string }): string {
+  if (/received undefined$/.test(issue.message)) return 'it is missing';
+  // zod says "Invalid input: expected object, received null"; lowercase reads as part of the sentence.
+  return issue.message.charAt(0).toLowerCase() + issue.message.slice(1);
+}

@@ -1,0 +1,47 @@
+// The manifest's schema as zod: what parseManifest checks every field against, and what
+// schemas/manifest.schema.json is generated from (packages/mcp/scripts), so the published schema
+// and the readers' check are one definition. What the Manifest interface cannot say (integers,
+// lowercase hex, ISO 8601, owner/name, the one supported formatVersion) is stated here and only
+// here; packages/mcp/scripts/manifest-schema.ts checks at compile time that both describe the same
+// objects. Relations between fields (the shards a layout implies, counts that must agree) are not
+// expressible here: manifest-check.ts checks them after this schema.
+import * as z from 'zod';
+import { FORMAT_VERSION, SKIPPED_REASONS } from './manifest.ts';
+import { isValidRepoName } from './object-layout.ts';
+import { LANGUAGES } from './records.ts';
+
+const count = z.number().int().min(0);
+const lowerHex = (digits: number) => z.string().regex(new RegExp(`^[0-9a-f]{${digits}}$`));
+// leadingBits (hash.ts) reads 20 bits of a key: the most buckets any reader can address.
+const bucketBits = z.number().int().min(0).max(20);
+// The object layout's rule (it becomes key segments); a refinement, so the JSON Schema says minLength only.
+const repoName = z.string().min(1).refine(isValidRepoName, { message: 'is not a repository name of the form owner/name' });
+
+export const manifestSchema = z.object({
+  formatVersion: z.literal(FORMAT_VERSION)
+    .describe('Format of the index. Readers refuse any other version (INDEX_VERSION_UNSUPPORTED).'),
+  repo: repoName.describe('The repository, as owner/name.'),
+  commit: lowerHex(40).describe('Full lowercase sha of the indexed commit.'),
+  commitDate: z.iso.datetime({ offset: true }).describe('Committer date of the commit, ISO 8601.'),
+  builtAt: z.iso.datetime({ offset: true }).describe('When the index was built, ISO 8601.'),
+  indexer: z.object({ name: z.string(), version: z.string() }),
+  parsers: z.record(z.string(), z.string()).describe('Version of each compiler or parser used, by name.'),
+  layout: z.object({ symbolBucketBits: bucketBits, fileBucketBits: bucketBits })
+    .describe('Symbols live in 2^symbolBucketBits shards by key, files in 2^fileBucketBits shards by path; every one of them is listed in shards.'),
+  counts: z.object({ files: count, symbols: count, references: count, edges: count }),
+  languages: z.partialRecord(z.enum(LANGUAGES), z.object({
+    files: count,
+    precision: z.enum(['compiler', 'syntactic']).describe('compiler: resolved by a compiler; syntactic: resolved on the syntax tree.'),
+  })),
+  skipped: z.array(z.object({
+    path: z.string(),
+    reason: z.enum(SKIPPED_REASONS),
+    detail: z.string(),
+  })).describe('Tracked files that were not indexed, with the reason.'),
+  warnings: z.array(z.string()),
+  shards: z.record(z.string(), z.object({
+    sha256: lowerHex(64).describe("sha256 of the shard's bytes; also its content address in object storage."),
+    bytes: count,
+    records: count.describe('Records the shard holds: symbols in a symbol shard, files in a file or text shard, entries in the name shard.'),
+  })).describe('Every shard of the index by name (every bucket the layout implies, and names); readers verify each against its entry before decoding it.'),
+});
