@@ -14,7 +14,7 @@
 // another publish moved the ref in between, this one moves it only if its own commit is newer (by
 // commit date) or it is forced, so two publishes racing on a ref cannot leave the older commit.
 import {
-  manifestKey, normalizeRefName, parseManifest, parseRefRecord, parseRepoName, parseRepoRecord, refKey, repoRecordKey,
+  manifestKey, manifestSha256, normalizeRefName, parseManifest, parseRefRecord, parseRepoName, parseRepoRecord, refKey, repoRecordKey,
   serializeRecord, SextantError, shardKey, type RefRecord, type RepoRecord,
 } from '@sextant/format';
 import type { ObjectInfo, ObjectStore, PutOptions } from './object-store.ts';
@@ -152,7 +152,8 @@ export async function publishIndex(store: ObjectStore, index: IndexDirectory, op
     await forEachLimited(vanished, concurrency, upload);
   }
 
-  const refRecord: RefRecord = { commit, updatedAt: now().toISOString(), manifest: manifestText };
+  // Readers compare the manifest they get by a ref (or repo.json's copy of it) with this sha256.
+  const refRecord: RefRecord = { commit, updatedAt: now().toISOString(), manifest: manifestText, manifestSha256: manifestSha256(manifestText) };
   if (ref !== undefined) {
     log(`pointing ref ${ref} at ${commit}`);
     summary.refCommit = await moveRef(store, options.repo, ref, refAtStart!, refRecord, index.manifest.commitDate, options.force === true, put, log);

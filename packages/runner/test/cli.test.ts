@@ -44,7 +44,7 @@ describe('runner cli', () => {
       await expect(new LocalIndexProvider(dir).open()).rejects.toMatchObject({ code: 'INDEX_CORRUPT' });
       writeFileSync(join(dir, 'manifest.json'), JSON.stringify({ formatVersion: 99 }));
       await expect(new LocalIndexProvider(dir).open()).rejects.toMatchObject({ code: 'INDEX_VERSION_UNSUPPORTED' });
-      expect(await new DirShardSource(dir).readShard('symbols/0000', { sha256: '', bytes: 0 })).toBeUndefined();
+      expect(await new DirShardSource(dir).readShard('symbols/0000', { sha256: '', bytes: 0, records: 0 })).toBeUndefined();
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

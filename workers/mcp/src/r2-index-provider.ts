@@ -10,8 +10,12 @@
 //   a short sha               a list of commits/<prefix>, then the manifest
 // Warm, parsed manifests are kept per isolate (immutable per commit) and ref resolutions for
 // REF_TTL_MS, so a warm call reads only the shards it has not decoded yet.
+//
+// Every manifest is checked before it answers (parseManifest): against the sha256 its ref record
+// (or repo.json's copy of one) records, against the repo and commit its key or record names, and
+// field by field; any difference is INDEX_CORRUPT.
 import {
-  commitFromKey, commitsPrefix, isCommitPrefix, isFullCommit, manifestKey, normalizeRefName, parseManifest,
+  commitFromKey, commitsPrefix, isCommitPrefix, isFullCommit, MANIFEST_FILE, manifestKey, normalizeRefName, parseManifest,
   parseRefRecord, parseRepoName, parseRepoRecord, refKey, refNameFromKey, refsPrefix, repoRecordKey,
   SextantError, type Manifest, type RefRecord,
 } from '@sextant/format';
@@ -49,6 +53,12 @@ export interface R2IndexProviderOptions {
 interface Resolved {
   commit: string;
   manifest: Manifest;
+}
+
+/** What the isolate keeps of a checked manifest: it, and the sha256 of the text it was parsed from. */
+interface CheckedManifest {
+  manifest: Manifest;
+  sha256: string;
 }
 
 export class R2IndexProvider implements IndexProvider {
@@ -108,7 +118,7 @@ export class R2IndexProvider implements IndexProvider {
     const record = parseRepoRecord(text, this.where(key));
     // Records from older publishers carry no head: follow the ref (one read more).
     const resolved = record.head
-      ? await this.fromRecord(repo, record.defaultRef, record.head, undefined)
+      ? await this.fromRecord(repo, record.defaultRef, record.head, undefined, `${this.where(key)} (head)`)
       : await this.fromRef(repo, normalizeRefName(record.defaultRef), undefined);
     this.refs.set(repo, DEFAULT, resolved.commit, REF_TTL_MS);
     return resolved;
@@ -120,16 +130,20 @@ export class R2IndexProvider implements IndexProvider {
     const key = refKey(repo, ref);
     const text = await this.readText(key);
     if (text === undefined) throw await this.notIndexed(repo, asked, ref);
-    const resolved = await this.fromRecord(repo, ref, parseRefRecord(text, this.where(key)), asked);
+    const resolved = await this.fromRecord(repo, ref, parseRefRecord(text, this.where(key)), asked, this.where(key));
     this.refs.set(repo, ref, resolved.commit, REF_TTL_MS);
     return resolved;
   }
 
-  private async fromRecord(repo: string, ref: string, record: RefRecord, asked: string | undefined): Promise<Resolved> {
+  /** `recordedIn`: where the record is (a ref's key, or repo.json's head), for messages. */
+  private async fromRecord(repo: string, ref: string, record: RefRecord, asked: string | undefined, recordedIn: string): Promise<Resolved> {
     const cached = this.cachedManifest(repo, record.commit);
-    if (cached) return { commit: record.commit, manifest: cached };
+    // A commit published again has another manifest: the one the record names answers.
+    if (cached && cached.sha256 === record.manifestSha256) return { commit: record.commit, manifest: cached.manifest };
+    const recorded = { expected: record.manifestSha256, recordedIn };
     if (record.manifest !== undefined) {
-      return { commit: record.commit, manifest: this.remember(repo, record.commit, record.manifest, `${this.where(refKey(repo, ref))} (manifest of ${record.commit})`) };
+      const manifest = await this.remember(repo, record.commit, record.manifest, `${recordedIn} (manifest of ${record.commit})`, recorded);
+      return { commit: record.commit, manifest };
     }
     const text = await this.readText(manifestKey(repo, record.commit));
     if (text === undefined) {
@@ -138,16 +152,17 @@ export class R2IndexProvider implements IndexProvider {
         `Publish the index for that commit again (\`indexer build\` at that commit, then \`indexer publish --ref ${ref}\`).`,
         { repo, requested: asked ?? null, ref, commit: record.commit });
     }
-    return { commit: record.commit, manifest: this.remember(repo, record.commit, text, this.where(manifestKey(repo, record.commit))) };
+    return { commit: record.commit, manifest: await this.remember(repo, record.commit, text, this.where(manifestKey(repo, record.commit)), recorded) };
   }
 
   private async fromCommit(repo: string, commit: string, asked: string | undefined): Promise<Resolved> {
     const cached = this.cachedManifest(repo, commit);
-    if (cached) return { commit, manifest: cached };
+    if (cached) return { commit, manifest: cached.manifest };
     const key = manifestKey(repo, commit);
     const text = await this.readText(key);
     if (text === undefined) throw await this.notIndexed(repo, asked ?? commit);
-    return { commit, manifest: this.remember(repo, commit, text, this.where(key)) };
+    // No record points at a commit's manifest but its key, which names the repo and commit checked.
+    return { commit, manifest: await this.remember(repo, commit, text, this.where(key)) };
   }
 
   private async fromPrefix(repo: string, prefix: string): Promise<Resolved> {
@@ -169,19 +184,27 @@ export class R2IndexProvider implements IndexProvider {
     return this.fromRef(repo, prefix, prefix);
   }
 
-  private cachedManifest(repo: string, commit: string): Manifest | undefined {
-    return this.cache.get<Manifest>(manifestCacheKey(repo, commit));
+  private cachedManifest(repo: string, commit: string): CheckedManifest | undefined {
+    return this.cache.get<CheckedManifest>(manifestCacheKey(repo, commit));
   }
 
-  /** Parses a manifest, checks that it is the commit's, and keeps it for the isolate. */
-  private remember(repo: string, commit: string, text: string, where: string): Manifest {
-    const manifest = parseManifest(text, where);
-    if (manifest.commit !== commit) {
-      throw new SextantError('INDEX_CORRUPT', `The manifest at ${where} is for commit ${manifest.commit}, not ${commit}.`,
-        'Publish the index for this commit again with `indexer publish`.', { shard: 'manifest.json' });
+  /**
+   * Parses and checks a manifest (against the sha256 a record holds, when one points at it), checks
+   * that it is the repository's and the commit's it was read for, and keeps it for the isolate.
+   */
+  private async remember(
+    repo: string, commit: string, text: string, where: string, recorded?: { expected: string | undefined; recordedIn: string },
+  ): Promise<Manifest> {
+    const sha256 = await nativeSha256(text);
+    const manifest = parseManifest(text, where, recorded && { ...recorded, actual: sha256 });
+    const mismatch = manifest.commit !== commit ? `commit ${manifest.commit}, not ${commit}`
+      : manifest.repo.toLowerCase() !== repo.toLowerCase() ? `repository ${manifest.repo}, not ${repo}` : undefined;
+    if (mismatch) {
+      throw new SextantError('INDEX_CORRUPT', `The manifest at ${where} is for ${mismatch}.`,
+        'Publish the index for this commit again with `indexer publish`.', { shard: MANIFEST_FILE, field: manifest.commit !== commit ? 'commit' : 'repo' });
     }
     // Charged at two bytes a character: about what the parsed object costs.
-    this.cache.set(manifestCacheKey(repo, commit), manifest, text.length * 2);
+    this.cache.set(manifestCacheKey(repo, commit), { manifest, sha256 } satisfies CheckedManifest, text.length * 2);
     return manifest;
   }
 
@@ -225,6 +248,14 @@ export class R2IndexProvider implements IndexProvider {
   private where(key: string): string {
     return `r2://${this.options.bucketName ?? 'sextant-index'}/${key}`;
   }
+}
+
+/** manifestSha256 with the platform's SHA-256 (crypto.subtle), a fraction of the portable code's CPU. */
+async function nativeSha256(text: string): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
+  let hex = '';
+  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
+  return hex;
 }
 
 function manifestCacheKey(repo: string, commit: string): string {

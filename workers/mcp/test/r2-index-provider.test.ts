@@ -43,7 +43,7 @@ describe('R2IndexProvider', () => {
     manifestC = await putCommit(r2.bucket, REPO, C, { variant: 'C' });
     await putRef(r2.bucket, REPO, 'main', A, manifestA);
     await putRef(r2.bucket, REPO, 'release/1.0', C, manifestC);
-    await putRef(r2.bucket, REPO, 'deadbeef', C); // a branch with a hex-looking name, written by an older publisher
+    await putRef(r2.bucket, REPO, 'deadbeef', C, manifestC, false); // a branch with a hex-looking name, its record without the manifest's text
     await putDefaultRef(r2.bucket, REPO, 'main', refRecord(A, manifestA));
     // Published by sha only: no refs, no repo.json.
     await putCommit(r2.bucket, 'acme/no-default', C);
@@ -51,8 +51,8 @@ describe('R2IndexProvider', () => {
     await putRef(r2.bucket, 'acme/dangling', 'main', MISSING);
     await putDefaultRef(r2.bucket, 'acme/dangling', 'main');
     // Written by an older publisher: repo.json without head, refs without manifests.
-    await putCommit(r2.bucket, 'acme/legacy', A);
-    await putRef(r2.bucket, 'acme/legacy', 'main', A);
+    const legacy = await putCommit(r2.bucket, 'acme/legacy', A);
+    await putRef(r2.bucket, 'acme/legacy', 'main', A, legacy, false);
     await putDefaultRef(r2.bucket, 'acme/legacy', 'main');
   });
 

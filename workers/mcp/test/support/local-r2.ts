@@ -2,7 +2,7 @@
 // in memory (persist: false), plus helpers that lay indexes out the way `indexer publish` does.
 import { fileURLToPath } from 'node:url';
 import { getPlatformProxy } from 'wrangler';
-import { manifestKey, refKey, repoRecordKey, serializeRecord, shardKey, type Manifest, type RefRecord } from '@sextant/format';
+import { manifestKey, manifestSha256, refKey, repoRecordKey, serializeRecord, shardKey, type Manifest, type RefRecord } from '@sextant/format';
 import { buildTinyIndex, type TinyIndexOptions } from '../../../../test/e2e/support/tiny-index.ts';
 import type { R2BucketLike } from '../../src/r2-bucket.ts';
 
@@ -31,13 +31,18 @@ export async function putCommit(bucket: TestBucket, repo: string, commit: string
   return manifest;
 }
 
-/** A ref record as the publisher writes it: with the manifest's text, unless `legacy` (older publishers). */
-export function refRecord(commit: string, manifest?: Manifest): RefRecord {
-  return { commit, updatedAt: '2025-01-01T00:00:00Z', ...(manifest ? { manifest: JSON.stringify(manifest) } : {}) };
+/**
+ * A ref record as the publisher writes it: the sha256 of the manifest's text (as putCommit stores
+ * it) and, unless `embedded` is false, the text itself (older publishers wrote none: a reader then
+ * reads commits/<sha>/manifest.json). Without `manifest`, a record that names only a commit.
+ */
+export function refRecord(commit: string, manifest?: Manifest, embedded = true): RefRecord {
+  const text = manifest && JSON.stringify(manifest);
+  return { commit, updatedAt: '2025-01-01T00:00:00Z', ...(text ? { ...(embedded ? { manifest: text } : {}), manifestSha256: manifestSha256(text) } : {}) };
 }
 
-export async function putRef(bucket: TestBucket, repo: string, ref: string, commit: string, manifest?: Manifest): Promise<void> {
-  await bucket.put(refKey(repo, ref), serializeRecord(refRecord(commit, manifest)));
+export async function putRef(bucket: TestBucket, repo: string, ref: string, commit: string, manifest?: Manifest, embedded = true): Promise<void> {
+  await bucket.put(refKey(repo, ref), serializeRecord(refRecord(commit, manifest, embedded)));
 }
 
 /** repo.json naming the default ref; with `head`, a copy of that ref's record, as the publisher writes it. */
