@@ -9,10 +9,7 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestKey, manifestSha256, parseRefRecord, parseRepoRecord, refKey, repoRecordKey,
-  SextantError, serializeRecord,
-} from '@sextant/format';
+import { MANIFEST_DIGEST_FILE, MANIFEST_FILE, SextantError } from '@sextant/format';
 import { ShardCache, type IndexReader } from '@sextant/query';
 import type { ObjectStore } from '../../indexer/src/publish/object-store.ts';
 import { publishIndex } from '../../indexer/src/publish/publish-index.ts';
@@ -22,9 +19,7 @@ import { RefCache } from '../../workers/mcp/src/isolate-caches.ts';
 import { R2IndexProvider } from '../../workers/mcp/src/r2-index-provider.ts';
 import { startLocalR2, type LocalR2, type TestBucket } from '../../workers/mcp/test/support/local-r2.ts';
 import { buildIndexOf } from './support/servers.ts';
-
-type Edit = (manifest: any) => void;
-type Digest = 'updated' | 'stale';
+import { editManifestText, editPublishedManifest, type ManifestEdit as Edit, type RecordedDigest as Digest } from './support/tamper-manifest.ts';
 
 interface Tampering {
   name: string;
@@ -103,17 +98,6 @@ const scratch = mkdtempSync(join(tmpdir(), 'sextant-tamper-'));
 let built: { index: string; commit: string };
 let r2: LocalR2;
 
-function serialize(manifest: unknown): string {
-  return `${JSON.stringify(manifest, null, 2)}\n`;
-}
-
-function tamper(text: string, edit: Edit, digest: Digest): { text: string; sha256: string } {
-  const manifest = JSON.parse(text);
-  edit(manifest);
-  const edited = serialize(manifest);
-  return { text: edited, sha256: manifestSha256(digest === 'updated' ? edited : text) };
-}
-
 let installs = 0;
 
 const runnerDirectory: Source = {
@@ -121,7 +105,7 @@ const runnerDirectory: Source = {
   async install(edit, digest) {
     const dir = join(scratch, `runner-${++installs}`);
     cpSync(built.index, dir, { recursive: true });
-    const { text, sha256 } = tamper(readFileSync(join(dir, MANIFEST_FILE), 'utf8'), edit, digest);
+    const { text, sha256 } = editManifestText(readFileSync(join(dir, MANIFEST_FILE), 'utf8'), edit, digest);
     writeFileSync(join(dir, MANIFEST_FILE), text);
     writeFileSync(join(dir, MANIFEST_DIGEST_FILE), `${sha256}  ${MANIFEST_FILE}\n`);
     return [{ name: 'the directory', recordsDigest: true, knowsIdentity: false, open: () => new LocalIndexProvider(dir).open() }];
@@ -135,13 +119,7 @@ const workerR2: Source = {
     const repo = `acme/tampered-${++installs}`;
     const store = bindingStore(r2.bucket);
     await publishIndex(store, await readIndexDirectory(built.index), { repo, ref: 'main' });
-    const { text, sha256 } = tamper((await store.getText(manifestKey(repo, built.commit)))!, edit, digest);
-    await store.put(manifestKey(repo, built.commit), text);
-    const ref = parseRefRecord((await store.getText(refKey(repo, 'main')))!, 'ref');
-    const head = { ...ref, manifest: text, manifestSha256: sha256 };
-    await store.put(refKey(repo, 'main'), serializeRecord(head));
-    const record = parseRepoRecord((await store.getText(repoRecordKey(repo)))!, 'repo.json');
-    await store.put(repoRecordKey(repo), serializeRecord({ ...record, head }));
+    await editPublishedManifest(store, repo, built.commit, 'main', edit, digest);
     // Fresh caches for every open: a cold isolate.
     const provider = () => new R2IndexProvider(r2.bucket, { repo, cache: new ShardCache(1 << 26), refs: new RefCache() });
     return [
