@@ -58,14 +58,14 @@ describe('indexer publish --local', () => {
     const first = await publish('--out', join(scratch, 'first'), '--ref', 'main');
     expect(first.err).toBe('');
     expect(first.code).toBe(0);
-    expect(first.out).toMatch(/uploading 3 shards/);
-    expect(first.out).toMatch(/6 objects uploaded .*, 0 skipped/);
+    expect(first.out).toMatch(/uploading 4 shards/);
+    expect(first.out).toMatch(/7 objects uploaded .*, 0 skipped/);
     expect(first.out).toContain('default ref main (set now)');
 
     // Same code at another commit: its shards are the same objects.
     const second = await publish('--out', join(scratch, 'second'), '--ref', 'next');
     expect(second.code).toBe(0);
-    expect(second.out).toMatch(/2 objects uploaded .*, 3 skipped/);
+    expect(second.out).toMatch(/2 objects uploaded .*, 4 skipped/);
     expect(second.out).toContain('default ref main');
 
     await withProvider(TINY_REPO, async (provider) => {
