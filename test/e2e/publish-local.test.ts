@@ -145,6 +145,19 @@ describe('indexer publish --local', () => {
     });
   });
 
+  it('refuses an index whose manifest differs from its manifest.sha256 (edited after the build), before uploading anything', async () => {
+    const dir = join(scratch, 'edited');
+    await writeTinyIndex(dir, { repo: 'acme/edited' });
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+    writeFileSync(join(dir, 'manifest.json'), `${JSON.stringify({ ...manifest, commit: SECOND }, null, 2)}\n`);
+    const result = await publish('--out', dir, '--ref', 'main');
+    expect(result.code).toBe(1);
+    expect(result.err).toMatch(/^error: The manifest at .*manifest\.json has sha256 [0-9a-f]{64}, but .*manifest\.sha256 records [0-9a-f]{64}: it was changed after it was written\. To fix this, rebuild the index/);
+    await withProvider('acme/edited', async (provider) => {
+      await expect(provider.open()).rejects.toMatchObject({ code: 'REPO_NOT_FOUND' });
+    });
+  });
+
   it('explains usage mistakes with exit code 2', async () => {
     const noRef = await publish('--out', join(scratch, 'first'), '--default');
     expect(noRef.code).toBe(2);

@@ -5,7 +5,7 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  isFullCommit, MANIFEST_FILE, parseManifest, SextantError, type Manifest,
+  isFullCommit, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestSha256, parseManifest, parseManifestDigestLine, SextantError, type Manifest,
 } from '@sextant/format';
 
 export interface IndexShard {
@@ -36,7 +36,10 @@ export async function readIndexDirectory(dir: string): Promise<IndexDirectory> {
     throw new SextantError('INDEX_NOT_FOUND', `There is no index at ${dir} (no ${MANIFEST_FILE}).`,
       'Build one with `indexer build --out <dir>`, or pass the directory it was built into with --out.');
   }
-  const manifest = parseManifest(text, manifestFile);
+  // The directory's record of the manifest it built: a publish never spreads an edited one.
+  const digestFile = join(dir, MANIFEST_DIGEST_FILE);
+  const digest = await readFile(digestFile, 'utf8').then(parseManifestDigestLine, () => undefined);
+  const manifest = parseManifest(text, manifestFile, { actual: manifestSha256(text), expected: digest, recordedIn: digestFile });
   if (!isFullCommit(manifest.commit)) {
     throw new SextantError('INDEX_CORRUPT', `The manifest at ${manifestFile} names commit "${manifest.commit}", not a full sha.`,
       'Rebuild the index with `indexer build`.', { shard: MANIFEST_FILE });
