@@ -151,3 +151,34 @@ describe('IndexReader', () => {
     }
   });
 });
+
+describe('IndexReader checks every shard it hands out against its manifest entry', () => {
+  // Two symbol buckets that hold symbols, and a manifest that lists each one's entry under the other's name.
+  const held = Object.keys(index.manifest.shards).filter((name) => name.startsWith('symbols/') && index.manifest.shards[name]!.records > 0);
+  const [a, b] = [held[0]!, held[1]!];
+  const swapped: Manifest = { ...index.manifest, shards: { ...index.manifest.shards, [a]: index.manifest.shards[b]!, [b]: index.manifest.shards[a]! } };
+  const swappedBytes = new Map(index.shards);
+  swappedBytes.set(a, index.shards.get(b)!);
+  swappedBytes.set(b, index.shards.get(a)!);
+
+  it('refuses bytes listed under another bucket\'s name, even when they are decoded and cached already', async () => {
+    expect(held.length).toBeGreaterThanOrEqual(2);
+    const cache = new ShardCache(1 << 24);
+    const honest = await IndexReader.open(MemoryShardSource.of(index), cache);
+    await honest.prefetch([a, b]);
+    const reader = await IndexReader.open(sourceWith(swappedBytes, swapped), cache);
+    const error = await failure(() => reader.shard(a));
+    expect(error).toMatchObject({ code: 'INDEX_CORRUPT', data: { shard: a } });
+    expect(error.message).toMatch(/holds (records of another bucket|\d+ records, but the manifest says \d+)/);
+    expect(reader.shardsFetched).toEqual([]); // the cached view was checked, not trusted
+  });
+
+  it('refuses a shard holding another number of records than its entry says', async () => {
+    const entry = { ...index.manifest.shards[a]!, records: index.manifest.shards[a]!.records + 1 };
+    // Counts moved between two entries, so the manifest's sums still agree.
+    const other = { ...index.manifest.shards[b]!, records: index.manifest.shards[b]!.records - 1 };
+    const reader = await IndexReader.open(sourceWith(index.shards, { ...index.manifest, shards: { ...index.manifest.shards, [a]: entry, [b]: other } }), new ShardCache(1 << 24));
+    const error = await failure(() => reader.shard(a));
+    expect(error.message).toContain(`Shard ${a} of memory://tampered holds ${entry.records - 1} records, but the manifest says ${entry.records}`);
+  });
+});
