@@ -55,7 +55,7 @@ describe('IndexReader', () => {
     expect(cache.hits).toBeGreaterThanOrEqual(1);
   });
 
-  it('returns undefined for an empty bucket (not written) and an unknown key', async () => {
+  it('returns undefined for a shard its layout does not imply and an unknown key', async () => {
     const reader = await IndexReader.open(MemoryShardSource.of(index), new ShardCache(1 << 20));
     expect(await reader.shard('symbols/ffff')).toBeUndefined();
     expect(await reader.symbol('zzzzzzzzzzzzzzzz')).toBeUndefined();
