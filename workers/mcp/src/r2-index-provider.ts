@@ -24,6 +24,7 @@ import { IndexReader, type ShardCache } from '@sextant/query';
 import type { R2BucketLike } from './r2-bucket.ts';
 import { R2ShardSource, type EdgeCacheLike } from './r2-shard-source.ts';
 import { IoMeter } from './io-meter.ts';
+import { nativeSha256Hex } from './native-sha256.ts';
 import { REF_TTL_MS, SHARED_REF_CACHE, SHARED_SHARD_CACHE, type RefCache } from './isolate-caches.ts';
 
 /** How many commits or refs an error lists; listing is one cheap R2 call each. */
@@ -195,7 +196,8 @@ export class R2IndexProvider implements IndexProvider {
   private async remember(
     repo: string, commit: string, text: string, where: string, recorded?: { expected: string | undefined; recordedIn: string },
   ): Promise<Manifest> {
-    const sha256 = await nativeSha256(text);
+    // manifestSha256, with the platform's digest.
+    const sha256 = await nativeSha256Hex(new TextEncoder().encode(text));
     const manifest = parseManifest(text, where, recorded && { ...recorded, actual: sha256 });
     const mismatch = manifest.commit !== commit ? `commit ${manifest.commit}, not ${commit}`
       : manifest.repo.toLowerCase() !== repo.toLowerCase() ? `repository ${manifest.repo}, not ${repo}` : undefined;
@@ -248,14 +250,6 @@ export class R2IndexProvider implements IndexProvider {
   private where(key: string): string {
     return `r2://${this.options.bucketName ?? 'sextant-index'}/${key}`;
   }
-}
-
-/** manifestSha256 with the platform's SHA-256 (crypto.subtle), a fraction of the portable code's CPU. */
-async function nativeSha256(text: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text)));
-  let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return hex;
 }
 
 function manifestCacheKey(repo: string, commit: string): string {

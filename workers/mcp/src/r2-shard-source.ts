@@ -7,6 +7,7 @@ import { SextantError, shardKey, type ShardEntry } from '@sextant/format';
 import type { ShardSource } from '@sextant/query';
 import type { R2BucketLike } from './r2-bucket.ts';
 import { IoMeter } from './io-meter.ts';
+import { nativeSha256Hex } from './native-sha256.ts';
 
 /** The slice of the Workers Cache API (caches.default) used here. */
 export interface EdgeCacheLike {
@@ -112,11 +113,7 @@ export class R2ShardSource implements ShardSource {
 }
 
 async function matches(bytes: Uint8Array<ArrayBuffer>, entry: ShardEntry): Promise<boolean> {
-  if (bytes.byteLength !== entry.bytes) return false;
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', bytes));
-  let hex = '';
-  for (const byte of digest) hex += byte.toString(16).padStart(2, '0');
-  return hex === entry.sha256;
+  return bytes.byteLength === entry.bytes && (await nativeSha256Hex(bytes)) === entry.sha256;
 }
 
 async function inflateRaw(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {

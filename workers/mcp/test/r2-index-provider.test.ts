@@ -2,7 +2,7 @@
 // getPlatformProxy), laid out as `indexer publish` lays it out: how many sequential reads each kind
 // of request costs, how long a ref resolution is trusted, and every way of not finding an index.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { manifestKey, SextantError, shardKey, type Manifest } from '@sextant/format';
+import { manifestKey, refKey, serializeRecord, SextantError, shardKey, type Manifest } from '@sextant/format';
 import { READ_TOOLS } from '@sextant/mcp';
 import { ShardCache } from '@sextant/query';
 import { IoMeter } from '../src/io-meter.ts';
@@ -244,5 +244,30 @@ describe('R2IndexProvider', () => {
     await putCommit(r2.bucket, repo, A);
     await r2.bucket.put(manifestKey(repo, C), JSON.stringify({ ...manifestA, repo }));
     expect((await failure(open(C, repo))).code).toBe('INDEX_CORRUPT');
+  });
+
+  it('answers a commit published again from the manifest its ref record names, not the one the isolate parsed before', async () => {
+    const repo = 'acme/republished';
+    const first = await putCommit(r2.bucket, repo, A);
+    await putRef(r2.bucket, repo, 'main', A, first);
+    const cache = new ShardCache(1 << 20);
+    const at = () => new R2IndexProvider(r2.bucket, { repo, cache, refs: new RefCache() });
+    expect((await at().open({ commit: 'main' })).manifest.builtAt).toBe(first.builtAt);
+    const again = { ...first, builtAt: '2025-02-02T00:00:00Z' };
+    await putRef(r2.bucket, repo, 'main', A, again);
+    expect((await at().open({ commit: 'main' })).manifest.builtAt).toBe(again.builtAt);
+  });
+
+  it('refuses a ref record whose manifestSha256 is not the sha256 of the manifest it carries, or that records none', async () => {
+    const repo = 'acme/mismatched';
+    const manifest = await putCommit(r2.bucket, repo, A);
+    const record = refRecord(A, manifest);
+    await r2.bucket.put(refKey(repo, 'main'), serializeRecord({ ...record, manifestSha256: 'f'.repeat(64) }));
+    const mismatch = await failure(provider(repo).open({ commit: 'main' }));
+    expect(mismatch).toMatchObject({ code: 'INDEX_CORRUPT', data: { field: 'manifestSha256', expected: 'f'.repeat(64) } });
+    expect(mismatch.message).toContain(`but r2://sextant-index/${refKey(repo, 'main')} records ${'f'.repeat(64)}`);
+    const { manifestSha256: _dropped, ...unrecorded } = record;
+    await r2.bucket.put(refKey(repo, 'main'), serializeRecord(unrecorded));
+    expect((await failure(provider(repo).open({ commit: 'main' }))).message).toContain('records no sha256 of the manifest');
   });
 });
