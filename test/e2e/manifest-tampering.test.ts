@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MANIFEST_DIGEST_FILE, MANIFEST_FILE, SextantError } from '@sextant/format';
 import { ShardCache, type IndexReader } from '@sextant/query';
-import type { ObjectStore } from '../../indexer/src/publish/object-store.ts';
+import { bindingStore, type R2Binding } from '../../indexer/src/publish/object-store.ts';
 import { publishIndex } from '../../indexer/src/publish/publish-index.ts';
 import { readIndexDirectory } from '../../indexer/src/publish/read-index.ts';
 import { LocalIndexProvider } from '../../packages/runner/src/local-index-provider.ts';
@@ -117,7 +117,8 @@ const workerR2: Source = {
   async install(edit, digest) {
     // A repository per install, published for real, then its manifest and the records' copies edited.
     const repo = `acme/tampered-${++installs}`;
-    const store = bindingStore(r2.bucket);
+    // The ObjectStore `indexer publish --local` uses, over the test's R2 binding (the same Miniflare bucket).
+    const store = bindingStore(r2.bucket as unknown as R2Binding, 'local R2 (test)');
     await publishIndex(store, await readIndexDirectory(built.index), { repo, ref: 'main' });
     await editPublishedManifest(store, repo, built.commit, 'main', edit, digest);
     // Fresh caches for every open: a cold isolate.
@@ -192,17 +193,3 @@ describe.each([runnerDirectory, workerR2])('a tampered manifest through $name', 
     });
   });
 });
-
-/** The ObjectStore `indexer publish --local` uses, over the test's R2 binding. */
-function bindingStore(bucket: TestBucket): ObjectStore {
-  return {
-    description: 'local R2 (test)',
-    head: async (key) => bucket.head(key),
-    getText: async (key) => (await (await bucket.get(key))?.text()) ?? null,
-    // A copy: the proxy serializes plain Uint8Arrays only, not Buffers (what readFile returns).
-    put: async (key, body) => { await bucket.put(key, typeof body === 'string' ? body : new Uint8Array(body)); },
-    async *list() { /* not needed by publishIndex */ },
-    delete: async (keys) => { for (const key of keys) await bucket.delete(key); },
-    close: async () => {},
-  };
-}

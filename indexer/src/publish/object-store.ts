@@ -66,7 +66,8 @@ interface R2ObjectMeta {
   checksums?: { sha256?: ArrayBuffer };
 }
 
-interface R2Binding {
+/** The R2 binding API the store uses: what wrangler's platform proxy hands out, local or remote. */
+export interface R2Binding {
   head(key: string): Promise<R2ObjectMeta | null>;
   get(key: string): Promise<(R2ObjectMeta & { arrayBuffer(): Promise<ArrayBuffer> }) | null>;
   put(key: string, body: Uint8Array | string, options?: {
@@ -141,7 +142,8 @@ export async function openWranglerStore(options: WranglerStoreOptions): Promise<
   }
 }
 
-function bindingStore(binding: R2Binding, description: string, close: () => Promise<void>): ObjectStore {
+/** An ObjectStore over an R2 binding (wrangler's platform proxy, local or remote). */
+export function bindingStore(binding: R2Binding, description: string, close: () => Promise<void> = async () => {}): ObjectStore {
   const get = async (key: string) => {
     const object = await binding.get(key);
     return object ? { bytes: new Uint8Array(await object.arrayBuffer()), info: infoOf(object) } : null;
