@@ -97,6 +97,27 @@ describe('indexer build', () => {
     }
   });
 
+  it('lists a tracked file whose name no tool can address (a backslash, a newline) as skipped with unaddressable-path, never as indexed', async () => {
+    const repo = fixtureRepo(FIXTURE);
+    try {
+      writeFileSync(join(repo.dir, 'back\\slash.ts'), 'export const behindBackslash = 1;\n');
+      writeFileSync(join(repo.dir, 'new\nline.ts'), 'export const behindNewline = 1;\n');
+      commitAll(repo.dir, 'unaddressable names');
+      const { out, manifest } = await build(repo.dir);
+      expect(manifest.skipped).toEqual(expect.arrayContaining([
+        { path: 'back\\slash.ts', reason: 'unaddressable-path', detail: expect.stringContaining('backslash') },
+        { path: 'new\nline.ts', reason: 'unaddressable-path', detail: expect.stringContaining('control character') },
+      ]));
+      expect(indexedPaths(out, manifest)).not.toContain('back\\slash.ts');
+      expect(names(out, manifest)).not.toContain('behindBackslash');
+      expect(names(out, manifest)).not.toContain('behindNewline');
+      expect(manifest.counts.files).toBe(indexedPaths(out, manifest).length);
+      expect(indexedPaths(out, manifest)).toContain('src/app.ts');
+    } finally {
+      repo.cleanup();
+    }
+  });
+
   it('indexes files of a tsconfig that does not parse, and says so', async () => {
     const repo = fixtureRepo(FIXTURE);
     try {

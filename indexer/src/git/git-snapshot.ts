@@ -2,7 +2,7 @@
 // untracked and ignored files never reach the index. Unindexable files are listed with a reason.
 import { execFile, spawn } from 'node:child_process';
 import { promisify } from 'node:util';
-import { SextantError, type SkippedFile } from '@sextant/format';
+import { SextantError, unaddressablePathReason, type SkippedFile } from '@sextant/format';
 
 const run = promisify(execFile);
 
@@ -46,7 +46,10 @@ export async function resolveCommit(repoDir: string, ref: string): Promise<Commi
   return { root, commit, commitDate };
 }
 
-/** Tracked regular files at the commit; symlinks and submodules are reported as skipped. */
+/**
+ * Tracked regular files at the commit; symlinks, submodules and names no tool could address again
+ * (`back\\slash.ts`: the query side reads a backslash as a separator) are reported as skipped.
+ */
 export async function listTrackedFiles(root: string, commit: string): Promise<{ files: TrackedFile[]; skipped: SkippedFile[] }> {
   const out = await git(root, ['ls-tree', '-r', '-z', '--long', '--full-tree', commit]);
   const files: TrackedFile[] = [];
@@ -56,7 +59,9 @@ export async function listTrackedFiles(root: string, commit: string): Promise<{ 
     const tab = entry.indexOf('\t');
     const [mode, type, blob, size] = entry.slice(0, tab).split(/\s+/);
     const path = entry.slice(tab + 1);
-    if (type === 'commit') skipped.push({ path, reason: 'submodule', detail: 'a git submodule (index it as its own repository)' });
+    const unaddressable = unaddressablePathReason(path);
+    if (unaddressable) skipped.push({ path, reason: 'unaddressable-path', detail: `its name cannot be addressed: ${unaddressable}` });
+    else if (type === 'commit') skipped.push({ path, reason: 'submodule', detail: 'a git submodule (index it as its own repository)' });
     else if (mode === '120000') skipped.push({ path, reason: 'symlink', detail: 'a symbolic link (its target is indexed where it is tracked)' });
     else if (type === 'blob') files.push({ path, blob: blob!, bytes: Number(size) });
   }

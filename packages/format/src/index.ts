@@ -16,6 +16,7 @@ export * from './pattern-matcher.ts';
 export * from './manifest-schema.ts';
 export * from './manifest-check.ts';
 export * from './glob.ts';
+export * from './repo-path.ts';
 export * from './object-layout.ts';
 export * from './plan.ts';
 export * from './plan-signature.ts';

@@ -13,8 +13,6 @@ export const MANIFEST_FILE = 'manifest.json';
 export const MANIFEST_DIGEST_FILE = 'manifest.sha256';
 export const NAMES_SHARD = 'names';
 
-export const SKIPPED_REASONS = ['too-large', 'binary', 'not-utf8', 'unreadable', 'symlink', 'submodule'] as const;
-
 export interface ShardEntry {
   /** sha256 of the shard's bytes, lowercase hex; also its content address in object storage. */
   sha256: string;
@@ -23,9 +21,20 @@ export interface ShardEntry {
   records: number;
 }
 
+/**
+ * Why a tracked file is not in the index. unaddressable-path: its name is not one a tool can address
+ * (repo-path.ts); analysis-failed: the compiler or a syntax walker could not handle it (the detail
+ * names the error and the stage).
+ */
+export const SKIPPED_REASONS = [
+  'too-large', 'binary', 'not-utf8', 'unreadable', 'symlink', 'submodule', 'unaddressable-path', 'analysis-failed',
+] as const;
+
+export type SkippedReason = (typeof SKIPPED_REASONS)[number];
+
 export interface SkippedFile {
   path: string;
-  reason: (typeof SKIPPED_REASONS)[number];
+  reason: SkippedReason;
   detail: string;
 }
 

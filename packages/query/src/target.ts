@@ -72,7 +72,8 @@ async function bySymbolId(reader: IndexReader, symbolId: string): Promise<Loaded
 export async function fileOrThrow(reader: IndexReader, path: string): Promise<FileRecord> {
   const file = await reader.file(normalizePath(path));
   if (file) return file;
-  const skipped = reader.manifest.skipped.find((entry) => entry.path === normalizePath(path));
+  // A skipped name is matched as given too: `back\\slash.ts` is skipped as unaddressable under its own name.
+  const skipped = reader.manifest.skipped.find((entry) => entry.path === normalizePath(path) || entry.path === path);
   throw new SextantError('FILE_NOT_FOUND',
     skipped
       ? `${path} is tracked at ${reader.commit.slice(0, 12)} but was not indexed: ${skipped.detail}.`

@@ -1,5 +1,6 @@
 // index_status: which commit answers, how it was built, what it holds and what it skipped.
 import * as z from 'zod';
+import { SKIPPED_REASONS } from '@sextant/format';
 import { indexStatus } from '@sextant/query';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
@@ -24,7 +25,7 @@ export const indexStatusTool = defineTool({
     languages: z.record(z.string(), languageSummary),
     counts: z.object({ files: z.number().int(), symbols: z.number().int(), references: z.number().int(), edges: z.number().int() }),
     shards: z.object({ count: z.number().int(), bytes: z.number().int() }),
-    skipped: z.array(z.object({ path: z.string(), reason: z.string(), detail: z.string() })),
+    skipped: z.array(z.object({ path: z.string(), reason: z.enum(SKIPPED_REASONS), detail: z.string() })),
     warnings: z.array(z.string()),
     requested: z.object({ commit: z.string(), matches: z.boolean() }).optional(),
   }),

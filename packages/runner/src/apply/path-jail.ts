@@ -5,7 +5,7 @@
 // and happens before the first byte is touched.
 import { lstat, readdir, realpath } from 'node:fs/promises';
 import { join, relative, sep } from 'node:path';
-import { SextantError } from '@sextant/format';
+import { SextantError, unaddressablePathReason } from '@sextant/format';
 
 const FORBIDDEN_SEGMENTS = new Set(['.git']);
 
@@ -78,14 +78,11 @@ export class PathJail {
   }
 
   private syntax(path: string): string[] {
-    if (typeof path !== 'string' || path.length === 0) throw outside(String(path), 'it is empty');
-    if (path.includes('\0')) throw outside(path, 'it contains a NUL character');
-    if (path.startsWith('/') || /^[A-Za-z]:/.test(path) || path.startsWith('\\')) throw outside(path, 'it is absolute');
-    if (path.includes('\\')) throw outside(path, 'it contains a backslash (paths in plans use forward slashes)');
+    // The same rule the indexer skips unaddressable tracked names by (@sextant/format repo-path.ts).
+    const unaddressable = unaddressablePathReason(path);
+    if (unaddressable) throw outside(String(path), unaddressable);
     const segments = path.split('/');
     for (const segment of segments) {
-      if (segment === '..') throw outside(path, 'it climbs out with ..');
-      if (segment === '' || segment === '.') throw outside(path, 'it is not in normal form (empty or . segments)');
       if (FORBIDDEN_SEGMENTS.has(segment.toLowerCase())) throw outside(path, 'it is inside the .git directory');
     }
     if (segments[0]!.toLowerCase() === '.sextant') throw outside(path, 'it is inside .sextant (the index)');
