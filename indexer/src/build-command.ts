@@ -9,7 +9,8 @@ import { IndexCollector } from './index-collector.ts';
 import { classifyFile, parseGitattributes } from './file-classification.ts';
 import { Progress } from './progress.ts';
 import { layoutShards, writeIndex } from './shards/shard-writer.ts';
-import type { CompiledFile, LanguageIndexer } from './language-indexer.ts';
+import { isSkipped, type CompiledFile, type LanguageIndexer } from './language-indexer.ts';
+import { analysisFailed, failedWhileIndexing } from './analysis-failure.ts';
 import { typescriptIndexer } from './ts/typescript-indexer.ts';
 import { jvmIndexer } from './jvm/jvm-indexer.ts';
 import { createSyntaxParser, syntaxLanguageOf, type SyntaxOutlineNode, type SyntaxParser } from './syntax/syntax-parser.ts';
@@ -62,11 +63,28 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
     const files = blobs.files.filter((f) => ownerOf(f.path) === indexer);
     if (files.length === 0) continue;
     progress.start(`resolving ${indexer.name} (${indexer.precision})`, files.length);
-    for await (const compiled of indexer.index(files, context)) {
-      collector.addFile(fileRecord(byPath.get(compiled.path)!, compiled, syntax, rules));
-      const summary = (languages[compiled.lang] ??= { files: 0, precision: indexer.precision });
-      summary.files++;
-      progress.tick();
+    let last: string | undefined;
+    try {
+      for await (const result of indexer.index(files, context)) {
+        last = result.path;
+        progress.tick();
+        let record: FileRecord | SkippedFile;
+        try {
+          record = isSkipped(result) ? result : fileRecord(byPath.get(result.path)!, result, syntax, rules);
+        } catch (error) {
+          record = analysisFailed(result.path, 'the file record (outline, lines, classification)', error);
+        }
+        if ('reason' in record) {
+          skipped.push(record);
+          progress.log(`warning: skipped ${record.path}: ${record.detail}`);
+          continue;
+        }
+        collector.addFile(record);
+        const summary = (languages[record.lang] ??= { files: 0, precision: indexer.precision });
+        summary.files++;
+      }
+    } catch (error) {
+      throw failedWhileIndexing(error, `the ${indexer.name} files${last ? ` (the last one done was ${last})` : ''}`);
     }
     progress.finishLine();
   }

@@ -22,23 +22,31 @@ export interface CollectedSymbol {
   edges: { kind: EdgeKind; out: boolean; peer: string; site?: Site }[];
 }
 
+/** What undoes one addition: a new symbol, a reference, an edge (both ends). */
+type Undo = { symbol: string } | { reference: string } | { edge: [string, string] };
+
 export class IndexCollector {
   readonly symbols = new Map<string, CollectedSymbol>();
   readonly files: FileRecord[] = [];
   references = 0;
   edges = 0;
+  /** Open while one file is analysed, so that a file whose analysis throws leaves nothing behind. */
+  private journal?: Undo[];
 
   has(key: string): boolean {
     return this.symbols.has(key);
   }
 
   addSymbol(info: SymbolInfo): void {
-    if (!this.symbols.has(info.key)) this.symbols.set(info.key, { info, refs: [], edges: [] });
+    if (this.symbols.has(info.key)) return;
+    this.symbols.set(info.key, { info, refs: [], edges: [] });
+    this.journal?.push({ symbol: info.key });
   }
 
   addReference(key: string, site: Site, kind: ReferenceKind, from: string | undefined, confidence: Confidence): void {
     this.symbols.get(key)!.refs.push({ site, kind, from, confidence });
     this.references++;
+    this.journal?.push({ reference: key });
   }
 
   /** An edge is stored on both ends, so either side answers from its own shard. */
@@ -46,6 +54,36 @@ export class IndexCollector {
     this.symbols.get(from)!.edges.push({ kind, out: true, peer: to, site });
     this.symbols.get(to)!.edges.push({ kind, out: false, peer: from, site });
     this.edges++;
+    this.journal?.push({ edge: [from, to] });
+  }
+
+  /**
+   * Runs one file's analysis: if it throws, every symbol, reference and edge it added is taken back
+   * (a file skipped as analysis-failed must not leave half its references in the index) and the
+   * error is rethrown.
+   */
+  atomically<T>(analyse: () => T): T {
+    if (this.journal) throw new Error('IndexCollector.atomically does not nest');
+    const journal: Undo[] = (this.journal = []);
+    try {
+      return analyse();
+    } catch (error) {
+      for (let i = journal.length - 1; i >= 0; i--) {
+        const undo = journal[i]!;
+        if ('symbol' in undo) this.symbols.delete(undo.symbol);
+        else if ('reference' in undo) {
+          this.symbols.get(undo.reference)!.refs.pop();
+          this.references--;
+        } else {
+          this.symbols.get(undo.edge[0])!.edges.pop();
+          this.symbols.get(undo.edge[1])!.edges.pop();
+          this.edges--;
+        }
+      }
+      throw error;
+    } finally {
+      this.journal = undefined;
+    }
   }
 
   addFile(file: FileRecord): void {

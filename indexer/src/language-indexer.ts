@@ -1,7 +1,8 @@
 // The seam between the build and each language: an indexer takes the snapshot files it accepts,
 // resolves them (all at once: resolution crosses files) into the shared collector, and yields one
-// compiled file at a time so the build can stream file records out.
-import type { Language, OutlineNode, ProblemRecord } from '@sextant/format';
+// compiled file at a time so the build can stream file records out. A file it cannot analyse is
+// yielded as skipped (analysis-failure.ts), having added nothing to the collector.
+import type { Language, OutlineNode, ProblemRecord, SkippedFile } from '@sextant/format';
 import type { SnapshotFile } from './git/git-snapshot.ts';
 import type { IndexCollector } from './index-collector.ts';
 import type { Progress } from './progress.ts';
@@ -16,6 +17,12 @@ export interface CompiledFile {
   problems: ProblemRecord[];
   /** An outline the indexer made itself; absent, the build derives one with tree-sitter. */
   outline?: OutlineNode[];
+}
+
+export type IndexedFile = CompiledFile | SkippedFile;
+
+export function isSkipped(file: IndexedFile): file is SkippedFile {
+  return 'reason' in file;
 }
 
 export interface IndexContext {
@@ -38,5 +45,6 @@ export interface LanguageIndexer {
   accepts(path: string): boolean;
   /** Other tracked files it needs to read (build files, configs). */
   reads(path: string): boolean;
-  index(files: SnapshotFile[], context: IndexContext): AsyncIterable<CompiledFile> | Iterable<CompiledFile>;
+  /** Yields every file it was given, compiled or skipped (reason analysis-failed). */
+  index(files: SnapshotFile[], context: IndexContext): AsyncIterable<IndexedFile> | Iterable<IndexedFile>;
 }

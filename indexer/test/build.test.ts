@@ -5,9 +5,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openShard, sha256Hex, type FileShard, type Manifest, type NameShard } from '@sextant/format';
+import { indexStatus, IndexReader, ShardCache } from '@sextant/query';
+import { DirShardSource } from '@sextant/runner';
 import { buildIndex } from '../src/build-command.ts';
 import { Progress } from '../src/progress.ts';
 import { commitAll, fixtureRepo, git } from './support/fixture-repo.ts';
+import { renderIndex } from './support/render-index.ts';
 
 const FIXTURE = new URL('../../test/fixtures/ts-basic/', import.meta.url).pathname;
 const scratch = mkdtempSync(join(tmpdir(), 'sextant-build-'));
@@ -113,6 +116,56 @@ describe('indexer build', () => {
       expect(names(out, manifest)).not.toContain('behindNewline');
       expect(manifest.counts.files).toBe(indexedPaths(out, manifest).length);
       expect(indexedPaths(out, manifest)).toContain('src/app.ts');
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  // Each overflows the stack of one stage: the parser recurses per nesting level; the binder per link
+  // of a property chain, which the parser reads in a loop; the checker per nested call, more deeply
+  // than the parser; the symbol walk per operand of a sum, which the checker reads in a loop.
+  it.each([
+    ['1,000 nested parentheses', 'src/deep.ts', `export const n = ${'('.repeat(1000)}1${')'.repeat(1000)};\n`, 'the TypeScript parser'],
+    ['100,000 nested [] in a .js file', 'src/deep.js', `export const n = ${'['.repeat(100_000)}${']'.repeat(100_000)};\n`, 'the TypeScript parser'],
+    ['a 5,000-link property chain', 'src/chain.ts', `declare const o: any;\nexport const x = o${'.a'.repeat(5000)};\n`, 'the TypeScript binder'],
+    ['600 nested calls', 'src/calls.ts', `declare function f(x: unknown): unknown;\nexport const x = ${'f('.repeat(600)}1${')'.repeat(600)};\n`, 'the TypeScript checker'],
+    ['a sum of 3,000 operands', 'src/sum.ts', `declare const a: number;\nexport const x = a${' + a'.repeat(3000)};\n`, 'the symbol walk (TypeScript checker)'],
+  ])('skips a file the compiler cannot handle (%s) as analysis-failed, and indexes every other file exactly as without it', async (_label, path, text, stage) => {
+    const repo = fixtureRepo(FIXTURE);
+    try {
+      // A file that imports the bad one resolves nothing in it, as when it is not there at all.
+      writeFileSync(join(repo.dir, 'src/z-importer.ts'), `import * as bad from './${path.slice(4).replace(/\.[jt]s$/, '')}';\nexport const y = bad;\n`);
+      commitAll(repo.dir, 'importer');
+      const without = await build(repo.dir);
+      writeFileSync(join(repo.dir, path), text);
+      commitAll(repo.dir, 'pathological file');
+      const { out, manifest } = await build(repo.dir);
+      expect(manifest.skipped).toEqual([{ path, reason: 'analysis-failed', detail: `RangeError: Maximum call stack size exceeded in ${stage}` }]);
+      const reader = await IndexReader.open(new DirShardSource(out), new ShardCache(1 << 20));
+      expect(indexStatus(reader).skipped).toEqual(manifest.skipped);
+      expect(indexedPaths(out, manifest)).not.toContain(path);
+      // Every other file, symbol, reference and edge as the build without the file has them.
+      const sources = new Map(indexedPaths(out, manifest).map((p) => [p, readFileSync(join(repo.dir, p), 'utf8')]));
+      const rendered = renderIndex(out, sources).split('\n').filter((line) => !line.startsWith('# skipped'));
+      expect(rendered.join('\n')).toBe(renderIndex(without.out, sources));
+      expect(names(out, manifest)).toContain('OrderService');
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it('ends the build naming the file when the compiler cannot handle a file outside the commit (a dependency in node_modules), which cannot be skipped', async () => {
+    const repo = fixtureRepo(FIXTURE);
+    try {
+      writeFileSync(join(repo.dir, 'src/uses-dep.ts'), "import { n } from 'deep-pkg';\nexport const m = n;\n");
+      commitAll(repo.dir, 'a dependency');
+      mkdirSync(join(repo.dir, 'node_modules/deep-pkg'), { recursive: true });
+      writeFileSync(join(repo.dir, 'node_modules/deep-pkg/package.json'), '{ "name": "deep-pkg", "version": "1.0.0", "types": "index.d.ts" }\n');
+      writeFileSync(join(repo.dir, 'node_modules/deep-pkg/index.d.ts'), `export declare const n: ${'('.repeat(1000)}number${')'.repeat(1000)};\n`);
+      await expect(build(repo.dir)).rejects.toMatchObject({
+        code: 'INTERNAL',
+        message: 'RangeError: Maximum call stack size exceeded while indexing node_modules/deep-pkg/index.d.ts (in the TypeScript parser).',
+      });
     } finally {
       repo.cleanup();
     }

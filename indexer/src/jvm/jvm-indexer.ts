@@ -3,8 +3,10 @@
 // (both languages share the package namespace), then each file's references are resolved and
 // emitted. One indexer for both languages, because Java calls Kotlin and Kotlin calls Java.
 import { Parser } from 'web-tree-sitter';
+import type { SkippedFile } from '@sextant/format';
+import { analysisFailed } from '../analysis-failure.ts';
 import type { SnapshotFile } from '../git/git-snapshot.ts';
-import type { CompiledFile, IndexContext, LanguageIndexer } from '../language-indexer.ts';
+import type { IndexContext, IndexedFile, LanguageIndexer } from '../language-indexer.ts';
 import { BUILD_FILE, BuildLayout } from './build-layout.ts';
 import type { FileModel, JvmLanguage } from './file-model.ts';
 import { IndexEmitter, type ResolutionStats } from './index-emitter.ts';
@@ -29,7 +31,7 @@ export class JvmIndexer implements LanguageIndexer {
     return BUILD_FILE.test(path);
   }
 
-  async *index(files: SnapshotFile[], { texts, collector, progress, parsers }: IndexContext): AsyncIterable<CompiledFile> {
+  async *index(files: SnapshotFile[], { texts, collector, progress, parsers }: IndexContext): AsyncIterable<IndexedFile> {
     const taggers = new Map<JvmLanguage, Tagger>();
     for (const grammar of JVM_GRAMMARS) {
       const tagger = await loadTagger(grammar);
@@ -42,14 +44,22 @@ export class JvmIndexer implements LanguageIndexer {
       started = performance.now();
       return `${seconds.toFixed(1)}s`;
     };
-    const models = extractAll(files, taggers);
+    const { models, skipped } = extractAll(files, taggers);
+    yield* skipped;
     const parsed = lap();
     const layout = BuildLayout.detect(texts);
     progress.log(`  ${layout.describe()}`);
     const table = new SymbolTable(models, layout);
     const named = lap();
     const emitter = new IndexEmitter(collector, table);
-    for (const fd of table.files) yield emitter.emit(fd);
+    for (const fd of table.files) {
+      try {
+        yield collector.atomically(() => emitter.emit(fd));
+      } catch (error) {
+        // Its declarations stay in the symbol table (other files were resolved against them).
+        yield analysisFailed(fd.file.path, 'the Java/Kotlin resolver', error);
+      }
+    }
     progress.log(`  parsed and extracted ${models.length} files in ${parsed}, named ${table.decls.length} declarations in ${named}, resolved in ${lap()}`);
     this.stats = emitter.stats;
     const total = this.stats.resolved + this.stats.candidate + this.stats.unresolved;
@@ -60,10 +70,14 @@ export class JvmIndexer implements LanguageIndexer {
   }
 }
 
-/** Parses and extracts every file (one parse each; trees are released as soon as they are read). */
-export function extractAll(files: readonly SnapshotFile[], taggers: ReadonlyMap<JvmLanguage, Tagger>): FileModel[] {
+/**
+ * Parses and extracts every file (one parse each; trees are released as soon as they are read). A
+ * file the extractor throws on is skipped, and resolution never sees it.
+ */
+export function extractAll(files: readonly SnapshotFile[], taggers: ReadonlyMap<JvmLanguage, Tagger>): { models: FileModel[]; skipped: SkippedFile[] } {
   const parsers = new Map<JvmLanguage, Parser>();
   const models: FileModel[] = [];
+  const skipped: SkippedFile[] = [];
   try {
     for (const file of files) {
       const grammar = grammarOf(file.path);
@@ -85,6 +99,8 @@ export function extractAll(files: readonly SnapshotFile[], taggers: ReadonlyMap<
       }
       try {
         models.push(extractFile(tree, file.text, file.path, tagger.query, grammar.rules));
+      } catch (error) {
+        skipped.push(analysisFailed(file.path, `the ${grammar.lang === 'java' ? 'Java' : 'Kotlin'} tag extractor`, error));
       } finally {
         tree.delete();
       }
@@ -92,7 +108,7 @@ export function extractAll(files: readonly SnapshotFile[], taggers: ReadonlyMap<
   } finally {
     for (const parser of parsers.values()) parser.delete();
   }
-  return models;
+  return { models, skipped };
 }
 
 function emptyModel(path: string, lang: JvmLanguage, message: string): FileModel {

@@ -19,6 +19,8 @@ interface Internals {
     depth: number | undefined, getFileSystemEntries: (path: string) => { files: string[]; directories: string[] },
     realpath: (path: string) => string,
   ): string[];
+  /** binder.ts: what the checker runs over every file of its program when it is created (a no-op on a bound file). */
+  bindSourceFile(file: ts.SourceFile, options: ts.CompilerOptions): void;
 }
 
 interface CheckerInternals {
@@ -50,4 +52,19 @@ export function isTypeInvalidDueToUnionDiscriminant(
   checker: ts.TypeChecker, type: ts.Type, object: ts.ObjectLiteralExpression | ts.JsxAttributes,
 ): boolean {
   return (checker as unknown as CheckerInternals).isTypeInvalidDueToUnionDiscriminant(type, object);
+}
+
+/**
+ * Binds a file as the checker would when it is created, so that a file the binder cannot handle is
+ * found alone instead of ending the creation of its program's checker. The binder keeps its walk
+ * state in module variables that only a completed bind clears: after a throw, an empty file is
+ * bound so that the next file does not start from the state of the one that failed.
+ */
+export function bindSourceFile(file: ts.SourceFile, options: ts.CompilerOptions): void {
+  try {
+    internals.bindSourceFile(file, options);
+  } catch (error) {
+    internals.bindSourceFile(ts.createSourceFile('/binder-reset.ts', '', ts.ScriptTarget.ESNext), options);
+    throw error;
+  }
 }

@@ -4,10 +4,11 @@
 // own symbol (related-symbols.ts). Walks compiler nodes with ts.forEachChild: wrapped nodes cost
 // too much here.
 import { ts } from 'ts-morph';
-import { REFERENCE_KINDS, symbolKey, type Language, type ProblemRecord, type ReferenceKind } from '@sextant/format';
+import { REFERENCE_KINDS, symbolKey, type Language, type ProblemRecord, type ReferenceKind, type SkippedFile } from '@sextant/format';
+import { analysisFailed, failedWhileIndexing } from '../analysis-failure.ts';
 import type { IndexCollector, Site } from '../index-collector.ts';
 import type { CompiledFile } from '../language-indexer.ts';
-import { AssignmentDeclarationKind, getAssignmentDeclarationKind, isInJSFile } from './compiler-internals.ts';
+import { AssignmentDeclarationKind, bindSourceFile, getAssignmentDeclarationKind, isInJSFile } from './compiler-internals.ts';
 import { DeclarationTable, isAugmentation, isInAugmentation, kindOf, type Declaration } from './declaration-table.ts';
 import { externalQualifiedName, type PackageCache } from './external-origin.ts';
 import { describeDiagnostic, type PlannedProgram } from './project-plan.ts';
@@ -41,11 +42,13 @@ interface OccurrenceOptions {
 type Occurrence = (node: ts.Node, key: string, kind: ReferenceKind, options?: OccurrenceOptions) => void;
 
 export class ProgramIndexer {
-  readonly program: ts.Program;
-  private readonly checker: ts.TypeChecker;
-  private readonly tables = new Map<ts.SourceFile, DeclarationTable>();
-  private readonly keys = new Map<ts.Symbol, string | undefined>();
-  private readonly declarationKeys = new Map<Declaration, string>();
+  program!: ts.Program;
+  private checker!: ts.TypeChecker;
+  private tables = new Map<ts.SourceFile, DeclarationTable>();
+  private keys = new Map<ts.Symbol, string | undefined>();
+  private declarationKeys = new Map<Declaration, string>();
+  /** What indexFile is doing, for the skipped entry when it throws. */
+  private stage = '';
 
   constructor(
     private readonly host: SnapshotHost,
@@ -53,19 +56,72 @@ export class ProgramIndexer {
     private readonly collector: IndexCollector,
     private readonly packages: PackageCache,
   ) {
-    this.program = ts.createProgram({
-      rootNames: plan.rootNames,
-      options: plan.options,
-      projectReferences: plan.projectReferences,
-      host: host.compilerHost(plan.options),
-    });
-    this.checker = this.program.getTypeChecker();
+    this.open();
   }
 
-  *indexFiles(): Generator<CompiledFile> {
+  /**
+   * Creates the program over the files the host still has. A file the parser fails on is excluded
+   * while the program is created (snapshot-host.ts), one the binder fails on (a 5,000-link property
+   * chain) when its files are bound here one by one before the checker binds them all at once; the
+   * program is then created again without it, so that no file of it resolves an import to a file
+   * that is missing from the program.
+   */
+  private open(): void {
+    for (;;) {
+      const failures = this.host.failures.size;
+      this.program = ts.createProgram({
+        rootNames: this.plan.rootNames.filter((f) => this.host.fileExists(f)),
+        options: this.plan.options,
+        projectReferences: this.plan.projectReferences,
+        host: this.host.compilerHost(this.plan.options),
+      });
+      if (this.host.failures.size === failures) this.bindFiles();
+      if (this.host.failures.size === failures) break;
+    }
+    this.checker = this.program.getTypeChecker();
+    this.tables = new Map();
+    this.keys = new Map();
+    this.declarationKeys = new Map();
+  }
+
+  private bindFiles(): void {
+    const options = this.program.getCompilerOptions();
+    for (const sourceFile of this.program.getSourceFiles()) {
+      try {
+        bindSourceFile(sourceFile, options);
+      } catch (error) {
+        const path = this.host.relative(sourceFile.fileName);
+        if (path === undefined) throw failedWhileIndexing(error, `${this.host.displayName(sourceFile.fileName)} (in the TypeScript binder)`);
+        this.host.exclude(path, 'the TypeScript binder', error);
+      }
+    }
+  }
+
+  /**
+   * Each owned file, compiled or skipped. A file whose checking or walk throws (a stack overflow on
+   * a 5,000-link property chain) is skipped: what it added to the collector is taken back, and the
+   * program is created again without it, because a checker that threw midway may hold half-resolved
+   * types that would make other files' answers wrong.
+   */
+  *indexFiles(): Generator<CompiledFile | SkippedFile> {
     for (const path of this.plan.owned) {
+      const failure = this.host.failures.get(path);
+      if (failure) {
+        yield analysisFailed(path, failure.stage, failure.error);
+        continue;
+      }
       const sourceFile = this.program.getSourceFile(this.host.absolute(path));
-      if (sourceFile) yield this.indexFile(path, sourceFile);
+      if (!sourceFile) continue;
+      let compiled: CompiledFile;
+      try {
+        compiled = this.collector.atomically(() => this.indexFile(path, sourceFile));
+      } catch (error) {
+        this.host.exclude(path, this.stage, error);
+        yield analysisFailed(path, this.stage, error);
+        this.open();
+        continue;
+      }
+      yield compiled;
     }
   }
 
@@ -87,7 +143,9 @@ export class ProgramIndexer {
 
   private indexFile(path: string, sourceFile: ts.SourceFile): CompiledFile {
     // Diagnostics first: checking the file resolves every signature and contextual type the walk asks for.
+    this.stage = 'the TypeScript checker';
     const problems = this.problems(sourceFile);
+    this.stage = 'the symbol walk (TypeScript checker)';
     const table = this.table(sourceFile);
     const symIndex = new Map<string, number>();
     const syms: string[] = [];

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import { posix } from 'node:path';
 import { ts } from 'ts-morph';
 import { libFolderInMemoryPath } from '@ts-morph/common';
+import { failedWhileIndexing } from '../analysis-failure.ts';
 import { matchFiles } from './compiler-internals.ts';
 import { workspacePackages } from './workspace-packages.ts';
 
@@ -225,8 +226,37 @@ export class SnapshotHost {
     if (cached) return cached;
     const text = this.readFile(fileName);
     if (text === undefined) return undefined;
-    const sourceFile = ts.createSourceFile(fileName, text, options, true);
+    let sourceFile: ts.SourceFile;
+    try {
+      sourceFile = ts.createSourceFile(fileName, text, options, true);
+    } catch (error) {
+      // The parser recurses per nesting level: 1,000 nested parentheses overflow the stack.
+      const path = this.relative(fileName);
+      if (path === undefined) throw failedWhileIndexing(error, `${this.displayName(fileName)} (in the TypeScript parser)`);
+      this.exclude(path, 'the TypeScript parser', error);
+      return undefined;
+    }
     this.sourceFiles.set(key, sourceFile);
     return sourceFile;
+  }
+
+  /** A file outside the snapshot as an error names it: `node_modules/pkg/index.d.ts`, else its absolute path. */
+  displayName(fileName: string): string {
+    const normalized = fileName.replace(/\\/g, '/');
+    return normalized.startsWith(`${this.root}/`) ? normalized.slice(this.root.length + 1) : normalized;
+  }
+
+  /** Files the compiler could not handle, by repository-relative path: where it failed and the error. */
+  readonly failures = new Map<string, { stage: string; error: unknown }>();
+
+  /**
+   * Takes a file out of the snapshot: programs created from now on see no such file (an import of it
+   * is unresolved), so no other file's results depend on a file that is not indexed.
+   */
+  exclude(path: string, stage: string, error: unknown): void {
+    if (!this.failures.has(path)) this.failures.set(path, { stage, error });
+    this.texts.delete(path);
+    const prefix = `${this.absolute(path)}\0`;
+    for (const key of this.sourceFiles.keys()) if (key.startsWith(prefix)) this.sourceFiles.delete(key);
   }
 }

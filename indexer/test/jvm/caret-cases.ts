@@ -19,7 +19,7 @@
 import { OCC_STRIDE, REFERENCE_KINDS } from '@sextant/format';
 import type { SnapshotFile } from '../../src/git/git-snapshot.ts';
 import { IndexCollector, type CollectedSymbol } from '../../src/index-collector.ts';
-import type { CompiledFile } from '../../src/language-indexer.ts';
+import { isSkipped, type CompiledFile } from '../../src/language-indexer.ts';
 import { JvmIndexer } from '../../src/jvm/jvm-indexer.ts';
 import { Progress } from '../../src/progress.ts';
 
@@ -87,7 +87,10 @@ export async function indexCase(files: CaseFile[]): Promise<IndexedCase> {
   const collector = new IndexCollector();
   const compiled = new Map<string, CompiledFile>();
   const context = { root: '/', texts: new Map(files.map((f) => [f.path, f.text])), collector, warnings: [], progress: new Progress(process.stderr, true), parsers: {} };
-  for await (const file of indexer.index(snapshot.filter((f) => indexer.accepts(f.path)), context)) compiled.set(file.path, file);
+  for await (const file of indexer.index(snapshot.filter((f) => indexer.accepts(f.path)), context)) {
+    if (isSkipped(file)) throw new Error(`${file.path} was skipped: ${file.detail}`);
+    compiled.set(file.path, file);
+  }
   return { collector, compiled };
 }
 

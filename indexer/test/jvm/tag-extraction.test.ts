@@ -60,7 +60,7 @@ describe('tag extraction', () => {
   });
 
   it('survives binary and empty input', () => {
-    const models = extractAll([file('Empty.kt', ''), file('Binary.java', '\u0000\u0001\uFFFD\uD800class')], taggers as never);
+    const { models } = extractAll([file('Empty.kt', ''), file('Binary.java', '\u0000\u0001\uFFFD\uD800class')], taggers as never);
     expect(models.map((m) => m.path)).toEqual(['Empty.kt', 'Binary.java']);
     expect(models[0]!.defs).toEqual([]);
   });

@@ -8,7 +8,7 @@
 // test states what the index says next to the source it says it about.
 import { OCC_STRIDE, REFERENCE_KINDS } from '@sextant/format';
 import { IndexCollector } from '../../src/index-collector.ts';
-import type { CompiledFile } from '../../src/language-indexer.ts';
+import { isSkipped, type CompiledFile, type IndexedFile } from '../../src/language-indexer.ts';
 import { Progress } from '../../src/progress.ts';
 import { typescriptIndexer } from '../../src/ts/typescript-indexer.ts';
 
@@ -41,7 +41,10 @@ export function indexSnippet(files: Record<string, string>, root = SNIPPET_ROOT)
   const sources = [...texts].filter(([path]) => typescriptIndexer.accepts(path)).map(([path, text]) => ({ path, blob: '', bytes: text.length, text }));
   const compiled = new Map<string, CompiledFile>();
   const result = typescriptIndexer.index(sources, { root, texts, collector, warnings, progress: new Progress(process.stderr, true), parsers: {} });
-  for (const file of result as Iterable<CompiledFile>) compiled.set(file.path, file);
+  for (const file of result as Iterable<IndexedFile>) {
+    if (isSkipped(file)) throw new Error(`${file.path} was skipped: ${file.detail}`);
+    compiled.set(file.path, file);
+  }
   return {
     collector,
     files: compiled,
