@@ -14,7 +14,7 @@ import { grammarOf, JVM_GRAMMARS, loadTagger, type Tagger } from './jvm-grammars
 import { SymbolTable } from './symbol-table.ts';
 import { extractFile } from './tag-extractor.ts';
 
-/** A pathological (generated, minified) file must not stall a whole run. */
+/** A pathological (generated, minified) file must not stall a whole run: the limit of its parse, and of its tags query. */
 const PARSE_TIMEOUT_MS = 10_000;
 
 export class JvmIndexer implements LanguageIndexer {
@@ -74,7 +74,9 @@ export class JvmIndexer implements LanguageIndexer {
  * Parses and extracts every file (one parse each; trees are released as soon as they are read). A
  * file the extractor throws on is skipped, and resolution never sees it.
  */
-export function extractAll(files: readonly SnapshotFile[], taggers: ReadonlyMap<JvmLanguage, Tagger>): { models: FileModel[]; skipped: SkippedFile[] } {
+export function extractAll(
+  files: readonly SnapshotFile[], taggers: ReadonlyMap<JvmLanguage, Tagger>, queryTimeLimitMs = PARSE_TIMEOUT_MS,
+): { models: FileModel[]; skipped: SkippedFile[] } {
   const parsers = new Map<JvmLanguage, Parser>();
   const models: FileModel[] = [];
   const skipped: SkippedFile[] = [];
@@ -98,7 +100,7 @@ export function extractAll(files: readonly SnapshotFile[], taggers: ReadonlyMap<
         continue;
       }
       try {
-        models.push(extractFile(tree, file.text, file.path, tagger.query, grammar.rules));
+        models.push(extractFile(tree, file.text, file.path, tagger.query, grammar.rules, queryTimeLimitMs));
       } catch (error) {
         skipped.push(analysisFailed(file.path, `the ${grammar.lang === 'java' ? 'Java' : 'Kotlin'} tag extractor`, error));
       } finally {

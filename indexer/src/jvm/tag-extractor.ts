@@ -20,7 +20,7 @@
 // Precedence: a name node yields one entry. A definition beats a reference; among references (and
 // among definitions of one declaration) the pattern that comes last in the file wins.
 import { lineStarts, SYMBOL_KINDS, type ProblemRecord, type SymbolKind } from '@sextant/format';
-import type { Node, Query, QueryCapture, Tree } from 'web-tree-sitter';
+import type { Node, Query, QueryCapture, QueryOptions, Tree } from 'web-tree-sitter';
 import { positionOf, problemsOf, wellFormed } from '../syntax/syntax-parser.ts';
 import { CALLABLE_KINDS, ROLES, TYPE_KINDS, type DefEntry, type ExprEntry, type FileModel, type ImportEntry, type JvmLanguage, type NameRange, type RefEntry, type Role, type ScopeEntry } from './file-model.ts';
 import { IntervalNesting, type Interval } from './interval-nesting.ts';
@@ -92,7 +92,12 @@ type RawExpr =
   | { form: 'parens'; value: Node }
   | { form: 'element'; value: Node };
 
-export function extractFile(tree: Tree, text: string, path: string, query: Query, rules: ExtractionRules): FileModel {
+/**
+ * `timeLimitMs`: the tags query is linear in practice but not on every tree (100,000 nested
+ * parentheses in Java run for minutes), so past it the extraction throws rather than return a
+ * model built from part of the file's matches.
+ */
+export function extractFile(tree: Tree, text: string, path: string, query: Query, rules: ExtractionRules, timeLimitMs = Infinity): FileModel {
   const root = tree.rootNode;
   const defs = new Map<string, RawDef>();
   const aux = new Map<number, Aux>();
@@ -105,7 +110,12 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
   let pkg = '';
 
   const captures = new Map<string, Node>();
-  for (const match of query.matches(root)) {
+  const deadline = performance.now() + timeLimitMs;
+  let late = false;
+  // Returning true from the progress callback cancels the query (web-tree-sitter's typings say void).
+  const matches = query.matches(root, { progressCallback: () => (late ||= performance.now() > deadline) } as QueryOptions);
+  if (late) throw new Error(`the tags query gave up after ${timeLimitMs} ms`);
+  for (const match of matches) {
     captures.clear();
     let primary: QueryCapture | undefined;
     let primaryRank = 0;

@@ -59,6 +59,14 @@ describe('tag extraction', () => {
     expect(extracted.defs.some((d) => d.name === 'ok')).toBe(true);
   });
 
+  it('skips a file whose tags query runs past its time limit (100,000 nested parentheses), and extracts the others', () => {
+    const deep = `class Deep { int x = ${'('.repeat(100_000)}1${')'.repeat(100_000)}; }\n`;
+    const { models, skipped } = extractAll([file('Deep.java', deep), file('Good.java', 'class Good { void ok() {} }\n')], taggers as never, 0);
+    expect(skipped).toEqual([{ path: 'Deep.java', reason: 'analysis-failed', detail: 'Error: the tags query gave up after 0 ms in the Java tag extractor' }]);
+    expect(models.map((m) => m.path)).toEqual(['Good.java']);
+    expect(models[0]!.defs.map((d) => d.name)).toEqual(['Good', 'ok']);
+  });
+
   it('survives binary and empty input', () => {
     const { models } = extractAll([file('Empty.kt', ''), file('Binary.java', '\u0000\u0001\uFFFD\uD800class')], taggers as never);
     expect(models.map((m) => m.path)).toEqual(['Empty.kt', 'Binary.java']);
