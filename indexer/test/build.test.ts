@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openShard, sha256Hex, type FileShard, type Manifest, type NameShard } from '@sextant/format';
-import { indexStatus, IndexReader, ShardCache } from '@sextant/query';
+import { fileStructure, indexStatus, IndexReader, ShardCache } from '@sextant/query';
 import { DirShardSource } from '@sextant/runner';
 import { buildIndex } from '../src/build-command.ts';
 import { Progress } from '../src/progress.ts';
@@ -116,6 +116,11 @@ describe('indexer build', () => {
       expect(names(out, manifest)).not.toContain('behindNewline');
       expect(manifest.counts.files).toBe(indexedPaths(out, manifest).length);
       expect(indexedPaths(out, manifest)).toContain('src/app.ts');
+      // Asked for by its name, the tool says why it is not there.
+      const reader = await IndexReader.open(new DirShardSource(out), new ShardCache(1 << 20));
+      await expect(fileStructure(reader, 'back\\slash.ts')).rejects.toMatchObject({
+        code: 'FILE_NOT_FOUND', message: expect.stringMatching(/back\\slash\.ts is tracked at \w+ but was not indexed: its name cannot be addressed: it contains a backslash/),
+      });
     } finally {
       repo.cleanup();
     }
@@ -161,7 +166,7 @@ describe('indexer build', () => {
       commitAll(repo.dir, 'a dependency');
       mkdirSync(join(repo.dir, 'node_modules/deep-pkg'), { recursive: true });
       writeFileSync(join(repo.dir, 'node_modules/deep-pkg/package.json'), '{ "name": "deep-pkg", "version": "1.0.0", "types": "index.d.ts" }\n');
-      writeFileSync(join(repo.dir, 'node_modules/deep-pkg/index.d.ts'), `export declare const n: ${'('.repeat(1000)}number${')'.repeat(1000)};\n`);
+      writeFileSync(join(repo.dir, 'node_modules/deep-pkg/index.d.ts'), `export declare const n: ${'('.repeat(100_000)}number${')'.repeat(100_000)};\n`);
       await expect(build(repo.dir)).rejects.toMatchObject({
         code: 'INTERNAL',
         message: 'RangeError: Maximum call stack size exceeded while indexing node_modules/deep-pkg/index.d.ts (in the TypeScript parser).',
