@@ -37,7 +37,7 @@ export interface ServerOptions {
   /** Passed to the SDK Server (which builds an Ajv instance per server when absent); the worker shares one per isolate. */
   jsonSchemaValidator?: jsonSchemaValidator;
   /** Signs every plan a tool answers with; absent: plans are unsigned, and `runner apply` refuses them unless told otherwise. */
-  planSigner?: PlanSigner;
+  planSigner?: Pick<PlanSigner, 'sign'>;
 }
 
 export function createSextantServer(provider: IndexProvider, info: ServerInfo, options: ServerOptions = {}): Server {

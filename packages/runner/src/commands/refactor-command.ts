@@ -14,7 +14,7 @@ import { planOperation } from '../planning/plan-operation.ts';
 import { previewOf } from '../planning/plan-preview.ts';
 import { RefactorContext } from '../planning/refactor-context.ts';
 import { recoverIfNeeded } from './recover-command.ts';
-import { userPlanSigner } from '../trust/user-key.ts';
+import { planSignerFor } from '../trust/index-provenance.ts';
 
 /** CLI command name → plan operation. */
 export const REFACTOR_COMMANDS: Record<string, PlanOperation> = {
@@ -102,9 +102,12 @@ function targetOf(values: RefactorValues): Target {
 export async function refactorCommand(operation: PlanOperation, values: RefactorValues): Promise<number> {
   const repo = resolve(values.repo ?? '.');
   const request = requestOf(operation, values);
-  const ctx = await RefactorContext.open(repo, resolve(values.index ?? join(repo, '.sextant/index')));
+  const indexDir = resolve(values.index ?? join(repo, '.sextant/index'));
+  const ctx = await RefactorContext.open(repo, indexDir);
   await recoverIfNeeded(ctx.jail);
-  const preview = await previewOf(ctx, await (await userPlanSigner()).sign(await planOperation(ctx, request)));
+  const planned = await planOperation(ctx, request);
+  const signer = planSignerFor(indexDir, (line) => process.stderr.write(`${line}\n`));
+  const preview = await previewOf(ctx, signer ? await signer.sign(planned) : planned);
   if (values.out) await writeFile(values.out, `${JSON.stringify(preview.plan, null, 2)}\n`);
   process.stdout.write(values.json ? `${JSON.stringify(preview.plan, null, 2)}\n` : `${renderPlan(preview.plan, preview.diff)}\n`);
   if (!values.apply) return 0;
