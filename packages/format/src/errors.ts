@@ -61,6 +61,7 @@ const IO_ERRNOS: Record<string, { what: string; fix: string }> = {
   EIO: { what: 'the device reported an input/output error', fix: 'Check the disk or the network file system' },
   EBUSY: { what: 'the file or device is busy', fix: 'Close the program that holds it' },
   ETXTBSY: { what: 'the file is a program that is running', fix: 'Stop the program first' },
+  ENOTDIR: { what: 'a part of the path is a file, not a directory', fix: 'Move away the file that stands where a directory should be' },
   ENAMETOOLONG: { what: 'the path is too long for the file system', fix: 'Use a shorter path' },
 };
 

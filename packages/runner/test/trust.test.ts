@@ -1,12 +1,14 @@
 // `runner apply` applies only plans a trusted key signed, and says which files a plan touches before
 // it applies: driven through the CLI entry point on real files, with the user's config directory
 // (XDG_CONFIG_HOME) in a temporary directory. Also `runner trust add` and `runner trust list`.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { computePlanHash, generatePlanSigningKey, planSigner, textHash, type Plan } from '@sextant/format';
 import { main } from '../src/cli.ts';
+import { planSignerFor, trackingTree } from '../src/trust/index-provenance.ts';
 import { userPlanSigner } from '../src/trust/user-key.ts';
 import { wholeFilePlan } from './support/whole-file-plan.ts';
 
@@ -138,5 +140,42 @@ describe('runner trust', () => {
     expect(bad.code).toBe(1);
     expect(bad.stderr).toMatch(/^error: INVALID_ARGUMENT: "not\/a-key\.json" is neither a file nor an ed25519 public key\./);
     expect((await cli('trust', 'remove', 'x')).code).toBe(2);
+  });
+});
+
+describe('plans made from an index the repository ships', () => {
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=t@sextant.dev', '-c', 'user.name=t', ...args], { cwd: root, stdio: 'pipe' });
+
+  it('are not signed with this user\'s key when git tracks the index; the user\'s own index is', async () => {
+    git('init', '-q');
+    mkdirSync(join(root, '.sextant/index'), { recursive: true });
+    writeFileSync(join(root, '.sextant/index/manifest.json'), '{}\n');
+    mkdirSync(join(root, 'built/index'), { recursive: true });
+    writeFileSync(join(root, 'built/index/manifest.json'), '{}\n');
+    git('add', '-f', '.sextant/index/manifest.json');
+    git('commit', '-q', '-m', 'ships an index');
+    const lines: string[] = [];
+    expect(trackingTree(join(root, '.sextant/index'))).toBe(realpathSync(root));
+    expect(planSignerFor(join(root, '.sextant/index'), (line) => lines.push(line))).toBeUndefined();
+    expect(lines).toEqual([expect.stringContaining(`the index ${join(root, '.sextant/index')} is tracked by git`)]);
+    // Untracked, inside the same tree, and outside any tree: the user's own, signed with their key.
+    for (const dir of [join(root, 'built/index'), scratch]) {
+      const signer = planSignerFor(dir, (line) => lines.push(line))!;
+      const signed = await signer.sign(wholeFilePlan(root, { 'src/a.ts': 'export const a = 2;\n' }));
+      expect(signed.signature?.keyId, dir).toBe((await userPlanSigner()).key.keyId);
+    }
+    expect(lines).toHaveLength(1);
+  });
+});
+
+describe('the user\'s plan-signing key', () => {
+  it('is created whole once, however many signers ask for it at once, and an unusable config directory is an IO_ERROR that a later call recovers from', async () => {
+    writeFileSync(join(config, 'sextant'), 'a file where the directory should be');
+    await expect(userPlanSigner()).rejects.toMatchObject({ code: 'IO_ERROR', data: { errno: 'ENOTDIR' } });
+    rmSync(join(config, 'sextant'));
+    const keys = await Promise.all(Array.from({ length: 8 }, () => userPlanSigner()));
+    expect(new Set(keys.map((k) => k.key.keyId)).size).toBe(1);
+    expect(readFileSync(join(config, 'sextant/plan-signing-key'), 'utf8')).toMatch(/^\S+\n$/);
+    expect(statSync(join(config, 'sextant/plan-signing-key')).mode & 0o777).toBe(0o600);
   });
 });

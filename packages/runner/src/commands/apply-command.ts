@@ -3,7 +3,7 @@
 // prints who signed the plan and every file it creates, deletes or modifies, and it refuses a plan
 // no trusted key signed (PLAN_UNTRUSTED) unless --allow-unsigned.
 import { readFile } from 'node:fs/promises';
-import { SextantError } from '@sextant/format';
+import { ioErrorOf, SextantError } from '@sextant/format';
 import { applyPlan, checkPlan } from '../apply/apply-plan.ts';
 import { describeTrust, planTrust, requireTrusted } from '../trust/plan-trust.ts';
 
@@ -19,7 +19,7 @@ export async function applyCommand(planFile: string, options: ApplyCommandOption
   try {
     text = await readFile(planFile, 'utf8');
   } catch (error) {
-    throw new SextantError('FILE_NOT_FOUND', `Cannot read the plan ${planFile}: ${(error as Error).message}.`, 'Pass the path of a plan JSON file.');
+    throw ioErrorOf(error) ?? new SextantError('FILE_NOT_FOUND', `Cannot read the plan ${planFile}: ${(error as Error).message}.`, 'Pass the path of a plan JSON file.');
   }
   const plan = checkPlan(text, options.force, planFile);
   const trust = await planTrust(plan);

@@ -3,7 +3,7 @@
 // worker's /.well-known/sextant-plan-keys document saved by the user).
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { SextantError, type PlanPublicKey } from '@sextant/format';
+import { ioErrorOf, SextantError, type PlanPublicKey } from '@sextant/format';
 import { configDir, ensureConfigDir } from './config-dir.ts';
 
 export const TRUSTED_KEYS_FILE = 'trusted-plan-keys.json';
@@ -26,7 +26,7 @@ export async function readTrustedKeys(): Promise<TrustedKey[]> {
     text = await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw new SextantError('FILE_NOT_FOUND', `Cannot read the trusted plan keys ${path}: ${(error as Error).message}.`, 'Make the file readable by you.');
+    throw ioErrorOf(error) ?? new SextantError('FILE_NOT_FOUND', `Cannot read the trusted plan keys ${path}: ${(error as Error).message}.`, 'Make the file readable by you.');
   }
   const broken = () => new SextantError('INVALID_ARGUMENT', `${path} is not a trusted-keys file (JSON { "keys": [{ "keyId", "publicKey", "source", "added" }] }).`,
     'Fix it, or remove it and add the keys again with `runner trust add`.');

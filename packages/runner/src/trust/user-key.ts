@@ -2,9 +2,10 @@
 // (mode 0600) and used to sign every plan this user's runner makes, so that `runner apply` can
 // tell a plan it made from one edited since. It is the same kind of key as the worker's secret: a
 // 32-byte ed25519 seed, base64.
-import { readFile, writeFile } from 'node:fs/promises';
+import { randomBytes } from 'node:crypto';
+import { link, open, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { generatePlanSigningKey, planSigner, SextantError, type PlanSigner } from '@sextant/format';
+import { generatePlanSigningKey, ioErrorOf, planSigner, SextantError, type PlanSigner } from '@sextant/format';
 import { configDir, ensureConfigDir } from './config-dir.ts';
 
 export const USER_KEY_FILE = 'plan-signing-key';
@@ -15,26 +16,55 @@ export function userKeyPath(): string {
 
 let loaded: { path: string; signer: Promise<PlanSigner> } | undefined;
 
-/** This user's signer, creating the key when there is none. Loaded once per process (per config dir). */
+/**
+ * This user's signer, creating the key when there is none. Loaded once per process (per config
+ * dir); a failure is not kept, so a fixed config directory works on the next plan.
+ */
 export function userPlanSigner(): Promise<PlanSigner> {
   const path = userKeyPath();
-  if (loaded?.path !== path) loaded = { path, signer: load(path) };
+  if (loaded?.path !== path) {
+    const signer = load(path);
+    loaded = { path, signer };
+    signer.catch(() => {
+      if (loaded?.signer === signer) loaded = undefined;
+    });
+  }
   return loaded.signer;
 }
 
 async function load(path: string): Promise<PlanSigner> {
   let text = await readKey(path);
   if (text === undefined) {
-    await ensureConfigDir();
-    try {
-      // 'wx': two runners starting at once must not each write a key and sign with different ones.
-      await writeFile(path, `${generatePlanSigningKey()}\n`, { mode: 0o600, flag: 'wx' });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw cannotWrite(path, error);
-    }
+    await create(path);
     text = (await readKey(path))!;
   }
   return planSigner(text, path);
+}
+
+/**
+ * Writes a new key whole (to a private file, synced) and links it into place, so the key file is
+ * never seen half-written, not by a second runner starting at once nor after a crash; when another
+ * runner linked its key first, that one is kept and both sign with it.
+ */
+async function create(path: string): Promise<void> {
+  const dir = await ensureConfigDir().catch((error) => { throw cannotWrite(path, error); });
+  const temporary = join(dir, `.${USER_KEY_FILE}.${process.pid}.${randomBytes(6).toString('hex')}`);
+  try {
+    const file = await open(temporary, 'wx', 0o600);
+    try {
+      await file.writeFile(`${generatePlanSigningKey()}\n`);
+      await file.sync();
+    } finally {
+      await file.close();
+    }
+    await link(temporary, path).catch((error) => {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    });
+  } catch (error) {
+    throw cannotWrite(path, error);
+  } finally {
+    await unlink(temporary).catch(() => {});
+  }
 }
 
 async function readKey(path: string): Promise<string | undefined> {
@@ -42,12 +72,13 @@ async function readKey(path: string): Promise<string | undefined> {
     return await readFile(path, 'utf8');
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-    throw new SextantError('FILE_NOT_FOUND', `Cannot read the runner's plan-signing key ${path}: ${(error as Error).message}.`,
+    throw ioErrorOf(error) ?? new SextantError('FILE_NOT_FOUND', `Cannot read the runner's plan-signing key ${path}: ${(error as Error).message}.`,
       'Make it readable by you (chmod 600), or set XDG_CONFIG_HOME to a directory you own.');
   }
 }
 
 function cannotWrite(path: string, error: unknown): SextantError {
-  return new SextantError('FILE_NOT_FOUND', `Cannot create the runner's plan-signing key ${path}: ${(error as Error).message}.`,
+  if (error instanceof SextantError) return error;
+  return ioErrorOf(error) ?? new SextantError('FILE_NOT_FOUND', `Cannot create the runner's plan-signing key ${path}: ${(error as Error).message}.`,
     'Make the directory writable by you, or set XDG_CONFIG_HOME to a directory you own.');
 }
