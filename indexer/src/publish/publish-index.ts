@@ -18,7 +18,7 @@ import {
   serializeRecord, SextantError, shardKey, type RefRecord, type RepoRecord,
 } from '@sextant/format';
 import type { ObjectInfo, ObjectStore, PutOptions } from './object-store.ts';
-import { sha256Hex, verifyShardFile, type IndexDirectory, type IndexShard } from './read-index.ts';
+import { nativeSha256Hex, verifyShardFile, type IndexDirectory, type IndexShard } from './read-index.ts';
 
 export interface PublishOptions {
   /** owner/name the index is published under; the manifest's `repo` is rewritten to it when it differs. */
@@ -78,7 +78,7 @@ export async function publishIndex(store: ObjectStore, index: IndexDirectory, op
   const put = async (key: string, body: Uint8Array | string, onlyIf?: PutOptions['onlyIf']) => {
     const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
     const written = await store.put(key, body, {
-      sha256: sha256Hex(bytes), contentType: typeof body === 'string' ? 'application/json' : 'application/octet-stream', onlyIf,
+      sha256: nativeSha256Hex(bytes), contentType: typeof body === 'string' ? 'application/json' : 'application/octet-stream', onlyIf,
     });
     if (written) {
       summary.uploadedObjects++;
@@ -102,7 +102,7 @@ export async function publishIndex(store: ObjectStore, index: IndexDirectory, op
     const verified = { checked: unique.length, repaired: 0, missing: 0 };
     await forEachLimited(unique, concurrency, async (shard) => {
       const stored = await store.get(shardKey(shard.sha256));
-      if (stored && stored.bytes.byteLength === shard.bytes && sha256Hex(stored.bytes) === shard.sha256) {
+      if (stored && stored.bytes.byteLength === shard.bytes && nativeSha256Hex(stored.bytes) === shard.sha256) {
         if (stored.info.sha256 === shard.sha256) return skip(shard);
         // The right bytes, uploaded without their checksum: once more with it, so a publish without --verify can trust it.
         summary.replacedObjects++;

@@ -68,7 +68,7 @@ export async function verifyShardFile(name: string, sha256: string, bytes: numbe
     throw new SextantError('INDEX_CORRUPT', `Shard ${name} listed in the manifest is missing (${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
       'Rebuild the index with `indexer build`; do not edit the index directory by hand.', { shard: name });
   }
-  const actual = sha256Hex(data);
+  const actual = nativeSha256Hex(data);
   if (data.byteLength !== bytes || actual !== sha256) {
     throw new SextantError('INDEX_CORRUPT',
       `Shard ${name} (${file}) does not match the manifest: expected ${bytes} bytes with sha256 ${sha256}, found ${data.byteLength} bytes with sha256 ${actual}.`,
@@ -78,6 +78,6 @@ export async function verifyShardFile(name: string, sha256: string, bytes: numbe
 }
 
 /** node:crypto rather than the format package's pure-JS sha256: same digest, many times faster on large indexes. */
-export function sha256Hex(bytes: Uint8Array): string {
+export function nativeSha256Hex(bytes: Uint8Array): string {
   return createHash('sha256').update(bytes).digest('hex');
 }

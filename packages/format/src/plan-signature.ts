@@ -45,7 +45,10 @@ export const PLAN_SIGNATURE_CONTEXT = 'sextant-plan-signature-v1:';
 const ED25519 = { name: 'Ed25519' } as const;
 /** The DER head of a PKCS#8 ed25519 private key; the 32-byte seed follows it. */
 const PKCS8_PREFIX = [0x30, 0x2e, 0x02, 0x01, 0x00, 0x30, 0x05, 0x06, 0x03, 0x2b, 0x65, 0x70, 0x04, 0x22, 0x04, 0x20];
-const KEY_ID = /^[0-9a-f]{16}$/;
+/** A keyId: 16 lowercase hex digits. */
+export const PLAN_KEY_ID_PATTERN = /^[0-9a-f]{16}$/;
+/** A signature's value: the 64 bytes of an ed25519 signature, base64. */
+export const PLAN_SIGNATURE_VALUE_PATTERN = /^[A-Za-z0-9+/]{86}==$/;
 
 /** The first 64 bits of the SHA-256 of the raw public key, hex: short enough to read, long enough not to collide by chance. */
 export function planKeyId(publicKey: Uint8Array): string {
@@ -53,7 +56,7 @@ export function planKeyId(publicKey: Uint8Array): string {
 }
 
 export function isPlanKeyId(text: string): boolean {
-  return KEY_ID.test(text);
+  return PLAN_KEY_ID_PATTERN.test(text);
 }
 
 export function publicKeyOf(raw: Uint8Array): PlanPublicKey {

@@ -8,7 +8,7 @@
 import { blake3 } from '@noble/hashes/blake3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { SextantError } from './errors.ts';
-import { isPlanKeyId, PLAN_SIGNATURE_ALG, type PlanSignature } from './plan-signature.ts';
+import { isPlanKeyId, PLAN_SIGNATURE_ALG, PLAN_SIGNATURE_VALUE_PATTERN, type PlanSignature } from './plan-signature.ts';
 import { lastAtOrBefore } from './sorted-search.ts';
 
 export const PLAN_FORMAT = 1;
@@ -175,7 +175,7 @@ export function parsePlan(input: unknown, where = 'the plan'): Plan {
     const signature = object(plan.signature, `${where}: signature`);
     if (signature.alg !== PLAN_SIGNATURE_ALG) throw invalid(where, `signature.alg is not ${PLAN_SIGNATURE_ALG}`);
     if (typeof signature.keyId !== 'string' || !isPlanKeyId(signature.keyId)) throw invalid(where, 'signature.keyId is not 16 lowercase hex digits');
-    if (typeof signature.value !== 'string' || !/^[A-Za-z0-9+/]{86}==$/.test(signature.value)) throw invalid(where, 'signature.value is not 64 bytes of base64');
+    if (typeof signature.value !== 'string' || !PLAN_SIGNATURE_VALUE_PATTERN.test(signature.value)) throw invalid(where, 'signature.value is not 64 bytes of base64');
   }
   for (const [name, arg] of Object.entries(object(plan.arguments, `${where}: arguments`))) {
     if (!['string', 'number', 'boolean'].includes(typeof arg)) throw invalid(where, `argument ${name} is not a string, number or boolean`);

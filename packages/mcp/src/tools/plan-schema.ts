@@ -7,7 +7,8 @@
 // `tsc --noEmit` fails when the two drift apart.
 import * as z from 'zod';
 import {
-  CONFLICT_KINDS, FILE_CHANGES, PLAN_FORMAT, PLAN_OPERATIONS, PLAN_SIGNATURE_ALG, PLAN_SIGNATURE_CONTEXT, PLANNERS, type Plan,
+  CONFLICT_KINDS, FILE_CHANGES, PLAN_FORMAT, PLAN_KEY_ID_PATTERN, PLAN_OPERATIONS, PLAN_SIGNATURE_ALG, PLAN_SIGNATURE_CONTEXT,
+  PLAN_SIGNATURE_VALUE_PATTERN, PLANNERS, type Plan,
 } from '@sextant/format';
 import type { Check, MutuallyAssignable, SameKeys } from '../schema-type-checks.ts';
 
@@ -61,8 +62,8 @@ export const planSchema = z.object({
   planHash: hash.describe('BLAKE3 (hex) of the canonical JSON (RFC 8785) of the plan without planHash and signature.'),
   signature: z.object({
     alg: z.literal(PLAN_SIGNATURE_ALG),
-    keyId: z.string().regex(/^[0-9a-f]{16}$/).describe('The first 16 hex digits of the SHA-256 of the raw public key.'),
-    value: z.string().regex(/^[A-Za-z0-9+/]{86}==$/).describe(`base64 of the ed25519 signature of the UTF-8 bytes of "${PLAN_SIGNATURE_CONTEXT}" followed by planHash.`),
+    keyId: z.string().regex(PLAN_KEY_ID_PATTERN).describe('The first 16 hex digits of the SHA-256 of the raw public key.'),
+    value: z.string().regex(PLAN_SIGNATURE_VALUE_PATTERN).describe(`base64 of the ed25519 signature of the UTF-8 bytes of "${PLAN_SIGNATURE_CONTEXT}" followed by planHash.`),
   }).optional().describe('Who made the plan: the worker (its keys are served at /.well-known/sextant-plan-keys) or a runner (its per-user key). `runner apply` applies only plans signed by a key it trusts.'),
 });
 

@@ -74,7 +74,7 @@ export class PathJail {
   }
 
   private contains(absolute: string): boolean {
-    return absolute === this.root || absolute.startsWith(this.root.endsWith(sep) ? this.root : this.root + sep);
+    return isWithin(this.root, absolute);
   }
 
   private syntax(path: string): string[] {
@@ -93,4 +93,9 @@ export class PathJail {
 function outside(path: string, why: string): SextantError {
   return new SextantError('PATH_OUTSIDE_ROOT', `Refusing ${JSON.stringify(path)}: ${why}.`,
     'Plans may only name repository-relative files inside the repository; nothing was changed.');
+}
+
+/** Whether the absolute `path` is `dir` or below it. */
+export function isWithin(dir: string, path: string): boolean {
+  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
 }

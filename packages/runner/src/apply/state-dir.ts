@@ -11,10 +11,10 @@ import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { lstat, mkdir, readdir, readlink, realpath } from 'node:fs/promises';
 import { homedir } from 'node:os';
-import { isAbsolute, join, relative, sep } from 'node:path';
+import { isAbsolute, join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { SextantError } from '@sextant/format';
-import type { PathJail } from './path-jail.ts';
+import { isWithin, type PathJail } from './path-jail.ts';
 
 const run = promisify(execFile);
 
@@ -46,7 +46,7 @@ export async function openStateDir(jail: PathJail, notify: Notify = notifyOnStde
   const gitDir = await gitDirOf(jail.root);
   const state = gitDir ? inGitDir(jail.root, gitDir) : await inStateHome(jail.root);
   await refuseLinks(state);
-  if (gitDir && contains(jail.root, state.dir) && (await tracked(jail.root, state.dir)).length > 0) {
+  if (gitDir && isWithin(jail.root, state.dir) && (await tracked(jail.root, state.dir)).length > 0) {
     throw new SextantError('CONFLICT', `The runner's state directory ${state.dir} is tracked by git: the repository ships it, and recovery will not obey it.`,
       `Remove it from the repository (git rm -r --cached ${relative(jail.root, state.dir)}) and from the tree, then run the command again.`, { path: state.dir });
   }
@@ -83,7 +83,7 @@ async function inStateHome(root: string): Promise<StateDir> {
   const base = await realpath(home).catch(() => home);
   const key = createHash('sha256').update(root).digest('hex').slice(0, 32);
   const dir = join(base, 'sextant', 'trees', key);
-  if (contains(root, dir)) {
+  if (isWithin(root, dir)) {
     throw new SextantError('INVALID_ARGUMENT', `${root} is not a git repository, and the runner's state directory for it (${dir}) would be inside it, where the tree's own files could pose as recovery state.`,
       'Set XDG_STATE_HOME to a directory outside the tree, or make the tree a git repository (git init).', { root, path: dir });
   }
@@ -129,6 +129,3 @@ async function tracked(root: string, path: string): Promise<string[]> {
   return stdout.split('\0').filter(Boolean);
 }
 
-function contains(dir: string, path: string): boolean {
-  return path === dir || path.startsWith(dir.endsWith(sep) ? dir : dir + sep);
-}
