@@ -271,12 +271,26 @@ function readRepoRecord(text: string, key: string, replacing: boolean): RepoReco
   }
 }
 
-async function forEachLimited<T>(items: T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
+/**
+ * Runs `run` over the items, `limit` at a time. After a failure no item starts, and the call
+ * rejects (with the first error) only once every upload in flight has ended: a failed publish
+ * leaves nothing running against a store its caller closes next (a read of a closed local R2's
+ * answer blocks its process for good).
+ */
+export async function forEachLimited<T>(items: T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
+  let failure: { error: unknown } | undefined;
   const worker = async () => {
-    while (next < items.length) await run(items[next++]!);
+    while (!failure && next < items.length) {
+      try {
+        await run(items[next++]!);
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  if (failure) throw failure.error;
 }
 
 export function formatBytes(bytes: number): string {
