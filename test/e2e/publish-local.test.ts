@@ -8,14 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getPlatformProxy } from 'wrangler';
 import type { Manifest } from '@sextant/format';
 import { ShardCache } from '@sextant/query';
-import { publishCommand } from '../../indexer/src/publish/publish-command.ts';
 import { IoMeter } from '../../workers/mcp/src/io-meter.ts';
 import { RefCache } from '../../workers/mcp/src/isolate-caches.ts';
 import { R2IndexProvider } from '../../workers/mcp/src/r2-index-provider.ts';
 import type { R2BucketLike } from '../../workers/mcp/src/r2-bucket.ts';
 import { buildIndexOf } from './support/servers.ts';
 import { TINY_COMMIT, TINY_REPO, writeTinyIndex } from './support/tiny-index.ts';
-import { WORKER_DIR } from './support/wrangler-dev.ts';
+import { WORKER_DIR, publishLocal } from './support/wrangler-dev.ts';
 
 const SECOND = '3333333333333333333333333333333333333333';
 
@@ -23,12 +22,7 @@ describe('indexer publish --local', () => {
   let scratch: string;
   let persistDir: string;
 
-  async function publish(...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await publishCommand([...argv, '--local', '--persist-to', persistDir], { out: (l) => out.push(l), err: (l) => err.push(l) });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  }
+  const publish = (...argv: string[]) => publishLocal(persistDir, ...argv);
 
   /** Reads the published state the way the worker does. */
   async function withProvider<T>(repo: string, run: (provider: R2IndexProvider, meter: IoMeter) => Promise<T>): Promise<T> {

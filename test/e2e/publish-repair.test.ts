@@ -10,12 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getPlatformProxy } from 'wrangler';
 import { shardKey, type Manifest } from '@sextant/format';
 import { ShardCache } from '@sextant/query';
-import { publishCommand } from '../../indexer/src/publish/publish-command.ts';
 import { RefCache } from '../../workers/mcp/src/isolate-caches.ts';
 import { R2IndexProvider } from '../../workers/mcp/src/r2-index-provider.ts';
 import type { R2BucketLike } from '../../workers/mcp/src/r2-bucket.ts';
 import { buildTinyIndex, writeTinyIndex } from './support/tiny-index.ts';
-import { WORKER_DIR } from './support/wrangler-dev.ts';
+import { WORKER_DIR, publishLocal } from './support/wrangler-dev.ts';
 
 interface WritableBucket extends R2BucketLike {
   put(key: string, value: Uint8Array): Promise<unknown>;
@@ -25,12 +24,7 @@ describe('repairing a corrupt shard object by publishing again', () => {
   let scratch: string;
   let persistDir: string;
 
-  async function publish(...argv: string[]) {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await publishCommand([...argv, '--local', '--persist-to', persistDir], { out: (l) => out.push(l), err: (l) => err.push(l) });
-    return { code, out: out.join('\n'), err: err.join('\n') };
-  }
+  const publish = (...argv: string[]) => publishLocal(persistDir, ...argv);
 
   async function withBucket<T>(use: (bucket: WritableBucket) => Promise<T>): Promise<T> {
     const proxy = await getPlatformProxy<{ INDEX: WritableBucket }>({

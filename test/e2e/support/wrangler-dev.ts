@@ -12,6 +12,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openWranglerStore, type ObjectStore } from '../../../indexer/src/publish/object-store.ts';
+import { publishCommand } from '../../../indexer/src/publish/publish-command.ts';
 
 export const WORKER_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../workers/mcp');
 
@@ -137,4 +138,12 @@ export async function withLocalStore<T>(persistDir: string, use: (store: ObjectS
   } finally {
     await store.close();
   }
+}
+
+/** `indexer publish … --local --persist-to <persistDir>`, run in process; its exit code and what it printed. */
+export async function publishLocal(persistDir: string, ...argv: string[]): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await publishCommand([...argv, '--local', '--persist-to', persistDir], { out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out: out.join('\n'), err: err.join('\n') };
 }
