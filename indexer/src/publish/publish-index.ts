@@ -14,11 +14,11 @@
 // another publish moved the ref in between, this one moves it only if its own commit is newer (by
 // commit date) or it is forced, so two publishes racing on a ref cannot leave the older commit.
 import {
-  manifestKey, manifestSha256, normalizeRefName, parseManifest, parseRefRecord, parseRepoName, parseRepoRecord, refKey, repoRecordKey,
+  digestSha256Hex, manifestKey, manifestSha256, normalizeRefName, parseManifest, parseRefRecord, parseRepoName, parseRepoRecord, refKey, repoRecordKey,
   serializeRecord, SextantError, shardKey, type RefRecord, type RepoRecord,
 } from '@sextant/format';
 import type { ObjectInfo, ObjectStore, PutOptions } from './object-store.ts';
-import { nativeSha256Hex, verifyShardFile, type IndexDirectory, type IndexShard } from './read-index.ts';
+import { verifyShardFile, type IndexDirectory, type IndexShard } from './read-index.ts';
 
 export interface PublishOptions {
   /** owner/name the index is published under; the manifest's `repo` is rewritten to it when it differs. */
@@ -78,7 +78,7 @@ export async function publishIndex(store: ObjectStore, index: IndexDirectory, op
   const put = async (key: string, body: Uint8Array | string, onlyIf?: PutOptions['onlyIf']) => {
     const bytes = typeof body === 'string' ? new TextEncoder().encode(body) : body;
     const written = await store.put(key, body, {
-      sha256: nativeSha256Hex(bytes), contentType: typeof body === 'string' ? 'application/json' : 'application/octet-stream', onlyIf,
+      sha256: await digestSha256Hex(bytes), contentType: typeof body === 'string' ? 'application/json' : 'application/octet-stream', onlyIf,
     });
     if (written) {
       summary.uploadedObjects++;
@@ -102,7 +102,7 @@ export async function publishIndex(store: ObjectStore, index: IndexDirectory, op
     const verified = { checked: unique.length, repaired: 0, missing: 0 };
     await forEachLimited(unique, concurrency, async (shard) => {
       const stored = await store.get(shardKey(shard.sha256));
-      if (stored && stored.bytes.byteLength === shard.bytes && nativeSha256Hex(stored.bytes) === shard.sha256) {
+      if (stored && stored.bytes.byteLength === shard.bytes && (await digestSha256Hex(stored.bytes)) === shard.sha256) {
         if (stored.info.sha256 === shard.sha256) return skip(shard);
         // The right bytes, uploaded without their checksum: once more with it, so a publish without --verify can trust it.
         summary.replacedObjects++;

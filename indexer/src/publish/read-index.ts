@@ -1,11 +1,10 @@
 // Reads and verifies an index directory as `indexer build` writes it (manifest.json plus one file
 // per shard at `<dir>/<shard name>`) before anything is uploaded: a publish never spreads an index
 // whose bytes disagree with its manifest.
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import {
-  isFullCommit, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestSha256, parseManifest, parseManifestDigestLine, SextantError, type Manifest,
+  digestSha256Hex, isFullCommit, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestSha256, parseManifest, parseManifestDigestLine, SextantError, type Manifest,
 } from '@sextant/format';
 
 export interface IndexShard {
@@ -68,7 +67,7 @@ export async function verifyShardFile(name: string, sha256: string, bytes: numbe
     throw new SextantError('INDEX_CORRUPT', `Shard ${name} listed in the manifest is missing (${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}).`,
       'Rebuild the index with `indexer build`; do not edit the index directory by hand.', { shard: name });
   }
-  const actual = nativeSha256Hex(data);
+  const actual = await digestSha256Hex(data);
   if (data.byteLength !== bytes || actual !== sha256) {
     throw new SextantError('INDEX_CORRUPT',
       `Shard ${name} (${file}) does not match the manifest: expected ${bytes} bytes with sha256 ${sha256}, found ${data.byteLength} bytes with sha256 ${actual}.`,
@@ -77,7 +76,3 @@ export async function verifyShardFile(name: string, sha256: string, bytes: numbe
   return data;
 }
 
-/** node:crypto rather than the format package's pure-JS sha256: same digest, many times faster on large indexes. */
-export function nativeSha256Hex(bytes: Uint8Array): string {
-  return createHash('sha256').update(bytes).digest('hex');
-}

@@ -15,7 +15,7 @@
 // (or repo.json's copy of one) records, against the repo and commit its key or record names, and
 // field by field; any difference is INDEX_CORRUPT.
 import {
-  commitFromKey, commitsPrefix, isCommitPrefix, isFullCommit, MANIFEST_FILE, manifestKey, normalizeRefName, parseManifest,
+  commitFromKey, commitsPrefix, digestSha256Hex, isCommitPrefix, isFullCommit, MANIFEST_FILE, manifestKey, normalizeRefName, parseManifest,
   parseRefRecord, parseRepoName, parseRepoRecord, refKey, refNameFromKey, refsPrefix, repoRecordKey,
   SextantError, type Manifest, type RefRecord,
 } from '@sextant/format';
@@ -24,7 +24,6 @@ import { IndexReader, type ShardCache } from '@sextant/query';
 import type { R2BucketLike } from './r2-bucket.ts';
 import { R2ShardSource, type EdgeCacheLike } from './r2-shard-source.ts';
 import { IoMeter } from './io-meter.ts';
-import { nativeSha256Hex } from './native-sha256.ts';
 import { REF_TTL_MS, SHARED_REF_CACHE, SHARED_SHARD_CACHE, type RefCache } from './isolate-caches.ts';
 
 /** How many commits or refs an error lists; listing is one cheap R2 call each. */
@@ -197,7 +196,7 @@ export class R2IndexProvider implements IndexProvider {
     repo: string, commit: string, text: string, where: string, recorded?: { expected: string | undefined; recordedIn: string },
   ): Promise<Manifest> {
     // manifestSha256, with the platform's digest.
-    const sha256 = await nativeSha256Hex(new TextEncoder().encode(text));
+    const sha256 = await digestSha256Hex(new TextEncoder().encode(text));
     const manifest = parseManifest(text, where, recorded && { ...recorded, actual: sha256 });
     const mismatch = manifest.commit !== commit ? `commit ${manifest.commit}, not ${commit}`
       : manifest.repo.toLowerCase() !== repo.toLowerCase() ? `repository ${manifest.repo}, not ${repo}` : undefined;

@@ -3,11 +3,10 @@
 // manifest entry with the platform's SHA-256 and inflated with its DecompressionStream, which cost
 // a fraction of the CPU of the portable code in @sextant/format. Only checked bytes are put in the
 // edge cache, so a corrupt object never outlives its repair there.
-import { SextantError, shardKey, type ShardEntry } from '@sextant/format';
+import { digestSha256Hex, SextantError, shardKey, type ShardEntry } from '@sextant/format';
 import type { ShardSource } from '@sextant/query';
 import type { R2BucketLike } from './r2-bucket.ts';
 import { IoMeter } from './io-meter.ts';
-import { nativeSha256Hex } from './native-sha256.ts';
 
 /** The slice of the Workers Cache API (caches.default) used here. */
 export interface EdgeCacheLike {
@@ -113,7 +112,7 @@ export class R2ShardSource implements ShardSource {
 }
 
 async function matches(bytes: Uint8Array<ArrayBuffer>, entry: ShardEntry): Promise<boolean> {
-  return bytes.byteLength === entry.bytes && (await nativeSha256Hex(bytes)) === entry.sha256;
+  return bytes.byteLength === entry.bytes && (await digestSha256Hex(bytes)) === entry.sha256;
 }
 
 async function inflateRaw(bytes: Uint8Array<ArrayBuffer>): Promise<Uint8Array> {
