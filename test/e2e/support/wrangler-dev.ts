@@ -35,7 +35,22 @@ export interface RunningWorker {
   stop(): Promise<void>;
 }
 
+/**
+ * Starts wrangler dev on ports the OS just handed out. Another process (a workerd of another
+ * wrangler, binding port 0) can take one before wrangler binds it; that start fails with "Address
+ * already in use" and is tried again on new ports, a few times.
+ */
 export async function startWorker(options: StartWorkerOptions): Promise<RunningWorker> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startWorkerOnce(options);
+    } catch (error) {
+      if (attempt === 3 || !/Address already in use/.test((error as Error).message)) throw error;
+    }
+  }
+}
+
+async function startWorkerOnce(options: StartWorkerOptions): Promise<RunningWorker> {
   const port = await freePort();
   const inspectorPort = await freePort();
   const wranglerBin = join(dirname(createRequire(import.meta.url).resolve('wrangler/package.json')), 'bin', 'wrangler.js');
