@@ -7,9 +7,10 @@
 // and linear in the manifest: no shard is read for it.
 import { SextantError } from './errors.ts';
 import { FileShard } from './file-shard.ts';
+import { FileTable } from './file-table.ts';
 import { sha256Hex } from './hash.ts';
 import {
-  bucketOfShardName, FORMAT_VERSION, impliedShardCount, impliedShardNames, MANIFEST_FILE, NAMES_SHARD, type Manifest, type ShardEntry,
+  bucketOfShardName, FORMAT_VERSION, impliedShardCount, impliedShardNames, MANIFEST_FILE, NAMES_SHARD, FILE_TABLE_SHARD, type Manifest, type ShardEntry,
 } from './manifest.ts';
 import { manifestSchema } from './manifest-schema.ts';
 import { NameShard } from './name-shard.ts';
@@ -95,8 +96,9 @@ function checkConsistency(manifest: Manifest, where: string): void {
   let listed = 0;
   for (const [name, entry] of Object.entries(shards)) {
     listed++;
-    const shard = name === NAMES_SHARD ? undefined : bucketOfShardName(name, layout);
-    if (name !== NAMES_SHARD && !shard) {
+    const single = name === NAMES_SHARD || name === FILE_TABLE_SHARD;
+    const shard = single ? undefined : bucketOfShardName(name, layout);
+    if (!single && !shard) {
       throw corrupt(`The manifest at ${where} lists shard ${name}, which its layout (${layoutText}) does not imply.`, { shard: name });
     }
     if (shard?.kind === 'symbols') symbolRecords += entry.records;
@@ -126,6 +128,10 @@ function checkConsistency(manifest: Manifest, where: string): void {
   if (names > counts.symbols) {
     throw corrupt(`The manifest at ${where} lists ${names} searchable names but counts only ${counts.symbols} symbols.`, { shard: NAMES_SHARD });
   }
+  const tracked = shards[FILE_TABLE_SHARD]!.records;
+  if (tracked < counts.files + manifest.skipped.length) {
+    throw corrupt(`The manifest at ${where} lists ${tracked} tracked files in its file table but counts ${counts.files} files and ${manifest.skipped.length} skipped.`, { shard: FILE_TABLE_SHARD });
+  }
   const byLanguage = Object.values(manifest.languages).reduce((sum, language) => sum + (language?.files ?? 0), 0);
   if (byLanguage !== counts.files) {
     throw corrupt(`The manifest at ${where} counts ${counts.files} files, but ${byLanguage} by language.`, { field: 'languages' });
@@ -134,7 +140,7 @@ function checkConsistency(manifest: Manifest, where: string): void {
 
 /** How many records a decoded shard (a view from shardView) holds, as its manifest entry counts them. */
 export function recordsOf(view: unknown): number {
-  if (view instanceof SymbolShard || view instanceof NameShard) return view.size;
+  if (view instanceof SymbolShard || view instanceof NameShard || view instanceof FileTable) return view.size;
   if (view instanceof FileShard || view instanceof TextShard) return view.paths.length;
   throw new SextantError('INTERNAL', 'recordsOf was given something that is not a shard view.', 'This is a bug in Sextant; report it.');
 }
@@ -146,7 +152,8 @@ export function recordsOf(view: unknown): number {
  * bytes listed under another name are another shard's. Constant time.
  */
 export function checkShardHolds(name: string, view: unknown, entry: ShardEntry, layout: Manifest['layout'], where: string): void {
-  const expected = name === NAMES_SHARD ? { kind: 'names' as const, bucket: 0 } : bucketOfShardName(name, layout);
+  const expected = name === NAMES_SHARD ? { kind: 'names' as const, bucket: 0 }
+    : name === FILE_TABLE_SHARD ? { kind: 'filetable' as const, bucket: 0 } : bucketOfShardName(name, layout);
   let size: number;
   let bucketKeys: (() => string[]) | undefined;
   let bits = layout.fileBucketBits;
@@ -159,6 +166,8 @@ export function checkShardHolds(name: string, view: unknown, entry: ShardEntry, 
     size = paths.length;
     bucketKeys = () => [pathKey(paths[0]!), pathKey(paths[paths.length - 1]!)];
   } else if (expected?.kind === 'names' && view instanceof NameShard) {
+    size = view.size;
+  } else if (expected?.kind === 'filetable' && view instanceof FileTable) {
     size = view.size;
   } else {
     throw corrupt(`Shard ${name} of ${where} (${entry.sha256}) is not a ${expected?.kind ?? 'known'} shard: the manifest lists another shard's bytes under its name.`, { shard: name });

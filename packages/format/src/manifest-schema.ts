@@ -43,5 +43,5 @@ export const manifestSchema = z.object({
     sha256: lowerHex(64).describe("sha256 of the shard's bytes; also its content address in object storage."),
     bytes: count,
     records: count.describe('Records the shard holds: symbols in a symbol shard, files in a file or text shard, entries in the name shard.'),
-  })).describe('Every shard of the index by name (every bucket the layout implies, and names); readers verify each against its entry before decoding it.'),
+  })).describe('Every shard of the index by name (every bucket the layout implies, names and filetable); readers verify each against its entry before decoding it.'),
 });

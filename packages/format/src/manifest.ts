@@ -3,8 +3,13 @@
 // consistency checks are in manifest-check.ts.
 import type { Language } from './records.ts';
 
-/** 4: every bucket the layout implies is written (empty ones too), and shard entries count their records. */
-export const FORMAT_VERSION = 4;
+/**
+ * 4: every bucket the layout implies is written (empty ones too), and shard entries count their records.
+ * 5: a file table (every tracked file with its blob id), and file records list their declarations
+ * (DeclRecord, with body and doc fingerprints) and unresolved identifiers, so two commits compare
+ * from the file shards of their changed files.
+ */
+export const FORMAT_VERSION = 5;
 export const MANIFEST_FILE = 'manifest.json';
 /**
  * Next to manifest.json in an index directory: its sha256, as `sha256sum` prints it, so that the
@@ -12,12 +17,14 @@ export const MANIFEST_FILE = 'manifest.json';
  */
 export const MANIFEST_DIGEST_FILE = 'manifest.sha256';
 export const NAMES_SHARD = 'names';
+/** The file table (file-table.ts): every tracked file and its blob id. */
+export const FILE_TABLE_SHARD = 'filetable';
 
 export interface ShardEntry {
   /** sha256 of the shard's bytes, lowercase hex; also its content address in object storage. */
   sha256: string;
   bytes: number;
-  /** Records the shard holds: symbols (symbol shards), files (file and text shards), entries (names). */
+  /** Records the shard holds: symbols (symbol shards), files (file and text shards, the file table), entries (names). */
   records: number;
 }
 
@@ -74,17 +81,18 @@ export function textShardName(bucket: number): string {
   return `texts/${bucket.toString(16).padStart(4, '0')}`;
 }
 
-/** The shards a layout implies, in order: every symbol bucket, every file and text bucket, the names. */
+/** The shards a layout implies, in order: every symbol bucket, every file and text bucket, the names, the file table. */
 export function* impliedShardNames(layout: Manifest['layout']): Generator<string> {
   for (let bucket = 0; bucket < 2 ** layout.symbolBucketBits; bucket++) yield symbolShardName(bucket);
   for (let bucket = 0; bucket < 2 ** layout.fileBucketBits; bucket++) yield fileShardName(bucket);
   for (let bucket = 0; bucket < 2 ** layout.fileBucketBits; bucket++) yield textShardName(bucket);
   yield NAMES_SHARD;
+  yield FILE_TABLE_SHARD;
 }
 
 /** How many shards a layout implies. */
 export function impliedShardCount(layout: Manifest['layout']): number {
-  return 2 ** layout.symbolBucketBits + 2 * 2 ** layout.fileBucketBits + 1;
+  return 2 ** layout.symbolBucketBits + 2 * 2 ** layout.fileBucketBits + 2;
 }
 
 /** The bucket a shard name stands for under `layout`, or undefined when the layout implies no such shard. */

@@ -5,7 +5,7 @@
 import {
   bucketOf, checkShardHolds, decodeInflatedShard, decodeShard, fileShardName, manifestSha256, NAMES_SHARD, parseManifest, pathKey,
   SextantError, sha256Hex, shardView, symbolShardName, textShardName, type FileShard, type SymbolShard,
-  NameShard, type FileRecord, type Manifest, type ShardEntry, type SymbolRecord,
+  NameShard, FILE_TABLE_SHARD, FileTable, type FileRecord, type Manifest, type ShardEntry, type SymbolRecord,
 } from '@sextant/format';
 import type { ShardCache } from './shard-cache.ts';
 import type { ShardSource } from './shard-source.ts';
@@ -116,6 +116,10 @@ export class IndexReader {
   async file(path: string): Promise<FileRecord | undefined> {
     const shard = await this.shard<FileShard>(this.fileShardNameOf(path));
     return shard?.file(path);
+  }
+
+  async fileTable(): Promise<FileTable> {
+    return (await this.shard<FileTable>(FILE_TABLE_SHARD)) ?? FileTable.empty();
   }
 
   async names(): Promise<NameShard> {
