@@ -87,7 +87,7 @@ export function createSextantServer(provider: IndexProvider, info: ServerInfo, o
     let result: CallToolResult;
     try {
       const answer = await tool.run(tracked, parsed.data, context);
-      result = { content: [{ type: 'text', text: tool.render(answer) }], structuredContent: answer as Record<string, unknown> };
+      result = { content: [{ type: 'text', text: tool.render(answer, parsed.data) }], structuredContent: answer as Record<string, unknown> };
     } catch (error) {
       result = errorResult(error);
     }

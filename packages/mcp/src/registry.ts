@@ -1,6 +1,8 @@
 // The tool registry: every read tool Sextant serves, in the order tools/list shows them. The worker
 // and the runner serve exactly this list.
 import { callHierarchyTool } from './tools/call-hierarchy.ts';
+import { changeImpactTool } from './tools/change-impact.ts';
+import { diffSymbolsTool } from './tools/diff-symbols.ts';
 import { fileProblemsTool } from './tools/file-problems.ts';
 import { fileStructureTool } from './tools/file-structure.ts';
 import { findReferencesTool } from './tools/find-references.ts';
@@ -21,6 +23,6 @@ export const PLAN_TOOLS: readonly ToolDefinition[] = [planRenameTool, planSafeDe
 export const READ_TOOLS: readonly ToolDefinition[] = [
   indexStatusTool, searchSymbolsTool, gotoDefinitionTool, symbolInfoTool, findReferencesTool, findImplementationsTool,
   findSuperMethodsTool, typeHierarchyTool, callHierarchyTool, fileStructureTool, readFileTool, fileProblemsTool,
-  ...PLAN_TOOLS,
+  diffSymbolsTool, changeImpactTool, ...PLAN_TOOLS,
 ];
 

@@ -17,7 +17,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   input: I;
   output: O;
   run(provider: IndexProvider, args: z.infer<I>, context: ToolContext): Promise<z.infer<O>>;
-  render(result: z.infer<O>): string;
+  /** The `content` text; `args` are the call's, for tools whose rendering the caller chooses (format). */
+  render(result: z.infer<O>, args: z.infer<I>): string;
   /** MCP behaviour hints; absent: read-only, idempotent, closed-world (every read tool). */
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean };
 }

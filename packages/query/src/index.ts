@@ -18,3 +18,8 @@ export * from './call-hierarchy.ts';
 export * from './file-tools.ts';
 export * from './preview.ts';
 export * from './symbol-info.ts';
+export * from './line-diff.ts';
+export * from './change-set.ts';
+export * from './change-coverage.ts';
+export * from './diff-symbols.ts';
+export * from './change-impact.ts';

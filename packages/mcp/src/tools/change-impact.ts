@@ -1,0 +1,79 @@
+// change_impact: where a change between two indexed commits lands: broken, updated and at-risk
+// sites, callers, affected tests and the problems introduced and resolved.
+import * as z from 'zod';
+import { changeImpact, DIFF_PAGE, IMPACT_BOUNDS, SITE_STATUSES } from '@sextant/query';
+import { defineTool } from '../tool-definition.ts';
+import { confidence, location, pageInput, pageOutput, peer, referenceKind, symbolKind } from '../schema-parts.ts';
+import { renderLocation, renderPage } from '../render.ts';
+import { renderImpactMarkdown, renderChangeLine } from '../review-markdown.ts';
+import { changeAspect, changeInput, changeKind, changeOutput, changeSide, coverage, openPair } from './change-parts.ts';
+
+const problem = z.object({
+  ...location,
+  source: z.enum(['syntax', 'compiler']),
+  severity: z.enum(['error', 'warning']),
+  code: z.number().int().optional(),
+  message: z.string(),
+  symbolId: z.string().optional().describe('The changed symbol whose declaration or broken site the problem is on.'),
+});
+
+export const changeImpactTool = defineTool({
+  name: 'change_impact',
+  title: 'Change impact',
+  description:
+    'Where a change between two indexed commits (base, head) lands, for every changed symbol or the one named (symbolId of either commit, or qualifiedName, or paths): each site that uses it at head (for a removed symbol, its references at base carried to head) with a status: broken (TypeScript/JavaScript: a compiler error at head on the site or its call that base did not have, with the message; Java/Kotlin: a reference that no longer resolves, a call whose argument count fits no overload, a class lacking a new abstract member), updated (on a line the change edited) or at-risk (the callee\'s signature, modifiers, type or body changed; the site compiles: look at it). Also callers (transitive, at head, up to depth, default 2), affectedTests (test files and test functions reaching a changed symbol, with the chain of symbolIds), introducedProblems / resolvedProblems, and coverage (what could not be analysed or resolved: when it lists anything, "no broken sites" is not exhaustive there). Page size default 100 changed symbols, at most 1000.',
+  input: z.strictObject({
+    ...changeInput,
+    symbolId: z.string().max(64).optional().describe('Only the change of this symbol: a symbolId of the base or the head commit.'),
+    qualifiedName: z.string().max(1024).optional().describe('Only the changes of symbols with this qualified name (either side).'),
+    depth: z.number().int().min(1).max(IMPACT_BOUNDS.depth.max).optional()
+      .describe(`How many steps of callers, default ${IMPACT_BOUNDS.depth.default}, at most ${IMPACT_BOUNDS.depth.max}.`),
+    ...pageInput(DIFF_PAGE),
+  }),
+  output: z.object({
+    ...changeOutput,
+    impacts: z.array(z.object({
+      symbol: changeSide.describe('The changed symbol: at head, or at base when it was removed.'),
+      change: changeKind,
+      aspects: z.array(changeAspect),
+      sites: z.array(z.object({
+        ...location, kind: referenceKind, confidence, enclosing: peer.optional(),
+        status: z.enum(SITE_STATUSES), reason: z.string().describe('Why: the compiler\'s message for a broken site, what changed for an at-risk one.'),
+      })),
+      sitesTotal: z.number().int().describe('Sites of this symbol in all; sites lists at most 1000.'),
+    })),
+    callers: z.array(z.object({
+      symbolId: z.string(), name: z.string(), kind: symbolKind, qualifiedName: z.string(), path: z.string().optional(), line: z.number().int().optional(),
+      depth: z.number().int(), reaches: z.array(z.string()).describe('The changed symbols (at head) it calls, directly or through the others.'),
+    })),
+    affectedTests: z.array(z.object({
+      path: z.string(),
+      tests: z.array(z.object({ name: z.string(), line: z.number().int(), symbolId: z.string().optional() })),
+      chain: z.array(z.string()).describe('symbolIds from the changed symbol to the symbol in the test file that references the last one.'),
+    })),
+    introducedProblems: z.array(problem),
+    resolvedProblems: z.array(problem),
+    ...pageOutput,
+    coverage,
+  }),
+  async run(provider, { repo, base, head, format: _format, ...params }) {
+    const [baseIndex, headIndex] = await openPair(provider, { repo, base, head });
+    return changeImpact(baseIndex, headIndex, params);
+  },
+  render(a, args) {
+    if (args.format === 'markdown') return renderImpactMarkdown(a);
+    const count = (status: string) => a.impacts.reduce((n, i) => n + i.sites.filter((s) => s.status === status).length, 0);
+    return [
+      `${a.total} changed symbols, ${count('broken')} broken sites, ${count('at-risk')} at risk, ${count('updated')} updated, ${a.affectedTests.length} test files affected, ${a.introducedProblems.length} problems introduced; ${a.repo} ${a.base.slice(0, 12)}..${a.head.slice(0, 12)}`,
+      ...a.impacts.flatMap((i) => [
+        `  ${renderChangeLine({ change: i.change, aspects: i.aspects, head: i.symbol })}`,
+        ...i.sites.map((s) => `    ${s.status} ${renderLocation(s)} ${s.kind}${s.enclosing ? ` in ${s.enclosing.name}` : ''}: ${s.reason}`),
+      ]),
+      ...a.callers.map((c) => `  caller ${c.qualifiedName} ${c.path ?? ''}:${c.line ?? ''} depth ${c.depth} ${c.symbolId}`),
+      ...a.affectedTests.map((t) => `  test ${t.path}${t.tests.length ? ` (${t.tests.map((x) => x.name).join(', ')})` : ''}`),
+      ...a.introducedProblems.map((p) => `  introduced ${renderLocation(p)} ${p.code !== undefined ? `TS${p.code} ` : ''}${p.message}`),
+      ...(a.truncationReason && !a.hasMore ? [`(not exhaustive: ${a.truncationReason})`] : []),
+      ...renderPage(a),
+    ].join('\n');
+  },
+});

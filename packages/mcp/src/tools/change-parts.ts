@@ -1,0 +1,74 @@
+// Schema pieces and index opening shared by the two change tools (diff_symbols, change_impact):
+// both compare two indexed commits of one repository, named as base and head.
+import * as z from 'zod';
+import { CHANGE_ASPECTS, CHANGE_KINDS, type IndexReader } from '@sextant/query';
+import { SextantError } from '@sextant/format';
+import type { IndexProvider } from '../index-provider.ts';
+import { commitInput, language, location, pathsInput, symbolKind, symbolSummary } from '../schema-parts.ts';
+
+const commitRef = (side: string) => z.string().min(1).max(256)
+  .describe(`The ${side} commit: a sha (full or at least 7 characters) or a ref. It must be indexed (COMMIT_NOT_INDEXED names which one is not).`);
+
+export const changeInput = {
+  repo: commitInput.repo,
+  base: commitRef('base (older)'),
+  head: commitRef('head (newer)'),
+  paths: pathsInput.optional().describe('Only symbols declared (on either side) in files matching these globs; a leading ! excludes.'),
+  kinds: z.array(symbolKind).max(32).optional().describe('Only symbols of these kinds.'),
+  includeTests: z.boolean().optional().describe('Include symbols in test files (default true: a pull request\'s tests are part of it).'),
+  format: z.enum(['text', 'markdown']).optional()
+    .describe('markdown: `content` is a review comment a bot can post as it is; text (default): one compact line per result. The structured result is the same.'),
+};
+
+export const changeKind = z.enum(CHANGE_KINDS);
+export const changeAspect = z.enum(CHANGE_ASPECTS);
+
+export const changeSide = symbolSummary.extend({ signature: z.string().optional() });
+
+export const changeOutput = {
+  repo: z.string().describe('Repository the answer comes from.'),
+  commit: z.string().describe('Full sha of the head commit (as every answer names its commit).'),
+  base: z.string().describe('Full sha of the base commit.'),
+  head: z.string().describe('Full sha of the head commit.'),
+};
+
+export const coverage = z.object({
+  files: z.object({
+    compiler: z.array(z.string()).describe('Changed files resolved by a compiler (TypeScript/JavaScript).'),
+    syntactic: z.array(z.string()).describe('Changed files resolved on the syntax tree only (Java/Kotlin): broken sites there are found by rule, with confidence.'),
+    skipped: z.array(z.object({ path: z.string(), reason: z.string(), detail: z.string() }))
+      .describe('Changed files that were not analysed (skipped by the indexer, or of a language no indexer reads): their symbols and sites are unknown.'),
+  }),
+  unresolved: z.object({
+    count: z.number().int(),
+    examples: z.array(z.object({ path: z.string(), line: z.number().int(), column: z.number().int(), name: z.string() })),
+  }).nullable().describe('Identifiers the compiler could not resolve inside the changed declarations or named like a changed symbol in a file read; null when a file read records none (its indexer does not say), i.e. unknown, never 0.'),
+});
+
+export const fileChange = z.object({
+  path: z.string(),
+  change: z.enum(['added', 'removed', 'modified', 'renamed']),
+  from: z.string().optional().describe('The path at base of a renamed file.'),
+  language: language.optional(),
+  status: z.enum(['indexed', 'skipped', 'unindexed']),
+  linesAdded: z.number().int().optional(),
+  linesRemoved: z.number().int().optional(),
+  flags: z.number().int().describe('FILE_FLAGS: 1 test, 2 generated, 4 vendored.'),
+});
+
+export const siteLocation = z.object(location);
+
+/** Opens both commits' indexes; a missing one is COMMIT_NOT_INDEXED saying whether it is the base or the head. */
+export async function openPair(provider: IndexProvider, args: { repo?: string; base: string; head: string }): Promise<[IndexReader, IndexReader]> {
+  const open = async (side: 'base' | 'head', commit: string) => {
+    try {
+      return await provider.open({ ...(args.repo !== undefined ? { repo: args.repo } : {}), commit });
+    } catch (error) {
+      if (error instanceof SextantError && error.code === 'COMMIT_NOT_INDEXED') {
+        throw new SextantError('COMMIT_NOT_INDEXED', `The ${side} commit: ${error.message}`, error.hint, { ...error.data, side });
+      }
+      throw error;
+    }
+  };
+  return Promise.all([open('base', args.base), open('head', args.head)]);
+}

@@ -1,0 +1,36 @@
+// diff_symbols: what a change does at the symbol level between two indexed commits.
+import * as z from 'zod';
+import { DIFF_PAGE, diffSymbols } from '@sextant/query';
+import { defineTool } from '../tool-definition.ts';
+import { pageInput, pageOutput } from '../schema-parts.ts';
+import { renderPage } from '../render.ts';
+import { renderChangeLine, renderDiffMarkdown } from '../review-markdown.ts';
+import { changeAspect, changeInput, changeKind, changeOutput, changeSide, coverage, fileChange, openPair } from './change-parts.ts';
+
+export const diffSymbolsTool = defineTool({
+  name: 'diff_symbols',
+  title: 'Diff symbols',
+  description:
+    'What changed between two indexed commits (base, head), symbol by symbol: each change is added, removed, modified, renamed or moved, with aspects (signature, body, modifiers, type, members, doc, location) and the symbol at base and at head (symbolIds of either commit chain into every other tool). Matched by identity, then by qualified name and kind in the same file (a Java/Kotlin signature change is modified, a TypeScript file move is moved), then by identical body (renamed); never an unrelated removed+added. Locals show up as their container\'s body. `files` lists every changed file, also those whose change touches no symbol (comments, formatting, other languages); `coverage` says which changed files a compiler resolved and which were not analysed. Reads only the changed files. Page size default 100, at most 1000.',
+  input: z.strictObject({ ...changeInput, ...pageInput(DIFF_PAGE) }),
+  output: z.object({
+    ...changeOutput,
+    changes: z.array(z.object({ change: changeKind, aspects: z.array(changeAspect), base: changeSide.optional(), head: changeSide.optional() })),
+    files: z.array(fileChange),
+    ...pageOutput,
+    coverage,
+  }),
+  async run(provider, { repo, base, head, format: _format, ...params }) {
+    const [baseIndex, headIndex] = await openPair(provider, { repo, base, head });
+    return diffSymbols(baseIndex, headIndex, params);
+  },
+  render(a, args) {
+    if (args.format === 'markdown') return renderDiffMarkdown(a);
+    return [
+      `${a.total} symbol changes in ${a.files.length} changed files, ${a.repo} ${a.base.slice(0, 12)}..${a.head.slice(0, 12)}${a.coverage.files.skipped.length ? ` (${a.coverage.files.skipped.length} changed files not analysed)` : ''}`,
+      ...a.changes.map((c) => `  ${renderChangeLine(c)}`),
+      ...a.files.map((f) => `  file ${f.change} ${f.from ? `${f.from} -> ` : ''}${f.path}${f.linesAdded !== undefined ? ` +${f.linesAdded} -${f.linesRemoved}` : ''}${f.status !== 'indexed' ? ` (${f.status})` : ''}`),
+      ...renderPage(a),
+    ].join('\n');
+  },
+});

@@ -1,0 +1,81 @@
+// What a change answer could see: which changed files a compiler resolved and which only the syntax
+// tree, which were skipped or not indexed, and the identifiers the compiler could not resolve where
+// they matter (inside a changed declaration at head, or named like a changed symbol in a file the
+// answer read). With none, "no broken sites" is exhaustive; with some, the answer says where not.
+import { splitLines, UNRESOLVED_STRIDE, type FileRecord } from '@sextant/format';
+import type { ChangeSet, SymbolChange } from './change-set.ts';
+
+export interface UnresolvedIdentifier {
+  path: string;
+  line: number;
+  column: number;
+  name: string;
+}
+
+export interface Coverage {
+  files: {
+    compiler: string[];
+    syntactic: string[];
+    skipped: { path: string; reason: string; detail: string }[];
+  };
+  /** null: a file read records no unresolved identifiers (its language's indexer does not), so nobody knows. */
+  unresolved: { count: number; examples: UnresolvedIdentifier[] } | null;
+}
+
+const EXAMPLES = 10;
+
+/** A file the answer read besides the changed ones (a site's), with its text at head. */
+export interface ReadFile {
+  record: FileRecord;
+  text: string | undefined;
+}
+
+export function coverageOf(set: ChangeSet, changes: readonly SymbolChange[], others: readonly ReadFile[]): Coverage {
+  const compiler: string[] = [];
+  const syntactic: string[] = [];
+  for (const file of set.files) {
+    if (file.status !== 'indexed' || !file.language) continue;
+    const reader = file.change === 'removed' ? set.base : set.head;
+    (reader.manifest.languages[file.language]?.precision === 'compiler' ? compiler : syntactic).push(file.path);
+  }
+  const skipped = set.unanalysed.map((u) => ({ path: u.path, reason: u.reason, detail: u.detail }));
+
+  const names = new Set<string>();
+  for (const c of changes) for (const side of [c.base, c.head]) if (side) names.add(side.decl.name);
+  let unknown = false;
+  let count = 0;
+  const examples: UnresolvedIdentifier[] = [];
+  const seen = new Set<string>();
+  const scan = (record: FileRecord, text: string | undefined, keep: (line: number, name: string) => boolean) => {
+    if (seen.has(record.path)) return;
+    seen.add(record.path);
+    const list = record.unresolved;
+    if (list === null) {
+      unknown = true;
+      return;
+    }
+    if (list.length === 0) return;
+    const lines = text === undefined ? [] : splitLines(text);
+    for (let i = 0; i < list.length; i += UNRESOLVED_STRIDE) {
+      const [line, column, endLine, endColumn] = [list[i]!, list[i + 1]!, list[i + 2]!, list[i + 3]!];
+      const name = endLine === line ? (lines[line - 1] ?? '').slice(column - 1, endColumn - 1) : '';
+      if (!keep(line, name)) continue;
+      count++;
+      if (examples.length < EXAMPLES) examples.push({ path: record.path, line, column, name });
+    }
+  };
+  // Inside the changed declarations at head, first: whatever they use that the compiler could not resolve.
+  const ranges = new Map<FileRecord, [number, number][]>();
+  for (const c of changes) {
+    if (!c.head) continue;
+    const list = ranges.get(c.head.file) ?? [];
+    list.push([c.head.decl.range[0], c.head.decl.range[2]]);
+    ranges.set(c.head.file, list);
+  }
+  for (const [record, spans] of ranges) {
+    const text = set.byPath.get(record.path)?.headText;
+    scan(record, text, (line, name) => names.has(name) || spans.some(([from, to]) => line >= from && line <= to));
+  }
+  for (const other of others) scan(other.record, other.text, (_line, name) => names.has(name));
+  return { files: { compiler, syntactic, skipped }, unresolved: unknown ? null : { count, examples } };
+}

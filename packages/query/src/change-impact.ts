@@ -1,0 +1,655 @@
+// change_impact: where a change between two indexed commits lands. For each changed symbol, the
+// sites that use it at head (for a removed symbol, or one whose identity changed, also its
+// references at base carried to head through the text diff), each with a status:
+//   broken   the site no longer compiles because of the change. Where a compiler indexed the file
+//            (TypeScript/JavaScript): a compiler error at head on the site, or on the call it
+//            makes, that base did not have. Where resolution is syntactic (Java/Kotlin, no
+//            compiler runs): a reference that no longer resolves to anything, a call whose argument
+//            count fits no overload any more, a class that lacks a newly added abstract member.
+//   updated  the site is on a line the change itself edited.
+//   at-risk  the callee's signature, modifiers, type or body changed and the site is untouched
+//            and compiles: a reviewer should look.
+// Also the transitive callers at head, the test files and test functions that reach a changed
+// symbol (with the chain of symbols that connects them), and the problems the change introduced
+// and resolved. It reads the changed files, then the symbols and files its sites, callers and
+// tests need: its cost grows with what it reports, not with the repository.
+import {
+  CONFIDENCES, FILE_FLAGS, formatSymbolId, MODIFIERS, parseSymbolId, REF_STRIDE, REFERENCE_KINDS, SextantError, splitLines,
+  type Confidence, type FileRecord, type ProblemRecord, type ReferenceKind,
+} from '@sextant/format';
+import { callHierarchy } from './call-hierarchy.ts';
+import { computeChangeSet, sideSummary, type ChangeAspect, type ChangeKind, type ChangeSet, type DeclSide, type SymbolChange } from './change-set.ts';
+import { coverageOf, type Coverage, type ReadFile } from './change-coverage.ts';
+import { changeAnswer, DIFF_PAGE, selectChanges, type ChangeAnswer, type ChangeFilter, type ChangeSide } from './diff-symbols.ts';
+import { edgesOf } from './edges.ts';
+import type { IndexReader, LoadedSymbol } from './index-reader.ts';
+import { LineDiff } from './line-diff.ts';
+import { pageOf, type PageRequest } from './paging.ts';
+import type { Location, PageInfo, PeerSummary } from './results.ts';
+import { peerSummary } from './symbols.ts';
+import { occurrenceAt } from './target.ts';
+
+export const SITE_STATUSES = ['broken', 'updated', 'at-risk'] as const;
+export type SiteStatus = (typeof SITE_STATUSES)[number];
+
+export interface ImpactParams extends ChangeFilter, PageRequest {
+  /** Only the change of this symbol (a symbolId of either commit). */
+  symbolId?: string;
+  /** Only the changes of symbols with this qualified name (on either side). */
+  qualifiedName?: string;
+  /** How far callers are followed, default 2. */
+  depth?: number;
+}
+
+export interface ImpactSite extends Location {
+  kind: ReferenceKind;
+  confidence: Confidence;
+  enclosing?: PeerSummary;
+  status: SiteStatus;
+  reason: string;
+}
+
+export interface Impact {
+  symbol: ChangeSide;
+  change: ChangeKind;
+  aspects: ChangeAspect[];
+  sites: ImpactSite[];
+  /** Sites of the whole impact; `sites` holds at most MAX_SITES. */
+  sitesTotal: number;
+}
+
+export interface ImpactCaller extends PeerSummary {
+  qualifiedName: string;
+  path?: string;
+  line?: number;
+  depth: number;
+  /** symbolIds (at head) of the changed symbols it reaches. */
+  reaches: string[];
+}
+
+export interface AffectedTest {
+  path: string;
+  /** Test functions in the file that reach a changed symbol: `it`/`test` names (TS/JS), `@Test` methods (Java/Kotlin). */
+  tests: { name: string; line: number; symbolId?: string }[];
+  /** symbolIds from the changed symbol to the symbol in the test file (or the test file's top level). */
+  chain: string[];
+}
+
+export interface ProblemChange extends Location {
+  source: ProblemRecord['source'];
+  severity: ProblemRecord['severity'];
+  code?: number;
+  message: string;
+  /** The changed symbol whose declaration or site the problem is on (symbolId at head, at base for resolved ones). */
+  symbolId?: string;
+}
+
+export interface ImpactAnswer extends ChangeAnswer, PageInfo {
+  impacts: Impact[];
+  callers: ImpactCaller[];
+  affectedTests: AffectedTest[];
+  introducedProblems: ProblemChange[];
+  resolvedProblems: ProblemChange[];
+  coverage: Coverage;
+}
+
+export const IMPACT_BOUNDS = { depth: { default: 2, max: 5 } };
+const MAX_SITES = 1000;
+/** Bounds of the walk to tests: steps from a changed symbol, and symbols visited. */
+const TEST_WALK = { depth: 6, maxNodes: 2000 };
+const CALLER_NODES = 200;
+const RISKY: ReadonlySet<ChangeAspect> = new Set(['signature', 'modifiers', 'type', 'body']);
+
+export async function changeImpact(base: IndexReader, head: IndexReader, params: ImpactParams): Promise<ImpactAnswer> {
+  const set = await computeChangeSet(base, head);
+  const selected = narrow(set, selectChanges(set, params), params);
+  const files = new FileCache(set);
+  const impacts: Impact[] = [];
+  const broken: { site: ImpactSite; change: SymbolChange }[] = [];
+  for (const change of selected) {
+    const sites = await sitesOf(set, files, change);
+    impacts.push({
+      symbol: sideSummary(change.head ? head : base, (change.head ?? change.base)!),
+      change: change.change, aspects: change.aspects, sites: sites.slice(0, MAX_SITES), sitesTotal: sites.length,
+    });
+    for (const site of sites) if (site.status === 'broken') broken.push({ site, change });
+  }
+  const query = {
+    tool: 'change_impact', base: base.commit, paths: params.paths, kinds: params.kinds, includeTests: params.includeTests,
+    symbolId: params.symbolId, qualifiedName: params.qualifiedName, depth: params.depth,
+  };
+  const { items, page } = pageOf(impacts, head.commit, query, params, DIFF_PAGE);
+  const callers = await callersOf(set, selected, params.depth ?? IMPACT_BOUNDS.depth.default);
+  const tests = await affectedTests(set, files, selected);
+  const problems = await problemChanges(set, files, selected, broken);
+  const coverage = coverageOf(set, selected, files.readOthers());
+  const cut: string[] = [];
+  if (page.truncationReason) cut.push(page.truncationReason);
+  if (impacts.some((i) => i.sitesTotal > i.sites.length)) cut.push(`sites: at most ${MAX_SITES} per symbol (sitesTotal has the count)`);
+  if (callers.truncated) cut.push(`callers: at most ${CALLER_NODES} per symbol`);
+  if (tests.truncated) cut.push(`tests: walk bounded at ${TEST_WALK.depth} steps and ${TEST_WALK.maxNodes} symbols`);
+  if (set.unanalysed.length > 0) cut.push(`${set.unanalysed.length} changed files were not analysed (coverage.files.skipped)`);
+  if (coverage.unresolved === null) cut.push('unresolved identifiers are not recorded for a language read (coverage.unresolved is null)');
+  else if (coverage.unresolved.count > 0) cut.push(`${coverage.unresolved.count} identifiers could not be resolved (coverage.unresolved)`);
+  return {
+    ...changeAnswer(set),
+    impacts: items,
+    callers: callers.list,
+    affectedTests: tests.list,
+    introducedProblems: problems.introduced,
+    resolvedProblems: problems.resolved,
+    ...page,
+    totalIsExact: page.totalIsExact && cut.length === (page.truncationReason ? 1 : 0),
+    ...(cut.length > 0 ? { truncationReason: cut.join('; ') } : {}),
+    coverage,
+  };
+}
+
+/** The changes a call names: one symbolId (of either commit), a qualified name, or all of them. */
+function narrow(set: ChangeSet, changes: SymbolChange[], params: ImpactParams): SymbolChange[] {
+  if (params.symbolId !== undefined && params.qualifiedName !== undefined) {
+    throw new SextantError('INVALID_ARGUMENT', 'Both symbolId and qualifiedName given.', 'Give one of symbolId, qualifiedName or paths, or none for every changed symbol.');
+  }
+  if (params.symbolId !== undefined) {
+    const { key, commit } = parseSymbolId(params.symbolId);
+    const side = set.head.commit.startsWith(commit) ? 'head' : set.base.commit.startsWith(commit) ? 'base' : undefined;
+    if (!side) {
+      throw new SextantError('STALE_SYMBOL', `symbolId ${params.symbolId} belongs to commit ${commit}, which is neither base (${set.base.commit.slice(0, 12)}) nor head (${set.head.commit.slice(0, 12)}).`,
+        'Pass a symbolId from diff_symbols (either side), or a qualifiedName.', { symbolCommit: commit });
+    }
+    const found = changes.filter((c) => c[side]?.key === key);
+    if (found.length === 0) {
+      throw new SextantError('SYMBOL_NOT_FOUND', `${params.symbolId} is not a symbol this change changed (or the filters leave it out).`,
+        'List the changed symbols with diff_symbols, or omit symbolId for all of them.');
+    }
+    return found;
+  }
+  if (params.qualifiedName !== undefined) {
+    const found = changes.filter((c) => c.base?.decl.qname === params.qualifiedName || c.head?.decl.qname === params.qualifiedName);
+    if (found.length === 0) {
+      throw new SextantError('SYMBOL_NOT_FOUND', `No changed symbol is named ${params.qualifiedName}.`,
+        'List the changed symbols with diff_symbols, or omit qualifiedName for all of them.');
+    }
+    return found;
+  }
+  return changes;
+}
+
+/** Head and base file records and head texts the answer reads, each once; and the problems new at head per file. */
+class FileCache {
+  private readonly head = new Map<string, Promise<FileRecord | undefined>>();
+  private readonly base = new Map<string, Promise<FileRecord | undefined>>();
+  private readonly texts = new Map<string, Promise<string | undefined>>();
+  private readonly others = new Map<string, ReadFile>();
+
+  constructor(private readonly set: ChangeSet) {}
+
+  headFile(path: string): Promise<FileRecord | undefined> {
+    const delta = this.set.byPath.get(path);
+    if (delta && delta.change.change !== 'removed') return Promise.resolve(delta.head);
+    let record = this.head.get(path);
+    if (!record) this.head.set(path, (record = this.set.head.file(path)));
+    return record;
+  }
+
+  /** The base record of the file that is `path` at head (its old path when renamed). */
+  baseFile(headPath: string): Promise<FileRecord | undefined> {
+    const delta = this.set.byPath.get(headPath);
+    if (delta) return Promise.resolve(delta.change.change === 'added' ? undefined : delta.base);
+    let record = this.base.get(headPath);
+    if (!record) this.base.set(headPath, (record = this.set.base.file(headPath)));
+    return record;
+  }
+
+  headText(path: string): Promise<string | undefined> {
+    const delta = this.set.byPath.get(path);
+    if (delta && delta.change.change !== 'removed') return Promise.resolve(delta.headText);
+    let text = this.texts.get(path);
+    if (!text) {
+      text = this.set.head.shard<{ text(p: string): string | undefined }>(this.set.head.textShardNameOf(path)).then((s) => s?.text(path));
+      this.texts.set(path, text);
+    }
+    return text;
+  }
+
+  /** Base line to head line of a file, by its head path: identity when unchanged. */
+  lines(headPath: string, baseLines: number): LineDiff | undefined {
+    const delta = this.set.byPath.get(headPath);
+    return delta ? delta.lines : LineDiff.identity(baseLines);
+  }
+
+  /** Remembers an unchanged file read for a site, for coverage. */
+  async noteRead(path: string): Promise<void> {
+    if (this.set.byPath.has(path) || this.others.has(path)) return;
+    const record = await this.headFile(path);
+    if (record) this.others.set(path, { record, text: await this.headText(path) });
+  }
+
+  readOthers(): ReadFile[] {
+    return [...this.others.values()];
+  }
+
+  private readonly fresh = new Map<string, Promise<ProblemRecord[]>>();
+
+  /** Problems at head in `path` that base did not have (matched after mapping lines through the diff). */
+  newProblems(path: string): Promise<ProblemRecord[]> {
+    let list = this.fresh.get(path);
+    if (!list) {
+      list = (async () => {
+        const [h, b] = await Promise.all([this.headFile(path), this.baseFile(path)]);
+        if (!h) return [];
+        return matchProblems(b?.problems ?? [], h.problems, this.lines(path, b?.lineLengths.length ?? 0)).introduced;
+      })();
+      this.fresh.set(path, list);
+    }
+    return list;
+  }
+}
+
+/** Where the head path of a base path is: itself, a renamed file's new path, or undefined when the file is gone. */
+function headPathOf(set: ChangeSet, basePath: string): string | undefined {
+  for (const [path, delta] of set.byPath) {
+    if (delta.change.base?.path !== basePath) continue;
+    return delta.change.change === 'removed' ? undefined : path;
+  }
+  return basePath;
+}
+
+async function sitesOf(set: ChangeSet, files: FileCache, change: SymbolChange): Promise<ImpactSite[]> {
+  const candidates: (Omit<ImpactSite, 'status' | 'reason'> & { fromBase: boolean })[] = [];
+  const seen = new Set<string>();
+  const at = (s: Location) => `${s.path}:${s.line}:${s.column}`;
+  if (change.head) {
+    const loaded = await set.head.symbol(change.head.key);
+    if (loaded) {
+      for (const ref of refsOf(set.head, loaded)) {
+        seen.add(at(ref));
+        candidates.push({ ...ref, fromBase: false });
+      }
+    }
+  }
+  if (change.base && change.base.key !== change.head?.key) {
+    const loaded = await set.base.symbol(change.base.key);
+    for (const ref of loaded ? refsOf(set.base, loaded) : []) {
+      const path = headPathOf(set, ref.path);
+      if (path === undefined) continue;
+      const baseRecord = await files.baseFile(path);
+      const lines = files.lines(path, baseRecord?.lineLengths.length ?? 0);
+      const line = lines?.headLine(ref.line);
+      const endLine = lines?.headLine(ref.endLine);
+      // A line the change edited has no image at head: the site was rewritten (and, if it still uses the symbol, it is a head reference).
+      if (line === undefined || endLine === undefined) continue;
+      const mapped = { ...ref, path, line, endLine, enclosing: undefined, fromBase: true };
+      if (seen.has(at(mapped))) continue;
+      seen.add(at(mapped));
+      candidates.push(mapped);
+    }
+  }
+  const abstractSites = change.change === 'added' ? await missingImplementations(set, change.head!) : [];
+  const sites: ImpactSite[] = [];
+  for (const c of [...candidates, ...abstractSites.map((s) => ({ ...s, fromBase: false }))]) {
+    const status = await statusOf(set, files, change, c, abstractSites.some((s) => at(s) === at(c)));
+    if (!status) continue;
+    const { fromBase: _fromBase, ...site } = c;
+    sites.push({ ...site, ...status });
+  }
+  return sites.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line || a.column - b.column);
+}
+
+function refsOf(reader: IndexReader, { record, shard }: LoadedSymbol): Omit<ImpactSite, 'status' | 'reason'>[] {
+  const refs = record.refs;
+  const list: Omit<ImpactSite, 'status' | 'reason'>[] = [];
+  for (let i = 0; i < refs.length; i += REF_STRIDE) {
+    const from = refs[i + 6]!;
+    list.push({
+      path: shard.paths[refs[i]!]!, line: refs[i + 1]!, column: refs[i + 2]!, endLine: refs[i + 3]!, endColumn: refs[i + 4]!,
+      kind: REFERENCE_KINDS[refs[i + 5]!]!, confidence: CONFIDENCES[refs[i + 7]!]!,
+      ...(from >= 0 ? { enclosing: peerSummary(reader, shard.peer(from)) } : {}),
+    });
+  }
+  return list;
+}
+
+/**
+ * For a member added to an interface, or an abstract member added to a class: each type at head that
+ * implements or extends its container and declares no member of that name (a site at the type's name).
+ */
+async function missingImplementations(set: ChangeSet, added: DeclSide): Promise<Omit<ImpactSite, 'status' | 'reason'>[]> {
+  const containerDecl = added.decl.container >= 0 ? added.file.decls[added.decl.container] : undefined;
+  if (!containerDecl) return [];
+  const isAbstract = containerDecl.kind === 'interface' ? added.decl.body === '' && !(added.decl.mods & MODIFIERS.optional)
+    : containerDecl.kind === 'class' && (added.decl.mods & MODIFIERS.abstract) !== 0;
+  if (!isAbstract) return [];
+  const container = await set.head.symbol(added.file.syms[containerDecl.sym]!);
+  if (!container) return [];
+  const sites: Omit<ImpactSite, 'status' | 'reason'>[] = [];
+  for (const edge of edgesOf(container.record, container.shard)) {
+    if (edge.out || (edge.kind !== 'implements' && edge.kind !== 'extends')) continue;
+    const implementor = await set.head.symbol(edge.peer.key);
+    if (!implementor || implementor.record.kind !== 'class' || implementor.record.defs.length < 5) continue;
+    const path = implementor.shard.paths[implementor.record.defs[0]!]!;
+    const file = await set.head.file(path);
+    const index = file?.decls.findIndex((d) => file.syms[d.sym] === edge.peer.key) ?? -1;
+    if (!file || index < 0) continue;
+    if (file.decls.some((d) => d.container === index && d.name === added.decl.name)) continue;
+    if ((implementor.record.mods & MODIFIERS.abstract) !== 0) continue; // an abstract class may leave it abstract
+    const [, line, column, endLine, endColumn] = implementor.record.defs;
+    sites.push({ path, line: line!, column: column!, endLine: endLine!, endColumn: endColumn!, kind: 'inherit', confidence: 'resolved', enclosing: peerSummary(set.head, edge.peer) });
+  }
+  return sites;
+}
+
+async function statusOf(
+  set: ChangeSet, files: FileCache, change: SymbolChange, site: Location & { kind: ReferenceKind; fromBase: boolean }, missingMember: boolean,
+): Promise<{ status: SiteStatus; reason: string } | undefined> {
+  await files.noteRead(site.path);
+  const record = await files.headFile(site.path);
+  if (!record) return undefined;
+  const compiled = set.head.manifest.languages[record.lang]?.precision === 'compiler';
+  if (compiled) {
+    const text = await files.headText(site.path);
+    const span = callSpan(text, site);
+    const problem = (await files.newProblems(site.path)).find((p) => p.severity === 'error' && overlaps(p, span));
+    if (problem) return { status: 'broken', reason: `${problem.code !== undefined ? `TS${problem.code}: ` : ''}${problem.message}` };
+  } else {
+    const name = (change.base ?? change.head)!.decl.qname;
+    if (missingMember) return { status: 'broken', reason: `does not implement ${change.head!.decl.qname}, added as an abstract member` };
+    if (site.fromBase && occurrenceAt(record, site.line, site.column) === undefined) {
+      return { status: 'broken', reason: `no longer resolves: ${name} was ${change.change === 'removed' ? 'removed' : `${change.change} (${change.aspects.join(', ')})`}` };
+    }
+    if (change.head && change.aspects.includes('signature') && (site.kind === 'call' || site.kind === 'new')) {
+      const args = argumentCount(await files.headText(site.path), site);
+      const overloads = change.head.file.decls.filter((d) => d.qname === change.head!.decl.qname && d.kind === change.head!.decl.kind);
+      if (args !== undefined && !overloads.some((d) => fitsArity(d.signature, args))) {
+        return { status: 'broken', reason: `${args} arguments fit no overload of ${change.head.decl.qname} at head (${overloads.map((d) => d.signature).join(' | ')})` };
+      }
+    }
+  }
+  const delta = set.byPath.get(site.path);
+  if (delta && (delta.change.change === 'added' || delta.lines?.touchedWithin(site.line, site.endLine))) {
+    return { status: 'updated', reason: 'on a line the change edited' };
+  }
+  if (missingMember) return { status: 'at-risk', reason: `declares no ${change.head!.decl.name}; check it inherits one (the compiler reported nothing)` };
+  if (change.change === 'removed') return { status: 'at-risk', reason: 'the symbol was removed; this reference resolves to something else at head' };
+  const risky = change.aspects.filter((a) => RISKY.has(a));
+  if (change.change === 'modified' && risky.length === 0) return undefined;
+  return { status: 'at-risk', reason: change.change === 'modified' ? `${risky.join(', ')} changed` : `${change.change}${risky.length ? ` (${risky.join(', ')} changed)` : ''}` };
+}
+
+/** The site, extended over the call it makes (to the matching closing parenthesis) for a call or construction. */
+function callSpan(text: string | undefined, site: Location & { kind: ReferenceKind }): Location {
+  if (!text || (site.kind !== 'call' && site.kind !== 'new')) return site;
+  const end = closingParen(splitLines(text), site);
+  return end ? { ...site, endLine: end.line, endColumn: end.column + 1 } : site;
+}
+
+/** Position of the `)` closing the argument list that follows the site, skipping type arguments; undefined when none follows. */
+function closingParen(lines: string[], site: Location): { line: number; column: number } | undefined {
+  let line = site.endLine;
+  let column = site.endColumn; // 1-based column just past the identifier
+  let depth = 0;
+  let angle = 0;
+  let started = false;
+  let quote: string | undefined;
+  for (let steps = 0; line <= lines.length && steps < 20_000; steps++) {
+    const text = lines[line - 1] ?? '';
+    if (column > text.length) {
+      line++;
+      column = 1;
+      continue;
+    }
+    const ch = text[column - 1]!;
+    if (quote) {
+      if (ch === '\\') column++;
+      else if (ch === quote) quote = undefined;
+    } else if (!started) {
+      if (ch === '<') angle++;
+      else if (ch === '>' && angle > 0) angle--;
+      else if (ch === '(' && angle === 0) {
+        started = true;
+        depth = 1;
+      } else if (angle === 0 && !/[\s?.!]/.test(ch)) return undefined;
+    } else if (ch === '"' || ch === "'" || ch === '`') quote = ch;
+    else if (ch === '(') depth++;
+    else if (ch === ')' && --depth === 0) return { line, column };
+    column++;
+  }
+  return undefined;
+}
+
+/** Arguments of the call at the site (top-level commas of its argument list), from the head text; undefined when it cannot tell. */
+function argumentCount(text: string | undefined, site: Location): number | undefined {
+  if (!text) return undefined;
+  const lines = splitLines(text);
+  const end = closingParen(lines, site);
+  if (!end) return undefined;
+  const joined = lines.slice(site.endLine - 1, end.line).join('\n');
+  const start = joined.indexOf('(', site.endColumn - 1);
+  const inner = joined.slice(start + 1, joined.length - (lines[end.line - 1]!.length - end.column) - 1);
+  const args = topLevelParts(inner);
+  // A Kotlin trailing lambda `f(a) { ... }` is one more argument; such calls are not counted.
+  return /\)\s*\{/.test(lines[end.line - 1]!.slice(end.column - 1)) ? undefined : args.length;
+}
+
+function topLevelParts(inner: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let quote: string | undefined;
+  let current = '';
+  for (let i = 0; i < inner.length; i++) {
+    const ch = inner[i]!;
+    if (quote) {
+      if (ch === '\\') current += inner[i++] ?? '';
+      else if (ch === quote) quote = undefined;
+    } else if (ch === '"' || ch === "'" || ch === '`') quote = ch;
+    else if ('([{<'.includes(ch)) depth++;
+    else if (')]}>'.includes(ch)) depth--;
+    else if (ch === ',' && depth === 0) {
+      parts.push(current);
+      current = '';
+      continue;
+    }
+    current += ch;
+  }
+  if (current.trim() !== '' || parts.length > 0) parts.push(current);
+  return parts;
+}
+
+/** Whether `args` arguments fit a signature's parameter list (defaults and varargs widen it); true when it cannot tell. */
+function fitsArity(signature: string | undefined, args: number): boolean {
+  if (!signature) return true;
+  const open = signature.indexOf('(');
+  const close = signature.lastIndexOf(')');
+  if (open < 0 || close < open) return true;
+  const params = topLevelParts(signature.slice(open + 1, close)).filter((p) => p.trim() !== '');
+  const variadic = params.some((p) => /\.\.\.|\bvararg\b/.test(p));
+  const required = params.filter((p) => !/=|\.\.\.|\bvararg\b/.test(p)).length;
+  return args >= required && (variadic || args <= params.length);
+}
+
+type Span = Pick<Location, 'line' | 'column' | 'endLine' | 'endColumn'>;
+
+function overlaps(p: Span, span: Span): boolean {
+  const before = (l1: number, c1: number, l2: number, c2: number) => l1 < l2 || (l1 === l2 && c1 <= c2);
+  return before(p.line, p.column, span.endLine, span.endColumn) && before(span.line, span.column, p.endLine, p.endColumn);
+}
+
+/**
+ * Problems of one file on both sides matched by source, code and message: first at the same place
+ * after mapping base lines to head, then (for lines the change edited) anywhere in the file.
+ */
+function matchProblems(base: readonly ProblemRecord[], head: readonly ProblemRecord[], lines: LineDiff | undefined): { introduced: ProblemRecord[]; resolved: ProblemRecord[] } {
+  const key = (p: ProblemRecord) => `${p.source}\0${p.code ?? ''}\0${p.message}`;
+  const left = new Set(head);
+  const resolved: ProblemRecord[] = [];
+  const unplaced: ProblemRecord[] = [];
+  for (const b of base) {
+    const line = lines?.headLine(b.line);
+    const match = line === undefined ? undefined : [...left].find((h) => key(h) === key(b) && h.line === line && h.column === b.column);
+    if (match) left.delete(match);
+    else unplaced.push(b);
+  }
+  for (const b of unplaced) {
+    const match = [...left].find((h) => key(h) === key(b) && (lines === undefined || lines.touchedAt(h.line) || lines.headLine(b.line) === undefined));
+    if (match) left.delete(match);
+    else resolved.push(b);
+  }
+  return { introduced: head.filter((h) => left.has(h)), resolved };
+}
+
+async function callersOf(set: ChangeSet, changes: SymbolChange[], depth: number): Promise<{ list: ImpactCaller[]; truncated: boolean }> {
+  const callers = new Map<string, ImpactCaller>();
+  const changed = new Set(changes.flatMap((c) => (c.head ? [formatSymbolId(c.head.key, set.head.commit)] : [])));
+  let truncated = false;
+  for (const change of changes) {
+    if (!change.head || !CALLABLE.has(change.head.decl.kind)) continue;
+    const symbolId = formatSymbolId(change.head.key, set.head.commit);
+    const graph = await callHierarchy(set.head, { symbolId }, { direction: 'callers', depth: Math.min(depth, IMPACT_BOUNDS.depth.max), maxNodes: CALLER_NODES });
+    if (!graph.totalIsExact && graph.truncationReason?.startsWith('maxNodes')) truncated = true;
+    for (const node of graph.nodes) {
+      if (node.depth === 0 || changed.has(node.symbolId)) continue;
+      const known = callers.get(node.symbolId);
+      if (known) {
+        known.depth = Math.min(known.depth, node.depth);
+        if (!known.reaches.includes(symbolId)) known.reaches.push(symbolId);
+      } else {
+        callers.set(node.symbolId, {
+          symbolId: node.symbolId, name: node.name, kind: node.kind, qualifiedName: node.qualifiedName,
+          ...(node.path !== undefined ? { path: node.path, line: node.line } : {}), depth: node.depth, reaches: [symbolId],
+        });
+      }
+    }
+  }
+  return { list: [...callers.values()].sort((a, b) => a.depth - b.depth || (a.path ?? '').localeCompare(b.path ?? '') || (a.line ?? 0) - (b.line ?? 0)), truncated };
+}
+
+const CALLABLE = new Set(['function', 'method', 'constructor', 'getter', 'setter', 'class', 'variable', 'constant', 'property', 'field', 'component']);
+
+/**
+ * Test files that reach a changed symbol: a breadth-first walk from each changed symbol (at head;
+ * at base for a removed one) over the symbols whose bodies reference it, ending at references in
+ * test files.
+ */
+async function affectedTests(set: ChangeSet, files: FileCache, changes: SymbolChange[]): Promise<{ list: AffectedTest[]; truncated: boolean }> {
+  const found = new Map<string, AffectedTest>();
+  let truncated = false;
+  for (const change of changes) {
+    const side = change.head ?? change.base!;
+    const reader = change.head ? set.head : set.base;
+    const start = await reader.symbol(side.key);
+    if (!start) continue;
+    const visited = new Set<string>([side.key]);
+    let frontier: { symbol: LoadedSymbol; chain: string[] }[] = [{ symbol: start, chain: [formatSymbolId(side.key, reader.commit)] }];
+    for (let depth = 0; frontier.length > 0; depth++) {
+      if (depth >= TEST_WALK.depth) {
+        truncated = true;
+        break;
+      }
+      const next: typeof frontier = [];
+      for (const { symbol, chain } of frontier) {
+        const refs = symbol.record.refs;
+        for (let i = 0; i < refs.length; i += REF_STRIDE) {
+          const path = symbol.shard.paths[refs[i]!]!;
+          const from = refs[i + 6]!;
+          const enclosing = from >= 0 ? symbol.shard.peer(from) : undefined;
+          if (symbol.shard.pathFlags[refs[i]!]! & FILE_FLAGS.test) {
+            // Base references of a removed symbol: the test file must still exist at head.
+            const headPath = reader === set.base ? headPathOf(set, path) : path;
+            if (headPath === undefined) continue;
+            const test = found.get(headPath) ?? { path: headPath, tests: [], chain: [...chain, ...(enclosing ? [formatSymbolId(enclosing.key, reader.commit)] : [])] };
+            found.set(headPath, test);
+            const name = await testNameAt(set, files, headPath, reader === set.head ? refs[i + 1]! : undefined, enclosing?.key, enclosing?.name);
+            if (name && !test.tests.some((t) => t.name === name.name)) test.tests.push(name);
+            continue;
+          }
+          if (!enclosing || visited.has(enclosing.key)) continue;
+          if (visited.size >= TEST_WALK.maxNodes) {
+            truncated = true;
+            continue;
+          }
+          visited.add(enclosing.key);
+          const loaded = await reader.symbol(enclosing.key);
+          if (loaded) next.push({ symbol: loaded, chain: [...chain, formatSymbolId(enclosing.key, reader.commit)] });
+        }
+      }
+      frontier = next;
+    }
+  }
+  return { list: [...found.values()].sort((a, b) => (a.path < b.path ? -1 : 1)), truncated };
+}
+
+const TEST_CALL = /\b(?:it|test)(?:\.(?:only|skip|concurrent|each\([^)]*\)))*\s*\(\s*(['"`])((?:(?!\1).)*)\1/;
+
+/**
+ * The test function at a reference in a test file: the enclosing method when it is annotated @Test
+ * (Java/Kotlin), else the nearest `it(...)`/`test(...)` opened above the line (TS/JS).
+ */
+async function testNameAt(
+  set: ChangeSet, files: FileCache, path: string, line: number | undefined, enclosingKey: string | undefined, enclosingName: string | undefined,
+): Promise<{ name: string; line: number; symbolId?: string } | undefined> {
+  const text = await files.headText(path);
+  if (!text) return undefined;
+  const lines = splitLines(text);
+  if (enclosingKey) {
+    const method = await set.head.symbol(enclosingKey);
+    const defLine = method?.record.defs[1];
+    if (method && defLine !== undefined && ['method', 'function'].includes(method.record.kind)) {
+      for (let l = defLine - 1; l >= Math.max(1, defLine - 4); l--) {
+        if (/@(?:org\.junit\.(?:jupiter\.api\.)?)?Test\b/.test(lines[l - 1] ?? '')) {
+          return { name: enclosingName ?? method.record.name, line: defLine, symbolId: formatSymbolId(enclosingKey, set.head.commit) };
+        }
+      }
+      if (/@(?:org\.junit\.(?:jupiter\.api\.)?)?Test\b/.test(lines[defLine - 1] ?? '')) {
+        return { name: enclosingName ?? method.record.name, line: defLine, symbolId: formatSymbolId(enclosingKey, set.head.commit) };
+      }
+    }
+  }
+  if (line === undefined) return undefined;
+  for (let l = Math.min(line, lines.length); l >= 1; l--) {
+    const match = TEST_CALL.exec(lines[l - 1]!);
+    if (match) return { name: match[2]!, line: l };
+  }
+  return undefined;
+}
+
+async function problemChanges(
+  set: ChangeSet, files: FileCache, changes: SymbolChange[], broken: { site: ImpactSite; change: SymbolChange }[],
+): Promise<{ introduced: ProblemChange[]; resolved: ProblemChange[] }> {
+  const introduced: ProblemChange[] = [];
+  const resolved: ProblemChange[] = [];
+  const owner = (side: 'base' | 'head', path: string, line: number): string | undefined => {
+    const reader = side === 'head' ? set.head : set.base;
+    const hit = changes.find((c) => c[side] && c[side]!.file.path === path && line >= c[side]!.decl.range[0] && line <= c[side]!.decl.range[2]);
+    return hit ? formatSymbolId(hit[side]!.key, reader.commit) : undefined;
+  };
+  const onSite = (path: string, p: Span): string | undefined => {
+    const hit = broken.find((b) => b.site.path === path && overlaps(p, { ...b.site, endLine: Math.max(b.site.endLine, p.endLine) }));
+    const side = hit && (hit.change.head ?? hit.change.base);
+    return hit ? formatSymbolId(side!.key, hit.change.head ? set.head.commit : set.base.commit) : undefined;
+  };
+  const paths = new Set<string>();
+  for (const [path, delta] of set.byPath) if (delta.head || delta.base) paths.add(path);
+  for (const { site } of broken) paths.add(site.path);
+  for (const path of [...paths].sort()) {
+    const delta = set.byPath.get(path);
+    const [h, b] = delta ? [delta.head, delta.base] : await Promise.all([files.headFile(path), files.baseFile(path)]);
+    const matched = matchProblems(b?.problems ?? [], h?.problems ?? [], delta ? delta.lines : LineDiff.identity(b?.lineLengths.length ?? 0));
+    for (const p of matched.introduced) {
+      const symbolId = owner('head', path, p.line) ?? onSite(path, p);
+      introduced.push({ ...problemOf(p, path), ...(symbolId ? { symbolId } : {}) });
+    }
+    const basePath = delta?.change.base?.path ?? path;
+    for (const p of matched.resolved) {
+      const symbolId = owner('base', basePath, p.line);
+      resolved.push({ ...problemOf(p, basePath), ...(symbolId ? { symbolId } : {}) });
+    }
+  }
+  return { introduced, resolved };
+}
+
+function problemOf(p: ProblemRecord, path: string): Omit<ProblemChange, 'symbolId'> {
+  return {
+    path, line: p.line, column: p.column, endLine: p.endLine, endColumn: p.endColumn, source: p.source, severity: p.severity,
+    ...(p.code !== undefined ? { code: p.code } : {}), message: p.message,
+  };
+}

@@ -1,0 +1,306 @@
+// What changed between two indexed commits, at the symbol level: the one computation behind
+// diff_symbols and change_impact. It reads the two file tables, then the file (and text) shards of
+// the changed files only: every fact it compares is in the files' DeclRecords, so no symbol shard
+// and no unchanged file is read.
+//
+// Matching a base declaration to a head one, in this order (each step only among the ones still
+// unmatched):
+//   1. the same identity (symbol key). Then a different file is `moved`.
+//   2. the same qualified name and kind in the same file (or in the file an exact rename made of
+//      it): `modified`. This pairs a Java or Kotlin method whose parameters changed (their identity
+//      includes the parameter types) and a TypeScript symbol of a renamed file (its identity
+//      includes the path; then `moved`). Several overloads of one name pair in declaration order.
+//   3. the same qualified name and kind anywhere, when exactly one is left on each side: `moved`
+//      (TypeScript declarations moved to another file).
+//   4. the same body fingerprint and kind, when exactly one is left on each side with it (and, for
+//      types, the same member names): `renamed` when the name differs, else `moved`. A body that
+//      is empty never matches.
+// What is left is `removed` and `added`. Locals and parameters are never changes of their own (the
+// indexer records no DeclRecord for them): they are their container's `body` or `signature`.
+import {
+  diffFileTables, FILE_FLAGS, formatSymbolId, MODIFIERS, type DeclRecord, type FileRecord, type FileTableChange,
+  type Language, type SkippedFile,
+} from '@sextant/format';
+import type { IndexReader } from './index-reader.ts';
+import { LineDiff } from './line-diff.ts';
+import type { SymbolSummary } from './results.ts';
+
+export const CHANGE_KINDS = ['added', 'removed', 'modified', 'renamed', 'moved'] as const;
+export type ChangeKind = (typeof CHANGE_KINDS)[number];
+export const CHANGE_ASPECTS = ['signature', 'body', 'modifiers', 'type', 'members', 'doc', 'location'] as const;
+export type ChangeAspect = (typeof CHANGE_ASPECTS)[number];
+
+/** Kinds whose members are declarations of their own: their changes are the members'. */
+const CONTAINER_KINDS = new Set(['class', 'interface', 'enum', 'namespace', 'module', 'component']);
+/** Kinds whose signature is a declared type: a signature change is a `type` change. */
+const TYPED_KINDS = new Set(['property', 'field', 'variable', 'constant', 'enumMember']);
+/** Modifier bits a reviewer cares about (visibility, static, abstract, async, readonly, exported, default, optional). */
+const COMPARED_MODIFIERS = MODIFIERS.exported | MODIFIERS.default | MODIFIERS.static | MODIFIERS.abstract | MODIFIERS.async
+  | MODIFIERS.readonly | MODIFIERS.private | MODIFIERS.protected | MODIFIERS.public | MODIFIERS.optional;
+
+/** One side of a change: a declaration in the file record it came from. */
+export interface DeclSide {
+  key: string;
+  decl: DeclRecord;
+  file: FileRecord;
+}
+
+export interface SymbolChange {
+  change: ChangeKind;
+  aspects: ChangeAspect[];
+  base?: DeclSide;
+  head?: DeclSide;
+}
+
+/** A changed file, as diff_symbols lists it. */
+export interface ChangedFile {
+  path: string;
+  change: FileTableChange['change'];
+  /** The path at base of a renamed file. */
+  from?: string;
+  language?: Language;
+  /** indexed / skipped / unindexed at head (at base for a removed file). */
+  status: 'indexed' | 'skipped' | 'unindexed';
+  /** Line counts of the text diff, for indexed files. */
+  linesAdded?: number;
+  linesRemoved?: number;
+  flags: number;
+}
+
+export interface ChangeSet {
+  base: IndexReader;
+  head: IndexReader;
+  files: ChangedFile[];
+  changes: SymbolChange[];
+  /** Changed files by head path (base path for removed ones), with both records and their line diff. */
+  byPath: Map<string, FileDelta>;
+  /** Changed files that were skipped or not indexed on either side (their symbols are not known). */
+  unanalysed: (SkippedFile | { path: string; reason: 'not-indexed'; detail: string })[];
+}
+
+export interface FileDelta {
+  change: FileTableChange;
+  base?: FileRecord;
+  head?: FileRecord;
+  baseText?: string;
+  headText?: string;
+  /** Base lines to head lines; absent for an added or removed file. */
+  lines?: LineDiff;
+}
+
+export async function computeChangeSet(base: IndexReader, head: IndexReader): Promise<ChangeSet> {
+  if (base.repo.toLowerCase() !== head.repo.toLowerCase()) {
+    throw new Error(`computeChangeSet was given indexes of two repositories (${base.repo}, ${head.repo})`);
+  }
+  const [baseTable, headTable] = await Promise.all([base.fileTable(), head.fileTable()]);
+  const fileChanges = diffFileTables(baseTable, headTable);
+  const indexedBase = fileChanges.filter((c) => c.base?.status === 'indexed').map((c) => c.base!.path);
+  const indexedHead = fileChanges.filter((c) => c.head?.status === 'indexed').map((c) => c.head!.path);
+  await Promise.all([
+    base.prefetch([...new Set(indexedBase.flatMap((p) => [base.fileShardNameOf(p), base.textShardNameOf(p)]))]),
+    head.prefetch([...new Set(indexedHead.flatMap((p) => [head.fileShardNameOf(p), head.textShardNameOf(p)]))]),
+  ]);
+  const byPath = new Map<string, FileDelta>();
+  const files: ChangedFile[] = [];
+  const unanalysed: ChangeSet['unanalysed'] = [];
+  for (const change of fileChanges) {
+    const delta: FileDelta = { change };
+    if (change.base?.status === 'indexed') {
+      delta.base = await base.file(change.base.path);
+      delta.baseText = await textOf(base, change.base.path);
+    }
+    if (change.head?.status === 'indexed') {
+      delta.head = await head.file(change.head.path);
+      delta.headText = await textOf(head, change.head.path);
+    }
+    if (delta.baseText !== undefined && delta.headText !== undefined) delta.lines = LineDiff.of(delta.baseText, delta.headText);
+    byPath.set(change.path, delta);
+    const side = change.head ?? change.base!;
+    const record = delta.head ?? delta.base;
+    files.push({
+      path: change.path, change: change.change, ...(change.from ? { from: change.from } : {}),
+      ...(side.lang ? { language: side.lang } : {}), status: side.status,
+      ...linesOf(delta),
+      flags: record?.flags ?? 0,
+    });
+    for (const [reader, entry] of [[base, change.base], [head, change.head]] as const) {
+      if (!entry || entry.status === 'indexed') continue;
+      const skipped = reader.manifest.skipped.find((s) => s.path === entry.path);
+      const item = skipped ?? { path: entry.path, reason: 'not-indexed' as const, detail: 'no indexer reads this language' };
+      if (!unanalysed.some((u) => u.path === item.path && u.reason === item.reason)) unanalysed.push(item);
+    }
+  }
+  return { base, head, files, changes: matchDeclarations(byPath), byPath, unanalysed };
+}
+
+function linesOf(delta: FileDelta): { linesAdded?: number; linesRemoved?: number } {
+  if (delta.lines) return { linesAdded: delta.lines.linesAdded, linesRemoved: delta.lines.linesRemoved };
+  if (delta.headText !== undefined) return { linesAdded: lineCount(delta.headText), linesRemoved: 0 };
+  if (delta.baseText !== undefined) return { linesAdded: 0, linesRemoved: lineCount(delta.baseText) };
+  return {};
+}
+
+function lineCount(text: string): number {
+  return text === '' ? 0 : LineDiff.of('', text).linesAdded;
+}
+
+async function textOf(reader: IndexReader, path: string): Promise<string | undefined> {
+  const shard = await reader.shard<{ text(path: string): string | undefined }>(reader.textShardNameOf(path));
+  return shard?.text(path);
+}
+
+function sidesOf(file: FileRecord | undefined): DeclSide[] {
+  if (!file) return [];
+  return file.decls.map((decl) => ({ key: file.syms[decl.sym]!, decl, file }));
+}
+
+function matchDeclarations(byPath: Map<string, FileDelta>): SymbolChange[] {
+  const baseSides: DeclSide[] = [];
+  const headSides: DeclSide[] = [];
+  // The head path each base path continues as (itself, or an exact rename's new path).
+  const continues = new Map<string, string>();
+  for (const delta of byPath.values()) {
+    baseSides.push(...sidesOf(delta.base));
+    headSides.push(...sidesOf(delta.head));
+    if (delta.base && delta.head) continues.set(delta.base.path, delta.head.path);
+  }
+  const changes: SymbolChange[] = [];
+  const leftBase = new Set(baseSides);
+  const leftHead = new Set(headSides);
+  const containers: [DeclSide, DeclSide][] = [];
+  const pair = (b: DeclSide, h: DeclSide, change: ChangeKind) => {
+    leftBase.delete(b);
+    leftHead.delete(h);
+    const aspects = aspectsOf(b, h, change);
+    if (change !== 'modified' || aspects.length > 0) changes.push({ change, aspects, base: b, head: h });
+    if (CONTAINER_KINDS.has(h.decl.kind)) containers.push([b, h]);
+  };
+  // The members of a type matched under another name or path: by kind and name, in order. They are
+  // listed only when they changed themselves (their new qualified name comes from the type's).
+  const pairMembers = () => {
+    while (containers.length > 0) {
+      const [b, h] = containers.pop()!;
+      const children = (side: DeclSide, left: Set<DeclSide>) => {
+        const index = side.file.decls.indexOf(side.decl);
+        return [...left].filter((s) => s.file === side.file && s.decl.container === index);
+      };
+      const heads = children(h, leftHead);
+      for (const child of children(b, leftBase)) {
+        const at = heads.findIndex((c) => c.decl.kind === child.decl.kind && c.decl.name === child.decl.name);
+        if (at < 0) continue;
+        const [match] = heads.splice(at, 1);
+        leftBase.delete(child);
+        leftHead.delete(match!);
+        const aspects = aspectsOf(child, match!, 'modified').filter((a) => a !== 'location');
+        if (aspects.length > 0) changes.push({ change: 'modified', aspects, base: child, head: match! });
+        if (CONTAINER_KINDS.has(match!.decl.kind)) containers.push([child, match!]);
+      }
+    }
+  };
+  // 1. identity
+  const headByKey = new Map<string, DeclSide>();
+  for (const h of headSides) if (!headByKey.has(h.key)) headByKey.set(h.key, h);
+  for (const b of baseSides) {
+    const h = headByKey.get(b.key);
+    if (h && leftHead.has(h)) pair(b, h, b.file.path === h.file.path ? 'modified' : 'moved');
+  }
+  // 2. qualified name and kind in the same (or renamed) file, overloads in declaration order
+  const group = (sides: Iterable<DeclSide>, by: (s: DeclSide) => string) => {
+    const groups = new Map<string, DeclSide[]>();
+    for (const s of sides) {
+      const key = by(s);
+      const list = groups.get(key);
+      if (list) list.push(s);
+      else groups.set(key, [s]);
+    }
+    return groups;
+  };
+  pairMembers();
+  // Members of types are paired under their types (pairMembers), not by name across the file.
+  const topLevel = (left: Set<DeclSide>) => [...left].filter((s) => s.decl.container < 0 || !CONTAINER_KINDS.has(s.file.decls[s.decl.container]!.kind));
+  const inFile = (path: string) => (s: DeclSide) => `${path}\0${s.decl.kind}\0${s.decl.qname}`;
+  const headInFile = group(topLevel(leftHead), (s) => inFile(s.file.path)(s));
+  for (const [key, bases] of group(topLevel(leftBase), (s) => inFile(continues.get(s.file.path) ?? s.file.path)(s))) {
+    const heads = headInFile.get(key) ?? [];
+    for (let i = 0; i < Math.min(bases.length, heads.length); i++) {
+      pair(bases[i]!, heads[i]!, bases[i]!.file.path === heads[i]!.file.path ? 'modified' : 'moved');
+    }
+  }
+  pairMembers();
+  // 3. qualified name and kind anywhere, one on each side
+  const anywhere = (s: DeclSide) => `${s.decl.kind}\0${s.decl.qname}`;
+  const headAnywhere = group(topLevel(leftHead), anywhere);
+  for (const [key, bases] of group(topLevel(leftBase), anywhere)) {
+    const heads = headAnywhere.get(key);
+    if (bases.length === 1 && heads?.length === 1) pair(bases[0]!, heads[0]!, 'moved');
+  }
+  pairMembers();
+  // 4. the same body, one on each side
+  const byBody = (s: DeclSide) => (s.decl.body ? `${s.decl.kind}\0${s.decl.body}\0${memberNames(s).join(',')}` : '');
+  const headBodies = group(leftHead, byBody);
+  for (const [key, bases] of group(leftBase, byBody)) {
+    const heads = headBodies.get(key);
+    if (key === '' || bases.length !== 1 || heads?.length !== 1) continue;
+    pair(bases[0]!, heads[0]!, bases[0]!.decl.name !== heads[0]!.decl.name ? 'renamed' : 'moved');
+  }
+  pairMembers();
+  for (const b of leftBase) changes.push({ change: 'removed', aspects: [], base: b });
+  for (const h of leftHead) changes.push({ change: 'added', aspects: [], head: h });
+  return changes.sort(byPlace);
+}
+
+/** In head order (path, then line), removed symbols at their base place. */
+function byPlace(a: SymbolChange, b: SymbolChange): number {
+  const pa = (a.head ?? a.base)!;
+  const pb = (b.head ?? b.base)!;
+  return (pa.file.path < pb.file.path ? -1 : pa.file.path > pb.file.path ? 1 : 0) || pa.decl.at[0] - pb.decl.at[0] || pa.decl.at[1] - pb.decl.at[1]
+    || (a.head ? 1 : 0) - (b.head ? 1 : 0);
+}
+
+function memberNames(side: DeclSide): string[] {
+  if (!CONTAINER_KINDS.has(side.decl.kind)) return [];
+  const index = side.file.decls.indexOf(side.decl);
+  return side.file.decls.filter((d) => d.container === index).map((d) => `${d.kind}:${d.name}`).sort();
+}
+
+/** A signature with the symbol's own name masked, so that a rename alone is no signature change. */
+function maskedSignature(side: DeclSide): string {
+  const signature = side.decl.signature ?? '';
+  return side.decl.name ? signature.split(side.decl.name).join('\u0000') : signature;
+}
+
+function containerQname(side: DeclSide): string {
+  const c = side.decl.container;
+  return c >= 0 ? side.file.decls[c]?.qname ?? '' : '';
+}
+
+function aspectsOf(b: DeclSide, h: DeclSide, change: ChangeKind): ChangeAspect[] {
+  const aspects: ChangeAspect[] = [];
+  if (maskedSignature(b) !== maskedSignature(h)) aspects.push(TYPED_KINDS.has(h.decl.kind) ? 'type' : 'signature');
+  if (b.decl.body !== h.decl.body) aspects.push('body');
+  if ((b.decl.mods & COMPARED_MODIFIERS) !== (h.decl.mods & COMPARED_MODIFIERS)) aspects.push('modifiers');
+  if (memberNames(b).join(',') !== memberNames(h).join(',')) aspects.push('members');
+  if (b.decl.doc !== h.decl.doc) aspects.push('doc');
+  if (b.file.path !== h.file.path || containerQname(b) !== containerQname(h)) aspects.push('location');
+  return aspects;
+}
+
+/** The summary of one side of a change, as every other tool gives symbols (plus its signature). */
+export function sideSummary(reader: IndexReader, side: DeclSide): SymbolSummary & { signature?: string } {
+  const [line, column, endLine, endColumn] = side.decl.at;
+  return {
+    symbolId: formatSymbolId(side.key, reader.commit),
+    name: side.decl.name,
+    kind: side.decl.kind,
+    qualifiedName: side.decl.qname,
+    language: side.file.lang,
+    path: side.file.path,
+    line, column, endLine, endColumn,
+    ...(side.decl.signature !== undefined ? { signature: side.decl.signature } : {}),
+  };
+}
+
+/** Whether a change is in a test file (by the index's classification) on either side. */
+export function inTestFile(change: SymbolChange): boolean {
+  return (((change.base?.file.flags ?? 0) | (change.head?.file.flags ?? 0)) & FILE_FLAGS.test) !== 0;
+}
