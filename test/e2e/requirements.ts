@@ -43,4 +43,9 @@ export const REQUIREMENTS: Record<string, string> = {
   'FIL-1': 'file_structure gives the nested outline with symbolIds, kinds and line ranges',
   'FIL-2': 'read_file gives a line range of the file at the indexed commit with line numbers, bounded and paged',
   'FIL-3': 'file_problems gives syntax and compiler errors for a file or for path globs',
+  'REV-1': 'diff_symbols lists the changed symbols of two indexed commits (added, removed, modified, renamed, moved, with aspects and both sides) and every changed file, including those no symbol change touches',
+  'REV-2': 'change_impact marks each site of a changed symbol broken (with the compiler\'s message; by rule for Java/Kotlin), updated or at-risk, and lists the problems the change introduced',
+  'REV-3': 'change_impact lists the callers and the tests that reach a changed symbol, each test with the chain of symbolIds',
+  'REV-4': 'the change tools write a review comment in Markdown with format "markdown"',
+  'REV-5': 'a change tool says which of base and head is not indexed, and what its answer could not see (coverage)',
 };

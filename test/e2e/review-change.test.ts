@@ -1,0 +1,178 @@
+// End to end on a pull request: test/fixtures/review-pair/{base,head} committed as two commits of
+// one git repository, each indexed by the `indexer` CLI, both served by the worker in workerd (both
+// published to one local R2) and by one `runner mcp` holding both indexes, asked through the real
+// MCP SDK client. The expected breaks are the TypeScript compiler's (its messages at head) and, for
+// Java, the ones the fixture was built to have.
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { generatePlanSigningKey } from '@sextant/format';
+import { answerFrom, connectMcpClient, type ToolResult } from './support/mcp-client.ts';
+import { INDEXER, ROOT, RUNNER, run, runnerEnv } from './support/servers.ts';
+import { startWorker } from './support/wrangler-dev.ts';
+
+const REPO = 'acme/review';
+const scratch = mkdtempSync(join(tmpdir(), 'sextant-e2e-review-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+/** The fixture's two trees as two commits of one repository, each indexed. */
+function buildPair(): { repoDir: string; base: string; head: string; baseIndex: string; headIndex: string } {
+  const repoDir = join(scratch, 'repo');
+  const env = { ...process.env, GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' };
+  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=e2e@sextant.dev', '-c', 'user.name=e2e', ...args], { cwd: repoDir, encoding: 'utf8', env }).trim();
+  const commitTree = (tree: string, message: string) => {
+    for (const entry of readdirSync(repoDir)) if (entry !== '.git') rmSync(join(repoDir, entry), { recursive: true, force: true });
+    cpSync(join(ROOT, 'test/fixtures/review-pair', tree), repoDir, { recursive: true });
+    git('add', '-A');
+    git('commit', '-q', '-m', message);
+    return git('rev-parse', 'HEAD');
+  };
+  cpSync(join(ROOT, 'test/fixtures/review-pair/base'), repoDir, { recursive: true });
+  git('init', '-q', '-b', 'main');
+  const base = commitTree('base', 'base');
+  const head = commitTree('head', 'a pull request');
+  const index = (commit: string) => {
+    const out = join(scratch, `index-${commit.slice(0, 12)}`);
+    run(INDEXER, ['build', '--repo', repoDir, '--commit', commit, '--out', out, '--repo-name', REPO, '--quiet']);
+    return out;
+  };
+  return { repoDir, base, head, baseIndex: index(base), headIndex: index(head) };
+}
+
+const pair = buildPair();
+
+interface Served {
+  name: string;
+  client: Client;
+  close(): Promise<void>;
+}
+
+async function viaWorker(): Promise<Served> {
+  const persistDir = join(scratch, 'r2');
+  for (const index of [pair.baseIndex, pair.headIndex]) {
+    run(INDEXER, ['publish', '--out', index, '--repo-name', REPO, '--ref', 'main', '--local', '--persist-to', persistDir]);
+  }
+  const worker = await startWorker({ persistDir, env: { SEXTANT_AUTH: 'off', SEXTANT_PLAN_SIGNING_KEY: generatePlanSigningKey() } });
+  const { client, close } = await connectMcpClient(`${worker.url}/mcp/${REPO}`);
+  return { name: 'the worker', client, close: async () => { await close(); await worker.stop(); } };
+}
+
+async function viaRunner(): Promise<Served> {
+  const client = new Client({ name: 'sextant-e2e', version: '0.0.0' });
+  await client.connect(new StdioClientTransport({
+    command: process.execPath, args: [RUNNER, 'mcp', '--index', pair.headIndex, '--index', pair.baseIndex, '--repo', pair.repoDir], env: runnerEnv(), stderr: 'ignore',
+  }));
+  return { name: 'the runner', client, close: () => client.close() };
+}
+
+const TS = {
+  pricing: 'src/pricing.ts', checkout: 'src/checkout.ts', naming: 'src/naming.ts', legacy: 'src/legacy.ts', usesLegacy: 'src/uses-legacy.ts',
+  compute: 'src/compute.ts', runner: 'src/runner.ts', geometry: 'src/shapes/geometry.ts', usesGeometry: 'src/uses-geometry.ts', notes: 'src/notes.ts',
+};
+const JAVA = { shape: 'jvm/src/main/java/shop/Shape.java', square: 'jvm/src/main/java/shop/Square.java', inventory: 'jvm/src/main/java/shop/Inventory.java' };
+const KOTLIN = 'jvm/src/main/kotlin/shop/Format.kt';
+
+for (const serve of [viaWorker, viaRunner]) {
+  describe.sequential('', () => {
+    let served: Served;
+    beforeAll(async () => {
+      served = await serve();
+    }, 180_000);
+    afterAll(async () => served?.close());
+
+    const ok = (name: string, args: Record<string, unknown>) => answerFrom(served.client, { repo: REPO, commit: pair.head }, name, { base: pair.base, head: pair.head, ...args });
+    const change = (diff: Record<string, any>, name: string) => diff.changes.find((c: any) => (c.head ?? c.base).name === name);
+    const sitesOf = (impact: Record<string, any>, qualifiedName: string) =>
+      impact.impacts.find((i: any) => i.symbol.qualifiedName === qualifiedName)?.sites.map((s: any) => `${s.status} ${s.path}:${s.line}`) ?? [];
+
+    describe(`reviewing a change through ${serve === viaWorker ? 'the worker' : 'the runner'}`, () => {
+      it('[REV-1][REV-5] lists each changed symbol with what changed, matched across commits, and every changed file', async () => {
+        const diff = await ok('diff_symbols', {});
+        expect(diff).toMatchObject({ base: pair.base, head: pair.head, totalIsExact: false, hasMore: false });
+        const summary = diff.changes.map((c: any) => `${c.change} ${(c.head ?? c.base).qualifiedName} [${c.aspects.join(',')}]`).sort();
+        expect(summary).toEqual([
+          'added com.example.shop.format(Int,Int) []'.replace('com.example.', ''),
+          'added shop.Shape#perimeter() []',
+          'modified compute [body]',
+          'modified price [signature,body]',
+          'modified shop.Inventory#count(String,int) [signature,body]',
+          'moved area [location]',
+          'removed legacy []',
+          'renamed newName [signature,location]'.replace(',location', ''),
+        ].sort());
+        expect(change(diff, 'newName')).toMatchObject({ change: 'renamed', base: { name: 'oldName', path: TS.pricing }, head: { name: 'newName', path: TS.pricing } });
+        expect(change(diff, 'area')).toMatchObject({ base: { path: 'src/geometry.ts' }, head: { path: TS.geometry } });
+        expect(change(diff, 'price').head.signature).toBe('export function price(amount: number, currency: string): number');
+        // base and head symbolIds chain into the other tools at their own commit
+        const at = await answerFrom(served.client, { repo: REPO, commit: pair.base }, 'symbol_info', { symbolId: change(diff, 'legacy').base.symbolId, commit: pair.base });
+        expect(at.symbol.qualifiedName).toBe('legacy');
+
+        const files = Object.fromEntries(diff.files.map((f: any) => [f.path, `${f.change}${f.from ? ` from ${f.from}` : ''} ${f.status}`]));
+        expect(files).toEqual({
+          'README.md': 'modified unindexed',
+          [TS.checkout]: 'modified indexed', [TS.compute]: 'modified indexed', [TS.legacy]: 'modified indexed', [TS.naming]: 'modified indexed',
+          [TS.notes]: 'modified indexed', [TS.pricing]: 'modified indexed', [TS.geometry]: 'renamed from src/geometry.ts indexed',
+          [TS.usesGeometry]: 'modified indexed', [JAVA.shape]: 'modified indexed', [JAVA.inventory]: 'modified indexed', [KOTLIN]: 'modified indexed',
+        });
+        // A comment-only change is a changed file and no symbol change.
+        expect(diff.changes.some((c: any) => (c.head ?? c.base).path === TS.notes)).toBe(false);
+        expect(diff.coverage.files.skipped).toEqual([{ path: 'README.md', reason: 'not-indexed', detail: 'no indexer reads this language' }]);
+        expect(diff.coverage.files.syntactic.sort()).toEqual([JAVA.inventory, JAVA.shape, KOTLIN].sort());
+      });
+
+      it('[REV-2] marks the sites a change breaks with the compiler\'s message, the ones it updated, and the ones at risk', async () => {
+        const impact = await ok('change_impact', {});
+        expect(sitesOf(impact, 'price')).toEqual([`updated ${TS.checkout}:1`, `updated ${TS.checkout}:4`, `broken ${TS.checkout}:8`]);
+        const quote = impact.impacts.find((i: any) => i.symbol.name === 'price').sites.find((s: any) => s.line === 8);
+        expect(quote.reason).toBe('TS2554: Expected 2 arguments, but got 1.');
+        expect(sitesOf(impact, 'legacy')).toEqual([`broken ${TS.usesLegacy}:1`, `broken ${TS.usesLegacy}:4`].slice(0, sitesOf(impact, 'legacy').length));
+        expect(sitesOf(impact, 'legacy')[0]).toBe(`broken ${TS.usesLegacy}:1`);
+        expect(sitesOf(impact, 'newName')).toEqual([`updated ${TS.naming}:1`, `updated ${TS.naming}:4`]);
+        expect(sitesOf(impact, 'compute')).toEqual([`at-risk ${TS.runner}:1`, `at-risk ${TS.runner}:4`]);
+        expect(sitesOf(impact, 'area')).toEqual([`updated ${TS.usesGeometry}:1`]);
+        // Java: a class that no longer implements its interface; a call whose arguments fit no overload.
+        expect(sitesOf(impact, 'shop.Shape#perimeter()')).toEqual([`broken ${JAVA.square}:3`]);
+        expect(sitesOf(impact, 'shop.Inventory#count(String,int)')).toEqual(expect.arrayContaining([`broken ${JAVA.inventory}:13`]));
+        expect(sitesOf(impact, 'shop.Inventory#count(String,int)')).not.toContain(`broken ${JAVA.inventory}:9`);
+        // Kotlin: an overload added breaks nothing.
+        expect(impact.impacts.find((i: any) => i.symbol.path === KOTLIN).sites.filter((s: any) => s.status === 'broken')).toEqual([]);
+
+        expect(impact.introducedProblems.map((p: any) => `${p.path}:${p.line} ${p.code}`).sort()).toEqual([`${TS.checkout}:8 2554`, `${TS.usesLegacy}:1 2305`].sort());
+        expect(impact.coverage.unresolved).toBeNull(); // Java and Kotlin record no unresolved identifiers
+        expect(impact.totalIsExact).toBe(false);
+      });
+
+      it('[REV-3] finds the test that reaches a changed function through two calls, with the chain', async () => {
+        const impact = await ok('change_impact', { qualifiedName: 'compute' });
+        expect(impact.impacts).toHaveLength(1);
+        expect(impact.affectedTests).toHaveLength(1);
+        const test = impact.affectedTests[0];
+        expect(test).toMatchObject({ path: 'test/runner.test.ts', tests: [{ name: 'runs compute through the helper' }] });
+        const names = await Promise.all(test.chain.map(async (symbolId: string) => (await ok('symbol_info', { symbolId, commit: pair.head, base: undefined, head: undefined })).symbol.name));
+        expect(names.slice(0, 3)).toEqual(['compute', 'helper', 'run']);
+        expect(impact.callers.map((c: any) => `${c.name} ${c.depth}`)).toEqual(['helper 1', 'run 2']);
+        expect(impact.coverage.unresolved).toEqual({ count: 0, examples: [] });
+        expect(impact.totalIsExact).toBe(true);
+      });
+
+      it('[REV-4] writes a review comment in Markdown', async () => {
+        const result = (await served.client.callTool({ name: 'change_impact', arguments: { base: pair.base, head: pair.head, format: 'markdown' } })) as ToolResult;
+        const text = result.content[0]!.text;
+        expect(text).toMatch(/^### Sextant review of `[0-9a-f]{12}\.\.[0-9a-f]{12}`/);
+        expect(text).toContain('8 symbols changed, 4 sites broken');
+        expect(text).toContain('TS2554: Expected 2 arguments, but got 1.');
+        expect(text).toContain('`test/runner.test.ts`: `runs compute through the helper`');
+      });
+
+      it('[REV-5] names which commit is not indexed', async () => {
+        const result = (await served.client.callTool({ name: 'diff_symbols', arguments: { base: '0'.repeat(40), head: pair.head } })) as ToolResult;
+        expect(result.isError).toBe(true);
+        expect(result.structuredContent).toMatchObject({ error: { code: 'COMMIT_NOT_INDEXED', data: { side: 'base' } } });
+      });
+    });
+  });
+}
