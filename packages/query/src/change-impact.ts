@@ -20,7 +20,7 @@ import {
 import { callHierarchy } from './call-hierarchy.ts';
 import { computeChangeSet, sideSummary, type ChangeAspect, type ChangeKind, type ChangeSet, type DeclSide, type SymbolChange } from './change-set.ts';
 import { coverageOf, type Coverage, type ReadFile } from './change-coverage.ts';
-import { changeAnswer, DIFF_PAGE, selectChanges, type ChangeAnswer, type ChangeFilter, type ChangeSide } from './diff-symbols.ts';
+import { changeAnswer, DIFF_PAGE, selectChanges, skippedChanges, type ChangeAnswer, type ChangeFilter, type ChangeSide } from './diff-symbols.ts';
 import { edgesOf } from './edges.ts';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
 import { LineDiff } from './line-diff.ts';
@@ -98,6 +98,8 @@ const MAX_SITES = 1000;
 /** Bounds of the walk to tests: steps from a changed symbol, and symbols visited. */
 const TEST_WALK = { depth: 6, maxNodes: 2000 };
 const CALLER_NODES = 200;
+/** Reasons a file is skipped that leave source unread (not a binary, a symlink or a submodule). */
+const MAY_HOLD_SITES: ReadonlySet<string> = new Set(['too-large', 'not-utf8', 'unreadable', 'unaddressable-path', 'analysis-failed']);
 const RISKY: ReadonlySet<ChangeAspect> = new Set(['signature', 'modifiers', 'type', 'body']);
 
 export async function changeImpact(base: IndexReader, head: IndexReader, params: ImpactParams): Promise<ImpactAnswer> {
@@ -128,7 +130,10 @@ export async function changeImpact(base: IndexReader, head: IndexReader, params:
   if (impacts.some((i) => i.sitesTotal > i.sites.length)) cut.push(`sites: at most ${MAX_SITES} per symbol (sitesTotal has the count)`);
   if (callers.truncated) cut.push(`callers: at most ${CALLER_NODES} per symbol`);
   if (tests.truncated) cut.push(`tests: walk bounded at ${TEST_WALK.depth} steps and ${TEST_WALK.maxNodes} symbols`);
-  if (set.unanalysed.length > 0) cut.push(`${set.unanalysed.length} changed files were not analysed (coverage.files.skipped)`);
+  const skippedChanged = skippedChanges(set);
+  if (skippedChanged > 0) cut.push(`${skippedChanged} changed files were skipped by the indexer (coverage.files.skipped)`);
+  const unread = head.manifest.skipped.filter((s) => MAY_HOLD_SITES.has(s.reason)).length;
+  if (unread > 0) cut.push(`${unread} files of the head were skipped by the indexer (index_status lists them): sites in them are unknown`);
   if (coverage.unresolved === null) cut.push('unresolved identifiers are not recorded for a language read (coverage.unresolved is null)');
   else if (coverage.unresolved.count > 0) cut.push(`${coverage.unresolved.count} identifiers could not be resolved (coverage.unresolved)`);
   return {
@@ -370,10 +375,13 @@ async function statusOf(
     return { status: 'updated', reason: 'on a line the change edited' };
   }
   if (missingMember) return { status: 'at-risk', reason: `declares no ${change.head!.decl.name}; check it inherits one (the compiler reported nothing)` };
-  if (change.change === 'removed') return { status: 'at-risk', reason: 'the symbol was removed; this reference resolves to something else at head' };
+  if (change.change === 'removed') {
+    return { status: 'at-risk', reason: compiled ? 'the symbol was removed and the compiler reports nothing here: the use goes through a broken import or resolves to something else' : 'the symbol was removed; this use resolves to something else at head' };
+  }
   const risky = change.aspects.filter((a) => RISKY.has(a));
-  if (change.change === 'modified' && risky.length === 0) return undefined;
-  return { status: 'at-risk', reason: change.change === 'modified' ? `${risky.join(', ')} changed` : `${change.change}${risky.length ? ` (${risky.join(', ')} changed)` : ''}` };
+  // A symbol only renamed or moved, or changed in its doc or members: its untouched sites that compile are fine.
+  if (risky.length === 0) return undefined;
+  return { status: 'at-risk', reason: `${risky.join(', ')} changed` };
 }
 
 /** The site, extended over the call it makes (to the matching closing parenthesis) for a call or construction. */

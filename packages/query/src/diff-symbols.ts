@@ -47,10 +47,12 @@ export async function diffSymbols(base: IndexReader, head: IndexReader, params: 
   const query = { tool: 'diff_symbols', base: base.commit, paths: params.paths, kinds: params.kinds, includeTests: params.includeTests };
   const { items, page } = pageOf(selected, head.commit, query, params, DIFF_PAGE);
   const coverage = coverageOf(set, selected, []);
-  if (set.unanalysed.length > 0) {
-    // A skipped or unindexed changed file may hold changed symbols nobody can list.
+  const skipped = skippedChanges(set);
+  if (skipped > 0) {
+    // A changed file the indexer skipped may hold changed symbols nobody can list. (A file of a
+    // language no indexer reads is listed in coverage too, but holds no symbol this tool claims to know.)
     page.totalIsExact = false;
-    page.truncationReason = [page.truncationReason, `${set.unanalysed.length} changed files were not analysed (coverage.files.skipped)`].filter(Boolean).join('; ');
+    page.truncationReason = [page.truncationReason, `${skipped} changed files were skipped by the indexer (coverage.files.skipped)`].filter(Boolean).join('; ');
   }
   return {
     ...changeAnswer(set),
@@ -63,6 +65,11 @@ export async function diffSymbols(base: IndexReader, head: IndexReader, params: 
     ...page,
     coverage,
   };
+}
+
+/** Changed files the indexer skipped (not those of a language no indexer reads). */
+export function skippedChanges(set: ChangeSet): number {
+  return set.unanalysed.filter((u) => u.reason !== 'not-indexed').length;
 }
 
 export function changeAnswer(set: ChangeSet): ChangeAnswer {
