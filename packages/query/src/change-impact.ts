@@ -123,7 +123,10 @@ export async function changeImpact(base: IndexReader, head: IndexReader, params:
   const { items, page } = pageOf(impacts, head.commit, query, params, DIFF_PAGE);
   const callers = await callersOf(set, selected, params.depth ?? IMPACT_BOUNDS.depth.default);
   const tests = await affectedTests(set, files, selected);
-  const problems = await problemChanges(set, files, selected, broken);
+  // Narrowed to some changes, the problems are those of their files and sites; else of every changed file.
+  const narrowed = params.symbolId !== undefined || params.qualifiedName !== undefined || params.paths !== undefined
+    || params.kinds !== undefined || params.includeTests === false;
+  const problems = await problemChanges(set, files, selected, broken, narrowed);
   const coverage = coverageOf(set, selected, files.readOthers());
   const cut: string[] = [];
   if (page.truncationReason) cut.push(page.truncationReason);
@@ -366,7 +369,7 @@ async function statusOf(
       const args = argumentCount(await files.headText(site.path), site);
       const overloads = change.head.file.decls.filter((d) => d.qname === change.head!.decl.qname && d.kind === change.head!.decl.kind);
       if (args !== undefined && !overloads.some((d) => fitsArity(d.signature, args))) {
-        return { status: 'broken', reason: `${args} arguments fit no overload of ${change.head.decl.qname} at head (${overloads.map((d) => d.signature).join(' | ')})` };
+        return { status: 'broken', reason: `${args} argument${args === 1 ? '' : 's'} fit${args === 1 ? 's' : ''} no overload of ${change.head.decl.qname} at head (${overloads.map((d) => d.signature).join(' | ')})` };
       }
     }
   }
@@ -378,6 +381,8 @@ async function statusOf(
   if (change.change === 'removed') {
     return { status: 'at-risk', reason: compiled ? 'the symbol was removed and the compiler reports nothing here: the use goes through a broken import or resolves to something else' : 'the symbol was removed; this use resolves to something else at head' };
   }
+  // An import or export of a changed symbol compiles or is broken; it is not itself at risk.
+  if (WIRING.has(site.kind)) return undefined;
   const risky = change.aspects.filter((a) => RISKY.has(a));
   // A symbol only renamed or moved, or changed in its doc or members: its untouched sites that compile are fine.
   if (risky.length === 0) return undefined;
@@ -557,9 +562,13 @@ async function affectedTests(set: ChangeSet, files: FileCache, changes: SymbolCh
       for (const { symbol, chain } of frontier) {
         const refs = symbol.record.refs;
         for (let i = 0; i < refs.length; i += REF_STRIDE) {
+          // Imports and exports reach nothing at run time; the uses after them do.
+          if (WIRING.has(REFERENCE_KINDS[refs[i + 5]!]!)) continue;
           const path = symbol.shard.paths[refs[i]!]!;
           const from = refs[i + 6]!;
-          const enclosing = from >= 0 ? symbol.shard.peer(from) : undefined;
+          const peer = from >= 0 ? symbol.shard.peer(from) : undefined;
+          // A use at a module's top level is the module's; the walk goes on from there only through the file's own symbols.
+          const enclosing = peer && peer.kind !== 'module' ? peer : undefined;
           if (symbol.shard.pathFlags[refs[i]!]! & FILE_FLAGS.test) {
             // Base references of a removed symbol: the test file must still exist at head.
             const headPath = reader === set.base ? headPathOf(set, path) : path;
@@ -585,6 +594,9 @@ async function affectedTests(set: ChangeSet, files: FileCache, changes: SymbolCh
   }
   return { list: [...found.values()].sort((a, b) => (a.path < b.path ? -1 : 1)), truncated };
 }
+
+/** Reference kinds that only name a symbol for a module's wiring. */
+const WIRING: ReadonlySet<ReferenceKind> = new Set(['import', 'export']);
 
 const TEST_CALL = /\b(?:it|test)(?:\.(?:only|skip|concurrent|each\([^)]*\)))*\s*\(\s*(['"`])((?:(?!\1).)*)\1/;
 
@@ -621,7 +633,7 @@ async function testNameAt(
 }
 
 async function problemChanges(
-  set: ChangeSet, files: FileCache, changes: SymbolChange[], broken: { site: ImpactSite; change: SymbolChange }[],
+  set: ChangeSet, files: FileCache, changes: SymbolChange[], broken: { site: ImpactSite; change: SymbolChange }[], narrowed: boolean,
 ): Promise<{ introduced: ProblemChange[]; resolved: ProblemChange[] }> {
   const introduced: ProblemChange[] = [];
   const resolved: ProblemChange[] = [];
@@ -636,7 +648,8 @@ async function problemChanges(
     return hit ? formatSymbolId(side!.key, hit.change.head ? set.head.commit : set.base.commit) : undefined;
   };
   const paths = new Set<string>();
-  for (const [path, delta] of set.byPath) if (delta.head || delta.base) paths.add(path);
+  if (narrowed) for (const c of changes) paths.add(c.head?.file.path ?? headPathOf(set, c.base!.file.path) ?? c.base!.file.path);
+  else for (const [path, delta] of set.byPath) if (delta.head || delta.base) paths.add(path);
   for (const { site } of broken) paths.add(site.path);
   for (const path of [...paths].sort()) {
     const delta = set.byPath.get(path);
