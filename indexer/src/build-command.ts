@@ -3,9 +3,12 @@ import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ts } from 'ts-morph';
-import { FORMAT_VERSION, OCC_STRIDE, REFERENCE_KINDS, splitLines, type FileRecord, type Manifest, type OutlineNode, type SkippedFile } from '@sextant/format';
-import { listTrackedFiles, readBlobs, resolveCommit, type SnapshotFile } from './git/git-snapshot.ts';
-import { IndexCollector } from './index-collector.ts';
+import {
+  FORMAT_VERSION, OCC_STRIDE, REFERENCE_KINDS, splitLines, UNRESOLVED_STRIDE, type FileRecord, type FileTableEntry, type Manifest, type OutlineNode, type SkippedFile,
+} from '@sextant/format';
+import { listTrackedFiles, readBlobs, resolveCommit, type SnapshotFile, type TrackedEntry } from './git/git-snapshot.ts';
+import { IndexCollector, type CollectedSymbol } from './index-collector.ts';
+import { declsOf } from './decl-fingerprint.ts';
 import { classifyFile, parseGitattributes } from './file-classification.ts';
 import { Progress } from './progress.ts';
 import { layoutShards, writeIndex } from './shards/shard-writer.ts';
@@ -70,7 +73,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
         progress.tick();
         let record: FileRecord | SkippedFile;
         try {
-          record = isSkipped(result) ? result : fileRecord(byPath.get(result.path)!, result, syntax, rules);
+          record = isSkipped(result) ? result : fileRecord(byPath.get(result.path)!, result, syntax, rules, collector.symbols);
         } catch (error) {
           record = analysisFailed(result.path, 'the file record (outline, lines, classification)', error);
         }
@@ -91,7 +94,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   for (const warning of warnings) progress.log(`warning: ${warning}`);
 
   progress.start('writing shards');
-  const set = layoutShards(collector, texts);
+  const set = layoutShards(collector, texts, fileTableOf(tracked.entries, collector.files, skipped));
   const manifest = await writeIndex(options.out, set, {
     formatVersion: FORMAT_VERSION,
     repo: options.repoName ?? repoNameOf(root),
@@ -111,7 +114,21 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   return manifest;
 }
 
-function fileRecord(file: SnapshotFile, compiled: CompiledFile, syntax: SyntaxParser, rules: ReturnType<typeof parseGitattributes>): FileRecord {
+/** Every tracked path: indexed (in the file shards), skipped (in manifest.skipped) or unindexed (no indexer reads it). */
+function fileTableOf(entries: readonly TrackedEntry[], files: readonly FileRecord[], skipped: readonly SkippedFile[]): FileTableEntry[] {
+  const indexed = new Map(files.map((f) => [f.path, f.lang]));
+  const skippedPaths = new Set(skipped.map((s) => s.path));
+  return entries.map(({ path, blob }): FileTableEntry => {
+    const lang = indexed.get(path);
+    if (lang) return { path, blob, status: 'indexed', lang };
+    return { path, blob, status: skippedPaths.has(path) ? 'skipped' : 'unindexed' };
+  });
+}
+
+function fileRecord(
+  file: SnapshotFile, compiled: CompiledFile, syntax: SyntaxParser, rules: ReturnType<typeof parseGitattributes>,
+  symbols: ReadonlyMap<string, CollectedSymbol>,
+): FileRecord {
   const language = compiled.outline ? undefined : syntaxLanguageOf(file.path);
   const parsed = language ? syntax.parse(language, file.text) : { outline: [], problems: [] };
   const definitions = new Map<string, number>();
@@ -123,6 +140,7 @@ function fileRecord(file: SnapshotFile, compiled: CompiledFile, syntax: SyntaxPa
     name: node.name, kind: node.kind, sym: definitions.get(`${node.at[0]}:${node.at[1]}`) ?? -1,
     range: node.range, at: node.at, children: node.children.map(link),
   });
+  const outline = compiled.outline ?? parsed.outline.map(link);
   return {
     path: file.path,
     lang: compiled.lang,
@@ -132,8 +150,10 @@ function fileRecord(file: SnapshotFile, compiled: CompiledFile, syntax: SyntaxPa
     flags: classifyFile(file.path, file.text, rules),
     syms: compiled.syms,
     occ: sortOccurrences(compiled.occ),
-    outline: compiled.outline ?? parsed.outline.map(link),
+    outline,
     problems: [...parsed.problems, ...compiled.problems],
+    decls: declsOf({ path: file.path, text: file.text, syms: compiled.syms, outline }, symbols),
+    unresolved: compiled.unresolved ? sortUnresolved(compiled.unresolved) : null,
   };
 }
 
@@ -142,6 +162,14 @@ function sortOccurrences(occ: number[]): number[] {
   const at = (i: number, k: number) => occ[i * OCC_STRIDE + k]!;
   order.sort((a, b) => at(a, 0) - at(b, 0) || at(a, 1) - at(b, 1) || at(a, 4) - at(b, 4) || at(a, 5) - at(b, 5));
   return order.flatMap((i) => occ.slice(i * OCC_STRIDE, (i + 1) * OCC_STRIDE));
+}
+
+/** Unresolved identifiers in position order (each entry: line, column, endLine, endColumn). */
+function sortUnresolved(list: number[]): number[] {
+  const order = [...Array(list.length / UNRESOLVED_STRIDE).keys()];
+  const at = (i: number, k: number) => list[i * UNRESOLVED_STRIDE + k]!;
+  order.sort((a, b) => at(a, 0) - at(b, 0) || at(a, 1) - at(b, 1) || at(a, 2) - at(b, 2) || at(a, 3) - at(b, 3));
+  return order.flatMap((i) => list.slice(i * UNRESOLVED_STRIDE, (i + 1) * UNRESOLVED_STRIDE));
 }
 
 /** owner/name from the origin remote, else local/<directory>. */

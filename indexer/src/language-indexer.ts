@@ -17,6 +17,11 @@ export interface CompiledFile {
   problems: ProblemRecord[];
   /** An outline the indexer made itself; absent, the build derives one with tree-sitter. */
   outline?: OutlineNode[];
+  /**
+   * Identifiers in reference positions the compiler resolved to nothing, UNRESOLVED_STRIDE each (any
+   * order: the build sorts them); absent when the indexer does not record them (FileRecord.unresolved null).
+   */
+  unresolved?: number[];
 }
 
 export type IndexedFile = CompiledFile | SkippedFile;

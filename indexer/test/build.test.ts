@@ -1,6 +1,6 @@
 // The build command on real git repositories: exactly the tracked files of the commit, byte-
 // identical output for the same commit, and a clear error or a listed skip for every bad input.
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSync, existsSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -83,6 +83,38 @@ describe('indexer build', () => {
     }
   });
 
+  it('lists every tracked file with its blob in the file table: indexed with its language, skipped, or of no indexed language', async () => {
+    const repo = fixtureRepo(FIXTURE);
+    try {
+      writeFileSync(join(repo.dir, 'README.md'), '# shop\n');
+      writeFileSync(join(repo.dir, 'data.bin'), Buffer.from([0, 1, 2]));
+      writeFileSync(join(repo.dir, 'src/binary.ts'), Buffer.from([0x65, 0x00, 0x66]));
+      symlinkSync('src/app.ts', join(repo.dir, 'app-link.ts'));
+      commitAll(repo.dir, 'other files');
+      const { out, manifest } = await build(repo.dir);
+      const reader = await IndexReader.open(new DirShardSource(out), new ShardCache(1 << 20));
+      const table = await reader.fileTable();
+      const tracked = git(repo.dir, 'ls-tree', '-r', '--full-tree', 'HEAD').split('\n')
+        .map((line) => ({ blob: line.split(/\s+/)[2]!, path: line.slice(line.indexOf('\t') + 1) }));
+      expect(table.paths).toEqual(tracked.map((t) => t.path).sort());
+      expect(manifest.shards.filetable!.records).toBe(tracked.length);
+      for (const { path, blob } of tracked) expect(table.blob(table.indexOf(path))).toBe(blob);
+      const entry = (path: string) => table.entry(table.indexOf(path));
+      expect(entry('src/app.ts')).toMatchObject({ status: 'indexed', lang: 'typescript' });
+      expect(entry('src/legacy.js')).toMatchObject({ status: 'indexed', lang: 'javascript' });
+      expect(entry('src/binary.ts')).toEqual({ path: 'src/binary.ts', blob: expect.any(String), status: 'skipped' });
+      expect(entry('app-link.ts').status).toBe('skipped');
+      expect(entry('README.md').status).toBe('unindexed');
+      expect(entry('data.bin').status).toBe('unindexed');
+      expect(entry('tsconfig.json').status).toBe('unindexed');
+      const indexed = table.paths.filter((_, i) => table.entry(i).status === 'indexed');
+      expect(indexed).toEqual(indexedPaths(out, manifest));
+      expect(table.paths.filter((_, i) => table.entry(i).status === 'skipped')).toEqual(manifest.skipped.map((s) => s.path).sort());
+    } finally {
+      repo.cleanup();
+    }
+  });
+
   it('lists binary, non-UTF-8 and oversized files as skipped, with the reason', async () => {
     const repo = fixtureRepo(FIXTURE);
     try {
@@ -151,8 +183,11 @@ describe('indexer build', () => {
       expect(indexedPaths(out, manifest)).not.toContain(path);
       // Every other file, symbol, reference and edge as the build without the file has them.
       const sources = new Map(indexedPaths(out, manifest).map((p) => [p, readFileSync(join(repo.dir, p), 'utf8')]));
-      const rendered = renderIndex(out, sources).split('\n').filter((line) => !line.startsWith('# skipped'));
-      expect(rendered.join('\n')).toBe(renderIndex(without.out, sources));
+      // The file table alone tells the two apart: it lists the skipped file.
+      const [rendered, fileTable] = renderIndex(out, sources).split('\n## file table');
+      const [expected] = renderIndex(without.out, sources).split('\n## file table');
+      expect(rendered!.split('\n').filter((line) => !line.startsWith('# skipped')).join('\n')).toBe(expected);
+      expect(fileTable).toContain(`\n${path} skipped `);
       expect(names(out, manifest)).toContain('OrderService');
     } finally {
       repo.cleanup();

@@ -12,6 +12,12 @@ export interface TrackedFile {
   bytes: number;
 }
 
+/** A path of the commit's tree with its object id. */
+export interface TrackedEntry {
+  path: string;
+  blob: string;
+}
+
 export interface SnapshotFile extends TrackedFile {
   text: string;
 }
@@ -49,24 +55,30 @@ export async function resolveCommit(repoDir: string, ref: string): Promise<Commi
 /**
  * Tracked regular files at the commit; symlinks, submodules and names no tool could address again
  * (`back\\slash.ts`: the query side reads a backslash as a separator) are reported as skipped.
+ * `entries` is every path the tree lists, skipped ones too, with its object id (a submodule's is
+ * its commit), for the file table.
  */
-export async function listTrackedFiles(root: string, commit: string): Promise<{ files: TrackedFile[]; skipped: SkippedFile[] }> {
+export async function listTrackedFiles(root: string, commit: string): Promise<{ files: TrackedFile[]; skipped: SkippedFile[]; entries: TrackedEntry[] }> {
   const out = await git(root, ['ls-tree', '-r', '-z', '--long', '--full-tree', commit]);
   const files: TrackedFile[] = [];
   const skipped: SkippedFile[] = [];
+  const entries: TrackedEntry[] = [];
   for (const entry of out.split('\0')) {
     if (!entry) continue;
     const tab = entry.indexOf('\t');
     const [mode, type, blob, size] = entry.slice(0, tab).split(/\s+/);
     const path = entry.slice(tab + 1);
+    entries.push({ path, blob: blob! });
     const unaddressable = unaddressablePathReason(path);
     if (unaddressable) skipped.push({ path, reason: 'unaddressable-path', detail: `its name cannot be addressed: ${unaddressable}` });
     else if (type === 'commit') skipped.push({ path, reason: 'submodule', detail: 'a git submodule (index it as its own repository)' });
     else if (mode === '120000') skipped.push({ path, reason: 'symlink', detail: 'a symbolic link (its target is indexed where it is tracked)' });
     else if (type === 'blob') files.push({ path, blob: blob!, bytes: Number(size) });
   }
-  files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  return { files, skipped };
+  const byPath = (a: { path: string }, b: { path: string }) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0);
+  files.sort(byPath);
+  entries.sort(byPath);
+  return { files, skipped, entries };
 }
 
 /**

@@ -1,12 +1,12 @@
 // Lays collected records out as shards: symbols (with their references and edges) bucketed by key,
-// files bucketed by path, one name shard for search. Every order is total, so the same commit
+// files bucketed by path, one name shard for search, one file table of every tracked file. Every order is total, so the same commit
 // gives byte-identical shards. Written to a temporary directory that replaces the output at once.
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
-  bucketOf, CONFIDENCES, DEF_STRIDE, EDGE_KINDS, EDGE_STRIDE, encodeFileShard, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine,
-  NAME_FLAG_EXTERNAL, NAMES_SHARD, pathKey, previewOf, REF_STRIDE, REFERENCE_KINDS, sha256Hex, splitLines, symbolShardName, textShardName,
-  type FileRecord, type Manifest, type NameShardData, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData,
+  bucketOf, CONFIDENCES, DEF_STRIDE, EDGE_KINDS, EDGE_STRIDE, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine,
+  FILE_TABLE_SHARD, NAME_FLAG_EXTERNAL, NAMES_SHARD, pathKey, previewOf, REF_STRIDE, REFERENCE_KINDS, sha256Hex, splitLines, symbolShardName, textShardName,
+  type FileRecord, type FileTableEntry, type Manifest, type NameShardData, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData,
 } from '@sextant/format';
 import type { CollectedSymbol, IndexCollector, Site } from '../index-collector.ts';
 
@@ -32,7 +32,8 @@ export interface ShardSet {
   records: Map<string, number>;
 }
 
-export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<string, string>): ShardSet {
+/** `fileTable`: every tracked file of the commit (build-command.ts fileTableOf). */
+export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<string, string>, fileTable: readonly FileTableEntry[]): ShardSet {
   const layout = {
     symbolBucketBits: bucketBits(collector.symbols.size, SYMBOLS_PER_BUCKET),
     fileBucketBits: bucketBits(collector.files.length, FILES_PER_BUCKET),
@@ -73,6 +74,8 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
   const names = nameShard(collector);
   shards.set(NAMES_SHARD, encodeNameShard(names));
   records.set(NAMES_SHARD, names.entries.length);
+  shards.set(FILE_TABLE_SHARD, encodeFileTable(fileTable));
+  records.set(FILE_TABLE_SHARD, fileTable.length);
   return { layout, shards: new Map([...shards].sort(([a], [b]) => compare(a, b))), records };
 }
 

@@ -150,6 +150,7 @@ export class ProgramIndexer {
     const symIndex = new Map<string, number>();
     const syms: string[] = [];
     const occ: number[] = [];
+    const unresolved: number[] = [];
     const checker = this.checker;
     const contextualTypes = new Map<ts.Node, ts.Type | undefined>();
     const patternTypes = new Map<ts.Node, ts.Type>();
@@ -191,12 +192,21 @@ export class ProgramIndexer {
       }
     };
 
+    const unresolvedAt = (node: ts.Node) => {
+      // A name the parser made up to recover from an error (zero width) is no one's reference.
+      if (node.getStart(sourceFile) === node.getEnd()) return;
+      const at = siteOf(sourceFile, path, node);
+      unresolved.push(at.line, at.column, at.endLine, at.endColumn);
+    };
+
     const handleName = (node: ts.Identifier | ts.PrivateIdentifier | ts.StringLiteralLike | ts.NumericLiteral) => {
       const element = objectLiteralElementOf(node);
       const inPattern = element !== undefined && ts.isObjectLiteralExpression(element.parent) && isInAssignmentPattern(element.parent);
       if (element && ts.isShorthandPropertyAssignment(element)) {
         // `{ id }` is a use of the local `id` as well as a property.
-        symbolOccurrences(node, checker.getShorthandAssignmentValueSymbol(element), inPattern ? 'write' : 'read');
+        const value = checker.getShorthandAssignmentValueSymbol(element);
+        symbolOccurrences(node, value, inPattern ? 'write' : 'read');
+        if (!value && ts.isIdentifier(node) && !inPattern) unresolvedAt(node);
       }
       if (element && inPattern) {
         // `({ id } = order)` reads order.id; the literal declares nothing.
@@ -208,6 +218,7 @@ export class ProgramIndexer {
       if (ts.isIdentifier(node)) symbolOccurrences(node, bindingElementProperty(checker, node, patternTypes), 'read');
 
       const symbol = checker.getSymbolAtLocation(node);
+      if (!symbol && !ts.isStringLiteralLike(node) && !ts.isNumericLiteral(node) && isUnresolvedReference(node)) unresolvedAt(node);
       if (!symbol || isCommonJsObject(node, symbol)) return;
       const declaresAlias = (symbol.flags & ts.SymbolFlags.Alias) !== 0
         && (symbol.declarations?.some((d) => declarationNameOf(d) === node) ?? false);
@@ -264,7 +275,7 @@ export class ProgramIndexer {
     };
     visit(sourceFile);
 
-    return { path, lang: languageOf(path), syms, occ, problems };
+    return { path, lang: languageOf(path), syms, occ, problems, unresolved };
   }
 
   private problems(sourceFile: ts.SourceFile): ProblemRecord[] {
@@ -496,6 +507,34 @@ function symbolOfDeclaration(checker: ts.TypeChecker, node: ts.Node): ts.Symbol 
   const name = ts.isSourceFile(node) ? undefined : ts.getNameOfDeclaration(node as ts.Declaration);
   const symbol = name && !ts.isComputedPropertyName(name) ? checker.getSymbolAtLocation(name) : undefined;
   return symbol ?? (node as { symbol?: ts.Symbol }).symbol;
+}
+
+/**
+ * Whether a name the checker gave no symbol is a reference it could not resolve (a name it cannot
+ * find, a member of an `any` or of an error type), so that nobody knows whether it reaches a
+ * changed symbol. Not: the name a declaration declares (an object literal's property without a
+ * contextual type included), a JSX attribute or intrinsic element (`<div hidden>`: no symbol
+ * without JSX typings, and none to reach), a label, `new.target` / `import.meta`, or anything in a
+ * JSDoc comment (a comment's `@link` breaks nothing).
+ */
+function isUnresolvedReference(node: ts.Identifier | ts.PrivateIdentifier): boolean {
+  const parent = node.parent;
+  if ((node.flags & ts.NodeFlags.JSDoc) !== 0) return false;
+  // getNameOfDeclaration names a property or element access too (a JavaScript assignment may declare
+  // one): that is a use unless the checker made it a declaration, and then it has a symbol.
+  if (!ts.isPropertyAccessExpression(parent) && !ts.isElementAccessExpression(parent) && declarationNameOf(parent) === node) return false;
+  if (ts.isJsxAttribute(parent) || ts.isJsxNamespacedName(parent)) return false;
+  if ((ts.isJsxOpeningElement(parent) || ts.isJsxSelfClosingElement(parent) || ts.isJsxClosingElement(parent))
+    && parent.tagName === node && ts.isIdentifier(node) && isIntrinsicTagName(node.text)) return false;
+  if ((ts.isLabeledStatement(parent) || ts.isBreakOrContinueStatement(parent)) && parent.label === node) return false;
+  if (ts.isMetaProperty(parent)) return false;
+  return true;
+}
+
+/** The compiler's rule (utilities.ts isIntrinsicJsxName): lowercase first letter, or a dash. */
+function isIntrinsicTagName(name: string): boolean {
+  const first = name.charCodeAt(0);
+  return (first >= 97 && first <= 122) || name.includes('-');
 }
 
 function isJSDocTagName(node: ts.Node): boolean {

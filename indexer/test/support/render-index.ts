@@ -1,18 +1,21 @@
 // Renders a decoded index as annotated source: each file with its occurrences marked under the
-// line (`^^^^ call method Repository.save`), then its outline and problems, then every symbol with
-// its declarations, modifiers, signature, doc and edges. Keys are left out: they are hashes, and a
+// line (`^^^^ call method Repository.save`), then its outline, declarations (with their body and doc
+// fingerprints, shortened), unresolved identifiers and problems, then every symbol with its
+// declarations, modifiers, signature, doc and edges, then the file table. Keys are left out: they are hashes, and a
 // rendering should change only when what the index says changes.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CONFIDENCES, openShard, DEF_STRIDE, EDGE_KINDS, EDGE_STRIDE, FILE_FLAGS, MANIFEST_FILE, MODIFIERS, OCC_STRIDE, REF_STRIDE,
-  REFERENCE_KINDS, type FileRecord, type FileShard, type Manifest, type OutlineNode, type SymbolRecord, type SymbolShard,
+  CONFIDENCES, openShard, DEF_STRIDE, EDGE_KINDS, EDGE_STRIDE, FILE_FLAGS, FILE_TABLE_SHARD, MANIFEST_FILE, MODIFIERS, OCC_STRIDE, REF_STRIDE,
+  REFERENCE_KINDS, UNRESOLVED_STRIDE, type FileRecord, type FileShard, type FileTable, type Manifest, type OutlineNode, type SymbolRecord,
+  type SymbolShard,
 } from '@sextant/format';
 
 export function renderIndex(indexDir: string, sources: Map<string, string>): string {
   const manifest = JSON.parse(readFileSync(join(indexDir, MANIFEST_FILE), 'utf8')) as Manifest;
   const symbols = new Map<string, { record: SymbolRecord; shard: SymbolShard }>();
   const files: FileRecord[] = [];
+  let fileTable: FileTable | undefined;
   for (const name of Object.keys(manifest.shards)) {
     const bytes = new Uint8Array(readFileSync(join(indexDir, name)));
     if (name.startsWith('symbols/')) {
@@ -20,6 +23,8 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
       for (const record of shard.records()) symbols.set(record.key, { record, shard });
     } else if (name.startsWith('files/')) {
       files.push(...openShard<FileShard>(name, bytes).files());
+    } else if (name === FILE_TABLE_SHARD) {
+      fileTable = openShard<FileTable>(name, bytes);
     }
   }
   const label = (key: string) => {
@@ -54,6 +59,22 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
       }
     };
     outline(file.outline, 0);
+    for (const d of file.decls) {
+      const mods = modifierNames(d.mods);
+      const container = d.container >= 0 ? ` in ${file.decls[d.container]?.qname ?? `<bad container ${d.container}>`}` : '';
+      const symbol = file.syms[d.sym] ? '' : ' <bad sym>';
+      out.push(`  decl ${d.qname} ${d.kind}${mods.length ? ` [${mods.join(' ')}]` : ''}${container} ${d.range.join(':')}${symbol}`
+        + `${d.body ? ` body=${d.body.slice(0, 6)}` : ''}${d.doc ? ` doc=${d.doc.slice(0, 6)}` : ''}`);
+    }
+    const unresolved = file.unresolved;
+    if (unresolved === null) out.push('  unresolved: not recorded');
+    else {
+      for (let i = 0; i < unresolved.length; i += UNRESOLVED_STRIDE) {
+        const [line, column, endLine, endColumn] = [...unresolved.slice(i, i + UNRESOLVED_STRIDE)] as number[];
+        const text = endLine === line ? (lines[line! - 1] ?? '').slice(column! - 1, endColumn! - 1) : '…';
+        out.push(`  unresolved ${line}:${column}-${endLine}:${endColumn} ${text}`);
+      }
+    }
     for (const p of file.problems) out.push(`  problem ${p.source} ${p.severity} ${p.line}:${p.column}-${p.endLine}:${p.endColumn} ${p.code ?? ''} ${p.message.split('\n')[0]}`);
   }
   out.push('', '## symbols');
@@ -67,7 +88,7 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
   const sorted = [...symbols.values()].map((s) => ({ ...s, label: label(s.record.key), defs: defsOf(s) }))
     .sort((a, b) => compareText(a.label, b.label) || compareDefs(a.defs, b.defs));
   for (const { record, shard, defs } of sorted) {
-    const mods = Object.entries(MODIFIERS).filter(([, bit]) => record.mods & bit).map(([name]) => name);
+    const mods = modifierNames(record.mods);
     out.push(`${label(record.key)}${record.local ? ' local' : ''}${mods.length ? ` [${mods.join(' ')}]` : ''} refs=${record.refs.length / REF_STRIDE}${defs.length ? ` defs=${defs.join(',')}` : ''}`);
     for (let i = 0; i < record.refs.length; i += REF_STRIDE) {
       // Occurrences (above) are only what resolution is sure of; name-only candidates are listed here.
@@ -86,7 +107,16 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
     }
     out.push(...edges.sort());
   }
+  out.push('', `## file table (${fileTable?.size ?? 'missing'})`);
+  for (let i = 0; i < (fileTable?.size ?? 0); i++) {
+    const entry = fileTable!.entry(i);
+    out.push(`${entry.path} ${entry.status}${entry.lang ? ` ${entry.lang}` : ''} ${entry.blob.slice(0, 7)}`);
+  }
   return `${out.join('\n')}\n`;
+}
+
+function modifierNames(mods: number): string[] {
+  return Object.entries(MODIFIERS).filter(([, bit]) => mods & bit).map(([name]) => name);
 }
 
 function compareText(a: string, b: string): number {
