@@ -26,6 +26,7 @@ function sampleManifest(): Manifest {
     warnings: [],
     shards: {
       'files/0000': { sha256: 'b'.repeat(64), bytes: 20, records: 1 },
+      filetable: { sha256: 'f'.repeat(64), bytes: 60, records: 3 },
       names: { sha256: 'a'.repeat(64), bytes: 10, records: 2 },
       'symbols/0000': { sha256: 'c'.repeat(64), bytes: 30, records: 0 },
       'symbols/0001': { sha256: 'd'.repeat(64), bytes: 40, records: 2 },
@@ -120,6 +121,8 @@ describe('parseManifest: every field and the relations between them', () => {
   const tampered: [string, (m: any) => void, RegExp][] = [
     ['a shard entry dropped', (m) => { delete m.shards['symbols/0001']; }, /lacks shard symbols\/0001, which its layout \(symbolBucketBits 1, fileBucketBits 0\) implies/],
     ['the name shard dropped', (m) => { delete m.shards.names; }, /lacks shard names/],
+    ['the file table dropped', (m) => { delete m.shards.filetable; }, /lacks shard filetable/],
+    ['a file table listing fewer files than indexed and skipped', (m) => { m.shards.filetable.records = 1; }, /lists 1 tracked files in its file table but counts 1 files and 1 skipped/],
     ['a shard its layout does not imply', (m) => { m.shards['files/0001'] = m.shards['files/0000']; }, /lists shard files\/0001, which its layout .* does not imply/],
     ['a shard of no known kind', (m) => { m.shards['extra'] = m.shards['files/0000']; }, /lists shard extra/],
     ['a non-canonical bucket name', (m) => { m.shards['symbols/01'] = m.shards['symbols/0001']; delete m.shards['symbols/0001']; }, /lists shard symbols\/01/],

@@ -1,4 +1,4 @@
-// Symbol, file, name and text shards as stored (symbol shards version 3, the others 2): what a writer encodes, a reader gets back record by
+// Symbol, file, name and text shards as stored (symbol and file shards version 3, the others 2): what a writer encodes, a reader gets back record by
 // record, equal to what was written; integer lists survive any values; and stored bytes of the wrong
 // shape are INDEX_CORRUPT naming the shard, never a decoder exception or a wrong record.
 import { describe, expect, it } from 'vitest';
@@ -37,6 +37,14 @@ function files(): FileShardData {
       flags: i, syms: ['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb'], occ: [1, 14, 1, 26, 0, 0, 3, 1, 4, 2, 1, 1],
       outline: [{ name: 'OrderService', kind: 'class', sym: 0, range: [1, 1, 9, 2], at: [1, 14], children: [] }],
       problems: [{ source: 'syntax', severity: 'error', message: "';' expected.", line: 2, column: 1, endLine: 2, endColumn: 2 }],
+      decls: [
+        {
+          sym: 0, name: 'OrderService', kind: 'class', qname: 'OrderService', mods: 1, signature: 'export class OrderService', container: -1,
+          at: [1, 14, 1, 26], range: [1, 1, 9, 2], body: '0123456789abc', doc: '',
+        },
+        { sym: 1, name: 'submit', kind: 'method', qname: 'OrderService.submit', mods: 16, container: 0, at: [3, 3, 3, 9], range: [3, 3, 8, 4], body: '', doc: 'zyxwvtsrqpnmk' },
+      ],
+      unresolved: i === 0 ? [2, 5, 2, 8, 70000, 1, 70000, 12] : null,
     })),
   };
 }
@@ -121,6 +129,8 @@ describe('file shards', () => {
     expect(thrown(() => new FileShard('files/0003', { ...stored, paths: ['src/a.ts'] })).message).toMatch(/files\/0003 has columns/);
     expect(thrown(() => new FileShard('files/0003', { ...stored, records: new Uint8Array(3) })).code).toBe('INDEX_CORRUPT');
     expect(thrown(() => new FileShard('files/0003', { v: 1, files: [] })).code).toBe('INDEX_CORRUPT');
+    const badDecl = { files: [{ ...files().files[0]!, decls: [{ ...files().files[0]!.decls[0]!, kind: 'bogus' as 'class' }] }] };
+    expect(thrown(() => openShard<FileShard>('files/0004', encodeFileShard(badDecl)).file('src/a.ts')!.decls).message).toMatch(/files\/0004 has a malformed declaration/);
   });
 
   it('are smaller than the same records as plain MessagePack', () => {
