@@ -52,7 +52,7 @@ describe('indexer publish --local', () => {
     const first = await publish('--out', join(scratch, 'first'), '--ref', 'main');
     expect(first.err).toBe('');
     expect(first.code).toBe(0);
-    expect(first.out).toMatch(/uploading 4 shards/);
+    expect(first.out).toMatch(/uploading 5 shards/);
     expect(first.out).toMatch(/7 objects uploaded .*, 0 skipped/);
     expect(first.out).toContain('default ref main (set now)');
 

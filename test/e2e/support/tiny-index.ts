@@ -1,13 +1,13 @@
 // A tiny but valid Sextant index, made with the format package alone, for tests that need
 // something to publish and serve before (or without) the real indexer: two files, two symbols
-// (`greet` in src/greet.ts, called from src/main.ts), layout bits 0, so four shards:
-// `names`, `symbols/0000`, `files/0000`, `texts/0000`. Shard bytes depend only on `variant`, never on the
+// (`greet` in src/greet.ts, called from src/main.ts), layout bits 0, so five shards:
+// `names`, `filetable`, `symbols/0000`, `files/0000`, `texts/0000`. Shard bytes depend only on `variant`, never on the
 // commit, so two commits of one variant share their shards (as unchanged code does).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
-  CONFIDENCES, encodeFileShard, encodeNameShard, encodeSymbolShard, encodeTextShard, FORMAT_VERSION, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine, MODIFIERS, NAMES_SHARD, REFERENCE_KINDS,
-  fileShardName, sha256Hex, symbolKey, symbolShardName, textShardName,
+  CONFIDENCES, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, FILE_TABLE_SHARD, FORMAT_VERSION, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine, MODIFIERS, NAMES_SHARD, REFERENCE_KINDS,
+  base32, fileShardName, sha256Bytes, sha256Hex, symbolKey, symbolShardName, textShardName,
   type FileShardData, type Manifest, type NameShardData, type SymbolShardData,
 } from '@sextant/format';
 
@@ -42,6 +42,8 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
   const definition = REFERENCE_KINDS.indexOf('definition');
   const exported = MODIFIERS.exported;
   const exact = CONFIDENCES.indexOf('exact');
+  // Git blob ids stand in as hashes of the texts: another variant, other blobs.
+  const blobOf = (line: string) => sha256Hex(new TextEncoder().encode(`${line}\n`)).slice(0, 40);
 
   const symbols: SymbolShardData = {
     paths,
@@ -67,17 +69,27 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
   const files: FileShardData = {
     files: [
       {
-        path: paths[0]!, lang: 'typescript', blob: 'a'.repeat(40), bytes: greetLine.length + 1, lineLengths: [greetLine.length],
+        path: paths[0]!, lang: 'typescript', blob: blobOf(greetLine), bytes: greetLine.length + 1, lineLengths: [greetLine.length],
         flags: 0, syms: [greetKey], occ: [1, 17, 1, 17 + fn.length, 0, definition],
         outline: [{ name: fn, kind: 'function', sym: 0, range: [1, 1, 1, greetLine.length + 1], at: [1, 17], children: [] }],
         problems: [],
+        decls: [{
+          sym: 0, name: fn, kind: 'function', qname: fn, mods: exported, signature: `function ${fn}(name: string): string`, container: -1,
+          at: [1, 17, 1, 17 + fn.length], range: [1, 1, 1, greetLine.length + 1], body: base32(sha256Bytes(`{ return 'hello ' + name; }`), 13), doc: '',
+        }],
+        unresolved: [],
       },
       {
-        path: paths[1]!, lang: 'typescript', blob: 'b'.repeat(40), bytes: mainLine.length + 1, lineLengths: [mainLine.length],
+        path: paths[1]!, lang: 'typescript', blob: blobOf(mainLine), bytes: mainLine.length + 1, lineLengths: [mainLine.length],
         flags: 0, syms: [mainKey, greetKey],
         occ: [1, 10, 1, 14, 0, definition, 1, 19, 1, 19 + fn.length, 1, call],
         outline: [{ name: 'main', kind: 'function', sym: 0, range: [1, 1, 1, mainLine.length + 1], at: [1, 10], children: [] }],
         problems: [],
+        decls: [{
+          sym: 0, name: 'main', kind: 'function', qname: 'main', mods: 0, signature: 'function main(): void', container: -1,
+          at: [1, 10, 1, 14], range: [1, 1, 1, mainLine.length + 1], body: base32(sha256Bytes(`{ ${fn}('world'); }`), 13), doc: '',
+        }],
+        unresolved: [],
       },
     ],
   };
@@ -92,6 +104,7 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
 
   const shards = new Map<string, Uint8Array>([
     [NAMES_SHARD, encodeNameShard(names)],
+    [FILE_TABLE_SHARD, encodeFileTable(files.files.map((f) => ({ path: f.path, blob: f.blob, status: 'indexed', lang: f.lang })))],
     [symbolShardName(0), encodeSymbolShard(symbols)],
     [fileShardName(0), encodeFileShard(files)],
     [textShardName(0), encodeTextShard({ files: [{ path: paths[0]!, text: `${greetLine}\n` }, { path: paths[1]!, text: `${mainLine}\n` }] })],

@@ -10,9 +10,9 @@
 // silently describe positions that do not exist. Used by packages/query/test and, by relative
 // path, by packages/mcp/test.
 import {
-  CONFIDENCES, EDGE_KINDS, EDGE_STRIDE, encodeFileShard, encodeNameShard, encodeSymbolShard, encodeTextShard, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, OCC_STRIDE, REF_STRIDE,
+  CONFIDENCES, EDGE_KINDS, EDGE_STRIDE, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, FILE_TABLE_SHARD, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, OCC_STRIDE, REF_STRIDE,
   REFERENCE_KINDS, bucketOf, fileShardName, impliedShardNames, openShard, pathKey, recordsOf, previewOf, sha256Hex, splitLines, symbolKey, symbolShardName, textShardName,
-  type Confidence, type ExternalOrigin, type FileRecord, type Language, type Manifest, type NameShardData,
+  type Confidence, type DeclRecord, type ExternalOrigin, type FileRecord, type FileTableEntry, type Language, type Manifest, type NameShardData,
   type OutlineNode, type PeerRecord, type ReferenceKind, type SkippedFile, type SymbolKind, type SymbolRecord,
 } from '@sextant/format';
 import { IndexReader, ShardCache, type ShardSource } from '@sextant/query';
@@ -64,6 +64,10 @@ export interface FileSpec {
   lang?: Language;
   /** FILE_FLAGS bits (test, generated, vendored). */
   flags?: number;
+  /** FileRecord.decls as given (default none). */
+  decls?: DeclRecord[];
+  /** FileRecord.unresolved as given (default null: not recorded). */
+  unresolved?: number[] | null;
 }
 
 export interface MemoryIndexSpec {
@@ -74,6 +78,8 @@ export interface MemoryIndexSpec {
   /** Bucket bits; nonzero defaults so lookups really go through bucketing and several shards. */
   layout?: Manifest['layout'];
   skipped?: SkippedFile[];
+  /** Tracked files no indexer reads (README.md, data): in the file table only. */
+  unindexed?: { path: string; text?: string }[];
   warnings?: string[];
 }
 
@@ -250,7 +256,7 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
     const record: FileRecord = {
       path: file.path,
       lang: file.lang ?? languageOfPath(file.path),
-      blob: sha256Hex(new TextEncoder().encode(file.text)).slice(0, 40), // a stand-in: only its shape matters
+      blob: blobOf(file.text),
       bytes: new TextEncoder().encode(file.text).byteLength,
       lineLengths: lines.map((line) => line.length),
       flags: file.flags ?? 0,
@@ -258,6 +264,8 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
       occ,
       outline: outlineOf(file.path, byId, syms),
       problems: [],
+      decls: file.decls ?? [],
+      unresolved: file.unresolved ?? null,
     };
     const bucket = bucketOf(pathKey(file.path), layout.fileBucketBits);
     const list = fileBuckets.get(bucket) ?? [];
@@ -290,6 +298,14 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
     }),
   };
   shards.set(NAMES_SHARD, encodeNameShard(names));
+
+  // The file table: every file of the fixture, as the indexer lists every tracked one.
+  const fileTable: FileTableEntry[] = [
+    ...spec.files.map((f): FileTableEntry => ({ path: f.path, blob: blobOf(f.text), status: 'indexed', lang: f.lang ?? languageOfPath(f.path) })),
+    ...(spec.skipped ?? []).map((f): FileTableEntry => ({ path: f.path, blob: blobOf(`skipped\0${f.path}`), status: 'skipped' })),
+    ...(spec.unindexed ?? []).map((f): FileTableEntry => ({ path: f.path, blob: blobOf(f.text ?? f.path), status: 'unindexed' })),
+  ];
+  shards.set(FILE_TABLE_SHARD, encodeFileTable(fileTable));
 
   // Every bucket the layout implies is listed, empty ones too, as the indexer writes them.
   for (const name of impliedShardNames(layout)) {
@@ -325,6 +341,11 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
     shards: Object.fromEntries([...sorted].map(([name, bytes]) => [name, { sha256: sha256Hex(bytes), bytes: bytes.byteLength, records: recordsOf(openShard(name, bytes)) }])),
   };
   return { manifest, shards: sorted, keys: new Map([...byId].map(([id, { key }]) => [id, key])) };
+}
+
+/** A stand-in for a git blob id (40 hex): equal texts, equal ids, as git's are. */
+function blobOf(text: string): string {
+  return sha256Hex(new TextEncoder().encode(text)).slice(0, 40);
 }
 
 /** Outline of one file: its declarations nested by container (name ranges stand in for whole declarations). */
