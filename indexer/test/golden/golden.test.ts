@@ -1,6 +1,7 @@
 // Golden tests: each fixture repository under test/fixtures is committed to a temporary git
 // repository, indexed, and its decoded shards rendered as annotated source and compared with the
-// committed rendering next to this file.
+// committed rendering next to this file. A fixture pair (a `base` and a `head` directory, the two
+// commits a review compares) is two repositories, rendered as <name>-base and <name>-head.
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,13 +18,18 @@ const scratch = mkdtempSync(join(tmpdir(), 'sextant-golden-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
 describe('golden annotated indexes', () => {
-  for (const name of readdirSync(FIXTURES).sort()) {
+  const fixtures = readdirSync(FIXTURES).sort().flatMap((name) => {
+    const dir = join(FIXTURES, name);
+    const pair = ['base', 'head'].every((side) => existsSync(join(dir, side)));
+    return pair ? ['base', 'head'].map((side) => ({ name: `${name}-${side}`, dir: join(dir, side) })) : [{ name, dir }];
+  });
+  for (const { name, dir } of fixtures) {
     it(name, async () => {
-      const repo = fixtureRepo(join(FIXTURES, name));
+      const repo = fixtureRepo(dir);
       try {
         const out = join(scratch, name);
         await buildIndex({ repo: repo.dir, commit: 'HEAD', out, repoName: `fixtures/${name}`, maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true) });
-        const actual = renderIndex(out, readTree(join(FIXTURES, name)));
+        const actual = renderIndex(out, readTree(dir));
         const file = join(GOLDEN, `${name}.golden`);
         if (process.env.UPDATE_GOLDEN) writeFileSync(file, actual);
         const expected = existsSync(file) ? readFileSync(file, 'utf8') : '';
