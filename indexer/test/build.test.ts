@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openShard, sha256Hex, type FileShard, type Manifest, type NameShard } from '@sextant/format';
 import { fileStructure, indexStatus, IndexReader, ShardCache } from '@sextant/query';
-import { DirShardSource } from '@sextant/runner';
+import { DirShardSource } from '@sextant/query/node';
 import { buildIndex } from '../src/build-command.ts';
 import { Progress } from '../src/progress.ts';
 import { commitAll, fixtureRepo, git } from './support/fixture-repo.ts';

@@ -1,6 +1,7 @@
 // @sextant/mcp: everything in this barrel is public API. The one tool registry, served by the worker
 // (Streamable HTTP) and the runner (stdio). Runtime-neutral.
 export * from './index-provider.ts';
+export * from './index-set-provider.ts';
 export * from './tool-definition.ts';
 export * from './registry.ts';
 export * from './json-schemas.ts';

@@ -6,13 +6,19 @@
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { reportError, reportUsage } from './commands/cli-errors.ts';
+import type { McpOptions } from './commands/mcp-command.ts';
 
 const USAGE = `usage:
-  runner mcp [--index DIR] [--repo DIR]
-      Serve Sextant's MCP tools over stdio from a local index (default .sextant/index).
-      --repo lets \`commit\` arguments name refs (resolved with git), and adds the write tools
-      (rename, safe_delete, move_symbol, inline, replace_symbol_body, insert_before_symbol,
-      insert_after_symbol, reformat_file, organize_imports, apply_plan) for that working tree.
+  runner mcp [--index DIR]... [--index-root DIR] [--repo DIR]
+      Serve Sextant's MCP tools over stdio from local indexes of one repository, one per commit
+      (default .sextant/index). --index may be given several times; --index-root serves every
+      subdirectory holding a manifest.json (such as <repo>/.sextant/indexes, which \`indexer
+      review\` fills), and finds one added later when a call names its commit. A call naming no
+      commit is answered from the first --index, else the index of HEAD of --repo, else the
+      newest commit. --repo lets \`commit\` arguments name refs (resolved with git), and adds the
+      write tools (rename, safe_delete, move_symbol, inline, replace_symbol_body,
+      insert_before_symbol, insert_after_symbol, reformat_file, organize_imports, apply_plan) for
+      that working tree, planned from the default index.
 
   runner rename           TARGET --to NAME
   runner safe-delete      TARGET
@@ -52,10 +58,10 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     if (command === 'mcp') {
-      const values = parsed(rest, { index: { type: 'string', default: '.sextant/index' }, repo: { type: 'string' } });
+      const values = parsed(rest, { index: { type: 'string', multiple: true, default: [] }, 'index-root': { type: 'string' }, repo: { type: 'string' } });
       if (typeof values === 'number') return values;
       const { mcpCommand } = await import('./commands/mcp-command.ts');
-      return await mcpCommand(values as { index: string; repo?: string });
+      return await mcpCommand(values as McpOptions);
     }
     if (command === 'apply') {
       const args = parsed(rest, {

@@ -1,6 +1,5 @@
 // @sextant/runner: everything in this barrel is public API. Node-only: local index access, and
 // refactorings planned in a working tree and applied to it.
-export * from './dir-shard-source.ts';
 export * from './local-index-provider.ts';
 export { applyPlan, checkPlan, type ApplyOptions, type ApplyResult } from './apply/apply-plan.ts';
 export { recover, type Recovery } from './apply/recover.ts';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../src/cli.ts';
-import { DirShardSource } from '../src/dir-shard-source.ts';
+import { DirShardSource } from '@sextant/query/node';
 import { LocalIndexProvider } from '../src/local-index-provider.ts';
 
 function captureStderr() {

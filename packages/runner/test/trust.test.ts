@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { computePlanHash, generatePlanSigningKey, planSigner, textHash, type Plan } from '@sextant/format';
 import { main } from '../src/cli.ts';
-import { planSignerFor, trackingTree } from '../src/trust/index-provenance.ts';
+import { planSignerFor, planSignerForIndexes, trackingTree } from '../src/trust/index-provenance.ts';
 import { userPlanSigner } from '../src/trust/user-key.ts';
 import { wholeFilePlan } from './support/whole-file-plan.ts';
 
@@ -165,6 +165,27 @@ describe('plans made from an index the repository ships', () => {
       expect(signed.signature?.keyId, dir).toBe((await userPlanSigner()).key.keyId);
     }
     expect(lines).toHaveLength(1);
+  });
+
+  it('are vouched for by the index of their own commit when a runner serves several: a tracked one\'s go out unsigned', async () => {
+    git('init', '-q');
+    mkdirSync(join(root, '.sextant/index'), { recursive: true });
+    writeFileSync(join(root, '.sextant/index/manifest.json'), '{}\n');
+    git('add', '-f', '.sextant/index/manifest.json');
+    git('commit', '-q', '-m', 'ships an index');
+    const shipped = join(root, '.sextant/index');
+    const dirs: Record<string, string> = { ['a'.repeat(40)]: scratch, ['b'.repeat(40)]: shipped };
+    const lines: string[] = [];
+    const signer = planSignerForIndexes([scratch], async (commit) => dirs[commit], (line) => lines.push(line));
+    expect(lines).toEqual([]);
+    const made = (commit: string) => ({ ...wholeFilePlan(root, { 'src/a.ts': 'export const a = 2;\n' }), commit });
+    expect((await signer.sign(made('a'.repeat(40)))).signature?.keyId).toBe((await userPlanSigner()).key.keyId);
+    expect((await signer.sign(made('b'.repeat(40)))).signature).toBeUndefined();
+    expect((await signer.sign(made('c'.repeat(40)))).signature).toBeUndefined();
+    expect(lines).toEqual([
+      expect.stringContaining(`the index ${shipped} is tracked by git`),
+      expect.stringContaining(`no index of ${'c'.repeat(40)} is served`),
+    ]);
   });
 });
 

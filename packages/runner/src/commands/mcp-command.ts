@@ -1,8 +1,10 @@
-// `runner mcp [--index DIR] [--repo DIR]`: the tool registry over stdio from a local index; it
-// listens on nothing else. With --repo, the write tools (two-phase refactorings applied to that
-// working tree) are served next to the read tools, after any interrupted apply was recovered.
-// Every plan it hands out is signed with this user's runner key, unless the index came with the
-// repository (index-provenance.ts).
+// `runner mcp [--index DIR]... [--index-root DIR] [--repo DIR]`: the tool registry over stdio from
+// local indexes of one repository, one per commit (a call's `commit` picks one; a call naming none
+// gets the default, said at start); it listens on nothing else. With --repo, refs are resolved
+// with git there, and the write tools (two-phase refactorings applied to that working tree, planned
+// from the default index) are served next to the read tools, after any interrupted apply was
+// recovered. A plan is signed with this user's runner key unless the index it was made from came
+// with a repository (index-provenance.ts).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
@@ -12,25 +14,41 @@ import { RefactorContext } from '../planning/refactor-context.ts';
 import { writeTools } from '../tools/write-tools.ts';
 import { reportError } from './cli-errors.ts';
 import { recoverIfNeeded } from './recover-command.ts';
-import { planSignerFor } from '../trust/index-provenance.ts';
+import { planSignerForIndexes } from '../trust/index-provenance.ts';
 
 const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
-export async function mcpCommand(values: { index: string; repo?: string }): Promise<number> {
-  const indexDir = resolve(values.index);
-  const provider = new LocalIndexProvider(indexDir, values.repo ? resolve(values.repo) : undefined);
+export interface McpOptions {
+  /** --index, in the order given; none and no indexRoot: .sextant/index. */
+  index: string[];
+  'index-root'?: string;
+  repo?: string;
+}
+
+export async function mcpCommand(values: McpOptions): Promise<number> {
+  const repo = values.repo === undefined ? undefined : resolve(values.repo);
+  const indexRoot = values['index-root'];
+  const indexes = values.index.length === 0 && indexRoot === undefined ? ['.sextant/index'] : values.index;
+  const provider = new LocalIndexProvider({ indexes, indexRoot, repoDir: repo });
+  const warn = (line: string) => process.stderr.write(`${line}\n`);
   let tools = READ_TOOLS;
-  let planSigner: ReturnType<typeof planSignerFor>;
-  // Fail at start, not at the first call, when there is no usable index.
+  let planSigner: ReturnType<typeof planSignerForIndexes>;
+  // Fail at start, not at the first call, when there is no usable index (or a set no server can serve).
   try {
-    const reader = await provider.open();
-    planSigner = planSignerFor(indexDir, (line) => process.stderr.write(`${line}\n`));
-    if (values.repo) {
-      const ctx = await RefactorContext.open(resolve(values.repo), indexDir);
+    const { index, reason } = await provider.start();
+    const defaultDir = index.source.where;
+    planSigner = planSignerForIndexes([defaultDir], (commit) => provider.indexDirOf(commit), warn);
+    if (repo) {
+      // Plans are made from the default index: the one a call naming no commit is answered from.
+      const ctx = await RefactorContext.open(repo, defaultDir);
       await recoverIfNeeded(ctx.jail);
       tools = [...READ_TOOLS, ...writeTools(ctx)];
     }
-    process.stderr.write(`sextant runner: serving ${reader.repo}@${reader.commit.slice(0, 12)} from ${indexDir} over stdio${values.repo ? `, refactoring ${resolve(values.repo)}` : ''}\n`);
+    const served = provider.known();
+    const others = served.length - 1;
+    process.stderr.write(`sextant runner: serving ${index.repo}@${index.commit.slice(0, 12)} from ${defaultDir} (the default: ${reason})`
+      + `${others > 0 ? ` and ${others} other commit${others === 1 ? '' : 's'} (${served.filter((i) => i !== index).map((i) => i.commit.slice(0, 12)).join(', ')})` : ''}`
+      + `${indexRoot !== undefined ? `, indexes in ${resolve(indexRoot)} picked up as they appear` : ''} over stdio${repo ? `, refactoring ${repo}` : ''}\n`);
   } catch (error) {
     return reportError(error);
   }

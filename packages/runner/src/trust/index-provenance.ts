@@ -31,3 +31,27 @@ export function planSignerFor(indexDir: string, warn: (line: string) => void): P
   }
   return { sign: async (plan) => (await userPlanSigner()).sign(plan) };
 }
+
+/**
+ * The signer for a server of several indexes: each plan is vouched for by the index it was made
+ * from (the one of its commit, found with `indexDirOf`), as planSignerFor does for one. A plan of a
+ * commit no index is found for, or of an index git tracks, goes out unsigned. The directories of
+ * `known` are looked at now, so that the warning about one a repository ships comes at start.
+ */
+export function planSignerForIndexes(
+  known: readonly string[], indexDirOf: (commit: string) => Promise<string | undefined>, warn: (line: string) => void,
+): Pick<PlanSigner, 'sign'> {
+  const signers = new Map(known.map((dir) => [dir, planSignerFor(dir, warn)]));
+  return {
+    async sign(plan) {
+      const dir = await indexDirOf(plan.commit);
+      if (dir === undefined) {
+        warn(`sextant runner: no index of ${plan.commit} is served, so the plan made against it is not signed.`);
+        return plan;
+      }
+      if (!signers.has(dir)) signers.set(dir, planSignerFor(dir, warn));
+      const signer = signers.get(dir);
+      return signer ? signer.sign(plan) : plan;
+    },
+  };
+}

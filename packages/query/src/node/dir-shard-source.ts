@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { MANIFEST_DIGEST_FILE, MANIFEST_FILE, parseManifestDigestLine, SextantError, type ShardEntry } from '@sextant/format';
-import type { ShardSource } from '@sextant/query';
+import type { ShardSource } from '../shard-source.ts';
 
 export class DirShardSource implements ShardSource {
   readonly where: string;
