@@ -1,4 +1,4 @@
-// The `indexer` command line: `build`, `publish` and `gc`. Errors print what went wrong and how to fix it.
+// The `indexer` command line: `build`, `review`, `publish` and `gc`. Errors print what went wrong and how to fix it.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
 import { isSextantError } from '@sextant/format';
@@ -9,6 +9,11 @@ const USAGE = `usage:
   indexer build [--commit <sha|ref>] [--repo DIR] [--out DIR] [--repo-name owner/name] [--max-file-bytes N] [--quiet]
       Index the files tracked at a commit (default HEAD of the repository at --repo, default .)
       into a directory of shards (default .sextant/index).
+  indexer review --base <sha|ref> [--head <sha|ref>] [--repo DIR] [--format markdown|text|json] [--out-root DIR] [--max-file-bytes N] [--quiet]
+      What the change from base to head (default HEAD) does to the symbols and what it breaks
+      (the diff_symbols and change_impact tools). Each commit is indexed into
+      <out-root>/<sha>/ (default <repo>/.sextant/indexes, added to .git/info/exclude) unless a
+      complete index of it is there already. Default format: markdown.
   indexer publish [--out DIR] [--repo-name owner/name] [--ref NAME] [--default] [--verify] [--force] [--local] [--persist-to DIR]
       Upload an index to R2 (--local: wrangler's local R2 used by \`wrangler dev\`); --verify reads every shard back.
   indexer gc [--dry-run] [--min-age-hours N] [--drop-refs-older-than-days N] [--local] [--persist-to DIR]
@@ -20,6 +25,8 @@ export async function main(argv: string[]): Promise<number> {
     switch (command) {
       case 'build':
         return await build(rest);
+      case 'review':
+        return await review(rest);
       case 'publish': {
         const { publishCommand } = await import('./publish/publish-command.ts');
         return await publishCommand(rest);
@@ -76,6 +83,43 @@ async function build(argv: string[]): Promise<number> {
     maxFileBytes,
     progress: new Progress(process.stderr, values.quiet),
   });
+  return 0;
+}
+
+async function review(argv: string[]): Promise<number> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      base: { type: 'string' },
+      head: { type: 'string', default: 'HEAD' },
+      repo: { type: 'string', default: '.' },
+      format: { type: 'string', default: 'markdown' },
+      'out-root': { type: 'string' },
+      'max-file-bytes': { type: 'string', default: String(1024 * 1024) },
+      quiet: { type: 'boolean', default: false },
+    },
+    strict: true,
+  });
+  if (values.base === undefined) {
+    process.stderr.write('error: review needs --base. To fix this, pass the commit the change starts from, such as --base origin/main.\n');
+    return 2;
+  }
+  const { REVIEW_FORMATS, prepareReview, reviewOutput } = await import('./review-command.ts');
+  const format = REVIEW_FORMATS.find((f) => f === values.format);
+  if (format === undefined) {
+    process.stderr.write(`error: --format must be one of ${REVIEW_FORMATS.join(', ')}, got "${values.format}". To fix this, pass --format markdown.\n`);
+    return 2;
+  }
+  const maxFileBytes = Number(values['max-file-bytes']);
+  if (!Number.isInteger(maxFileBytes) || maxFileBytes <= 0) {
+    process.stderr.write(`error: --max-file-bytes must be a positive integer, got "${values['max-file-bytes']}". To fix this, pass a byte count such as 1048576.\n`);
+    return 2;
+  }
+  const prepared = await prepareReview({
+    base: values.base, head: values.head, repo: values.repo, outRoot: values['out-root'], maxFileBytes,
+    progress: new Progress(process.stderr, values.quiet),
+  });
+  process.stdout.write(await reviewOutput(prepared, format));
   return 0;
 }
 

@@ -1,0 +1,173 @@
+// `indexer review` on real git repositories: refs resolved to shas, each commit indexed once into
+// .sextant/indexes/<sha>/ (a complete index reused, a broken one rebuilt, no build leaving a
+// directory that looks like an index), .sextant/ kept out of git through .git/info/exclude, and a
+// repository that tracks .sextant/ refused.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { READ_TOOLS } from '@sextant/mcp';
+import { main } from '../src/cli.ts';
+import { prepareReview } from '../src/review-command.ts';
+import { Progress } from '../src/progress.ts';
+import { commitAll, fixtureRepo, git, type FixtureRepo } from './support/fixture-repo.ts';
+
+let repo: FixtureRepo;
+let base: string;
+let head: string;
+const scratch = mkdtempSync(join(tmpdir(), 'sextant-review-'));
+
+const options = (extra: Partial<Parameters<typeof prepareReview>[0]> = {}) => ({
+  base: 'main~1', head: 'HEAD', repo: join(repo.dir, 'src'), maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true), ...extra,
+});
+
+beforeAll(() => {
+  repo = fixtureRepo();
+  mkdirSync(join(repo.dir, 'src'));
+  writeFileSync(join(repo.dir, 'src/price.ts'), 'export function price(n: number): number { return n * 2; }\n');
+  base = commitAll(repo.dir, 'base');
+  writeFileSync(join(repo.dir, 'src/price.ts'), 'export function price(n: number, vat = 0): number { return n * 2 + vat; }\n');
+  writeFileSync(join(repo.dir, 'src/cart.ts'), 'import { price } from "./price";\nexport const total = price(3);\n');
+  head = commitAll(repo.dir, 'head');
+});
+
+afterAll(() => {
+  repo.cleanup();
+  rmSync(scratch, { recursive: true, force: true });
+});
+
+describe('indexer review: the indexes of base and head', { timeout: 120_000 }, () => {
+  it('resolves the refs to shas and builds each commit into .sextant/indexes/<sha>, once', async () => {
+    const first = await prepareReview(options());
+    const indexes = join(repo.dir, '.sextant/indexes');
+    expect(first).toMatchObject({
+      root: repo.dir, outRoot: indexes,
+      base: { commit: base, dir: join(indexes, base), built: true },
+      head: { commit: head, dir: join(indexes, head), built: true },
+    });
+    expect(JSON.parse(readFileSync(join(indexes, head, 'manifest.json'), 'utf8')).commit).toBe(head);
+    // Nothing but the two indexes: the build directories are gone.
+    expect(readdirSync(indexes).sort()).toEqual([base, head].sort());
+    const built = statSync(join(indexes, base, 'manifest.json')).mtimeMs;
+    const again = await prepareReview(options({ base, head: head.slice(0, 10) }));
+    expect(again.base).toMatchObject({ commit: base, built: false });
+    expect(again.head).toMatchObject({ commit: head, built: false });
+    expect(statSync(join(indexes, base, 'manifest.json')).mtimeMs).toBe(built);
+  });
+
+  it('rebuilds an index that is incomplete, corrupt or of another commit', async () => {
+    const indexes = join(repo.dir, '.sextant/indexes');
+    await prepareReview(options());
+    rmSync(join(indexes, base, 'manifest.sha256'));
+    writeFileSync(join(indexes, base, 'manifest.json'), '{ "truncated": ');
+    expect((await prepareReview(options())).base).toMatchObject({ commit: base, built: true });
+    expect(JSON.parse(readFileSync(join(indexes, base, 'manifest.json'), 'utf8')).commit).toBe(base);
+    // The head's index copied under the base's name is no index of the base.
+    rmSync(join(indexes, base), { recursive: true });
+    execFileSync('cp', ['-r', join(indexes, head), join(indexes, base)]);
+    expect((await prepareReview(options())).base).toMatchObject({ commit: base, built: true });
+    expect(JSON.parse(readFileSync(join(indexes, base, 'manifest.json'), 'utf8')).commit).toBe(base);
+  });
+
+  it('fails on a ref that names no commit or an out root it cannot use, and ignores what a killed build left', async () => {
+    const outRoot = join(scratch, 'failing');
+    await expect(prepareReview(options({ outRoot, base: 'no-such-ref' }))).rejects.toMatchObject({ code: 'UNKNOWN_COMMIT' });
+    expect(existsSync(outRoot)).toBe(false);
+    const failing = join(scratch, 'not-a-dir');
+    writeFileSync(failing, 'a file where the out root should be');
+    await expect(prepareReview(options({ outRoot: failing }))).rejects.toThrow();
+    mkdirSync(join(scratch, 'killed'));
+    // A build killed half-way leaves only a dot-directory, which no reader lists and the next review ignores.
+    mkdirSync(join(scratch, 'killed', `.building-${base.slice(0, 12)}-x/index`), { recursive: true });
+    writeFileSync(join(scratch, 'killed', `.building-${base.slice(0, 12)}-x/index/manifest.json`), '{}');
+    const prepared = await prepareReview(options({ outRoot: join(scratch, 'killed') }));
+    expect(prepared.base.built).toBe(true);
+    expect(readdirSync(join(scratch, 'killed')).filter((n) => !n.startsWith('.')).sort()).toEqual([base, head].sort());
+  });
+
+  it('adds .sextant/ to .git/info/exclude once, and not when git ignores it already', async () => {
+    const exclude = join(repo.dir, '.git/info/exclude');
+    await prepareReview(options());
+    await prepareReview(options());
+    expect(readFileSync(exclude, 'utf8').match(/^\.sextant\/$/gm)).toEqual(['.sextant/']);
+    expect(git(repo.dir, 'status', '--porcelain')).toBe('');
+
+    const other = fixtureRepo();
+    try {
+      writeFileSync(join(other.dir, '.gitignore'), '.sextant\n');
+      commitAll(other.dir, 'ignores .sextant');
+      const before = existsSync(join(other.dir, '.git/info/exclude')) ? readFileSync(join(other.dir, '.git/info/exclude'), 'utf8') : '';
+      await prepareReview(options({ repo: other.dir, base: 'HEAD' }));
+      expect(existsSync(join(other.dir, '.git/info/exclude')) ? readFileSync(join(other.dir, '.git/info/exclude'), 'utf8') : '').toBe(before);
+      expect(readFileSync(join(other.dir, '.gitignore'), 'utf8')).toBe('.sextant\n');
+    } finally {
+      other.cleanup();
+    }
+  });
+
+  it('refuses a repository that tracks .sextant/, unless --out-root is elsewhere', async () => {
+    const shipping = fixtureRepo();
+    try {
+      mkdirSync(join(shipping.dir, '.sextant/indexes/0000000000000000000000000000000000000000'), { recursive: true });
+      writeFileSync(join(shipping.dir, '.sextant/indexes/0000000000000000000000000000000000000000/manifest.json'), '{}\n');
+      writeFileSync(join(shipping.dir, 'a.ts'), 'export const a = 1;\n');
+      commitAll(shipping.dir, 'ships an index');
+      const stderr: string[] = [];
+      vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => { stderr.push(String(chunk)); return true; });
+      try {
+        expect(await main(['review', '--repo', shipping.dir, '--base', 'HEAD', '--quiet'])).toBe(1);
+      } finally {
+        vi.restoreAllMocks();
+      }
+      expect(stderr.join('')).toMatch(/^error: .* tracks 1 file under \.sextant\/ \(\.sextant\/indexes\/0{40}\/manifest\.json\): .* To fix this, pass --out-root with a directory outside \.sextant\//);
+      await expect(prepareReview(options({ repo: shipping.dir, base: 'HEAD', outRoot: join(shipping.dir, '.sextant/elsewhere') })))
+        .rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+      const elsewhere = await prepareReview(options({ repo: shipping.dir, base: 'HEAD', outRoot: join(scratch, 'shipping') }));
+      expect(elsewhere.head.built).toBe(true);
+      expect(existsSync(join(shipping.dir, '.git/info/exclude')) && readFileSync(join(shipping.dir, '.git/info/exclude'), 'utf8')).not.toMatch(/^\.sextant\/$/m);
+    } finally {
+      shipping.cleanup();
+    }
+  });
+
+  it('refuses a missing --base and an unknown --format with usage errors', async () => {
+    const stderr: string[] = [];
+    vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => { stderr.push(String(chunk)); return true; });
+    try {
+      expect(await main(['review', '--repo', repo.dir])).toBe(2);
+      expect(await main(['review', '--repo', repo.dir, '--base', 'HEAD', '--format', 'html'])).toBe(2);
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(stderr.join('')).toMatch(/review needs --base[\s\S]*--format must be one of markdown, text, json, got "html"/);
+  });
+});
+
+// Runs once the review tools are in the registry (packages/mcp/src/tools/diff-symbols.ts, change-impact.ts).
+const hasReviewTools = READ_TOOLS.some((t) => t.name === 'diff_symbols') && READ_TOOLS.some((t) => t.name === 'change_impact');
+
+describe.skipIf(!hasReviewTools)('indexer review: the answer', { timeout: 120_000 }, () => {
+  async function review(...args: string[]): Promise<{ code: number; stdout: string }> {
+    const out: string[] = [];
+    vi.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => { out.push(String(chunk)); return true; });
+    vi.spyOn(process.stderr, 'write').mockImplementation(() => true);
+    try {
+      return { code: await main(['review', '--repo', repo.dir, '--base', base, '--head', head, '--quiet', ...args]), stdout: out.join('') };
+    } finally {
+      vi.restoreAllMocks();
+    }
+  }
+
+  it('prints both tools\' answers as markdown, text and JSON', async () => {
+    const markdown = await review();
+    expect(markdown.code).toBe(0);
+    expect(markdown.stdout).toContain('price');
+    const json = await review('--format', 'json');
+    expect(json.code).toBe(0);
+    expect(Object.keys(JSON.parse(json.stdout))).toEqual(['diff_symbols', 'change_impact']);
+    const text = await review('--format', 'text');
+    expect(text.code).toBe(0);
+    expect(text.stdout).toContain('price');
+  });
+});
