@@ -14,9 +14,9 @@ const USAGE = `usage:
       (the diff_symbols and change_impact tools). Each commit is indexed into
       <out-root>/<sha>/ (default <repo>/.sextant/indexes, added to .git/info/exclude) unless a
       complete index of it is there already. Default format: markdown.
-  indexer publish [--out DIR] [--repo-name owner/name] [--ref NAME] [--default] [--verify] [--force] [--local] [--persist-to DIR]
+  indexer publish [--out DIR] [--repo-name owner/name] [--ref NAME] [--default] [--verify] [--force] [--local] [--persist-to DIR] [--config PATH]
       Upload an index to R2 (--local: wrangler's local R2 used by \`wrangler dev\`); --verify reads every shard back.
-  indexer gc [--dry-run] [--min-age-hours N] [--drop-refs-older-than-days N] [--local] [--persist-to DIR]
+  indexer gc [--dry-run] [--min-age-hours N] [--drop-refs-older-than-days N] [--local] [--persist-to DIR] [--config PATH]
       Retention: delete the commits no ref points to and the shards no manifest uses.`;
 
 export async function main(argv: string[]): Promise<number> {
