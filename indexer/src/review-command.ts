@@ -127,18 +127,13 @@ export async function reviewOutput(prepared: PreparedReview, format: ReviewForma
   const context = { signPlan: async <P>(plan: P) => plan };
   const results: Record<string, unknown> = {};
   const parts: string[] = [];
-  for (const name of ['diff_symbols', 'change_impact']) {
+  // The review comment leads with what the change breaks; the symbol list follows it.
+  for (const name of format === 'markdown' ? ['change_impact', 'diff_symbols'] : ['diff_symbols', 'change_impact']) {
     const tool = toolNamed(name);
-    const result = await tool.run(provider, tool.input.parse(args), context) as Record<string, unknown>;
+    const parsed = tool.input.parse(args);
+    const result = await tool.run(provider, parsed, context) as Record<string, unknown>;
     results[name] = result;
-    if (format === 'markdown') {
-      if (typeof result.content !== 'string') {
-        throw new SextantError('INTERNAL', `${name} answered without markdown content.`, 'Report this as a bug in Sextant, with the command you ran.');
-      }
-      parts.push(result.content.trimEnd());
-    } else if (format === 'text') {
-      parts.push(tool.render(result).trimEnd());
-    }
+    if (format !== 'json') parts.push(tool.render(result, parsed).trimEnd());
   }
   return format === 'json' ? `${JSON.stringify(results, null, 2)}\n` : `${parts.join('\n\n')}\n`;
 }
