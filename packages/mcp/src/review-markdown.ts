@@ -50,7 +50,9 @@ export function renderDiffMarkdown(a: DiffAnswer): string {
     ...a.changes.map((c) => {
       const side = (c.head ?? c.base)!;
       const commit = c.head ? a.head : a.base;
-      return `- **${c.change}**${c.aspects.length ? ` (${c.aspects.join(', ')})` : ''} ${side.kind} \`${escape(side.qualifiedName)}\` ${link(a.repo, commit, side.path!, side.line!)}`;
+      const was = c.base && c.head && (c.base.qualifiedName !== c.head.qualifiedName || c.base.path !== c.head.path)
+        ? `, was \`${escape(c.base.qualifiedName)}\` at ${link(a.repo, a.base, c.base.path!, c.base.line!)}` : '';
+      return `- **${c.change}**${c.aspects.length ? ` (${c.aspects.join(', ')})` : ''} ${side.kind} \`${escape(side.qualifiedName)}\` ${link(a.repo, commit, side.path!, side.line!)}${was}`;
     }),
     ...(a.hasMore ? [`- … and ${a.total - a.changes.length} more`] : []),
     ...coverageLines(a),
