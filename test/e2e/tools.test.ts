@@ -62,7 +62,7 @@ for (const makeBackend of BACKENDS) {
         expect(tools.map((t) => t.name)).toEqual([
           'index_status', 'search_symbols', 'goto_definition', 'symbol_info', 'find_references', 'find_implementations',
           'find_super_methods', 'type_hierarchy', 'call_hierarchy', 'file_structure', 'read_file', 'file_problems',
-          'plan_rename', 'plan_safe_delete',
+          'diff_symbols', 'change_impact', 'plan_rename', 'plan_safe_delete',
         ]);
         for (const tool of tools) {
           expect(tool.inputSchema.type).toBe('object');

@@ -220,17 +220,33 @@ class FileCache {
     return text;
   }
 
-  /** Base line to head line of a file, by its head path: identity when unchanged. */
-  lines(headPath: string, baseLines: number): LineDiff | undefined {
+  /** The head line of a base line of a file, by its head path: the same line when the file is unchanged; undefined where the change edited it. */
+  headLine(headPath: string, line: number): number | undefined {
+    const delta = this.set.byPath.get(headPath);
+    return delta ? delta.lines?.headLine(line) : line;
+  }
+
+  /** The line diff of a file by its head path (identity when unchanged; undefined for an added one), for comparing whole files. */
+  lineDiff(headPath: string, baseLines: number): LineDiff | undefined {
     const delta = this.set.byPath.get(headPath);
     return delta ? delta.lines : LineDiff.identity(baseLines);
+  }
+
+  private readonly split = new Map<string, Promise<string[] | undefined>>();
+
+  /** The head text's lines, split once per file. */
+  headLines(path: string): Promise<string[] | undefined> {
+    let lines = this.split.get(path);
+    if (!lines) this.split.set(path, (lines = this.headText(path).then((text) => (text === undefined ? undefined : splitLines(text)))));
+    return lines;
   }
 
   /** Remembers an unchanged file read for a site, for coverage. */
   async noteRead(path: string): Promise<void> {
     if (this.set.byPath.has(path) || this.others.has(path)) return;
     const record = await this.headFile(path);
-    if (record) this.others.set(path, { record, text: await this.headText(path) });
+    // The text only names unresolved identifiers: read it only when the file has some.
+    if (record) this.others.set(path, { record, text: record.unresolved?.length ? await this.headText(path) : undefined });
   }
 
   readOthers(): ReadFile[] {
@@ -244,9 +260,11 @@ class FileCache {
     let list = this.fresh.get(path);
     if (!list) {
       list = (async () => {
-        const [h, b] = await Promise.all([this.headFile(path), this.baseFile(path)]);
-        if (!h) return [];
-        return matchProblems(b?.problems ?? [], h.problems, this.lines(path, b?.lineLengths.length ?? 0)).introduced;
+        const h = await this.headFile(path);
+        // A file without errors at head has none new: its base record need not be read.
+        if (!h || !h.problems.some((p) => p.severity === 'error')) return [];
+        const b = await this.baseFile(path);
+        return matchProblems(b?.problems ?? [], h.problems, this.lineDiff(path, b?.lineLengths.length ?? 0)).introduced;
       })();
       this.fresh.set(path, list);
     }
@@ -281,10 +299,8 @@ async function sitesOf(set: ChangeSet, files: FileCache, change: SymbolChange): 
     for (const ref of loaded ? refsOf(set.base, loaded) : []) {
       const path = headPathOf(set, ref.path);
       if (path === undefined) continue;
-      const baseRecord = await files.baseFile(path);
-      const lines = files.lines(path, baseRecord?.lineLengths.length ?? 0);
-      const line = lines?.headLine(ref.line);
-      const endLine = lines?.headLine(ref.endLine);
+      const line = files.headLine(path, ref.line);
+      const endLine = files.headLine(path, ref.endLine);
       // A line the change edited has no image at head: the site was rewritten (and, if it still uses the symbol, it is a head reference).
       if (line === undefined || endLine === undefined) continue;
       const mapped = { ...ref, path, line, endLine, enclosing: undefined, fromBase: true };
@@ -355,9 +371,10 @@ async function statusOf(
   if (!record) return undefined;
   const compiled = set.head.manifest.languages[record.lang]?.precision === 'compiler';
   if (compiled) {
-    const text = await files.headText(site.path);
-    const span = callSpan(text, site);
-    const problem = (await files.newProblems(site.path)).find((p) => p.severity === 'error' && overlaps(p, span));
+    // The call's extent needs the text: read it only for a file with new errors.
+    const fresh = (await files.newProblems(site.path)).filter((p) => p.severity === 'error');
+    const span = fresh.length > 0 ? callSpan(await files.headLines(site.path), site) : site;
+    const problem = fresh.find((p) => overlaps(p, span));
     if (problem) return { status: 'broken', reason: `${problem.code !== undefined ? `TS${problem.code}: ` : ''}${problem.message}` };
   } else {
     const name = (change.base ?? change.head)!.decl.qname;
@@ -366,7 +383,7 @@ async function statusOf(
       return { status: 'broken', reason: `no longer resolves: ${name} was ${change.change === 'removed' ? 'removed' : `${change.change} (${change.aspects.join(', ')})`}` };
     }
     if (change.head && change.aspects.includes('signature') && (site.kind === 'call' || site.kind === 'new')) {
-      const args = argumentCount(await files.headText(site.path), site);
+      const args = argumentCount(await files.headLines(site.path), site);
       const overloads = change.head.file.decls.filter((d) => d.qname === change.head!.decl.qname && d.kind === change.head!.decl.kind);
       if (args !== undefined && !overloads.some((d) => fitsArity(d.signature, args))) {
         return { status: 'broken', reason: `${args} argument${args === 1 ? '' : 's'} fit${args === 1 ? 's' : ''} no overload of ${change.head.decl.qname} at head (${overloads.map((d) => d.signature).join(' | ')})` };
@@ -390,9 +407,9 @@ async function statusOf(
 }
 
 /** The site, extended over the call it makes (to the matching closing parenthesis) for a call or construction. */
-function callSpan(text: string | undefined, site: Location & { kind: ReferenceKind }): Location {
-  if (!text || (site.kind !== 'call' && site.kind !== 'new')) return site;
-  const end = closingParen(splitLines(text), site);
+function callSpan(lines: string[] | undefined, site: Location & { kind: ReferenceKind }): Location {
+  if (!lines || (site.kind !== 'call' && site.kind !== 'new')) return site;
+  const end = closingParen(lines, site);
   return end ? { ...site, endLine: end.line, endColumn: end.column + 1 } : site;
 }
 
@@ -431,9 +448,8 @@ function closingParen(lines: string[], site: Location): { line: number; column: 
 }
 
 /** Arguments of the call at the site (top-level commas of its argument list), from the head text; undefined when it cannot tell. */
-function argumentCount(text: string | undefined, site: Location): number | undefined {
-  if (!text) return undefined;
-  const lines = splitLines(text);
+function argumentCount(lines: string[] | undefined, site: Location): number | undefined {
+  if (!lines) return undefined;
   const end = closingParen(lines, site);
   if (!end) return undefined;
   const joined = lines.slice(site.endLine - 1, end.line).join('\n');
@@ -539,38 +555,39 @@ async function callersOf(set: ChangeSet, changes: SymbolChange[], depth: number)
 const CALLABLE = new Set(['function', 'method', 'constructor', 'getter', 'setter', 'class', 'variable', 'constant', 'property', 'field', 'component']);
 
 /**
- * Test files that reach a changed symbol: a breadth-first walk from each changed symbol (at head;
- * at base for a removed one) over the symbols whose bodies reference it, ending at references in
- * test files.
+ * Test files that reach a changed symbol: one breadth-first walk from every changed symbol at once
+ * (at head; at base for a removed one) over the symbols whose bodies use it, each symbol visited
+ * once, one round of shard reads per step, ending at uses in test files. A test file is listed with
+ * the chain of the walk that reached it first.
  */
 async function affectedTests(set: ChangeSet, files: FileCache, changes: SymbolChange[]): Promise<{ list: AffectedTest[]; truncated: boolean }> {
   const found = new Map<string, AffectedTest>();
   let truncated = false;
-  for (const change of changes) {
-    const side = change.head ?? change.base!;
-    const reader = change.head ? set.head : set.base;
-    const start = await reader.symbol(side.key);
-    if (!start) continue;
-    const visited = new Set<string>([side.key]);
-    let frontier: { symbol: LoadedSymbol; chain: string[] }[] = [{ symbol: start, chain: [formatSymbolId(side.key, reader.commit)] }];
+  for (const reader of [set.head, set.base]) {
+    const starts = changes.filter((c) => (reader === set.head ? c.head : !c.head && c.base)).map((c) => (c.head ?? c.base)!.key);
+    const visited = new Set<string>(starts);
+    let frontier: { key: string; chain: string[] }[] = starts.map((key) => ({ key, chain: [formatSymbolId(key, reader.commit)] }));
     for (let depth = 0; frontier.length > 0; depth++) {
-      if (depth >= TEST_WALK.depth) {
+      if (depth > TEST_WALK.depth) {
         truncated = true;
         break;
       }
+      await reader.prefetch([...new Set(frontier.map((f) => reader.symbolShardNameOf(f.key)))]);
       const next: typeof frontier = [];
-      for (const { symbol, chain } of frontier) {
+      for (const { key, chain } of frontier) {
+        const symbol = await reader.symbol(key);
+        if (!symbol) continue;
         const refs = symbol.record.refs;
         for (let i = 0; i < refs.length; i += REF_STRIDE) {
           // Imports and exports reach nothing at run time; the uses after them do.
           if (WIRING.has(REFERENCE_KINDS[refs[i + 5]!]!)) continue;
-          const path = symbol.shard.paths[refs[i]!]!;
           const from = refs[i + 6]!;
           const peer = from >= 0 ? symbol.shard.peer(from) : undefined;
           // A use at a module's top level is the module's; the walk goes on from there only through the file's own symbols.
           const enclosing = peer && peer.kind !== 'module' ? peer : undefined;
           if (symbol.shard.pathFlags[refs[i]!]! & FILE_FLAGS.test) {
             // Base references of a removed symbol: the test file must still exist at head.
+            const path = symbol.shard.paths[refs[i]!]!;
             const headPath = reader === set.base ? headPathOf(set, path) : path;
             if (headPath === undefined) continue;
             const test = found.get(headPath) ?? { path: headPath, tests: [], chain: [...chain, ...(enclosing ? [formatSymbolId(enclosing.key, reader.commit)] : [])] };
@@ -585,8 +602,7 @@ async function affectedTests(set: ChangeSet, files: FileCache, changes: SymbolCh
             continue;
           }
           visited.add(enclosing.key);
-          const loaded = await reader.symbol(enclosing.key);
-          if (loaded) next.push({ symbol: loaded, chain: [...chain, formatSymbolId(enclosing.key, reader.commit)] });
+          next.push({ key: enclosing.key, chain: [...chain, formatSymbolId(enclosing.key, reader.commit)] });
         }
       }
       frontier = next;
@@ -598,6 +614,7 @@ async function affectedTests(set: ChangeSet, files: FileCache, changes: SymbolCh
 /** Reference kinds that only name a symbol for a module's wiring. */
 const WIRING: ReadonlySet<ReferenceKind> = new Set(['import', 'export']);
 
+const JUNIT_TEST = /@(?:org\.junit\.(?:jupiter\.api\.)?)?Test\b/;
 const TEST_CALL = /\b(?:it|test)(?:\.(?:only|skip|concurrent|each\([^)]*\)))*\s*\(\s*(['"`])((?:(?!\1).)*)\1/;
 
 /**
@@ -607,20 +624,17 @@ const TEST_CALL = /\b(?:it|test)(?:\.(?:only|skip|concurrent|each\([^)]*\)))*\s*
 async function testNameAt(
   set: ChangeSet, files: FileCache, path: string, line: number | undefined, enclosingKey: string | undefined, enclosingName: string | undefined,
 ): Promise<{ name: string; line: number; symbolId?: string } | undefined> {
-  const text = await files.headText(path);
-  if (!text) return undefined;
-  const lines = splitLines(text);
+  const lines = await files.headLines(path);
+  if (!lines) return undefined;
   if (enclosingKey) {
     const method = await set.head.symbol(enclosingKey);
     const defLine = method?.record.defs[1];
     if (method && defLine !== undefined && ['method', 'function'].includes(method.record.kind)) {
-      for (let l = defLine - 1; l >= Math.max(1, defLine - 4); l--) {
-        if (/@(?:org\.junit\.(?:jupiter\.api\.)?)?Test\b/.test(lines[l - 1] ?? '')) {
+      // The annotation is on the declaration's line or on one of the few above it (with other annotations).
+      for (let l = defLine; l >= Math.max(1, defLine - 4); l--) {
+        if (JUNIT_TEST.test(lines[l - 1] ?? '')) {
           return { name: enclosingName ?? method.record.name, line: defLine, symbolId: formatSymbolId(enclosingKey, set.head.commit) };
         }
-      }
-      if (/@(?:org\.junit\.(?:jupiter\.api\.)?)?Test\b/.test(lines[defLine - 1] ?? '')) {
-        return { name: enclosingName ?? method.record.name, line: defLine, symbolId: formatSymbolId(enclosingKey, set.head.commit) };
       }
     }
   }
@@ -654,7 +668,7 @@ async function problemChanges(
   for (const path of [...paths].sort()) {
     const delta = set.byPath.get(path);
     const [h, b] = delta ? [delta.head, delta.base] : await Promise.all([files.headFile(path), files.baseFile(path)]);
-    const matched = matchProblems(b?.problems ?? [], h?.problems ?? [], delta ? delta.lines : LineDiff.identity(b?.lineLengths.length ?? 0));
+    const matched = matchProblems(b?.problems ?? [], h?.problems ?? [], files.lineDiff(path, b?.lineLengths.length ?? 0));
     for (const p of matched.introduced) {
       const symbolId = owner('head', path, p.line) ?? onSite(path, p);
       introduced.push({ ...problemOf(p, path), ...(symbolId ? { symbolId } : {}) });

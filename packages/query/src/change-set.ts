@@ -43,6 +43,12 @@ export interface DeclSide {
   key: string;
   decl: DeclRecord;
   file: FileRecord;
+  /** Its index in file.decls. */
+  index: number;
+  /** The declarations it contains directly. */
+  children: DeclSide[];
+  /** For a type: its members' kinds and names, sorted and joined (the `members` aspect compares them); else ''. */
+  members: string;
 }
 
 export interface SymbolChange {
@@ -67,9 +73,13 @@ export interface ChangedFile {
   flags: number;
 }
 
-export interface ChangeSet {
+export interface ChangeSet extends ComparedIndexes {
   base: IndexReader;
   head: IndexReader;
+}
+
+/** What comparing two builds finds, independent of the readers that read it (so it is kept between calls). */
+interface ComparedIndexes {
   files: ChangedFile[];
   changes: SymbolChange[];
   /** Changed files by head path (base path for removed ones), with both records and their line diff. */
@@ -88,10 +98,25 @@ export interface FileDelta {
   lines?: LineDiff;
 }
 
+/**
+ * The change set of two indexes, computed once per pair of builds and kept in the shard cache (a
+ * review asks diff_symbols, then change_impact, then pages: each after the first reads no shard for it).
+ */
 export async function computeChangeSet(base: IndexReader, head: IndexReader): Promise<ChangeSet> {
   if (base.repo.toLowerCase() !== head.repo.toLowerCase()) {
     throw new Error(`computeChangeSet was given indexes of two repositories (${base.repo}, ${head.repo})`);
   }
+  const compared = await head.derived(`changes:${base.buildKey}>${head.buildKey}`, async () => {
+    const value = await compare(base, head);
+    // Roughly what it holds: the changed files' texts (two bytes a character) and records.
+    let bytes = 4096;
+    for (const delta of value.byPath.values()) bytes += 2 * ((delta.baseText?.length ?? 0) + (delta.headText?.length ?? 0)) + 64 * ((delta.base?.decls.length ?? 0) + (delta.head?.decls.length ?? 0));
+    return { value, bytes };
+  });
+  return { ...compared, base, head };
+}
+
+async function compare(base: IndexReader, head: IndexReader): Promise<ComparedIndexes> {
   const [baseTable, headTable] = await Promise.all([base.fileTable(), head.fileTable()]);
   const fileChanges = diffFileTables(baseTable, headTable);
   const indexedBase = fileChanges.filter((c) => c.base?.status === 'indexed').map((c) => c.base!.path);
@@ -130,7 +155,7 @@ export async function computeChangeSet(base: IndexReader, head: IndexReader): Pr
       if (!unanalysed.some((u) => u.path === item.path && u.reason === item.reason)) unanalysed.push(item);
     }
   }
-  return { base, head, files, changes: matchDeclarations(byPath), byPath, unanalysed };
+  return { files, changes: matchDeclarations(byPath), byPath, unanalysed };
 }
 
 function linesOf(delta: FileDelta): { linesAdded?: number; linesRemoved?: number } {
@@ -151,7 +176,12 @@ async function textOf(reader: IndexReader, path: string): Promise<string | undef
 
 function sidesOf(file: FileRecord | undefined): DeclSide[] {
   if (!file) return [];
-  return file.decls.map((decl) => ({ key: file.syms[decl.sym]!, decl, file }));
+  const sides = file.decls.map((decl, index): DeclSide => ({ key: file.syms[decl.sym]!, decl, file, index, children: [], members: '' }));
+  for (const side of sides) if (side.decl.container >= 0) sides[side.decl.container]?.children.push(side);
+  for (const side of sides) {
+    if (CONTAINER_KINDS.has(side.decl.kind)) side.members = side.children.map((c) => `${c.decl.kind}:${c.decl.name}`).sort().join(',');
+  }
+  return sides;
 }
 
 function matchDeclarations(byPath: Map<string, FileDelta>): SymbolChange[] {
@@ -180,10 +210,7 @@ function matchDeclarations(byPath: Map<string, FileDelta>): SymbolChange[] {
   const pairMembers = () => {
     while (containers.length > 0) {
       const [b, h] = containers.pop()!;
-      const children = (side: DeclSide, left: Set<DeclSide>) => {
-        const index = side.file.decls.indexOf(side.decl);
-        return [...left].filter((s) => s.file === side.file && s.decl.container === index);
-      };
+      const children = (side: DeclSide, left: Set<DeclSide>) => side.children.filter((c) => left.has(c));
       const heads = children(h, leftHead);
       for (const child of children(b, leftBase)) {
         const at = heads.findIndex((c) => c.decl.kind === child.decl.kind && c.decl.name === child.decl.name);
@@ -236,7 +263,7 @@ function matchDeclarations(byPath: Map<string, FileDelta>): SymbolChange[] {
   }
   pairMembers();
   // 4. the same body, one on each side
-  const byBody = (s: DeclSide) => (s.decl.body ? `${s.decl.kind}\0${s.decl.body}\0${memberNames(s).join(',')}` : '');
+  const byBody = (s: DeclSide) => (s.decl.body ? `${s.decl.kind}\0${s.decl.body}\0${s.members}` : '');
   const headBodies = group(leftHead, byBody);
   for (const [key, bases] of group(leftBase, byBody)) {
     const heads = headBodies.get(key);
@@ -257,16 +284,10 @@ function byPlace(a: SymbolChange, b: SymbolChange): number {
     || (a.head ? 1 : 0) - (b.head ? 1 : 0);
 }
 
-function memberNames(side: DeclSide): string[] {
-  if (!CONTAINER_KINDS.has(side.decl.kind)) return [];
-  const index = side.file.decls.indexOf(side.decl);
-  return side.file.decls.filter((d) => d.container === index).map((d) => `${d.kind}:${d.name}`).sort();
-}
-
 /** A signature with the symbol's own name masked, so that a rename alone is no signature change. */
 function maskedSignature(side: DeclSide): string {
   const signature = side.decl.signature ?? '';
-  return side.decl.name ? signature.split(side.decl.name).join('\u0000') : signature;
+  return side.decl.name && signature.includes(side.decl.name) ? signature.split(side.decl.name).join('\u0000') : signature;
 }
 
 function containerQname(side: DeclSide): string {
@@ -276,10 +297,11 @@ function containerQname(side: DeclSide): string {
 
 function aspectsOf(b: DeclSide, h: DeclSide, change: ChangeKind): ChangeAspect[] {
   const aspects: ChangeAspect[] = [];
-  if (maskedSignature(b) !== maskedSignature(h)) aspects.push(TYPED_KINDS.has(h.decl.kind) ? 'type' : 'signature');
+  const sameSignature = b.decl.signature === h.decl.signature && b.decl.name === h.decl.name;
+  if (!sameSignature && maskedSignature(b) !== maskedSignature(h)) aspects.push(TYPED_KINDS.has(h.decl.kind) ? 'type' : 'signature');
   if (b.decl.body !== h.decl.body) aspects.push('body');
   if ((b.decl.mods & COMPARED_MODIFIERS) !== (h.decl.mods & COMPARED_MODIFIERS)) aspects.push('modifiers');
-  if (memberNames(b).join(',') !== memberNames(h).join(',')) aspects.push('members');
+  if (b.members !== h.members) aspects.push('members');
   if (b.decl.doc !== h.decl.doc) aspects.push('doc');
   if (b.file.path !== h.file.path || containerQname(b) !== containerQname(h)) aspects.push('location');
   return aspects;

@@ -118,6 +118,26 @@ export class IndexReader {
     return shard?.file(path);
   }
 
+  /**
+   * Names this build of the index: its commit, when it was built and its file table. A value derived
+   * from shards is keyed by it (derived), so an index rebuilt in place never answers from another build's.
+   */
+  get buildKey(): string {
+    return `${this.manifest.commit}:${this.manifest.builtAt}:${this.manifest.shards[FILE_TABLE_SHARD]?.sha256 ?? ''}`;
+  }
+
+  /**
+   * A value computed from shards (of this index and maybe others), kept in the shard cache under
+   * `key`, which must name every build it depends on (buildKey). A cache hit reads no shard.
+   */
+  async derived<T>(key: string, compute: () => Promise<{ value: T; bytes: number }>): Promise<T> {
+    const cached = this.cache.get<T>(`derived:${key}`);
+    if (cached !== undefined) return cached;
+    const { value, bytes } = await compute();
+    this.cache.set(`derived:${key}`, value, bytes);
+    return value;
+  }
+
   async fileTable(): Promise<FileTable> {
     return (await this.shard<FileTable>(FILE_TABLE_SHARD)) ?? FileTable.empty();
   }
