@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ts } from 'ts-morph';
 import {
-  FORMAT_VERSION, OCC_STRIDE, REFERENCE_KINDS, splitLines, UNRESOLVED_STRIDE, type FileRecord, type FileTableEntry, type Manifest, type OutlineNode, type SkippedFile,
+  FORMAT_VERSION, OCC_STRIDE, REFERENCE_KINDS, lineHash, splitLines, UNRESOLVED_STRIDE, type ChangeRecord, type FileRecord, type FileTableEntry, type Manifest, type OutlineNode, type SkippedFile,
 } from '@sextant/format';
 import { listTrackedFiles, readBlobs, resolveCommit, type SnapshotFile, type TrackedEntry } from './git/git-snapshot.ts';
 import { IndexCollector, type CollectedSymbol } from './index-collector.ts';
@@ -71,7 +71,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
       for await (const result of indexer.index(files, context)) {
         last = result.path;
         progress.tick();
-        let record: FileRecord | SkippedFile;
+        let record: (FileRecord & { change: ChangeRecord }) | SkippedFile;
         try {
           record = isSkipped(result) ? result : fileRecord(byPath.get(result.path)!, result, syntax, rules, collector.symbols);
         } catch (error) {
@@ -82,7 +82,8 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
           progress.log(`warning: skipped ${record.path}: ${record.detail}`);
           continue;
         }
-        collector.addFile(record);
+        const { change, ...file } = record;
+        collector.addFile(file, change);
         const summary = (languages[record.lang] ??= { files: 0, precision: indexer.precision });
         summary.files++;
       }
@@ -116,19 +117,19 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
 
 /** Every tracked path: indexed (in the file shards), skipped (in manifest.skipped) or unindexed (no indexer reads it). */
 function fileTableOf(entries: readonly TrackedEntry[], files: readonly FileRecord[], skipped: readonly SkippedFile[]): FileTableEntry[] {
-  const indexed = new Map(files.map((f) => [f.path, f.lang]));
+  const indexed = new Map(files.map((f) => [f.path, f]));
   const skippedPaths = new Set(skipped.map((s) => s.path));
   return entries.map(({ path, blob }): FileTableEntry => {
-    const lang = indexed.get(path);
-    if (lang) return { path, blob, status: 'indexed', lang };
-    return { path, blob, status: skippedPaths.has(path) ? 'skipped' : 'unindexed' };
+    const file = indexed.get(path);
+    if (file) return { path, blob, status: 'indexed', lang: file.lang, flags: file.flags };
+    return { path, blob, status: skippedPaths.has(path) ? 'skipped' : 'unindexed', flags: 0 };
   });
 }
 
 function fileRecord(
   file: SnapshotFile, compiled: CompiledFile, syntax: SyntaxParser, rules: ReturnType<typeof parseGitattributes>,
   symbols: ReadonlyMap<string, CollectedSymbol>,
-): FileRecord {
+): FileRecord & { change: ChangeRecord } {
   const language = compiled.outline ? undefined : syntaxLanguageOf(file.path);
   const parsed = language ? syntax.parse(language, file.text) : { outline: [], problems: [] };
   const definitions = new Map<string, number>();
@@ -141,19 +142,24 @@ function fileRecord(
     range: node.range, at: node.at, children: node.children.map(link),
   });
   const outline = compiled.outline ?? parsed.outline.map(link);
+  const lines = splitLines(file.text);
   return {
     path: file.path,
     lang: compiled.lang,
     blob: file.blob,
     bytes: file.bytes,
-    lineLengths: splitLines(file.text).map((line) => line.length),
+    lineLengths: lines.map((line) => line.length),
     flags: classifyFile(file.path, file.text, rules),
     syms: compiled.syms,
     occ: sortOccurrences(compiled.occ),
     outline,
     problems: [...parsed.problems, ...compiled.problems],
-    decls: declsOf({ path: file.path, text: file.text, syms: compiled.syms, outline }, symbols),
-    unresolved: compiled.unresolved ? sortUnresolved(compiled.unresolved) : null,
+    change: {
+      path: file.path,
+      decls: declsOf({ path: file.path, text: file.text, syms: compiled.syms, outline }, symbols),
+      unresolved: compiled.unresolved ? sortUnresolved(compiled.unresolved) : null,
+      lineHashes: lines.map(lineHash),
+    },
   };
 }
 

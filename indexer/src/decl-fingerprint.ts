@@ -69,7 +69,7 @@ export function declsOf(file: DeclSource, symbols: ReadonlyMap<string, Collected
   const text = new SourceText(file.text);
   const position = new Map(found.map((f, i) => [f.info.key, i]));
 
-  return found.map(({ sym, info, defs }): DeclRecord => {
+  return found.map(({ info, defs }): DeclRecord => {
     const pieces: string[] = [];
     let range: DeclRecord['range'] | undefined;
     for (const d of defs) {
@@ -80,7 +80,7 @@ export function declsOf(file: DeclSource, symbols: ReadonlyMap<string, Collected
     }
     const first = defs[0]!;
     return {
-      sym,
+      key: info.key,
       name: info.name,
       kind: info.kind,
       qname: info.qname,

@@ -1,6 +1,6 @@
 // Accumulates what the language indexers find (symbols, references, edges, files) until the shard
 // writer lays it out.
-import type { Confidence, EdgeKind, FileRecord, ReferenceKind, SymbolRecord } from '@sextant/format';
+import type { ChangeRecord, Confidence, EdgeKind, FileRecord, ReferenceKind, SymbolRecord } from '@sextant/format';
 
 /** A symbol as stored, but with declarations as tuples naming their path (the writer interns paths per shard). */
 export interface SymbolInfo extends Omit<SymbolRecord, 'defs' | 'refs' | 'edges'> {
@@ -28,6 +28,8 @@ type Undo = { symbol: string } | { reference: string } | { edge: [string, string
 export class IndexCollector {
   readonly symbols = new Map<string, CollectedSymbol>();
   readonly files: FileRecord[] = [];
+  /** The change record of each file (parallel to files). */
+  readonly changes: ChangeRecord[] = [];
   references = 0;
   edges = 0;
   /** Open while one file is analysed, so that a file whose analysis throws leaves nothing behind. */
@@ -86,8 +88,9 @@ export class IndexCollector {
     }
   }
 
-  addFile(file: FileRecord): void {
+  addFile(file: FileRecord, change: ChangeRecord): void {
     this.files.push(file);
+    this.changes.push(change);
     this.flagsByPath = undefined;
   }
 

@@ -102,7 +102,7 @@ describe('indexer build', () => {
       const entry = (path: string) => table.entry(table.indexOf(path));
       expect(entry('src/app.ts')).toMatchObject({ status: 'indexed', lang: 'typescript' });
       expect(entry('src/legacy.js')).toMatchObject({ status: 'indexed', lang: 'javascript' });
-      expect(entry('src/binary.ts')).toEqual({ path: 'src/binary.ts', blob: expect.any(String), status: 'skipped' });
+      expect(entry('src/binary.ts')).toEqual({ path: 'src/binary.ts', blob: expect.any(String), status: 'skipped', flags: 0 });
       expect(entry('app-link.ts').status).toBe('skipped');
       expect(entry('README.md').status).toBe('unindexed');
       expect(entry('data.bin').status).toBe('unindexed');

@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openShard, type DeclRecord, type FileRecord, type FileShard, type Manifest } from '@sextant/format';
+import { openShard, type ChangeRecord, type ChangeShard, type DeclRecord, type Manifest } from '@sextant/format';
 import { buildIndex } from '../src/build-command.ts';
 import { Progress } from '../src/progress.ts';
 import { commitAll, fixtureRepo } from './support/fixture-repo.ts';
@@ -78,12 +78,12 @@ function write(dir: string, files: Record<string, string>): void {
 }
 
 let builds = 0;
-async function declsAt(repo: string, commit: string): Promise<Map<string, { file: FileRecord; decls: Map<string, DeclRecord> }>> {
+async function declsAt(repo: string, commit: string): Promise<Map<string, { file: ChangeRecord; decls: Map<string, DeclRecord> }>> {
   const out = join(scratch, `index-${builds++}`);
   const manifest: Manifest = await buildIndex({ repo, commit, out, maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true) });
-  const files = new Map<string, { file: FileRecord; decls: Map<string, DeclRecord> }>();
-  for (const name of Object.keys(manifest.shards).filter((n) => n.startsWith('files/'))) {
-    for (const file of openShard<FileShard>(name, new Uint8Array(readFileSync(join(out, name)))).files()) {
+  const files = new Map<string, { file: ChangeRecord; decls: Map<string, DeclRecord> }>();
+  for (const name of Object.keys(manifest.shards).filter((n) => n.startsWith('changes/'))) {
+    for (const file of openShard<ChangeShard>(name, new Uint8Array(readFileSync(join(out, name)))).files()) {
       files.set(file.path, { file, decls: new Map(file.decls.map((d) => [d.qname, d])) });
     }
   }
@@ -138,7 +138,7 @@ describe('declaration fingerprints', () => {
       ]);
       const cart = file.decls.findIndex((d) => d.qname === 'Cart');
       for (const d of file.decls) {
-        expect(file.syms[d.sym]).toBeDefined();
+        expect(d.key).toMatch(/^[0-9a-z]{16}$/);
         expect(d.container).toBe(d.qname.startsWith('Cart.') ? cart : d.qname.startsWith('Line.') ? file.decls.findIndex((x) => x.qname === 'Line') : -1);
       }
       const add = file.decls.find((d) => d.qname === 'Cart.add')!;

@@ -4,9 +4,9 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
-  bucketOf, CONFIDENCES, DEF_STRIDE, EDGE_KINDS, EDGE_STRIDE, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine,
+  bucketOf, changeShardName, encodeChangeShard, CONFIDENCES, DEF_STRIDE, EDGE_KINDS, EDGE_STRIDE, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine,
   FILE_TABLE_SHARD, NAME_FLAG_EXTERNAL, NAMES_SHARD, pathKey, previewOf, REF_STRIDE, REFERENCE_KINDS, sha256Hex, splitLines, symbolShardName, textShardName,
-  type FileRecord, type FileTableEntry, type Manifest, type NameShardData, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData,
+  type ChangeRecord, type FileRecord, type FileTableEntry, type Manifest, type NameShardData, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData,
 } from '@sextant/format';
 import type { CollectedSymbol, IndexCollector, Site } from '../index-collector.ts';
 
@@ -57,18 +57,19 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
   }
   lines.clear();
 
-  const fileBuckets = new Map<number, FileRecord[]>();
-  for (const file of collector.files) {
+  const fileBuckets = new Map<number, { file: FileRecord; change: ChangeRecord }[]>();
+  collector.files.forEach((file, i) => {
     const bucket = bucketOf(pathKey(file.path), layout.fileBucketBits);
-    (fileBuckets.get(bucket) ?? fileBuckets.set(bucket, []).get(bucket)!).push(file);
-  }
+    (fileBuckets.get(bucket) ?? fileBuckets.set(bucket, []).get(bucket)!).push({ file, change: collector.changes[i]! });
+  });
   for (let bucket = 0; bucket < 2 ** layout.fileBucketBits; bucket++) {
-    const files = fileBuckets.get(bucket) ?? [];
-    files.sort((a, b) => compare(a.path, b.path));
+    const entries = fileBuckets.get(bucket) ?? [];
+    entries.sort((a, b) => compare(a.file.path, b.file.path));
+    const files = entries.map((e) => e.file);
     shards.set(fileShardName(bucket), encodeFileShard({ files }));
     shards.set(textShardName(bucket), encodeTextShard({ files: files.map((f) => ({ path: f.path, text: texts.get(f.path) ?? '' })) }));
-    records.set(fileShardName(bucket), files.length);
-    records.set(textShardName(bucket), files.length);
+    shards.set(changeShardName(bucket), encodeChangeShard({ files: entries.map((e) => e.change) }));
+    for (const name of [fileShardName(bucket), textShardName(bucket), changeShardName(bucket)]) records.set(name, files.length);
   }
 
   const names = nameShard(collector);

@@ -7,7 +7,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
   CONFIDENCES, openShard, DEF_STRIDE, EDGE_KINDS, EDGE_STRIDE, FILE_FLAGS, FILE_TABLE_SHARD, MANIFEST_FILE, MODIFIERS, OCC_STRIDE, REF_STRIDE,
-  REFERENCE_KINDS, UNRESOLVED_STRIDE, type FileRecord, type FileShard, type FileTable, type Manifest, type OutlineNode, type SymbolRecord,
+  REFERENCE_KINDS, UNRESOLVED_STRIDE, type ChangeRecord, type ChangeShard, type FileRecord, type FileShard, type FileTable, type Manifest, type OutlineNode, type SymbolRecord,
   type SymbolShard,
 } from '@sextant/format';
 
@@ -16,6 +16,7 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
   const symbols = new Map<string, { record: SymbolRecord; shard: SymbolShard }>();
   const files: FileRecord[] = [];
   let fileTable: FileTable | undefined;
+  const changes = new Map<string, ChangeRecord>();
   for (const name of Object.keys(manifest.shards)) {
     const bytes = new Uint8Array(readFileSync(join(indexDir, name)));
     if (name.startsWith('symbols/')) {
@@ -23,6 +24,8 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
       for (const record of shard.records()) symbols.set(record.key, { record, shard });
     } else if (name.startsWith('files/')) {
       files.push(...openShard<FileShard>(name, bytes).files());
+    } else if (name.startsWith('changes/')) {
+      for (const change of openShard<ChangeShard>(name, bytes).files()) changes.set(change.path, change);
     } else if (name === FILE_TABLE_SHARD) {
       fileTable = openShard<FileTable>(name, bytes);
     }
@@ -59,14 +62,18 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
       }
     };
     outline(file.outline, 0);
-    for (const d of file.decls) {
+    const change = changes.get(file.path);
+    if (!change) out.push('  change record: missing');
+    const decls = change?.decls ?? [];
+    for (const d of decls) {
       const mods = modifierNames(d.mods);
-      const container = d.container >= 0 ? ` in ${file.decls[d.container]?.qname ?? `<bad container ${d.container}>`}` : '';
-      const symbol = file.syms[d.sym] ? '' : ' <bad sym>';
+      const container = d.container >= 0 ? ` in ${decls[d.container]?.qname ?? `<bad container ${d.container}>`}` : '';
+      const symbol = symbols.has(d.key) ? '' : ' <missing symbol>';
       out.push(`  decl ${d.qname} ${d.kind}${mods.length ? ` [${mods.join(' ')}]` : ''}${container} ${d.range.join(':')}${symbol}`
         + `${d.body ? ` body=${d.body.slice(0, 6)}` : ''}${d.doc ? ` doc=${d.doc.slice(0, 6)}` : ''}`);
     }
-    const unresolved = file.unresolved;
+    const unresolved = change?.unresolved ?? null;
+    if (change && change.lineHashes.length !== lines.length) out.push(`  line hashes: ${change.lineHashes.length} for ${lines.length} lines`);
     if (unresolved === null) out.push('  unresolved: not recorded');
     else {
       for (let i = 0; i < unresolved.length; i += UNRESOLVED_STRIDE) {
@@ -110,7 +117,7 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
   out.push('', `## file table (${fileTable?.size ?? 'missing'})`);
   for (let i = 0; i < (fileTable?.size ?? 0); i++) {
     const entry = fileTable!.entry(i);
-    out.push(`${entry.path} ${entry.status}${entry.lang ? ` ${entry.lang}` : ''} ${entry.blob.slice(0, 7)}`);
+    out.push(`${entry.path} ${entry.status}${entry.lang ? ` ${entry.lang}` : ''}${flagNames(entry.flags)} ${entry.blob.slice(0, 7)}`);
   }
   return `${out.join('\n')}\n`;
 }

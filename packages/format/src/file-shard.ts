@@ -2,7 +2,7 @@
 // problems and line lengths. Each file is its own record, decoded only when that file is asked for.
 import { encodeShard } from './codec.ts';
 import { corrupt, PackedRecords, packRecords, type PackedRecordColumns } from './packed-records.ts';
-import { LANGUAGES, SYMBOL_KINDS, type DeclRecord, type FileRecord } from './records.ts';
+import { LANGUAGES, type FileRecord } from './records.ts';
 import { KEY_LENGTH } from './symbol-id.ts';
 import { packInts, unpackInts, type DeltaBase } from './varint.ts';
 
@@ -12,21 +12,14 @@ export interface FileShardData {
 }
 
 const OCC_BASES: DeltaBase[] = ['prev', 'none', 0, 1, 'none', 'none'];
-const UNRESOLVED_BASES: DeltaBase[] = ['prev', 'none', 0, 1];
-
-/** A DeclRecord as stored: a tuple, the kind as an index into SYMBOL_KINDS. */
-type StoredDecl = [
-  sym: number, name: string, kind: number, qname: string, mods: number, signature: string | null, container: number,
-  at: DeclRecord['at'], range: DeclRecord['range'], body: string, doc: string,
-];
 
 type StoredFile = [
   lang: number, blob: string, bytes: number, lineLengths: Uint8Array, flags: number, syms: string, occ: Uint8Array,
-  outline: FileRecord['outline'], problems: FileRecord['problems'], decls: StoredDecl[], unresolved: Uint8Array | null,
+  outline: FileRecord['outline'], problems: FileRecord['problems'],
 ];
 
 interface StoredFileShard extends PackedRecordColumns {
-  v: 3;
+  v: 2;
   paths: string[];
 }
 
@@ -34,12 +27,8 @@ export function encodeFileShard(data: FileShardData): Uint8Array {
   const records = data.files.map((f): StoredFile => [
     LANGUAGES.indexOf(f.lang), f.blob, f.bytes, packInts(f.lineLengths, ['none']), f.flags, f.syms.join(''),
     packInts(f.occ, OCC_BASES), f.outline, f.problems,
-    f.decls.map((d): StoredDecl => [
-      d.sym, d.name, SYMBOL_KINDS.indexOf(d.kind), d.qname, d.mods, d.signature ?? null, d.container, d.at, d.range, d.body, d.doc,
-    ]),
-    f.unresolved === null ? null : packInts(f.unresolved, UNRESOLVED_BASES),
   ]);
-  const stored: StoredFileShard = { v: 3, paths: data.files.map((f) => f.path), ...packRecords(records) };
+  const stored: StoredFileShard = { v: 2, paths: data.files.map((f) => f.path), ...packRecords(records) };
   return encodeShard(stored);
 }
 
@@ -50,9 +39,9 @@ export class FileShard {
 
   constructor(name: string, value: unknown) {
     const stored = value as StoredFileShard;
-    if (typeof stored !== 'object' || stored === null || stored.v !== 3 || !Array.isArray(stored.paths)
+    if (typeof stored !== 'object' || stored === null || stored.v !== 2 || !Array.isArray(stored.paths)
       || !(stored.lengths instanceof Uint8Array) || !(stored.records instanceof Uint8Array)) {
-      throw corrupt(name, 'is not a version 3 file shard');
+      throw corrupt(name, 'is not a version 2 file shard');
     }
     this.name = name;
     this.paths = stored.paths;
@@ -69,18 +58,14 @@ export class FileShard {
   }
 
   private record(index: number): FileRecord {
-    const r = this.packed.get(index, 11) as StoredFile;
-    if (typeof r[5] !== 'string' || r[5].length % KEY_LENGTH !== 0 || !Array.isArray(r[9]) || (r[10] !== null && !(r[10] instanceof Uint8Array))) {
-      throw corrupt(this.name, 'has a malformed record');
-    }
+    const r = this.packed.get(index, 9) as StoredFile;
+    if (typeof r[5] !== 'string' || r[5].length % KEY_LENGTH !== 0) throw corrupt(this.name, 'has a malformed record');
     // The columns are unpacked when first read: a preview needs the file's path only, and unpacking
     // the occurrences of a large file costs milliseconds on every call.
     const name = this.name;
     let lineLengths: Int32Array | undefined;
     let syms: string[] | undefined;
     let occ: Int32Array | undefined;
-    let decls: DeclRecord[] | undefined;
-    let unresolved: Int32Array | null | undefined;
     return {
       path: this.paths[index]!,
       lang: LANGUAGES[r[0]]!,
@@ -98,24 +83,8 @@ export class FileShard {
       },
       outline: r[7],
       problems: r[8],
-      get decls() {
-        return (decls ??= r[9].map((d) => declOf(d, name)));
-      },
-      get unresolved() {
-        if (unresolved === undefined) unresolved = r[10] === null ? null : unpackInts(r[10], UNRESOLVED_BASES, name);
-        return unresolved;
-      },
     };
   }
-}
-
-function declOf(d: StoredDecl, shard: string): DeclRecord {
-  const kind = Array.isArray(d) && d.length === 11 ? SYMBOL_KINDS[d[2]] : undefined;
-  if (!kind) throw corrupt(shard, 'has a malformed declaration');
-  return {
-    sym: d[0], name: d[1], kind, qname: d[3], mods: d[4], ...(d[5] !== null ? { signature: d[5] } : {}), container: d[6],
-    at: d[7], range: d[8], body: d[9], doc: d[10],
-  };
 }
 
 function splitKeys(joined: string): string[] {

@@ -1,5 +1,5 @@
 // The file table: every file tracked at the commit (indexed, skipped or of no indexed language) with
-// its git blob id, sorted by path, in one small shard. Comparing two commits' tables names the
+// its git blob id and classification, sorted by path, in one small shard. Comparing two commits' tables names the
 // changed files without reading any other shard, so diff_symbols never reads an unchanged file.
 import { encodeShard } from './codec.ts';
 import { corrupt } from './packed-records.ts';
@@ -19,6 +19,8 @@ export interface FileTableEntry {
   status: FileTableStatus;
   /** The language of an indexed file. */
   lang?: Language;
+  /** FILE_FLAGS of an indexed file (test, generated, vendored); 0 for the others. */
+  flags: number;
 }
 
 /** Blob ids are stored back to back, BLOB_LENGTH characters each. */
@@ -32,6 +34,7 @@ interface StoredFileTable {
   blobs: string;
   statuses: Uint8Array;
   langs: Uint8Array;
+  flags: Uint8Array;
 }
 
 /** Entries in any order; stored sorted by path. */
@@ -43,6 +46,7 @@ export function encodeFileTable(entries: readonly FileTableEntry[]): Uint8Array 
     blobs: sorted.map((e) => e.blob).join(''),
     statuses: Uint8Array.from(sorted.map((e) => FILE_TABLE_STATUSES.indexOf(e.status))),
     langs: Uint8Array.from(sorted.map((e) => (e.lang ? LANGUAGES.indexOf(e.lang) : NO_LANGUAGE))),
+    flags: Uint8Array.from(sorted.map((e) => e.flags)),
   };
   return encodeShard(stored);
 }
@@ -54,11 +58,11 @@ export class FileTable {
   constructor(name: string, value: unknown) {
     const s = value as StoredFileTable;
     if (typeof s !== 'object' || s === null || s.v !== 1 || !Array.isArray(s.paths) || typeof s.blobs !== 'string'
-      || !(s.statuses instanceof Uint8Array) || !(s.langs instanceof Uint8Array)) {
+      || !(s.statuses instanceof Uint8Array) || !(s.langs instanceof Uint8Array) || !(s.flags instanceof Uint8Array)) {
       throw corrupt(name, 'is not a version 1 file table');
     }
     const n = s.paths.length;
-    if (s.blobs.length !== n * BLOB_LENGTH || s.statuses.length !== n || s.langs.length !== n) throw corrupt(name, 'has columns of different lengths');
+    if (s.blobs.length !== n * BLOB_LENGTH || s.statuses.length !== n || s.langs.length !== n || s.flags.length !== n) throw corrupt(name, 'has columns of different lengths');
     for (let i = 1; i < n; i++) if (!(s.paths[i - 1]! < s.paths[i]!)) throw corrupt(name, 'is not sorted by path');
     this.paths = s.paths;
     this.stored = s;
@@ -79,6 +83,7 @@ export class FileTable {
       blob: this.blob(index),
       status: FILE_TABLE_STATUSES[this.stored.statuses[index]!] ?? 'unindexed',
       ...(lang !== NO_LANGUAGE && LANGUAGES[lang] ? { lang: LANGUAGES[lang] } : {}),
+      flags: this.stored.flags[index]!,
     };
   }
 
@@ -97,7 +102,7 @@ export class FileTable {
   }
 
   static empty(): FileTable {
-    return new FileTable('filetable', { v: 1, paths: [], blobs: '', statuses: new Uint8Array(), langs: new Uint8Array() });
+    return new FileTable('filetable', { v: 1, paths: [], blobs: '', statuses: new Uint8Array(), langs: new Uint8Array(), flags: new Uint8Array() });
   }
 }
 

@@ -9,6 +9,7 @@ export * from './packed-records.ts';
 export * from './symbol-shard.ts';
 export * from './file-shard.ts';
 export * from './file-table.ts';
+export * from './change-shard.ts';
 export * from './name-shard.ts';
 export * from './text-shard.ts';
 export * from './shard-view.ts';

@@ -6,6 +6,7 @@
 // the shard is used. Every inconsistency is INDEX_CORRUPT saying what is wrong. All of it is pure
 // and linear in the manifest: no shard is read for it.
 import { SextantError } from './errors.ts';
+import { ChangeShard } from './change-shard.ts';
 import { FileShard } from './file-shard.ts';
 import { FileTable } from './file-table.ts';
 import { sha256Hex } from './hash.ts';
@@ -104,9 +105,11 @@ function checkConsistency(manifest: Manifest, where: string): void {
     if (shard?.kind === 'symbols') symbolRecords += entry.records;
     if (shard?.kind === 'files') {
       fileRecords += entry.records;
-      const text = shards[name.replace('files/', 'texts/')];
-      if (text && text.records !== entry.records) {
-        throw corrupt(`The manifest at ${where} says ${name} holds ${entry.records} files but its text shard ${name.replace('files/', 'texts/')} ${text.records}.`, { shard: name });
+      for (const kind of ['texts/', 'changes/']) {
+        const sibling = shards[name.replace('files/', kind)];
+        if (sibling && sibling.records !== entry.records) {
+          throw corrupt(`The manifest at ${where} says ${name} holds ${entry.records} files but ${name.replace('files/', kind)} ${sibling.records}.`, { shard: name });
+        }
       }
     }
   }
@@ -141,7 +144,7 @@ function checkConsistency(manifest: Manifest, where: string): void {
 /** How many records a decoded shard (a view from shardView) holds, as its manifest entry counts them. */
 export function recordsOf(view: unknown): number {
   if (view instanceof SymbolShard || view instanceof NameShard || view instanceof FileTable) return view.size;
-  if (view instanceof FileShard || view instanceof TextShard) return view.paths.length;
+  if (view instanceof FileShard || view instanceof TextShard || view instanceof ChangeShard) return view.paths.length;
   throw new SextantError('INTERNAL', 'recordsOf was given something that is not a shard view.', 'This is a bug in Sextant; report it.');
 }
 
@@ -161,7 +164,8 @@ export function checkShardHolds(name: string, view: unknown, entry: ShardEntry, 
     size = view.size;
     bits = layout.symbolBucketBits;
     bucketKeys = () => [view.key(0), view.key(view.size - 1)];
-  } else if ((expected?.kind === 'files' && view instanceof FileShard) || (expected?.kind === 'texts' && view instanceof TextShard)) {
+  } else if ((expected?.kind === 'files' && view instanceof FileShard) || (expected?.kind === 'texts' && view instanceof TextShard)
+    || (expected?.kind === 'changes' && view instanceof ChangeShard)) {
     const paths = view.paths;
     size = paths.length;
     bucketKeys = () => [pathKey(paths[0]!), pathKey(paths[paths.length - 1]!)];

@@ -5,9 +5,9 @@ import type { Language } from './records.ts';
 
 /**
  * 4: every bucket the layout implies is written (empty ones too), and shard entries count their records.
- * 5: a file table (every tracked file with its blob id), and file records list their declarations
- * (DeclRecord, with body and doc fingerprints) and unresolved identifiers, so two commits compare
- * from the file shards of their changed files.
+ * 5: a file table (every tracked file with its blob id and classification), and change shards (per
+ * file: its declarations with body and doc fingerprints, unresolved identifiers, line hashes), so two
+ * commits compare from the change shards of their changed files.
  */
 export const FORMAT_VERSION = 5;
 export const MANIFEST_FILE = 'manifest.json';
@@ -24,7 +24,7 @@ export interface ShardEntry {
   /** sha256 of the shard's bytes, lowercase hex; also its content address in object storage. */
   sha256: string;
   bytes: number;
-  /** Records the shard holds: symbols (symbol shards), files (file and text shards, the file table), entries (names). */
+  /** Records the shard holds: symbols (symbol shards), files (file, text and change shards, the file table), entries (names). */
   records: number;
 }
 
@@ -81,27 +81,32 @@ export function textShardName(bucket: number): string {
   return `texts/${bucket.toString(16).padStart(4, '0')}`;
 }
 
-/** The shards a layout implies, in order: every symbol bucket, every file and text bucket, the names, the file table. */
+export function changeShardName(bucket: number): string {
+  return `changes/${bucket.toString(16).padStart(4, '0')}`;
+}
+
+/** The shards a layout implies, in order: every symbol bucket, every file, text and change bucket, the names, the file table. */
 export function* impliedShardNames(layout: Manifest['layout']): Generator<string> {
   for (let bucket = 0; bucket < 2 ** layout.symbolBucketBits; bucket++) yield symbolShardName(bucket);
   for (let bucket = 0; bucket < 2 ** layout.fileBucketBits; bucket++) yield fileShardName(bucket);
   for (let bucket = 0; bucket < 2 ** layout.fileBucketBits; bucket++) yield textShardName(bucket);
+  for (let bucket = 0; bucket < 2 ** layout.fileBucketBits; bucket++) yield changeShardName(bucket);
   yield NAMES_SHARD;
   yield FILE_TABLE_SHARD;
 }
 
 /** How many shards a layout implies. */
 export function impliedShardCount(layout: Manifest['layout']): number {
-  return 2 ** layout.symbolBucketBits + 2 * 2 ** layout.fileBucketBits + 2;
+  return 2 ** layout.symbolBucketBits + 3 * 2 ** layout.fileBucketBits + 2;
 }
 
 /** The bucket a shard name stands for under `layout`, or undefined when the layout implies no such shard. */
-export function bucketOfShardName(name: string, layout: Manifest['layout']): { kind: 'symbols' | 'files' | 'texts'; bucket: number } | undefined {
-  const match = /^(symbols|files|texts)\/([0-9a-f]{4,5})$/.exec(name);
+export function bucketOfShardName(name: string, layout: Manifest['layout']): { kind: 'symbols' | 'files' | 'texts' | 'changes'; bucket: number } | undefined {
+  const match = /^(symbols|files|texts|changes)\/([0-9a-f]{4,5})$/.exec(name);
   if (!match) return undefined;
-  const kind = match[1] as 'symbols' | 'files' | 'texts';
+  const kind = match[1] as 'symbols' | 'files' | 'texts' | 'changes';
   const bucket = Number.parseInt(match[2]!, 16);
   const bits = kind === 'symbols' ? layout.symbolBucketBits : layout.fileBucketBits;
-  const canonical = kind === 'symbols' ? symbolShardName(bucket) : kind === 'files' ? fileShardName(bucket) : textShardName(bucket);
+  const canonical = { symbols: symbolShardName, files: fileShardName, texts: textShardName, changes: changeShardName }[kind](bucket);
   return bucket < 2 ** bits && canonical === name ? { kind, bucket } : undefined;
 }

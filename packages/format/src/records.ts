@@ -128,13 +128,13 @@ export interface ProblemRecord {
 
 /**
  * A symbol declared in a file, with what comparing two commits needs without reading symbol shards
- * (diff_symbols reads the file shards of the changed files only). One per declared symbol that is
- * not a local, in declaration order; a symbol declared several times in one file (overloads, merged
- * declarations) has one, its ranges covering all of them.
+ * (diff_symbols reads the change records of the changed files only). One per declared symbol that
+ * is not a local, in declaration order; a symbol declared several times in one file (overloads,
+ * merged declarations) has one, its ranges covering all of them.
  */
 export interface DeclRecord {
-  /** Index into FileRecord.syms. */
-  sym: number;
+  /** The declared symbol's key. */
+  key: string;
   name: string;
   kind: SymbolKind;
   /** The symbol's qualified name, as SymbolRecord.qname. */
@@ -142,21 +142,42 @@ export interface DeclRecord {
   /** MODIFIERS bits, as SymbolRecord.mods. */
   mods: number;
   signature?: string;
-  /** Index into FileRecord.decls of the enclosing declaration in this file, -1 when none. */
+  /** Index into ChangeRecord.decls of the enclosing declaration in this file, -1 when none. */
   container: number;
   /** The name of the first declaration: line, column, endLine, endColumn. */
   at: [number, number, number, number];
   /** The whole first declaration: line, column, endLine, endColumn (the name's range when the outline has no node for it). */
   range: [number, number, number, number];
   /**
-   * Fingerprint of the declaration's body (indexer/src/decl-fingerprint.ts: its text after the signature,
-   * whitespace-normalised, its own name masked, the text of nested declarations that are decls of
-   * their own left out); '' when it has none (an abstract method, a property without initializer).
+   * Fingerprint of the declaration's body (indexer/src/decl-fingerprint.ts: its text after the
+   * signature, whitespace-normalised, its own name masked, the text of nested declarations that are
+   * decls of their own left out); '' when it has none (an abstract method, a property without initializer).
    */
   body: string;
   /** Fingerprint of the doc comment's text; '' when there is none. */
   doc: string;
 }
+
+/**
+ * What comparing a file across two commits needs, apart from the file record (change-shard.ts): its
+ * declarations, its unresolved identifiers and a hash of each line. Small, so that diff_symbols reads
+ * these of the changed files and not their occurrences or texts.
+ */
+export interface ChangeRecord {
+  path: string;
+  decls: DeclRecord[];
+  /**
+   * Identifiers in reference positions that the compiler resolved to no symbol (a name it cannot
+   * find, a member of an `any`), UNRESOLVED_STRIDE each, in position order; null when the file's
+   * indexer does not record them (then nobody knows whether there are any).
+   */
+  unresolved: IntList | null;
+  /** lineHash of each line (as splitLines splits the text), for a line diff without the text. */
+  lineHashes: Uint32Array | number[];
+}
+
+/** Stride of one entry in ChangeRecord.unresolved: line, column, endLine, endColumn. */
+export const UNRESOLVED_STRIDE = 4;
 
 export interface FileRecord {
   path: string;
@@ -173,18 +194,7 @@ export interface FileRecord {
   occ: IntList;
   outline: OutlineNode[];
   problems: ProblemRecord[];
-  /** The symbols declared in the file (DeclRecord). */
-  decls: DeclRecord[];
-  /**
-   * Identifiers in reference positions that the compiler resolved to no symbol (a name it cannot
-   * find, a member of an `any`), UNRESOLVED_STRIDE each, in position order; null when the file's
-   * indexer does not record them (then nobody knows whether there are any).
-   */
-  unresolved: IntList | null;
 }
-
-/** Stride of one entry in FileRecord.unresolved: line, column, endLine, endColumn. */
-export const UNRESOLVED_STRIDE = 4;
 
 
 /** Flag of a name-shard entry (besides its file's FILE_FLAGS): the symbol is external. */

@@ -31,14 +31,6 @@ function fileShard(): FileShardData {
       flags: 0, syms: ['0123456789abcdeg'], occ: [1, 14, 1, 26, 0, 0],
       outline: [{ name: 'OrderService', kind: 'class', sym: 0, range: [1, 1, 9, 2], at: [1, 14], children: [] }],
       problems: [{ source: 'syntax', severity: 'error', message: "';' expected.", line: 2, column: 1, endLine: 2, endColumn: 2 }],
-      decls: [
-        {
-          sym: 0, name: 'OrderService', kind: 'class', qname: 'OrderService', mods: 1, signature: 'export class OrderService', container: -1,
-          at: [1, 14, 1, 26], range: [1, 1, 9, 2], body: '0123456789abc', doc: '',
-        },
-        { sym: 1, name: 'submit', kind: 'method', qname: 'OrderService.submit', mods: 16, container: 0, at: [3, 3, 3, 9], range: [3, 3, 8, 4], body: '', doc: 'zyxwvtsrqpnmk' },
-      ],
-      unresolved: [2, 5, 2, 8],
     }],
   };
 }

@@ -14,10 +14,10 @@ function table(entries: FileTableEntry[]): FileTable {
 describe('file table', () => {
   it('gives back every entry sorted by path, each found by path', () => {
     const entries: FileTableEntry[] = [
-      { path: 'src/b.ts', blob: blob('b'), status: 'indexed', lang: 'typescript' },
-      { path: 'README.md', blob: blob('a'), status: 'unindexed' },
-      { path: 'src/ünïcødé/😀.kt', blob: blob('c'), status: 'indexed', lang: 'kotlin' },
-      { path: 'assets/logo.png', blob: blob('d'), status: 'skipped' },
+      { path: 'src/b.ts', blob: blob('b'), status: 'indexed', lang: 'typescript', flags: 0 },
+      { path: 'README.md', blob: blob('a'), status: 'unindexed', flags: 0 },
+      { path: 'src/ünïcødé/😀.kt', blob: blob('c'), status: 'indexed', lang: 'kotlin', flags: 0 },
+      { path: 'assets/logo.png', blob: blob('d'), status: 'skipped', flags: 0 },
     ];
     const t = table(entries);
     expect(t).toBeInstanceOf(FileTable);
@@ -32,22 +32,22 @@ describe('file table', () => {
 
   it('compares two tables: added, removed, modified (content or status) and exact renames', () => {
     const base = table([
-      { path: 'a.ts', blob: blob('1'), status: 'indexed', lang: 'typescript' },
-      { path: 'gone.ts', blob: blob('2'), status: 'indexed', lang: 'typescript' },
-      { path: 'old/name.ts', blob: blob('3'), status: 'indexed', lang: 'typescript' },
-      { path: 'same.ts', blob: blob('4'), status: 'indexed', lang: 'typescript' },
-      { path: 'big.ts', blob: blob('5'), status: 'indexed', lang: 'typescript' },
+      { path: 'a.ts', blob: blob('1'), status: 'indexed', lang: 'typescript', flags: 0 },
+      { path: 'gone.ts', blob: blob('2'), status: 'indexed', lang: 'typescript', flags: 0 },
+      { path: 'old/name.ts', blob: blob('3'), status: 'indexed', lang: 'typescript', flags: 0 },
+      { path: 'same.ts', blob: blob('4'), status: 'indexed', lang: 'typescript', flags: 0 },
+      { path: 'big.ts', blob: blob('5'), status: 'indexed', lang: 'typescript', flags: 0 },
       // Two files with one blob: neither removal pairs with an addition of that blob.
-      { path: 'twin1.txt', blob: blob('6'), status: 'unindexed' },
-      { path: 'twin2.txt', blob: blob('6'), status: 'unindexed' },
+      { path: 'twin1.txt', blob: blob('6'), status: 'unindexed', flags: 0 },
+      { path: 'twin2.txt', blob: blob('6'), status: 'unindexed', flags: 0 },
     ]);
     const head = table([
-      { path: 'a.ts', blob: blob('7'), status: 'indexed', lang: 'typescript' },
-      { path: 'new.ts', blob: blob('8'), status: 'indexed', lang: 'typescript' },
-      { path: 'new/name.ts', blob: blob('3'), status: 'indexed', lang: 'typescript' },
-      { path: 'same.ts', blob: blob('4'), status: 'indexed', lang: 'typescript' },
-      { path: 'big.ts', blob: blob('5'), status: 'skipped' },
-      { path: 'twin3.txt', blob: blob('6'), status: 'unindexed' },
+      { path: 'a.ts', blob: blob('7'), status: 'indexed', lang: 'typescript', flags: 0 },
+      { path: 'new.ts', blob: blob('8'), status: 'indexed', lang: 'typescript', flags: 0 },
+      { path: 'new/name.ts', blob: blob('3'), status: 'indexed', lang: 'typescript', flags: 0 },
+      { path: 'same.ts', blob: blob('4'), status: 'indexed', lang: 'typescript', flags: 0 },
+      { path: 'big.ts', blob: blob('5'), status: 'skipped', flags: 0 },
+      { path: 'twin3.txt', blob: blob('6'), status: 'unindexed', flags: 0 },
     ]);
     const changes = diffFileTables(base, head).map((c) => `${c.change} ${c.from ? `${c.from} -> ` : ''}${c.path}`);
     expect(changes.sort()).toEqual([
@@ -62,8 +62,8 @@ describe('file table', () => {
 
   it('is INDEX_CORRUPT when stored in another shape, with columns that disagree, or unsorted', () => {
     const stored = decodeShard<Record<string, unknown>>('raw', encodeFileTable([
-      { path: 'a.ts', blob: blob('1'), status: 'indexed', lang: 'typescript' },
-      { path: 'b.md', blob: blob('2'), status: 'unindexed' },
+      { path: 'a.ts', blob: blob('1'), status: 'indexed', lang: 'typescript', flags: 0 },
+      { path: 'b.md', blob: blob('2'), status: 'unindexed', flags: 0 },
     ])).value;
     const view = (value: unknown) => new FileTable('filetable', value);
     expect(view(stored).size).toBe(2);

@@ -31,6 +31,7 @@ function sampleManifest(): Manifest {
       'symbols/0000': { sha256: 'c'.repeat(64), bytes: 30, records: 0 },
       'symbols/0001': { sha256: 'd'.repeat(64), bytes: 40, records: 2 },
       'texts/0000': { sha256: 'e'.repeat(64), bytes: 50, records: 1 },
+      'changes/0000': { sha256: 'c'.repeat(64), bytes: 40, records: 1 },
     },
   };
 }
@@ -135,7 +136,8 @@ describe('parseManifest: every field and the relations between them', () => {
     ['a checksum that is not 64 lowercase hex digits', (m) => { m.shards['files/0000'].sha256 = 'B'.repeat(64); }, /"shards\[files\/0000\].sha256"/],
     ['a record count edited', (m) => { m.shards['symbols/0001'].records = 3; }, /counts 2 symbols, but its symbol shards hold 3/],
     ['a file count edited', (m) => { m.counts.files = 2; m.languages.typescript.files = 2; }, /counts 2 files, but its file shards hold 1/],
-    ['a text shard disagreeing with its file shard', (m) => { m.shards['texts/0000'].records = 2; }, /files\/0000 holds 1 files but its text shard texts\/0000 2/],
+    ['a text shard disagreeing with its file shard', (m) => { m.shards['texts/0000'].records = 2; }, /files\/0000 holds 1 files but texts\/0000 2/],
+    ['a change shard disagreeing with its file shard', (m) => { m.shards['changes/0000'].records = 2; }, /files\/0000 holds 1 files but changes\/0000 2/],
     ['more names than symbols', (m) => { m.shards.names.records = 3; }, /3 searchable names but counts only 2 symbols/],
     ['files by language disagreeing with the count', (m) => { m.languages.typescript.files = 3; }, /counts 1 files, but 3 by language/],
     ['a repo that is not owner/name', (m) => { m.repo = '../etc'; }, /"repo": is not a repository name of the form owner\/name/],

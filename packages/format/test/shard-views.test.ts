@@ -3,8 +3,8 @@
 // shape are INDEX_CORRUPT naming the shard, never a decoder exception or a wrong record.
 import { describe, expect, it } from 'vitest';
 import {
-  decodeShard, encodeFileShard, encodeNameShard, encodeShard, encodeSymbolShard, FileShard, NameShard, openShard, packInts, TextShard, encodeTextShard,
-  SymbolShard, unpackInts, type DeltaBase, type FileShardData, type NameShardData, type SymbolRecord, type SymbolShardData,
+  ChangeShard, decodeShard, encodeChangeShard, lineHash, encodeFileShard, encodeNameShard, encodeShard, encodeSymbolShard, FileShard, NameShard, openShard, packInts, TextShard, encodeTextShard,
+  SymbolShard, unpackInts, type ChangeShardData, type DeltaBase, type FileShardData, type NameShardData, type SymbolRecord, type SymbolShardData,
 } from '../src/index.ts';
 import { thrown } from './support/thrown.ts';
 
@@ -37,14 +37,6 @@ function files(): FileShardData {
       flags: i, syms: ['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb'], occ: [1, 14, 1, 26, 0, 0, 3, 1, 4, 2, 1, 1],
       outline: [{ name: 'OrderService', kind: 'class', sym: 0, range: [1, 1, 9, 2], at: [1, 14], children: [] }],
       problems: [{ source: 'syntax', severity: 'error', message: "';' expected.", line: 2, column: 1, endLine: 2, endColumn: 2 }],
-      decls: [
-        {
-          sym: 0, name: 'OrderService', kind: 'class', qname: 'OrderService', mods: 1, signature: 'export class OrderService', container: -1,
-          at: [1, 14, 1, 26], range: [1, 1, 9, 2], body: '0123456789abc', doc: '',
-        },
-        { sym: 1, name: 'submit', kind: 'method', qname: 'OrderService.submit', mods: 16, container: 0, at: [3, 3, 3, 9], range: [3, 3, 8, 4], body: '', doc: 'zyxwvtsrqpnmk' },
-      ],
-      unresolved: i === 0 ? [2, 5, 2, 8, 70000, 1, 70000, 12] : null,
     })),
   };
 }
@@ -54,6 +46,51 @@ function files(): FileShardData {
 function plain(record: unknown): unknown {
   return JSON.parse(JSON.stringify(record, (_, value) => (value instanceof Int32Array ? [...value] : value)));
 }
+
+function changes(): ChangeShardData {
+  return {
+    files: ['src/a.ts', 'src/ünïcødé/😀.ts'].map((path, i) => ({
+      path,
+      decls: [
+        {
+          key: 'aaaaaaaaaaaaaaaa', name: 'OrderService', kind: 'class', qname: 'OrderService', mods: 1, signature: 'export class OrderService', container: -1,
+          at: [1, 14, 1, 26], range: [1, 1, 9, 2], body: '0123456789abc', doc: '',
+        },
+        { key: 'bbbbbbbbbbbbbbbb', name: 'submit', kind: 'method', qname: 'OrderService.submit', mods: 16, container: 0, at: [3, 3, 3, 9], range: [3, 3, 8, 4], body: '', doc: 'zyxwvtsrqpnmk' },
+      ],
+      unresolved: i === 0 ? [2, 5, 2, 8, 70000, 1, 70000, 12] : null,
+      lineHashes: ['', 'export class OrderService {', '\u{1F600}'].map(lineHash),
+    })),
+  };
+}
+
+describe('change shards', () => {
+  it('round-trip declarations, unresolved identifiers (or none recorded) and line hashes', () => {
+    const data = changes();
+    const shard = openShard<ChangeShard>('changes/0000', encodeChangeShard(data));
+    expect(shard.paths).toEqual(['src/a.ts', 'src/ünïcødé/😀.ts']);
+    const plainChange = (c: unknown) => JSON.parse(JSON.stringify(c, (_, v) => (v instanceof Int32Array || v instanceof Uint32Array ? [...v] : v)));
+    expect([...shard.files()].map(plainChange)).toEqual(data.files.map(plainChange));
+    expect(shard.file('src/ünïcødé/😀.ts')!.unresolved).toBeNull();
+    expect(shard.file('src/missing.ts')).toBeUndefined();
+  });
+
+  it('hash lines into 32 bits, telling lines apart', () => {
+    const hashes = ['', ' ', 'a', 'b', 'ab', 'ba', 'export function f() {', 'export function g() {'].map(lineHash);
+    expect(new Set(hashes).size).toBe(hashes.length);
+    expect(hashes.every((h) => Number.isInteger(h) && h >= 0 && h < 2 ** 32)).toBe(true);
+  });
+
+  it('are INDEX_CORRUPT when a record or a declaration is malformed', () => {
+    const stored = decodeShard<Record<string, unknown>>('raw', encodeChangeShard(changes())).value;
+    expect(thrown(() => new ChangeShard('changes/0003', { ...stored, paths: ['src/a.ts'] })).message).toMatch(/changes\/0003 has columns/);
+    expect(thrown(() => new ChangeShard('changes/0003', { v: 2 })).code).toBe('INDEX_CORRUPT');
+    const badDecl = { files: [{ ...changes().files[0]!, decls: [{ ...changes().files[0]!.decls[0]!, kind: 'bogus' as 'class' }] }] };
+    expect(thrown(() => openShard<ChangeShard>('changes/0004', encodeChangeShard(badDecl)).file('src/a.ts')!.decls).message).toMatch(/changes\/0004 has a malformed declaration/);
+    const badKey = { files: [{ ...changes().files[0]!, decls: [{ ...changes().files[0]!.decls[0]!, key: 'short' }] }] };
+    expect(thrown(() => openShard<ChangeShard>('changes/0004', encodeChangeShard(badKey)).file('src/a.ts')!.decls).code).toBe('INDEX_CORRUPT');
+  });
+});
 
 describe('packInts / unpackInts', () => {
   it('round-trips 32-bit integers under every delta base, with deltas beyond 32 bits', () => {
@@ -129,8 +166,6 @@ describe('file shards', () => {
     expect(thrown(() => new FileShard('files/0003', { ...stored, paths: ['src/a.ts'] })).message).toMatch(/files\/0003 has columns/);
     expect(thrown(() => new FileShard('files/0003', { ...stored, records: new Uint8Array(3) })).code).toBe('INDEX_CORRUPT');
     expect(thrown(() => new FileShard('files/0003', { v: 1, files: [] })).code).toBe('INDEX_CORRUPT');
-    const badDecl = { files: [{ ...files().files[0]!, decls: [{ ...files().files[0]!.decls[0]!, kind: 'bogus' as 'class' }] }] };
-    expect(thrown(() => openShard<FileShard>('files/0004', encodeFileShard(badDecl)).file('src/a.ts')!.decls).message).toMatch(/files\/0004 has a malformed declaration/);
   });
 
   it('are smaller than the same records as plain MessagePack', () => {

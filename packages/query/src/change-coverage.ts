@@ -2,7 +2,7 @@
 // tree, which were skipped or not indexed, and the identifiers the compiler could not resolve where
 // they matter (inside a changed declaration at head, or named like a changed symbol in a file the
 // answer read). With none, "no broken sites" is exhaustive; with some, the answer says where not.
-import { splitLines, UNRESOLVED_STRIDE, type FileRecord } from '@sextant/format';
+import { splitLines, UNRESOLVED_STRIDE, type ChangeRecord } from '@sextant/format';
 import type { ChangeSet, SymbolChange } from './change-set.ts';
 
 export interface UnresolvedIdentifier {
@@ -24,13 +24,11 @@ export interface Coverage {
 
 const EXAMPLES = 10;
 
-/** A file the answer read besides the changed ones (a site's), with its text at head. */
-export interface ReadFile {
-  record: FileRecord;
-  text: string | undefined;
-}
-
-export function coverageOf(set: ChangeSet, changes: readonly SymbolChange[], others: readonly ReadFile[]): Coverage {
+/**
+ * `others`: files the answer read besides the changed ones (a site's), by their change records at
+ * head. A file's text is read only to name its unresolved identifiers, when it has some.
+ */
+export async function coverageOf(set: ChangeSet, changes: readonly SymbolChange[], others: readonly ChangeRecord[]): Promise<Coverage> {
   const compiler: string[] = [];
   const syntactic: string[] = [];
   for (const file of set.files) {
@@ -46,7 +44,7 @@ export function coverageOf(set: ChangeSet, changes: readonly SymbolChange[], oth
   let count = 0;
   const examples: UnresolvedIdentifier[] = [];
   const seen = new Set<string>();
-  const scan = (record: FileRecord, text: string | undefined, keep: (line: number, name: string) => boolean) => {
+  const scan = async (record: ChangeRecord, keep: (line: number, name: string) => boolean) => {
     if (seen.has(record.path)) return;
     seen.add(record.path);
     const list = record.unresolved;
@@ -55,6 +53,8 @@ export function coverageOf(set: ChangeSet, changes: readonly SymbolChange[], oth
       return;
     }
     if (list.length === 0) return;
+    const shard = await set.head.shard<{ text(path: string): string | undefined }>(set.head.textShardNameOf(record.path));
+    const text = shard?.text(record.path);
     const lines = text === undefined ? [] : splitLines(text);
     for (let i = 0; i < list.length; i += UNRESOLVED_STRIDE) {
       const [line, column, endLine, endColumn] = [list[i]!, list[i + 1]!, list[i + 2]!, list[i + 3]!];
@@ -65,7 +65,7 @@ export function coverageOf(set: ChangeSet, changes: readonly SymbolChange[], oth
     }
   };
   // Inside the changed declarations at head, first: whatever they use that the compiler could not resolve.
-  const ranges = new Map<FileRecord, [number, number][]>();
+  const ranges = new Map<ChangeRecord, [number, number][]>();
   for (const c of changes) {
     if (!c.head) continue;
     const list = ranges.get(c.head.file) ?? [];
@@ -73,9 +73,8 @@ export function coverageOf(set: ChangeSet, changes: readonly SymbolChange[], oth
     ranges.set(c.head.file, list);
   }
   for (const [record, spans] of ranges) {
-    const text = set.byPath.get(record.path)?.headText;
-    scan(record, text, (line, name) => names.has(name) || spans.some(([from, to]) => line >= from && line <= to));
+    await scan(record, (line, name) => names.has(name) || spans.some(([from, to]) => line >= from && line <= to));
   }
-  for (const other of others) scan(other.record, other.text, (_line, name) => names.has(name));
+  for (const other of others) await scan(other, (_line, name) => names.has(name));
   return { files: { compiler, syntactic, skipped }, unresolved: unknown ? null : { count, examples } };
 }

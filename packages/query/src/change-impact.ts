@@ -15,11 +15,11 @@
 // tests need: its cost grows with what it reports, not with the repository.
 import {
   CONFIDENCES, FILE_FLAGS, formatSymbolId, MODIFIERS, parseSymbolId, REF_STRIDE, REFERENCE_KINDS, SextantError, splitLines,
-  type Confidence, type FileRecord, type ProblemRecord, type ReferenceKind,
+  type ChangeRecord, type Confidence, type FileRecord, type ProblemRecord, type ReferenceKind,
 } from '@sextant/format';
 import { callHierarchy } from './call-hierarchy.ts';
 import { computeChangeSet, sideSummary, type ChangeAspect, type ChangeKind, type ChangeSet, type DeclSide, type SymbolChange } from './change-set.ts';
-import { coverageOf, type Coverage, type ReadFile } from './change-coverage.ts';
+import { coverageOf, type Coverage } from './change-coverage.ts';
 import { changeAnswer, DIFF_PAGE, selectChanges, skippedChanges, type ChangeAnswer, type ChangeFilter, type ChangeSide } from './diff-symbols.ts';
 import { edgesOf } from './edges.ts';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
@@ -127,7 +127,7 @@ export async function changeImpact(base: IndexReader, head: IndexReader, params:
   const narrowed = params.symbolId !== undefined || params.qualifiedName !== undefined || params.paths !== undefined
     || params.kinds !== undefined || params.includeTests === false;
   const problems = await problemChanges(set, files, selected, broken, narrowed);
-  const coverage = coverageOf(set, selected, files.readOthers());
+  const coverage = await coverageOf(set, selected, files.readOthers());
   const cut: string[] = [];
   if (page.truncationReason) cut.push(page.truncationReason);
   if (impacts.some((i) => i.sitesTotal > i.sites.length)) cut.push(`sites: at most ${MAX_SITES} per symbol (sitesTotal has the count)`);
@@ -188,13 +188,11 @@ class FileCache {
   private readonly head = new Map<string, Promise<FileRecord | undefined>>();
   private readonly base = new Map<string, Promise<FileRecord | undefined>>();
   private readonly texts = new Map<string, Promise<string | undefined>>();
-  private readonly others = new Map<string, ReadFile>();
+  private readonly others = new Map<string, ChangeRecord>();
 
   constructor(private readonly set: ChangeSet) {}
 
   headFile(path: string): Promise<FileRecord | undefined> {
-    const delta = this.set.byPath.get(path);
-    if (delta && delta.change.change !== 'removed') return Promise.resolve(delta.head);
     let record = this.head.get(path);
     if (!record) this.head.set(path, (record = this.set.head.file(path)));
     return record;
@@ -202,16 +200,16 @@ class FileCache {
 
   /** The base record of the file that is `path` at head (its old path when renamed). */
   baseFile(headPath: string): Promise<FileRecord | undefined> {
-    const delta = this.set.byPath.get(headPath);
-    if (delta) return Promise.resolve(delta.change.change === 'added' ? undefined : delta.base);
     let record = this.base.get(headPath);
-    if (!record) this.base.set(headPath, (record = this.set.base.file(headPath)));
+    if (!record) {
+      const delta = this.set.byPath.get(headPath);
+      const basePath = delta ? delta.change.base?.path : headPath;
+      this.base.set(headPath, (record = basePath === undefined ? Promise.resolve(undefined) : this.set.base.file(basePath)));
+    }
     return record;
   }
 
   headText(path: string): Promise<string | undefined> {
-    const delta = this.set.byPath.get(path);
-    if (delta && delta.change.change !== 'removed') return Promise.resolve(delta.headText);
     let text = this.texts.get(path);
     if (!text) {
       text = this.set.head.shard<{ text(p: string): string | undefined }>(this.set.head.textShardNameOf(path)).then((s) => s?.text(path));
@@ -244,12 +242,11 @@ class FileCache {
   /** Remembers an unchanged file read for a site, for coverage. */
   async noteRead(path: string): Promise<void> {
     if (this.set.byPath.has(path) || this.others.has(path)) return;
-    const record = await this.headFile(path);
-    // The text only names unresolved identifiers: read it only when the file has some.
-    if (record) this.others.set(path, { record, text: record.unresolved?.length ? await this.headText(path) : undefined });
+    const record = await this.set.head.change(path);
+    if (record) this.others.set(path, record);
   }
 
-  readOthers(): ReadFile[] {
+  readOthers(): ChangeRecord[] {
     return [...this.others.values()];
   }
 
@@ -294,7 +291,9 @@ async function sitesOf(set: ChangeSet, files: FileCache, change: SymbolChange): 
       }
     }
   }
-  if (change.base && change.base.key !== change.head?.key) {
+  // The base's references too, carried to head: those that no longer resolve to the symbol (an
+  // import of what is no longer exported, a use of what was renamed) are not references at head.
+  if (change.base) {
     const loaded = await set.base.symbol(change.base.key);
     for (const ref of loaded ? refsOf(set.base, loaded) : []) {
       const path = headPathOf(set, ref.path);
@@ -344,7 +343,7 @@ async function missingImplementations(set: ChangeSet, added: DeclSide): Promise<
   const isAbstract = containerDecl.kind === 'interface' ? added.decl.body === '' && !(added.decl.mods & MODIFIERS.optional)
     : containerDecl.kind === 'class' && (added.decl.mods & MODIFIERS.abstract) !== 0;
   if (!isAbstract) return [];
-  const container = await set.head.symbol(added.file.syms[containerDecl.sym]!);
+  const container = await set.head.symbol(containerDecl.key);
   if (!container) return [];
   const sites: Omit<ImpactSite, 'status' | 'reason'>[] = [];
   for (const edge of edgesOf(container.record, container.shard)) {
@@ -352,8 +351,8 @@ async function missingImplementations(set: ChangeSet, added: DeclSide): Promise<
     const implementor = await set.head.symbol(edge.peer.key);
     if (!implementor || implementor.record.kind !== 'class' || implementor.record.defs.length < 5) continue;
     const path = implementor.shard.paths[implementor.record.defs[0]!]!;
-    const file = await set.head.file(path);
-    const index = file?.decls.findIndex((d) => file.syms[d.sym] === edge.peer.key) ?? -1;
+    const file = await set.head.change(path);
+    const index = file?.decls.findIndex((d) => d.key === edge.peer.key) ?? -1;
     if (!file || index < 0) continue;
     if (file.decls.some((d) => d.container === index && d.name === added.decl.name)) continue;
     if ((implementor.record.mods & MODIFIERS.abstract) !== 0) continue; // an abstract class may leave it abstract
@@ -667,7 +666,7 @@ async function problemChanges(
   for (const { site } of broken) paths.add(site.path);
   for (const path of [...paths].sort()) {
     const delta = set.byPath.get(path);
-    const [h, b] = delta ? [delta.head, delta.base] : await Promise.all([files.headFile(path), files.baseFile(path)]);
+    const [h, b] = await Promise.all([files.headFile(path), files.baseFile(path)]);
     const matched = matchProblems(b?.problems ?? [], h?.problems ?? [], files.lineDiff(path, b?.lineLengths.length ?? 0));
     for (const p of matched.introduced) {
       const symbolId = owner('head', path, p.line) ?? onSite(path, p);

@@ -18,7 +18,7 @@
 // What is left is `removed` and `added`. Locals and parameters are never changes of their own (the
 // indexer records no DeclRecord for them): they are their container's `body` or `signature`.
 import {
-  diffFileTables, FILE_FLAGS, formatSymbolId, MODIFIERS, type DeclRecord, type FileRecord, type FileTableChange,
+  diffFileTables, FILE_FLAGS, formatSymbolId, lineHash, MODIFIERS, SextantError, type ChangeRecord, type DeclRecord, type FileTableChange, type FileTableEntry,
   type Language, type SkippedFile,
 } from '@sextant/format';
 import type { IndexReader } from './index-reader.ts';
@@ -42,7 +42,7 @@ const COMPARED_MODIFIERS = MODIFIERS.exported | MODIFIERS.default | MODIFIERS.st
 export interface DeclSide {
   key: string;
   decl: DeclRecord;
-  file: FileRecord;
+  file: DeclFile;
   /** Its index in file.decls. */
   index: number;
   /** The declarations it contains directly. */
@@ -88,12 +88,16 @@ interface ComparedIndexes {
   unanalysed: (SkippedFile | { path: string; reason: 'not-indexed'; detail: string })[];
 }
 
+/** One side of a changed file: its change record, with its language and classification from the file table. */
+export interface DeclFile extends ChangeRecord {
+  lang: Language;
+  flags: number;
+}
+
 export interface FileDelta {
   change: FileTableChange;
-  base?: FileRecord;
-  head?: FileRecord;
-  baseText?: string;
-  headText?: string;
+  base?: DeclFile;
+  head?: DeclFile;
   /** Base lines to head lines; absent for an added or removed file. */
   lines?: LineDiff;
 }
@@ -108,9 +112,11 @@ export async function computeChangeSet(base: IndexReader, head: IndexReader): Pr
   }
   const compared = await head.derived(`changes:${base.buildKey}>${head.buildKey}`, async () => {
     const value = await compare(base, head);
-    // Roughly what it holds: the changed files' texts (two bytes a character) and records.
+    // Roughly what it holds: the changed files' line hashes and declarations.
     let bytes = 4096;
-    for (const delta of value.byPath.values()) bytes += 2 * ((delta.baseText?.length ?? 0) + (delta.headText?.length ?? 0)) + 64 * ((delta.base?.decls.length ?? 0) + (delta.head?.decls.length ?? 0));
+    for (const delta of value.byPath.values()) {
+      for (const side of [delta.base, delta.head]) if (side) bytes += 8 * side.lineHashes.length + 256 * side.decls.length;
+    }
     return { value, bytes };
   });
   return { ...compared, base, head };
@@ -119,34 +125,31 @@ export async function computeChangeSet(base: IndexReader, head: IndexReader): Pr
 async function compare(base: IndexReader, head: IndexReader): Promise<ComparedIndexes> {
   const [baseTable, headTable] = await Promise.all([base.fileTable(), head.fileTable()]);
   const fileChanges = diffFileTables(baseTable, headTable);
-  const indexedBase = fileChanges.filter((c) => c.base?.status === 'indexed').map((c) => c.base!.path);
-  const indexedHead = fileChanges.filter((c) => c.head?.status === 'indexed').map((c) => c.head!.path);
-  await Promise.all([
-    base.prefetch([...new Set(indexedBase.flatMap((p) => [base.fileShardNameOf(p), base.textShardNameOf(p)]))]),
-    head.prefetch([...new Set(indexedHead.flatMap((p) => [head.fileShardNameOf(p), head.textShardNameOf(p)]))]),
-  ]);
+  const indexed = (reader: IndexReader, entries: (FileTableEntry | undefined)[]) =>
+    reader.prefetch([...new Set(entries.filter((e) => e?.status === 'indexed').map((e) => reader.changeShardNameOf(e!.path)))]);
+  await Promise.all([indexed(base, fileChanges.map((c) => c.base)), indexed(head, fileChanges.map((c) => c.head))]);
+  const sideOf = async (reader: IndexReader, entry: FileTableEntry | undefined): Promise<DeclFile | undefined> => {
+    if (entry?.status !== 'indexed' || !entry.lang) return undefined;
+    const record = await reader.change(entry.path);
+    if (!record) {
+      throw new SextantError('INDEX_CORRUPT', `The file table of ${reader.repo}@${reader.commit.slice(0, 12)} lists ${entry.path} as indexed, but its change shard does not hold it.`,
+        'Rebuild the index with `indexer build` (and publish it again).', { shard: reader.changeShardNameOf(entry.path) });
+    }
+    return { ...record, lang: entry.lang, flags: entry.flags };
+  };
   const byPath = new Map<string, FileDelta>();
   const files: ChangedFile[] = [];
   const unanalysed: ChangeSet['unanalysed'] = [];
   for (const change of fileChanges) {
-    const delta: FileDelta = { change };
-    if (change.base?.status === 'indexed') {
-      delta.base = await base.file(change.base.path);
-      delta.baseText = await textOf(base, change.base.path);
-    }
-    if (change.head?.status === 'indexed') {
-      delta.head = await head.file(change.head.path);
-      delta.headText = await textOf(head, change.head.path);
-    }
-    if (delta.baseText !== undefined && delta.headText !== undefined) delta.lines = LineDiff.of(delta.baseText, delta.headText);
+    const delta: FileDelta = { change, base: await sideOf(base, change.base), head: await sideOf(head, change.head) };
+    if (delta.base && delta.head) delta.lines = LineDiff.ofLines(delta.base.lineHashes, delta.head.lineHashes);
     byPath.set(change.path, delta);
     const side = change.head ?? change.base!;
-    const record = delta.head ?? delta.base;
     files.push({
       path: change.path, change: change.change, ...(change.from ? { from: change.from } : {}),
       ...(side.lang ? { language: side.lang } : {}), status: side.status,
       ...linesOf(delta),
-      flags: record?.flags ?? 0,
+      flags: side.flags,
     });
     for (const [reader, entry] of [[base, change.base], [head, change.head]] as const) {
       if (!entry || entry.status === 'indexed') continue;
@@ -160,23 +163,21 @@ async function compare(base: IndexReader, head: IndexReader): Promise<ComparedIn
 
 function linesOf(delta: FileDelta): { linesAdded?: number; linesRemoved?: number } {
   if (delta.lines) return { linesAdded: delta.lines.linesAdded, linesRemoved: delta.lines.linesRemoved };
-  if (delta.headText !== undefined) return { linesAdded: lineCount(delta.headText), linesRemoved: 0 };
-  if (delta.baseText !== undefined) return { linesAdded: 0, linesRemoved: lineCount(delta.baseText) };
+  if (delta.head) return { linesAdded: lineCount(delta.head), linesRemoved: 0 };
+  if (delta.base) return { linesAdded: 0, linesRemoved: lineCount(delta.base) };
   return {};
 }
 
-function lineCount(text: string): number {
-  return text === '' ? 0 : LineDiff.of('', text).linesAdded;
+/** Lines of a file; an empty file (one empty line as splitLines sees it) has none. */
+function lineCount(file: DeclFile): number {
+  return file.lineHashes.length === 1 && file.lineHashes[0] === EMPTY_LINE ? 0 : file.lineHashes.length;
 }
 
-async function textOf(reader: IndexReader, path: string): Promise<string | undefined> {
-  const shard = await reader.shard<{ text(path: string): string | undefined }>(reader.textShardNameOf(path));
-  return shard?.text(path);
-}
+const EMPTY_LINE = lineHash('');
 
-function sidesOf(file: FileRecord | undefined): DeclSide[] {
+function sidesOf(file: DeclFile | undefined): DeclSide[] {
   if (!file) return [];
-  const sides = file.decls.map((decl, index): DeclSide => ({ key: file.syms[decl.sym]!, decl, file, index, children: [], members: '' }));
+  const sides = file.decls.map((decl, index): DeclSide => ({ key: decl.key, decl, file, index, children: [], members: '' }));
   for (const side of sides) if (side.decl.container >= 0) sides[side.decl.container]?.children.push(side);
   for (const side of sides) {
     if (CONTAINER_KINDS.has(side.decl.kind)) side.members = side.children.map((c) => `${c.decl.kind}:${c.decl.name}`).sort().join(',');
@@ -284,9 +285,15 @@ function byPlace(a: SymbolChange, b: SymbolChange): number {
     || (a.head ? 1 : 0) - (b.head ? 1 : 0);
 }
 
-/** A signature with the symbol's own name masked, so that a rename alone is no signature change. */
+/** Leading modifier keywords of a signature: compared as `modifiers` (from the modifier bits), not as the signature. */
+const LEADING_MODIFIERS = /^(?:(?:export|default|declare|public|private|protected|internal|static|abstract|async|readonly|override|final|open|sealed|const)\s+)+/;
+
+/**
+ * A signature without its leading modifiers and with the symbol's own name masked, so that neither
+ * a rename nor a modifier alone is a signature change.
+ */
 function maskedSignature(side: DeclSide): string {
-  const signature = side.decl.signature ?? '';
+  const signature = (side.decl.signature ?? '').replace(LEADING_MODIFIERS, '');
   return side.decl.name && signature.includes(side.decl.name) ? signature.split(side.decl.name).join('\u0000') : signature;
 }
 

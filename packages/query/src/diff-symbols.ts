@@ -46,7 +46,7 @@ export async function diffSymbols(base: IndexReader, head: IndexReader, params: 
   const selected = selectChanges(set, params);
   const query = { tool: 'diff_symbols', base: base.commit, paths: params.paths, kinds: params.kinds, includeTests: params.includeTests };
   const { items, page } = pageOf(selected, head.commit, query, params, DIFF_PAGE);
-  const coverage = coverageOf(set, selected, []);
+  const coverage = await coverageOf(set, selected, []);
   const skipped = skippedChanges(set);
   if (skipped > 0) {
     // A changed file the indexer skipped may hold changed symbols nobody can list. (A file of a

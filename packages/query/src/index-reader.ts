@@ -5,7 +5,7 @@
 import {
   bucketOf, checkShardHolds, decodeInflatedShard, decodeShard, fileShardName, manifestSha256, NAMES_SHARD, parseManifest, pathKey,
   SextantError, sha256Hex, shardView, symbolShardName, textShardName, type FileShard, type SymbolShard,
-  NameShard, FILE_TABLE_SHARD, FileTable, type FileRecord, type Manifest, type ShardEntry, type SymbolRecord,
+  NameShard, FILE_TABLE_SHARD, FileTable, changeShardName, type ChangeRecord, type ChangeShard, type FileRecord, type Manifest, type ShardEntry, type SymbolRecord,
 } from '@sextant/format';
 import type { ShardCache } from './shard-cache.ts';
 import type { ShardSource } from './shard-source.ts';
@@ -101,6 +101,16 @@ export class IndexReader {
 
   textShardNameOf(path: string): string {
     return textShardName(bucketOf(pathKey(path), this.manifest.layout.fileBucketBits));
+  }
+
+  changeShardNameOf(path: string): string {
+    return changeShardName(bucketOf(pathKey(path), this.manifest.layout.fileBucketBits));
+  }
+
+  /** The file's change record (declarations, unresolved identifiers, line hashes). */
+  async change(path: string): Promise<ChangeRecord | undefined> {
+    const shard = await this.shard<ChangeShard>(this.changeShardNameOf(path));
+    return shard?.file(path);
   }
 
   fileShardNameOf(path: string): string {

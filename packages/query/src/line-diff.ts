@@ -1,5 +1,5 @@
 // A line diff between two versions of one file (Myers' O(ND) algorithm after trimming the common
-// prefix and suffix), kept as a map from base lines to head lines: how change tools carry a
+// prefix and suffix), over the lines or over their hashes (ChangeRecord.lineHashes), kept as a map from base lines to head lines: how change tools carry a
 // position at the base commit (a reference to a removed symbol, a problem) to the head commit, and
 // tell which head lines a change touched. Positions that fall in a changed region have no image.
 import { splitLines } from '@sextant/format';
@@ -33,7 +33,7 @@ export class LineDiff {
     return new LineDiff(Int32Array.from({ length: lines }, (_, i) => i + 1), new Uint8Array(lines));
   }
 
-  static ofLines(a: readonly string[], b: readonly string[]): LineDiff {
+  static ofLines(a: ArrayLike<string | number>, b: ArrayLike<string | number>): LineDiff {
     const toHead = new Int32Array(a.length);
     const touched = new Uint8Array(b.length).fill(1);
     const keep = (i: number, j: number) => {
@@ -68,7 +68,7 @@ export class LineDiff {
 }
 
 /** Matched line pairs of a[startA, endA) and b[startB, endB), in order; none when the edit distance exceeds MAX_EDITS. */
-function myersMatches(a: readonly string[], b: readonly string[], startA: number, endA: number, startB: number, endB: number): [number, number][] {
+function myersMatches(a: ArrayLike<string | number>, b: ArrayLike<string | number>, startA: number, endA: number, startB: number, endB: number): [number, number][] {
   const n = endA - startA;
   const m = endB - startB;
   if (n === 0 || m === 0) return [];

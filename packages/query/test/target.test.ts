@@ -21,7 +21,7 @@ function fileRecord(lines: string[], occurrences: Occ[]): FileRecord {
   expect(occ.length).toBe(sorted.length * OCC_STRIDE);
   return {
     path: 'src/t.ts', lang: 'typescript', blob: '0'.repeat(40), bytes: lines.join('\n').length,
-    lineLengths: lines.map((l) => l.length), flags: 0, syms, occ, outline: [], problems: [], decls: [], unresolved: null,
+    lineLengths: lines.map((l) => l.length), flags: 0, syms, occ, outline: [], problems: [],
   };
 }
 

@@ -1,14 +1,14 @@
 // A tiny but valid Sextant index, made with the format package alone, for tests that need
 // something to publish and serve before (or without) the real indexer: two files, two symbols
-// (`greet` in src/greet.ts, called from src/main.ts), layout bits 0, so five shards:
-// `names`, `filetable`, `symbols/0000`, `files/0000`, `texts/0000`. Shard bytes depend only on `variant`, never on the
+// (`greet` in src/greet.ts, called from src/main.ts), layout bits 0, so six shards:
+// `names`, `filetable`, `symbols/0000`, `files/0000`, `texts/0000`, `changes/0000`. Shard bytes depend only on `variant`, never on the
 // commit, so two commits of one variant share their shards (as unchanged code does).
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   CONFIDENCES, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, FILE_TABLE_SHARD, FORMAT_VERSION, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine, MODIFIERS, NAMES_SHARD, REFERENCE_KINDS,
-  base32, fileShardName, sha256Bytes, sha256Hex, symbolKey, symbolShardName, textShardName,
-  type FileShardData, type Manifest, type NameShardData, type SymbolShardData,
+  base32, changeShardName, encodeChangeShard, lineHash, fileShardName, sha256Bytes, sha256Hex, symbolKey, symbolShardName, textShardName,
+  type ChangeShardData, type FileShardData, type Manifest, type NameShardData, type SymbolShardData,
 } from '@sextant/format';
 
 export interface TinyIndexOptions {
@@ -73,11 +73,6 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
         flags: 0, syms: [greetKey], occ: [1, 17, 1, 17 + fn.length, 0, definition],
         outline: [{ name: fn, kind: 'function', sym: 0, range: [1, 1, 1, greetLine.length + 1], at: [1, 17], children: [] }],
         problems: [],
-        decls: [{
-          sym: 0, name: fn, kind: 'function', qname: fn, mods: exported, signature: `function ${fn}(name: string): string`, container: -1,
-          at: [1, 17, 1, 17 + fn.length], range: [1, 1, 1, greetLine.length + 1], body: base32(sha256Bytes(`{ return 'hello ' + name; }`), 13), doc: '',
-        }],
-        unresolved: [],
       },
       {
         path: paths[1]!, lang: 'typescript', blob: blobOf(mainLine), bytes: mainLine.length + 1, lineLengths: [mainLine.length],
@@ -85,8 +80,23 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
         occ: [1, 10, 1, 14, 0, definition, 1, 19, 1, 19 + fn.length, 1, call],
         outline: [{ name: 'main', kind: 'function', sym: 0, range: [1, 1, 1, mainLine.length + 1], at: [1, 10], children: [] }],
         problems: [],
+      },
+    ],
+  };
+  const changes: ChangeShardData = {
+    files: [
+      {
+        path: paths[0]!, lineHashes: [greetLine, ''].map(lineHash),
         decls: [{
-          sym: 0, name: 'main', kind: 'function', qname: 'main', mods: 0, signature: 'function main(): void', container: -1,
+          key: greetKey, name: fn, kind: 'function', qname: fn, mods: exported, signature: `function ${fn}(name: string): string`, container: -1,
+          at: [1, 17, 1, 17 + fn.length], range: [1, 1, 1, greetLine.length + 1], body: base32(sha256Bytes(`{ return 'hello ' + name; }`), 13), doc: '',
+        }],
+        unresolved: [],
+      },
+      {
+        path: paths[1]!, lineHashes: [mainLine, ''].map(lineHash),
+        decls: [{
+          key: mainKey, name: 'main', kind: 'function', qname: 'main', mods: 0, signature: 'function main(): void', container: -1,
           at: [1, 10, 1, 14], range: [1, 1, 1, mainLine.length + 1], body: base32(sha256Bytes(`{ ${fn}('world'); }`), 13), doc: '',
         }],
         unresolved: [],
@@ -104,9 +114,10 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
 
   const shards = new Map<string, Uint8Array>([
     [NAMES_SHARD, encodeNameShard(names)],
-    [FILE_TABLE_SHARD, encodeFileTable(files.files.map((f) => ({ path: f.path, blob: f.blob, status: 'indexed', lang: f.lang })))],
+    [FILE_TABLE_SHARD, encodeFileTable(files.files.map((f) => ({ path: f.path, blob: f.blob, status: 'indexed', lang: f.lang, flags: f.flags })))],
     [symbolShardName(0), encodeSymbolShard(symbols)],
     [fileShardName(0), encodeFileShard(files)],
+    [changeShardName(0), encodeChangeShard(changes)],
     [textShardName(0), encodeTextShard({ files: [{ path: paths[0]!, text: `${greetLine}\n` }, { path: paths[1]!, text: `${mainLine}\n` }] })],
   ]);
   const manifest: Manifest = {

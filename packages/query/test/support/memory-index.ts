@@ -12,7 +12,7 @@
 import {
   CONFIDENCES, EDGE_KINDS, EDGE_STRIDE, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, FILE_TABLE_SHARD, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, OCC_STRIDE, REF_STRIDE,
   REFERENCE_KINDS, bucketOf, fileShardName, impliedShardNames, openShard, pathKey, recordsOf, previewOf, sha256Hex, splitLines, symbolKey, symbolShardName, textShardName,
-  type Confidence, type DeclRecord, type ExternalOrigin, type FileRecord, type FileTableEntry, type Language, type Manifest, type NameShardData,
+  changeShardName, encodeChangeShard, lineHash, type ChangeRecord, type Confidence, type DeclRecord, type ExternalOrigin, type FileRecord, type FileTableEntry, type Language, type Manifest, type NameShardData,
   type OutlineNode, type PeerRecord, type ReferenceKind, type SkippedFile, type SymbolKind, type SymbolRecord,
 } from '@sextant/format';
 import { IndexReader, ShardCache, type ShardSource } from '@sextant/query';
@@ -64,9 +64,9 @@ export interface FileSpec {
   lang?: Language;
   /** FILE_FLAGS bits (test, generated, vendored). */
   flags?: number;
-  /** FileRecord.decls as given (default none). */
+  /** ChangeRecord.decls as given (default none). */
   decls?: DeclRecord[];
-  /** FileRecord.unresolved as given (default null: not recorded). */
+  /** ChangeRecord.unresolved as given (default null: not recorded). */
   unresolved?: number[] | null;
 }
 
@@ -236,7 +236,7 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
   }
 
   // File shards: every definition and reference is an occurrence of its file, sorted by position.
-  const fileBuckets = new Map<number, FileRecord[]>();
+  const fileBuckets = new Map<number, { record: FileRecord; change: ChangeRecord }[]>();
   for (const file of spec.files) {
     const lines = fileLines.get(file.path)!;
     const occurrences: { site: Site; key: string; kind: ReferenceKind }[] = [];
@@ -264,18 +264,19 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
       occ,
       outline: outlineOf(file.path, byId, syms),
       problems: [],
-      decls: file.decls ?? [],
-      unresolved: file.unresolved ?? null,
     };
+    const change: ChangeRecord = { path: file.path, decls: file.decls ?? [], unresolved: file.unresolved ?? null, lineHashes: lines.map(lineHash) };
     const bucket = bucketOf(pathKey(file.path), layout.fileBucketBits);
     const list = fileBuckets.get(bucket) ?? [];
-    list.push(record);
+    list.push({ record, change });
     fileBuckets.set(bucket, list);
   }
   const texts = new Map(spec.files.map((file) => [file.path, file.text]));
-  for (const [bucket, files] of fileBuckets) {
-    files.sort((a, b) => compare(a.path, b.path));
+  for (const [bucket, entries] of fileBuckets) {
+    entries.sort((a, b) => compare(a.record.path, b.record.path));
+    const files = entries.map((e) => e.record);
     shards.set(fileShardName(bucket), encodeFileShard({ files }));
+    shards.set(changeShardName(bucket), encodeChangeShard({ files: entries.map((e) => e.change) }));
     // File texts (read_file, previews) share the files' buckets.
     shards.set(textShardName(bucket), encodeTextShard({ files: files.map((f) => ({ path: f.path, text: texts.get(f.path)! })) }));
   }
@@ -301,9 +302,9 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
 
   // The file table: every file of the fixture, as the indexer lists every tracked one.
   const fileTable: FileTableEntry[] = [
-    ...spec.files.map((f): FileTableEntry => ({ path: f.path, blob: blobOf(f.text), status: 'indexed', lang: f.lang ?? languageOfPath(f.path) })),
-    ...(spec.skipped ?? []).map((f): FileTableEntry => ({ path: f.path, blob: blobOf(`skipped\0${f.path}`), status: 'skipped' })),
-    ...(spec.unindexed ?? []).map((f): FileTableEntry => ({ path: f.path, blob: blobOf(f.text ?? f.path), status: 'unindexed' })),
+    ...spec.files.map((f): FileTableEntry => ({ path: f.path, blob: blobOf(f.text), status: 'indexed', lang: f.lang ?? languageOfPath(f.path), flags: f.flags ?? 0 })),
+    ...(spec.skipped ?? []).map((f): FileTableEntry => ({ path: f.path, blob: blobOf(`skipped\0${f.path}`), status: 'skipped', flags: 0 })),
+    ...(spec.unindexed ?? []).map((f): FileTableEntry => ({ path: f.path, blob: blobOf(f.text ?? f.path), status: 'unindexed', flags: 0 })),
   ];
   shards.set(FILE_TABLE_SHARD, encodeFileTable(fileTable));
 
@@ -312,6 +313,7 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
     if (shards.has(name)) continue;
     if (name.startsWith('symbols/')) shards.set(name, encodeSymbolShard({ paths: [], pathFlags: [], peers: [], symbols: [] }));
     else if (name.startsWith('files/')) shards.set(name, encodeFileShard({ files: [] }));
+    else if (name.startsWith('changes/')) shards.set(name, encodeChangeShard({ files: [] }));
     else shards.set(name, encodeTextShard({ files: [] }));
   }
   const sorted = new Map([...shards].sort(([a], [b]) => compare(a, b)));

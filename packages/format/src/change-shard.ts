@@ -1,0 +1,120 @@
+// Change shards: for the files of one path bucket, what comparing them across two commits needs
+// (ChangeRecord: declarations with their fingerprints, unresolved identifiers, a hash of each line),
+// apart from the file records. A file record carries every occurrence and the outline, and a text
+// shard the whole text; a change record is a small fraction of either, so diff_symbols reads only
+// the file table and these of the changed files. Each file is its own record, decoded when asked for.
+import { encodeShard } from './codec.ts';
+import { corrupt, PackedRecords, packRecords, type PackedRecordColumns } from './packed-records.ts';
+import { SYMBOL_KINDS, type ChangeRecord, type DeclRecord } from './records.ts';
+import { KEY_LENGTH } from './symbol-id.ts';
+import { packInts, unpackInts, type DeltaBase } from './varint.ts';
+
+const UNRESOLVED_BASES: DeltaBase[] = ['prev', 'none', 0, 1];
+
+/** A DeclRecord as stored: a tuple, the kind as an index into SYMBOL_KINDS. */
+type StoredDecl = [
+  key: string, name: string, kind: number, qname: string, mods: number, signature: string | null, container: number,
+  at: DeclRecord['at'], range: DeclRecord['range'], body: string, doc: string,
+];
+
+/** decls, unresolved (null: not recorded), line hashes as 4-byte little-endian words. */
+type StoredChange = [decls: StoredDecl[], unresolved: Uint8Array | null, lineHashes: Uint8Array];
+
+interface StoredChangeShard extends PackedRecordColumns {
+  v: 1;
+  paths: string[];
+}
+
+/**
+ * FNV-1a over a line's UTF-16 code units, 32 bits. Two different lines hash alike about once in
+ * four billion pairs; a line diff over hashes then keeps such a pair as one unchanged line.
+ */
+export function lineHash(line: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < line.length; i++) {
+    hash ^= line.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** What a writer builds: the bucket's files in path order. */
+export interface ChangeShardData {
+  files: ChangeRecord[];
+}
+
+export function encodeChangeShard(data: ChangeShardData): Uint8Array {
+  const records = data.files.map((f): StoredChange => {
+    const hashes = new Uint8Array(f.lineHashes.length * 4);
+    const view = new DataView(hashes.buffer);
+    for (let i = 0; i < f.lineHashes.length; i++) view.setUint32(i * 4, f.lineHashes[i]!, true);
+    return [
+      f.decls.map((d): StoredDecl => [
+        d.key, d.name, SYMBOL_KINDS.indexOf(d.kind), d.qname, d.mods, d.signature ?? null, d.container, d.at, d.range, d.body, d.doc,
+      ]),
+      f.unresolved === null ? null : packInts(f.unresolved, UNRESOLVED_BASES),
+      hashes,
+    ];
+  });
+  const stored: StoredChangeShard = { v: 1, paths: data.files.map((f) => f.path), ...packRecords(records) };
+  return encodeShard(stored);
+}
+
+export class ChangeShard {
+  readonly paths: string[];
+  private readonly name: string;
+  private readonly packed: PackedRecords;
+
+  constructor(name: string, value: unknown) {
+    const stored = value as StoredChangeShard;
+    if (typeof stored !== 'object' || stored === null || stored.v !== 1 || !Array.isArray(stored.paths)
+      || !(stored.lengths instanceof Uint8Array) || !(stored.records instanceof Uint8Array)) {
+      throw corrupt(name, 'is not a version 1 change shard');
+    }
+    this.name = name;
+    this.paths = stored.paths;
+    this.packed = new PackedRecords(name, stored, stored.paths.length);
+  }
+
+  file(path: string): ChangeRecord | undefined {
+    const index = this.paths.indexOf(path);
+    return index < 0 ? undefined : this.record(index);
+  }
+
+  *files(): Generator<ChangeRecord> {
+    for (let i = 0; i < this.paths.length; i++) yield this.record(i);
+  }
+
+  private record(index: number): ChangeRecord {
+    const [decls, unresolved, hashes] = this.packed.get(index, 3) as StoredChange;
+    if (!Array.isArray(decls) || (unresolved !== null && !(unresolved instanceof Uint8Array)) || !(hashes instanceof Uint8Array) || hashes.length % 4 !== 0) {
+      throw corrupt(this.name, 'has a malformed record');
+    }
+    const name = this.name;
+    const lineHashes = new Uint32Array(hashes.length / 4);
+    const view = new DataView(hashes.buffer, hashes.byteOffset, hashes.byteLength);
+    for (let i = 0; i < lineHashes.length; i++) lineHashes[i] = view.getUint32(i * 4, true);
+    let declList: DeclRecord[] | undefined;
+    let unresolvedList: Int32Array | null | undefined;
+    return {
+      path: this.paths[index]!,
+      get decls() {
+        return (declList ??= decls.map((d) => declOf(d, name)));
+      },
+      get unresolved() {
+        if (unresolvedList === undefined) unresolvedList = unresolved === null ? null : unpackInts(unresolved, UNRESOLVED_BASES, name);
+        return unresolvedList;
+      },
+      lineHashes,
+    };
+  }
+}
+
+function declOf(d: StoredDecl, shard: string): DeclRecord {
+  const kind = Array.isArray(d) && d.length === 11 ? SYMBOL_KINDS[d[2]] : undefined;
+  if (!kind || typeof d[0] !== 'string' || d[0].length !== KEY_LENGTH) throw corrupt(shard, 'has a malformed declaration');
+  return {
+    key: d[0], name: d[1], kind, qname: d[3], mods: d[4], ...(d[5] !== null ? { signature: d[5] } : {}), container: d[6],
+    at: d[7], range: d[8], body: d[9], doc: d[10],
+  };
+}
