@@ -139,19 +139,34 @@ export async function prepareCorpus(spec: CorpusSpec, options: PrepareOptions): 
   const dir = join(options.cacheDir, 'corpora', spec.id);
   const stampPath = join(options.cacheDir, 'corpora', `${spec.id}.json`);
   const recipe = createHash('sha256').update(JSON.stringify([spec.pkg, spec.version, spec.tsconfig, options.maxFileBytes])).digest('hex');
-  const stamp = await readStamp(stampPath);
+  const stamp = await readJson<Stamp>(stampPath);
   if (stamp?.recipe === recipe && await headOf(dir) === stamp.commit && await isClean(dir)) {
     return { spec, dir, ...stamp };
   }
 
-  const tarball = await fetchTarball(spec, options.cacheDir);
   options.log(`preparing ${spec.id}: ${spec.pkg}@${spec.version} src/ into ${relative(process.cwd(), dir)}`);
   await rm(dir, { recursive: true, force: true });
+  const tree = await writeSourceTree(spec, dir, options);
+  const commit = await commitAll(dir, `${spec.pkg}@${spec.version} src/ for the Sextant indexer bench`, { init: true });
+
+  const prepared: PreparedCorpus = { spec, dir, commit, ...tree, maxFileBytes: options.maxFileBytes };
+  const { spec: _spec, dir: _dir, ...rest } = prepared;
+  await writeFile(stampPath, `${JSON.stringify({ ...rest, recipe } satisfies Stamp, null, 2)}\n`);
+  return prepared;
+}
+
+/**
+ * Replaces the work tree of `dir` (all but .git) with the package's `src/`, the large-file rule
+ * applied, and the corpus's tsconfig.json and package.json.
+ */
+async function writeSourceTree(spec: CorpusSpec, dir: string, options: PrepareOptions): Promise<Pick<PreparedCorpus, 'files' | 'bytes' | 'lines' | 'removed'>> {
+  const tarball = await fetchTarball(spec, options.cacheDir);
+  await mkdir(dir, { recursive: true });
+  for (const entry of await readdir(dir)) if (entry !== '.git') await rm(join(dir, entry), { recursive: true, force: true });
   const unpack = `${dir}.unpack`;
   await rm(unpack, { recursive: true, force: true });
   await mkdir(unpack, { recursive: true });
   await run('tar', ['xzf', tarball, '-C', unpack, 'package/src']);
-  await mkdir(dir, { recursive: true });
   await rename(join(unpack, 'package', 'src'), join(dir, 'src'));
   await rm(unpack, { recursive: true, force: true });
 
@@ -175,25 +190,101 @@ export async function prepareCorpus(spec: CorpusSpec, options: PrepareOptions): 
   await writeFile(join(dir, 'tsconfig.json'), `${JSON.stringify(spec.tsconfig, null, 2)}\n`);
   // scip-typescript names its symbols after the nearest package.json.
   await writeFile(join(dir, 'package.json'), `${JSON.stringify({ name: `bench-${spec.id}`, version: spec.version, private: true, type: 'module' }, null, 2)}\n`);
-  const commit = await commitAll(dir, `${spec.pkg}@${spec.version} src/ for the Sextant indexer bench`);
-
-  const prepared: PreparedCorpus = { spec, dir, commit, files, bytes, lines, removed: removed.sort((a, b) => (a.path < b.path ? -1 : 1)), maxFileBytes: options.maxFileBytes };
-  const { spec: _spec, dir: _dir, ...rest } = prepared;
-  await writeFile(stampPath, `${JSON.stringify({ ...rest, recipe } satisfies Stamp, null, 2)}\n`);
-  return prepared;
+  return { files, bytes, lines, removed: removed.sort((a, b) => (a.path < b.path ? -1 : 1)) };
 }
 
-// A fixed author, committer and date: the same corpus gives the same commit id on every machine.
-const GIT_ENV = {
-  GIT_AUTHOR_NAME: 'sextant-bench', GIT_AUTHOR_EMAIL: 'bench@sextant.invalid', GIT_AUTHOR_DATE: '2000-01-01T00:00:00Z',
-  GIT_COMMITTER_NAME: 'sextant-bench', GIT_COMMITTER_EMAIL: 'bench@sextant.invalid', GIT_COMMITTER_DATE: '2000-01-01T00:00:00Z',
-};
+/** Two published versions of one corpus's package, for the review benches. */
+export interface VersionPairSpec {
+  /** e.g. `effect-small`: the repository's name under .bench/cache/corpora. */
+  id: string;
+  corpus: string;
+  base: string;
+  head: string;
+  note: string;
+}
 
-async function commitAll(dir: string, message: string): Promise<string> {
+export interface FileChanges {
+  added: number;
+  removed: number;
+  modified: number;
+  renamed: number;
+  /** Of those, TypeScript/JavaScript files. */
+  source: number;
+  total: number;
+}
+
+export interface PreparedPair {
+  spec: VersionPairSpec;
+  dir: string;
+  base: PreparedCorpus;
+  head: PreparedCorpus;
+  changes: FileChanges;
+}
+
+/**
+ * Prepares (or reuses) a repository holding two versions of a package as two commits, base then
+ * head, each made as prepareCorpus makes a corpus (so base's commit is that of a corpus of that
+ * version), the second a day later.
+ */
+export async function prepareVersionPair(pair: VersionPairSpec, options: PrepareOptions): Promise<PreparedPair> {
+  const corpus = CORPORA.find((c) => c.id === pair.corpus);
+  if (!corpus) throw new Error(`unknown corpus "${pair.corpus}"; known: ${CORPORA.map((c) => c.id).join(', ')}`);
+  const dir = join(options.cacheDir, 'corpora', pair.id);
+  const stampPath = join(options.cacheDir, 'corpora', `${pair.id}.json`);
+  const recipe = createHash('sha256').update(JSON.stringify([pair, corpus.tsconfig, options.maxFileBytes])).digest('hex');
+  const stamp = await readJson<{ recipe: string; base: Stamp; head: Stamp; changes: FileChanges }>(stampPath);
+  if (stamp?.recipe === recipe && await headOf(dir) === stamp.head.commit && await isClean(dir)) {
+    const specOf = (version: string): CorpusSpec => ({ ...corpus, version });
+    return {
+      spec: pair, dir, changes: stamp.changes,
+      base: { spec: specOf(pair.base), dir, ...stamp.base }, head: { spec: specOf(pair.head), dir, ...stamp.head },
+    };
+  }
+  options.log(`preparing ${pair.id}: ${corpus.pkg}@${pair.base} then @${pair.head} src/ as two commits of ${relative(process.cwd(), dir)}`);
+  await rm(dir, { recursive: true, force: true });
+  const sides: PreparedCorpus[] = [];
+  for (const [i, version] of [pair.base, pair.head].entries()) {
+    const spec = { ...corpus, version };
+    const tree = await writeSourceTree(spec, dir, options);
+    const commit = await commitAll(dir, `${corpus.pkg}@${version} src/ for the Sextant review bench`, { init: i === 0, day: i });
+    sides.push({ spec, dir, commit, ...tree, maxFileBytes: options.maxFileBytes });
+  }
+  const [base, head] = sides as [PreparedCorpus, PreparedCorpus];
+  const changes = await fileChanges(dir, base.commit, head.commit);
+  const strip = ({ spec: _s, dir: _d, ...rest }: PreparedCorpus) => ({ ...rest, recipe });
+  await writeFile(stampPath, `${JSON.stringify({ recipe, base: strip(base), head: strip(head), changes }, null, 2)}\n`);
+  return { spec: pair, dir, base, head, changes };
+}
+
+/** What `git diff --name-status -M` says changed between two commits. */
+export async function fileChanges(dir: string, base: string, head: string): Promise<FileChanges> {
+  const { stdout } = await run('git', ['diff', '--name-status', '-M', base, head], { cwd: dir, maxBuffer: 64 << 20 });
+  const changes: FileChanges = { added: 0, removed: 0, modified: 0, renamed: 0, source: 0, total: 0 };
+  for (const line of stdout.split('\n').filter(Boolean)) {
+    const [status, ...paths] = line.split('\t');
+    const key = status!.startsWith('A') ? 'added' : status!.startsWith('D') ? 'removed' : status!.startsWith('R') ? 'renamed' : 'modified';
+    changes[key]++;
+    changes.total++;
+    if (paths.some((p) => SOURCE_EXTENSIONS.test(p))) changes.source++;
+  }
+  return changes;
+}
+
+// A fixed author, committer and date: the same corpus gives the same commit id on every machine
+// (a version pair's head is dated a day after its base).
+export function benchGitEnv(day = 0): Record<string, string> {
+  const date = `2000-01-${String(1 + day).padStart(2, '0')}T00:00:00Z`;
+  return {
+    GIT_AUTHOR_NAME: 'sextant-bench', GIT_AUTHOR_EMAIL: 'bench@sextant.invalid', GIT_AUTHOR_DATE: date,
+    GIT_COMMITTER_NAME: 'sextant-bench', GIT_COMMITTER_EMAIL: 'bench@sextant.invalid', GIT_COMMITTER_DATE: date,
+  };
+}
+
+async function commitAll(dir: string, message: string, { init, day = 0 }: { init: boolean; day?: number }): Promise<string> {
   const git = (args: string[]) => run('git', ['-c', 'core.autocrlf=false', '-c', 'commit.gpgsign=false', ...args], {
-    cwd: dir, env: { ...process.env, ...GIT_ENV }, maxBuffer: 64 << 20,
+    cwd: dir, env: { ...process.env, ...benchGitEnv(day) }, maxBuffer: 64 << 20,
   });
-  await git(['init', '-q', '-b', 'main']);
+  if (init) await git(['init', '-q', '-b', 'main']);
   await git(['add', '-A']);
   await git(['commit', '-q', '--no-verify', '-m', message]);
   return (await git(['rev-parse', 'HEAD'])).stdout.trim();
@@ -215,9 +306,9 @@ async function isClean(dir: string): Promise<boolean> {
   }
 }
 
-async function readStamp(path: string): Promise<Stamp | undefined> {
+async function readJson<T>(path: string): Promise<T | undefined> {
   try {
-    return JSON.parse(await readFile(path, 'utf8')) as Stamp;
+    return JSON.parse(await readFile(path, 'utf8')) as T;
   } catch {
     return undefined;
   }

@@ -1,0 +1,160 @@
+// The review benchmark's oracle: the TypeScript compiler (the workspace's `typescript` package, a
+// program over the corpus tsconfig), asked for the syntactic and semantic diagnostics of the base
+// and of a mutant (the base with one file's text replaced). The diagnostics the mutant has and the
+// base has not are the sites the mutation breaks. Matching is by file, code and message, with the
+// mutant's lines in the edited file mapped back through the edit, each base diagnostic matching at
+// most one mutant diagnostic.
+//
+// One semantic-diagnostics builder program carries over from check to check (base, mutant 1,
+// mutant 2, ...): the compiler's own incremental state decides which files a change can affect
+// (those that reference it, transitively while exported shapes change) and re-checks only those,
+// so a mutant costs its dependants, not the corpus.
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import ts from 'typescript';
+
+export interface OracleDiagnostic {
+  /** Repository-relative path. */
+  path: string;
+  /** 1-based lines and columns (UTF-16), the diagnostic's span. */
+  line: number;
+  column: number;
+  endLine: number;
+  endColumn: number;
+  code: number;
+  message: string;
+}
+
+export interface CheckResult {
+  /** Diagnostics of the mutant that the base does not have. */
+  introduced: OracleDiagnostic[];
+  /** Diagnostics of the base the mutant no longer has. */
+  resolved: OracleDiagnostic[];
+  /** Files whose semantic diagnostics the compiler had to compute again. */
+  recheckedFiles: number;
+  seconds: number;
+}
+
+export class CompilerOracle {
+  readonly version = ts.version;
+  private readonly dir: string;
+  private readonly config: ts.ParsedCommandLine;
+  private readonly host: ts.CompilerHost;
+  private readonly overrides = new Map<string, string>();
+  private readonly sourceFiles = new Map<string, { hash: string; file: ts.SourceFile }>();
+  private builder: ts.SemanticDiagnosticsBuilderProgram | undefined;
+  private baseDiagnostics: OracleDiagnostic[] | undefined;
+
+  constructor(dir: string) {
+    this.dir = resolve(dir);
+    const parsed = ts.getParsedCommandLineOfConfigFile(join(this.dir, 'tsconfig.json'), {}, {
+      ...ts.sys, onUnRecoverableConfigFileDiagnostic: (d) => { throw new Error(ts.flattenDiagnosticMessageText(d.messageText, '\n')); },
+    });
+    if (!parsed) throw new Error(`no tsconfig.json in ${this.dir}`);
+    this.config = parsed;
+    const host = ts.createCompilerHost(parsed.options, true);
+    const readFile = host.readFile.bind(host);
+    host.readFile = (fileName) => this.overrides.get(resolve(fileName)) ?? readFile(fileName);
+    host.getSourceFile = (fileName, languageVersion) => {
+      const path = resolve(fileName);
+      const text = this.overrides.get(path) ?? (() => {
+        try {
+          return readFileSync(path, 'utf8');
+        } catch {
+          return undefined;
+        }
+      })();
+      if (text === undefined) return undefined;
+      const hash = createHash('sha256').update(text).digest('hex');
+      const cached = this.sourceFiles.get(path);
+      if (cached?.hash === hash) return cached.file;
+      const file = ts.createSourceFile(fileName, text, languageVersion, true);
+      // The builder compares versions to tell a changed file from an unchanged one.
+      (file as ts.SourceFile & { version: string }).version = hash;
+      this.sourceFiles.set(path, { hash, file });
+      return file;
+    };
+    host.createHash = (data) => createHash('sha256').update(data).digest('hex');
+    this.host = host;
+  }
+
+  /** The base's diagnostics (computed once: the whole corpus is type-checked). */
+  base(): OracleDiagnostic[] {
+    if (!this.baseDiagnostics) {
+      this.overrides.clear();
+      this.baseDiagnostics = this.diagnostics().diagnostics;
+    }
+    return this.baseDiagnostics;
+  }
+
+  /** The mutant (`path`'s text replaced by `text`) against the base, `lineDelta` lines added at `editLine` (1-based, base numbering). */
+  check(path: string, text: string, edit: { startLine: number; endLine: number; lineDelta: number }): CheckResult {
+    const base = this.base();
+    const started = performance.now();
+    this.overrides.clear();
+    this.overrides.set(resolve(this.dir, path), text);
+    const { diagnostics, rechecked } = this.diagnostics();
+    const toBase = (d: OracleDiagnostic): number => {
+      if (d.path !== path) return d.line;
+      if (d.line > edit.endLine + edit.lineDelta) return d.line - edit.lineDelta;
+      return d.line >= edit.startLine ? Math.min(d.line, edit.startLine) : d.line;
+    };
+    const key = (d: OracleDiagnostic, line: number) => `${d.path}\0${d.code}\0${d.message}\0${line}`;
+    const pool = new Map<string, number>();
+    for (const d of base) pool.set(key(d, d.line), (pool.get(key(d, d.line)) ?? 0) + 1);
+    const introduced: OracleDiagnostic[] = [];
+    for (const d of diagnostics) {
+      const k = key(d, toBase(d));
+      const left = pool.get(k) ?? 0;
+      if (left > 0) pool.set(k, left - 1);
+      else introduced.push(d);
+    }
+    const resolvedDiags = base.filter((d) => {
+      const k = key(d, d.line);
+      const left = pool.get(k) ?? 0;
+      if (left > 0) {
+        pool.set(k, left - 1);
+        return true;
+      }
+      return false;
+    });
+    return { introduced, resolved: resolvedDiags, recheckedFiles: rechecked, seconds: (performance.now() - started) / 1000 };
+  }
+
+  private diagnostics(): { diagnostics: OracleDiagnostic[]; rechecked: number } {
+    this.builder = ts.createSemanticDiagnosticsBuilderProgram(this.config.fileNames, this.config.options, this.host, this.builder);
+    let rechecked = 0;
+    while (this.builder.getSemanticDiagnosticsOfNextAffectedFile()) rechecked++;
+    const out: OracleDiagnostic[] = [];
+    for (const sf of this.builder.getSourceFiles()) {
+      const path = relative(this.dir, resolve(sf.fileName));
+      if (path.startsWith('..') || path.includes('node_modules')) continue;
+      for (const d of [...this.builder.getSyntacticDiagnostics(sf), ...this.builder.getSemanticDiagnostics(sf)]) out.push(this.record(d, path));
+    }
+    return { diagnostics: out, rechecked };
+  }
+
+  private record(d: ts.Diagnostic, path: string): OracleDiagnostic {
+    const sf = d.file!;
+    const start = sf.getLineAndCharacterOfPosition(d.start ?? 0);
+    const end = sf.getLineAndCharacterOfPosition((d.start ?? 0) + (d.length ?? 0));
+    return {
+      path, line: start.line + 1, column: start.character + 1, endLine: end.line + 1, endColumn: end.character + 1,
+      code: d.code, message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
+    };
+  }
+}
+
+/** Lines of a text range, for the edit's line mapping. */
+export function lineOf(text: string, offset: number): number {
+  let line = 1;
+  for (let i = 0; i < offset && i < text.length; i++) if (text.charCodeAt(i) === 10) line++;
+  return line;
+}
+
+export function newlines(text: string): number {
+  let n = 0;
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) === 10) n++;
+  return n;
+}

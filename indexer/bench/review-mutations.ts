@@ -1,0 +1,352 @@
+// `npm run bench:review` (first half): the precision of change review, measured. On a corpus commit
+// (rxjs, zod), seeded API-breaking mutations (mutation-generator.ts), one at a time: the mutant is
+// committed on top of the base with real git, indexed with `indexer build --commit`, and
+// `change_impact`'s broken sites are compared with the TypeScript compiler's new diagnostics in the
+// mutant (compiler-oracle.ts); `diff_symbols` must list the mutated symbol with the expected change
+// and aspects. Prints recall, precision and the diff check per corpus and mutation kind, then the
+// misses (the work list); writes everything to .bench/review-mutations.json. See bench/README.md.
+import { execFile, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { READ_TOOLS, type ToolDefinition } from '@sextant/mcp';
+import { benchGitEnv, CORPORA, prepareCorpus, sourceFingerprint } from './corpora.ts';
+import { CompilerOracle, lineOf, newlines, type OracleDiagnostic } from './compiler-oracle.ts';
+import { applyEdit, MUTATION_KINDS, MutationGenerator, type Mutation, type MutationKind } from './mutation-generator.ts';
+import { seededRandom } from './references-accuracy.ts';
+import { BenchIndexSet } from './review-index-set.ts';
+import { ratio, scoreDiff, scoreSites, type DiffScore, type Impact, type SiteScore, type SymbolChange } from './review-scoring.ts';
+
+const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
+const BENCH_DIR = join(PACKAGE_DIR, '.bench');
+const INDEXER = join(PACKAGE_DIR, 'bin', 'indexer.js');
+
+const USAGE = `usage: tsx bench/review-mutations.ts [--corpus rxjs,zod] [--mutations 100] [--seed 1] [--kinds all]
+       [--max-trials N] [--misses 40] [--oracle-only]
+  --mutations N   breaking mutations per corpus (default 100), spread over the kinds in turn
+  --max-trials N  candidates tried per corpus before giving up (default 4 x --mutations)
+  --kinds LIST    mutation kinds (default all: ${MUTATION_KINDS.join(',')})
+  --oracle-only   generate and check the mutations with the compiler, without indexing or calling the tools`;
+
+/** Tests are not mutated (their uses of the code still count). */
+const isTestPath = (path: string) => /(^|\/)(__tests__|tests?)\/|\.(test|spec)\.[cm]?[jt]sx?$/.test(path);
+
+interface MutationResult {
+  mutation: Omit<Mutation, 'edit'> & { edit: Mutation['edit'] & { startLine: number; endLine: number; lineDelta: number } };
+  head?: string;
+  /** New diagnostics of the mutant: outside the changed declaration (the oracle's sites) and inside it. */
+  oracleSites: OracleDiagnostic[];
+  inChange: OracleDiagnostic[];
+  timings: { oracleSeconds: number; buildSeconds?: number; diffSeconds?: number; impactSeconds?: number };
+  sites?: SiteScore;
+  diff?: DiffScore;
+  error?: string;
+}
+
+interface CorpusResult {
+  corpus: string;
+  commit: string;
+  files: number;
+  lines: number;
+  oracle: { typescript: string; baseDiagnostics: number; baseSeconds: number };
+  baseBuildSeconds?: number;
+  trials: number;
+  /** Candidates the compiler found no new diagnostic for outside their own declaration (not counted). */
+  notBreaking: number;
+  candidates: Record<string, number>;
+  mutations: MutationResult[];
+  seconds: number;
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      corpus: { type: 'string', default: 'rxjs,zod' },
+      mutations: { type: 'string', default: '100' },
+      seed: { type: 'string', default: '1' },
+      kinds: { type: 'string', default: 'all' },
+      'max-trials': { type: 'string' },
+      misses: { type: 'string', default: '40' },
+      'oracle-only': { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return 0;
+  }
+  const count = positive(values.mutations, '--mutations');
+  const seed = Number(values.seed);
+  const maxTrials = values['max-trials'] ? positive(values['max-trials'], '--max-trials') : 4 * count;
+  const kinds = (values.kinds === 'all' ? [...MUTATION_KINDS] : values.kinds.split(',')) as MutationKind[];
+  const unknownKind = kinds.find((k) => !MUTATION_KINDS.includes(k));
+  if (unknownKind) return usageError(`unknown mutation kind "${unknownKind}"`);
+  const oracleOnly = values['oracle-only'];
+  const tools = oracleOnly ? undefined : reviewTools();
+  if (!oracleOnly && !tools) {
+    return usageError('the MCP tools diff_symbols and change_impact are not in READ_TOOLS yet; run with --oracle-only to measure the generator and the oracle');
+  }
+  const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)} load ${loadavg().map((l) => l.toFixed(2)).join(' ')}] ${line}`);
+  const started = performance.now();
+  const source = await sourceFingerprint();
+  log(`review mutations: ${count} per corpus, seed ${seed}, indexer source ${source}${oracleOnly ? ', oracle only' : ''}`);
+
+  const results: CorpusResult[] = [];
+  for (const id of values.corpus.split(',')) {
+    const spec = CORPORA.find((c) => c.id === id);
+    if (!spec) return usageError(`unknown corpus "${id}"; known: ${CORPORA.map((c) => c.id).join(', ')}`);
+    results.push(await benchCorpus(spec, { count, seed, maxTrials, kinds, tools, log }));
+  }
+
+  const report = render(results, Number(values.misses));
+  console.log(`\n${report}`);
+  await mkdir(BENCH_DIR, { recursive: true });
+  await writeFile(join(BENCH_DIR, 'review-mutations.json'), `${JSON.stringify({ seed, count, source, seconds: (performance.now() - started) / 1000, results }, null, 2)}\n`);
+  log(`written to ${join(BENCH_DIR, 'review-mutations.json')}; ${((performance.now() - started) / 1000).toFixed(0)} s in all`);
+  return 0;
+}
+
+interface ReviewTools {
+  diff: ToolDefinition;
+  impact: ToolDefinition;
+}
+
+function reviewTools(): ReviewTools | undefined {
+  const diff = READ_TOOLS.find((t) => t.name === 'diff_symbols');
+  const impact = READ_TOOLS.find((t) => t.name === 'change_impact');
+  return diff && impact ? { diff, impact } : undefined;
+}
+
+interface CorpusOptions {
+  count: number;
+  seed: number;
+  maxTrials: number;
+  kinds: MutationKind[];
+  tools: ReviewTools | undefined;
+  log: (line: string) => void;
+}
+
+async function benchCorpus(spec: (typeof CORPORA)[number], { count, seed, maxTrials, kinds, tools, log }: CorpusOptions): Promise<CorpusResult> {
+  const started = performance.now();
+  const corpus = await prepareCorpus(spec, { cacheDir: join(BENCH_DIR, 'cache'), maxFileBytes: 1_000_000, log });
+  const work = join(BENCH_DIR, 'review', spec.id);
+  await mkdir(work, { recursive: true });
+
+  let t = performance.now();
+  const generator = new MutationGenerator({ dir: corpus.dir, random: seededRandom(seed), isTestPath });
+  const candidates = Object.fromEntries(MUTATION_KINDS.map((k) => [k, generator.remaining(k)]));
+  log(`${spec.id}: candidates ${MUTATION_KINDS.map((k) => `${k} ${candidates[k]}`).join(', ')} (${((performance.now() - t) / 1000).toFixed(1)} s)`);
+  t = performance.now();
+  const oracle = new CompilerOracle(corpus.dir);
+  const baseDiagnostics = oracle.base().length;
+  const baseSeconds = (performance.now() - t) / 1000;
+  log(`${spec.id}: TypeScript ${oracle.version} type-checked the base in ${baseSeconds.toFixed(1)} s: ${baseDiagnostics} diagnostics`);
+
+  const baseIndex = join(work, 'base');
+  let baseBuildSeconds: number | undefined;
+  if (tools) baseBuildSeconds = await ensureIndex(corpus.dir, corpus.commit, baseIndex, spec.id, log);
+
+  const result: CorpusResult = {
+    corpus: spec.id, commit: corpus.commit, files: corpus.files, lines: corpus.lines,
+    oracle: { typescript: oracle.version, baseDiagnostics, baseSeconds }, baseBuildSeconds,
+    trials: 0, notBreaking: 0, candidates, mutations: [], seconds: 0,
+  };
+  const live = kinds.filter((k) => generator.remaining(k) > 0);
+  for (let turn = 0; result.mutations.length < count && result.trials < maxTrials && live.length; turn++) {
+    const kind = live[turn % live.length]!;
+    const mutation = generator.next(kind);
+    if (!mutation) {
+      live.splice(live.indexOf(kind), 1);
+      turn--;
+      continue;
+    }
+    result.trials++;
+    const baseText = await readFile(join(corpus.dir, mutation.path), 'utf8');
+    const mutantText = applyEdit(baseText, mutation.edit);
+    const edit = {
+      ...mutation.edit, startLine: lineOf(baseText, mutation.edit.start), endLine: lineOf(baseText, mutation.edit.end),
+      lineDelta: newlines(mutation.edit.text) - newlines(baseText.slice(mutation.edit.start, mutation.edit.end)),
+    };
+    const checked = oracle.check(mutation.path, mutantText, edit);
+    // In mutant lines: the changed declaration, grown or shrunk by the edit.
+    const inDeclaration = (d: OracleDiagnostic) => d.path === mutation.path
+      && d.line >= mutation.declaration.startLine && d.line <= mutation.declaration.endLine + Math.max(0, edit.lineDelta);
+    const oracleSites = checked.introduced.filter((d) => !inDeclaration(d));
+    if (oracleSites.length === 0) {
+      result.notBreaking++;
+      continue;
+    }
+    const entry: MutationResult = {
+      mutation: { ...mutation, edit }, oracleSites, inChange: checked.introduced.filter(inDeclaration),
+      timings: { oracleSeconds: checked.seconds },
+    };
+    result.mutations.push(entry);
+    if (tools) {
+      try {
+        await reviewMutant(entry, mutantText, { dir: corpus.dir, base: corpus.commit, baseIndex, work, id: spec.id, tools, all: checked.introduced });
+      } catch (error) {
+        entry.error = String((error as Error).stack ?? error).slice(0, 2000);
+      }
+    }
+    const n = result.mutations.length;
+    const s = entry.sites;
+    log(`${spec.id} ${n}/${count} ${mutation.id} ${mutation.qualifiedName} (${mutation.path}): ${oracleSites.length} oracle sites`
+      + `${s ? `, ${s.covered} covered, ${s.broken} broken (${s.matched} right)` : ''}${entry.diff ? `, diff ${entry.diff.ok ? 'ok' : `WRONG: ${entry.diff.got}`}` : ''}`
+      + `${entry.error ? `, ERROR ${entry.error.split('\n')[0]}` : ''}; oracle ${checked.seconds.toFixed(1)} s (${checked.recheckedFiles} files)`
+      + `${entry.timings.buildSeconds !== undefined ? `, build ${entry.timings.buildSeconds.toFixed(1)} s` : ''}`);
+  }
+  result.seconds = (performance.now() - started) / 1000;
+  return result;
+}
+
+interface MutantContext {
+  dir: string;
+  base: string;
+  baseIndex: string;
+  work: string;
+  id: string;
+  tools: ReviewTools;
+  all: OracleDiagnostic[];
+}
+
+/** Commits the mutant on top of the base (without touching the work tree), indexes it, asks the tools, scores them. */
+async function reviewMutant(entry: MutationResult, mutantText: string, { dir, base, baseIndex, work, id, tools, all }: MutantContext): Promise<void> {
+  const { mutation } = entry;
+  const head = await commitMutant(dir, base, mutation.path, mutantText, `${mutation.id}: ${mutation.description}`);
+  entry.head = head;
+  const headIndex = join(work, 'mutant');
+  await rm(headIndex, { recursive: true, force: true });
+  entry.timings.buildSeconds = build(dir, head, headIndex, id);
+  const provider = await BenchIndexSet.of([baseIndex, headIndex]);
+  const context = { signPlan: async <P>(plan: P) => plan };
+  let t = performance.now();
+  const changes = await allPages(tools.diff, provider, { base, head }, 'changes', context) as SymbolChange[];
+  entry.timings.diffSeconds = (performance.now() - t) / 1000;
+  t = performance.now();
+  const impacts = await allPages(tools.impact, provider, { base, head, limit: 1000 }, 'impacts', context) as Impact[];
+  entry.timings.impactSeconds = (performance.now() - t) / 1000;
+  entry.sites = scoreSites(entry.oracleSites, all, impacts);
+  entry.diff = scoreDiff(changes, mutation.path, mutation.expected);
+}
+
+/** Every page of a list tool's answer (`nextCursor` followed to the end). */
+async function allPages(tool: ToolDefinition, provider: BenchIndexSet, args: Record<string, unknown>, key: string, context: { signPlan: <P>(p: P) => Promise<P> }): Promise<unknown[]> {
+  const out: unknown[] = [];
+  let cursor: string | undefined;
+  for (let page = 0; page < 100; page++) {
+    const result = await tool.run(provider, (cursor ? { ...args, cursor } : args) as never, context as never) as Record<string, unknown>;
+    out.push(...(result[key] as unknown[]));
+    cursor = result.nextCursor as string | undefined;
+    if (!result.hasMore || !cursor) break;
+  }
+  return out;
+}
+
+/** A commit whose tree is the base's with one file replaced, made with a private git index: the work tree stays at the base. */
+async function commitMutant(dir: string, base: string, path: string, text: string, message: string): Promise<string> {
+  const indexFile = join(dir, '.git', 'sextant-bench-index');
+  const env = { ...process.env, ...benchGitEnv(1), GIT_INDEX_FILE: indexFile };
+  const git = async (args: string[], input?: string) => {
+    const child = execFile('git', args, { cwd: dir, env, maxBuffer: 64 << 20 });
+    const out = new Promise<string>((resolveOut, reject) => {
+      let stdout = '';
+      child.stdout!.on('data', (chunk) => { stdout += chunk; });
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolveOut(stdout.trim()) : reject(new Error(`git ${args.join(' ')} exited ${code}`))));
+    });
+    if (input !== undefined) child.stdin!.end(input);
+    else child.stdin!.end();
+    return out;
+  };
+  await git(['read-tree', base]);
+  const blob = await git(['hash-object', '-w', '--stdin'], text);
+  await git(['update-index', '--cacheinfo', `100644,${blob},${path}`]);
+  const tree = await git(['write-tree']);
+  return git(['commit-tree', tree, '-p', base, '-m', message]);
+}
+
+/** `indexer build --commit` into `out`, in seconds. */
+function build(dir: string, commit: string, out: string, id: string): number {
+  const started = performance.now();
+  const child = spawnSync(process.execPath, [INDEXER, 'build', '--repo', dir, '--commit', commit, '--out', out, '--repo-name', `bench/${id}`, '--quiet'], { encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(`indexer build --commit ${commit.slice(0, 12)} failed (exit ${child.status}): ${child.stderr.slice(-1500)}`);
+  return (performance.now() - started) / 1000;
+}
+
+/** The base's index, built again only when the commit or the indexer's source changed. */
+async function ensureIndex(dir: string, commit: string, out: string, id: string, log: (line: string) => void): Promise<number | undefined> {
+  const stamp = `${out}.indexer-source`;
+  const source = await sourceFingerprint();
+  const manifest = join(out, 'manifest.json');
+  if (existsSync(manifest) && existsSync(stamp) && readFileSync(stamp, 'utf8') === source
+    && (JSON.parse(readFileSync(manifest, 'utf8')) as { commit: string }).commit === commit) return undefined;
+  await rm(out, { recursive: true, force: true });
+  log(`${id}: indexing the base ${commit.slice(0, 12)}`);
+  const seconds = build(dir, commit, out, id);
+  await writeFile(stamp, source);
+  log(`${id}: base indexed in ${seconds.toFixed(1)} s`);
+  return seconds;
+}
+
+function render(results: CorpusResult[], misses: number): string {
+  const lines: string[] = [`## Review mutations (${new Date().toISOString()})`, ''];
+  const median = (xs: number[]) => {
+    const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+    return s.length ? s[Math.floor(s.length / 2)]! : NaN;
+  };
+  const f = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
+  lines.push('| corpus | kind | mutations | oracle sites | covered | recall | broken sites | right | precision | diff_symbols right | errors |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  const row = (corpus: string, kind: string, ms: MutationResult[]) => {
+    const scored = ms.filter((m) => m.sites);
+    const sum = (get: (s: SiteScore) => number) => scored.reduce((n, m) => n + get(m.sites!), 0);
+    const oracleSites = ms.reduce((n, m) => n + m.oracleSites.length, 0);
+    const diffOk = ms.filter((m) => m.diff?.ok).length;
+    const scoredDiff = ms.filter((m) => m.diff).length;
+    lines.push(`| ${corpus} | ${kind} | ${ms.length} | ${oracleSites} | ${sum((s) => s.covered)} | ${ratio(sum((s) => s.covered), sum((s) => s.oracle))} | ${sum((s) => s.broken)} | ${sum((s) => s.matched)} | ${ratio(sum((s) => s.matched), sum((s) => s.broken))} | ${scoredDiff ? `${diffOk}/${scoredDiff}` : '-'} | ${ms.filter((m) => m.error).length} |`);
+  };
+  for (const r of results) {
+    for (const kind of MUTATION_KINDS) {
+      const ms = r.mutations.filter((m) => m.mutation.kind === kind);
+      if (ms.length) row(r.corpus, kind, ms);
+    }
+    row(r.corpus, '**all**', r.mutations);
+  }
+  lines.push('', 'Targets (issue #14): recall at least 99.5 %, precision at least 99 %, every mutated symbol found by diff_symbols with the right change and aspects.', '');
+  for (const r of results) {
+    const builds = r.mutations.map((m) => m.timings.buildSeconds ?? NaN);
+    lines.push(`${r.corpus}@${r.commit.slice(0, 12)} (${r.files} files, ${r.lines} lines): ${r.mutations.length} breaking mutations from ${r.trials} candidates tried (${r.notBreaking} broke nothing outside their own declaration); `
+      + `base type-check ${f(r.oracle.baseSeconds)} s (${r.oracle.baseDiagnostics} diagnostics, TypeScript ${r.oracle.typescript}), base index ${r.baseBuildSeconds === undefined ? 'reused' : `${f(r.baseBuildSeconds)} s`}; `
+      + `per mutant: oracle ${f(median(r.mutations.map((m) => m.timings.oracleSeconds)))} s, build ${f(median(builds))} s, diff_symbols ${f(median(r.mutations.map((m) => (m.timings.diffSeconds ?? NaN) * 1000)))} ms, change_impact ${f(median(r.mutations.map((m) => (m.timings.impactSeconds ?? NaN) * 1000)))} ms (medians); ${f(r.seconds)} s in all.`);
+  }
+  for (const r of results) {
+    const missed = r.mutations.flatMap((m) => (m.sites?.missed ?? []).map((d) => `- ${m.mutation.id} ${m.mutation.qualifiedName} (${m.mutation.description}): ${d.path}:${d.line} TS${d.code} ${d.message.split('\n')[0]}`));
+    const extra = r.mutations.flatMap((m) => (m.sites?.extra ?? []).map((s) => `- ${m.mutation.id} ${m.mutation.qualifiedName} (${m.mutation.description}): ${s.path}:${s.line} ${s.kind} ${s.confidence}${s.reason ? ` "${s.reason}"` : ''}`));
+    const diffs = r.mutations.filter((m) => m.diff && !m.diff.ok).map((m) => `- ${m.mutation.id} ${m.mutation.qualifiedName} (${m.mutation.path}:${m.mutation.expected.line}): expected ${m.mutation.expected.change}${m.mutation.expected.aspects.length ? ` [${m.mutation.expected.aspects.join(', ')}]` : ''}, got ${m.diff!.got}`);
+    const errors = r.mutations.filter((m) => m.error).map((m) => `- ${m.mutation.id}: ${m.error!.split('\n')[0]}`);
+    for (const [title, list] of [['oracle sites no broken site covers (recall misses)', missed], ['broken sites the compiler does not confirm (precision misses)', extra], ['diff_symbols misses', diffs], ['errors', errors]] as const) {
+      if (!list.length) continue;
+      lines.push('', `### ${r.corpus}: ${title} (${list.length}${list.length > misses ? `, the first ${misses}; all in the JSON file` : ''})`, ...list.slice(0, misses));
+    }
+  }
+  return lines.join('\n');
+}
+
+function positive(text: string, flag: string): number {
+  const value = Number(text);
+  if (!Number.isInteger(value) || value <= 0) {
+    console.error(`error: ${flag} must be a positive integer, got "${text}". To fix this, see the usage below.\n${USAGE}`);
+    process.exit(2);
+  }
+  return value;
+}
+
+function usageError(message: string): number {
+  console.error(`error: ${message}. To fix this, see the usage below.\n${USAGE}`);
+  return 2;
+}
+
+process.exitCode = await main();
