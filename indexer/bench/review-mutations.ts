@@ -5,27 +5,27 @@
 // mutant (compiler-oracle.ts); `diff_symbols` must list the mutated symbol with the expected change
 // and aspects. Prints recall, precision and the diff check per corpus and mutation kind, then the
 // misses (the work list); writes everything to .bench/review-mutations.json. See bench/README.md.
-import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { READ_TOOLS, type ToolDefinition } from '@sextant/mcp';
-import { benchGitEnv, CORPORA, prepareCorpus, sourceFingerprint } from './corpora.ts';
+import { CORPORA, prepareCorpus, sourceFingerprint } from './corpora.ts';
+import { build, commitMutant, ensureIndex } from './review-builds.ts';
 import { CompilerOracle, lineOf, newlines, type OracleDiagnostic } from './compiler-oracle.ts';
 import { applyEdit, MUTATION_KINDS, MutationGenerator, type Mutation, type MutationKind } from './mutation-generator.ts';
 import { seededRandom } from './references-accuracy.ts';
 import { BenchIndexSet } from './review-index-set.ts';
+import { benchJvm, type JvmBenchResult } from './review-jvm.ts';
 import { ratio, scoreDiff, scoreSites, type DiffScore, type Impact, type SiteScore, type SymbolChange } from './review-scoring.ts';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const BENCH_DIR = join(PACKAGE_DIR, '.bench');
-const INDEXER = join(PACKAGE_DIR, 'bin', 'indexer.js');
 
-const USAGE = `usage: tsx bench/review-mutations.ts [--corpus rxjs,zod] [--mutations 100] [--seed 1] [--kinds all]
+const USAGE = `usage: tsx bench/review-mutations.ts [--corpus rxjs,zod,jvm-shop] [--mutations 100] [--seed 1] [--kinds all]
        [--max-trials N] [--misses 40] [--oracle-only]
+  --corpus LIST   TypeScript corpora of bench/corpora.ts, and jvm-shop (test/fixtures/jvm-shop, mutations by construction)
   --mutations N   breaking mutations per corpus (default 100), spread over the kinds in turn
   --max-trials N  candidates tried per corpus before giving up (default 4 x --mutations)
   --kinds LIST    mutation kinds (default all: ${MUTATION_KINDS.join(',')})
@@ -64,7 +64,7 @@ interface CorpusResult {
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
-      corpus: { type: 'string', default: 'rxjs,zod' },
+      corpus: { type: 'string', default: 'rxjs,zod,jvm-shop' },
       mutations: { type: 'string', default: '100' },
       seed: { type: 'string', default: '1' },
       kinds: { type: 'string', default: 'all' },
@@ -96,16 +96,23 @@ async function main(): Promise<number> {
   log(`review mutations: ${count} per corpus, seed ${seed}, indexer source ${source}${oracleOnly ? ', oracle only' : ''}`);
 
   const results: CorpusResult[] = [];
+  let jvm: JvmBenchResult | undefined;
   for (const id of values.corpus.split(',')) {
+    if (id === 'jvm-shop') {
+      const work = join(BENCH_DIR, 'review', 'jvm-shop');
+      await mkdir(work, { recursive: true });
+      jvm = await benchJvm(work, tools, log);
+      continue;
+    }
     const spec = CORPORA.find((c) => c.id === id);
     if (!spec) return usageError(`unknown corpus "${id}"; known: ${CORPORA.map((c) => c.id).join(', ')}`);
     results.push(await benchCorpus(spec, { count, seed, maxTrials, kinds, tools, log }));
   }
 
-  const report = render(results, Number(values.misses));
+  const report = [...(results.length ? [render(results, Number(values.misses))] : []), ...(jvm ? [renderJvm(jvm, oracleOnly)] : [])].join('\n\n');
   console.log(`\n${report}`);
   await mkdir(BENCH_DIR, { recursive: true });
-  await writeFile(join(BENCH_DIR, 'review-mutations.json'), `${JSON.stringify({ seed, count, source, seconds: (performance.now() - started) / 1000, results }, null, 2)}\n`);
+  await writeFile(join(BENCH_DIR, 'review-mutations.json'), `${JSON.stringify({ seed, count, source, seconds: (performance.now() - started) / 1000, results, jvm }, null, 2)}\n`);
   log(`written to ${join(BENCH_DIR, 'review-mutations.json')}; ${((performance.now() - started) / 1000).toFixed(0)} s in all`);
   return 0;
 }
@@ -216,7 +223,7 @@ interface MutantContext {
 /** Commits the mutant on top of the base (without touching the work tree), indexes it, asks the tools, scores them. */
 async function reviewMutant(entry: MutationResult, mutantText: string, { dir, base, baseIndex, work, id, tools, all }: MutantContext): Promise<void> {
   const { mutation } = entry;
-  const head = await commitMutant(dir, base, mutation.path, mutantText, `${mutation.id}: ${mutation.description}`);
+  const head = await commitMutant(dir, base, [{ path: mutation.path, text: mutantText }], `${mutation.id}: ${mutation.description}`);
   entry.head = head;
   const headIndex = join(work, 'mutant');
   await rm(headIndex, { recursive: true, force: true });
@@ -244,52 +251,6 @@ async function allPages(tool: ToolDefinition, provider: BenchIndexSet, args: Rec
     if (!result.hasMore || !cursor) break;
   }
   return out;
-}
-
-/** A commit whose tree is the base's with one file replaced, made with a private git index: the work tree stays at the base. */
-async function commitMutant(dir: string, base: string, path: string, text: string, message: string): Promise<string> {
-  const indexFile = join(dir, '.git', 'sextant-bench-index');
-  const env = { ...process.env, ...benchGitEnv(1), GIT_INDEX_FILE: indexFile };
-  const git = async (args: string[], input?: string) => {
-    const child = execFile('git', args, { cwd: dir, env, maxBuffer: 64 << 20 });
-    const out = new Promise<string>((resolveOut, reject) => {
-      let stdout = '';
-      child.stdout!.on('data', (chunk) => { stdout += chunk; });
-      child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolveOut(stdout.trim()) : reject(new Error(`git ${args.join(' ')} exited ${code}`))));
-    });
-    if (input !== undefined) child.stdin!.end(input);
-    else child.stdin!.end();
-    return out;
-  };
-  await git(['read-tree', base]);
-  const blob = await git(['hash-object', '-w', '--stdin'], text);
-  await git(['update-index', '--cacheinfo', `100644,${blob},${path}`]);
-  const tree = await git(['write-tree']);
-  return git(['commit-tree', tree, '-p', base, '-m', message]);
-}
-
-/** `indexer build --commit` into `out`, in seconds. */
-function build(dir: string, commit: string, out: string, id: string): number {
-  const started = performance.now();
-  const child = spawnSync(process.execPath, [INDEXER, 'build', '--repo', dir, '--commit', commit, '--out', out, '--repo-name', `bench/${id}`, '--quiet'], { encoding: 'utf8' });
-  if (child.status !== 0) throw new Error(`indexer build --commit ${commit.slice(0, 12)} failed (exit ${child.status}): ${child.stderr.slice(-1500)}`);
-  return (performance.now() - started) / 1000;
-}
-
-/** The base's index, built again only when the commit or the indexer's source changed. */
-async function ensureIndex(dir: string, commit: string, out: string, id: string, log: (line: string) => void): Promise<number | undefined> {
-  const stamp = `${out}.indexer-source`;
-  const source = await sourceFingerprint();
-  const manifest = join(out, 'manifest.json');
-  if (existsSync(manifest) && existsSync(stamp) && readFileSync(stamp, 'utf8') === source
-    && (JSON.parse(readFileSync(manifest, 'utf8')) as { commit: string }).commit === commit) return undefined;
-  await rm(out, { recursive: true, force: true });
-  log(`${id}: indexing the base ${commit.slice(0, 12)}`);
-  const seconds = build(dir, commit, out, id);
-  await writeFile(stamp, source);
-  log(`${id}: base indexed in ${seconds.toFixed(1)} s`);
-  return seconds;
 }
 
 function render(results: CorpusResult[], misses: number): string {
@@ -331,6 +292,28 @@ function render(results: CorpusResult[], misses: number): string {
       if (!list.length) continue;
       lines.push('', `### ${r.corpus}: ${title} (${list.length}${list.length > misses ? `, the first ${misses}; all in the JSON file` : ''})`, ...list.slice(0, misses));
     }
+  }
+  return lines.join('\n');
+}
+
+function renderJvm({ javac, results }: JvmBenchResult, oracleOnly: boolean): string {
+  const lines = [
+    `### jvm-shop: mutations with their broken sites known by construction${javac ? ` (Java sites also checked with ${javac})` : ' (no javac installed)'}`, '',
+    '| mutation | expected sites | covered | broken sites | right | diff_symbols | javac agrees |', '| --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  for (const r of results) {
+    const asked = !oracleOnly && !r.error;
+    lines.push(`| ${r.mutation.id} | ${r.expectedSites.length} | ${r.error ? 'error' : asked ? r.covered : '-'} | ${asked ? r.brokenSites.length : '-'} | ${asked ? r.brokenSites.length - r.extra.length : '-'} | ${r.diff ? (r.diff.ok ? 'ok' : `expected ${r.mutation.expected.change}, got ${r.diff.got}`) : '-'} | ${r.javac ? (r.javac.agrees ? 'yes' : `NO: ${r.javac.errors.map((e) => `${e.path}:${e.line} ${e.message}`).join('; ')}`) : '-'} |`);
+  }
+  const covered = results.reduce((n, r) => n + r.covered, 0);
+  const expected = results.reduce((n, r) => n + r.expectedSites.length, 0);
+  const broken = results.reduce((n, r) => n + r.brokenSites.length, 0);
+  const right = results.reduce((n, r) => n + r.brokenSites.length - r.extra.length, 0);
+  if (!oracleOnly) lines.push('', `jvm-shop: recall ${ratio(covered, expected)} (${covered}/${expected}), precision ${ratio(right, broken)} (${right}/${broken}).`);
+  for (const r of results) {
+    for (const m of r.missed) lines.push(`- missed: ${r.mutation.id} ${m.path}:${m.line} (by ${m.by})`);
+    for (const e of r.extra) lines.push(`- not broken: ${r.mutation.id} ${e.path}:${e.line} ${e.kind} ${e.confidence}${e.reason ? ` "${e.reason}"` : ''}`);
+    if (r.error) lines.push(`- error: ${r.mutation.id} ${r.error.split('\n')[0]}`);
   }
   return lines.join('\n');
 }

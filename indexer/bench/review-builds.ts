@@ -1,0 +1,59 @@
+// The review benches' git and index plumbing: a mutant committed on top of a base without
+// touching the work tree, and `indexer build --commit` run as its own process (timed), the base's
+// index kept between runs while neither its commit nor the indexer's source changes.
+import { execFile, spawnSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { rm, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { benchGitEnv, sourceFingerprint } from './corpora.ts';
+
+const INDEXER = fileURLToPath(new URL('../bin/indexer.js', import.meta.url));
+
+/** A commit whose tree is the base's with some files replaced, made with a private git index: the work tree stays at the base. */
+export async function commitMutant(dir: string, base: string, edits: { path: string; text: string }[], message: string): Promise<string> {
+  const indexFile = join(dir, '.git', 'sextant-bench-index');
+  const env = { ...process.env, ...benchGitEnv(1), GIT_INDEX_FILE: indexFile };
+  const git = async (args: string[], input?: string) => {
+    const child = execFile('git', args, { cwd: dir, env, maxBuffer: 64 << 20 });
+    const out = new Promise<string>((resolveOut, reject) => {
+      let stdout = '';
+      child.stdout!.on('data', (chunk) => { stdout += chunk; });
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolveOut(stdout.trim()) : reject(new Error(`git ${args.join(' ')} exited ${code}`))));
+    });
+    if (input !== undefined) child.stdin!.end(input);
+    else child.stdin!.end();
+    return out;
+  };
+  await git(['read-tree', base]);
+  for (const { path, text } of edits) {
+    const blob = await git(['hash-object', '-w', '--stdin'], text);
+    await git(['update-index', '--cacheinfo', `100644,${blob},${path}`]);
+  }
+  const tree = await git(['write-tree']);
+  return git(['commit-tree', tree, '-p', base, '-m', message]);
+}
+
+/** `indexer build --commit` into `out`, in seconds. */
+export function build(dir: string, commit: string, out: string, id: string): number {
+  const started = performance.now();
+  const child = spawnSync(process.execPath, [INDEXER, 'build', '--repo', dir, '--commit', commit, '--out', out, '--repo-name', `bench/${id}`, '--quiet'], { encoding: 'utf8' });
+  if (child.status !== 0) throw new Error(`indexer build --commit ${commit.slice(0, 12)} failed (exit ${child.status}): ${child.stderr.slice(-1500)}`);
+  return (performance.now() - started) / 1000;
+}
+
+/** The base's index, built again only when the commit or the indexer's source changed. */
+export async function ensureIndex(dir: string, commit: string, out: string, id: string, log: (line: string) => void): Promise<number | undefined> {
+  const stamp = `${out}.indexer-source`;
+  const source = await sourceFingerprint();
+  const manifest = join(out, 'manifest.json');
+  if (existsSync(manifest) && existsSync(stamp) && readFileSync(stamp, 'utf8') === source
+    && (JSON.parse(readFileSync(manifest, 'utf8')) as { commit: string }).commit === commit) return undefined;
+  await rm(out, { recursive: true, force: true });
+  log(`${id}: indexing the base ${commit.slice(0, 12)}`);
+  const seconds = build(dir, commit, out, id);
+  await writeFile(stamp, source);
+  log(`${id}: base indexed in ${seconds.toFixed(1)} s`);
+  return seconds;
+}
