@@ -203,6 +203,21 @@ export interface VersionPairSpec {
   note: string;
 }
 
+/**
+ * The review benches' version pairs: for each package a pair changing at most 20 files and one
+ * changing more (counts from `git diff --name-status` between the two prepared commits, src/ plus
+ * package.json; printed by the benches). Found by diffing the src/ trees of consecutive releases.
+ */
+export const VERSION_PAIRS: readonly VersionPairSpec[] = [
+  { id: 'effect-small', corpus: 'effect', base: '4.0.0-rc.116', head: '4.0.0-rc.117', note: '14 source files modified' },
+  { id: 'effect-large', corpus: 'effect', base: '4.0.6', head: '4.1.0', note: 'a minor release: about 200 files' },
+  { id: 'zod-small', corpus: 'zod', base: '4.6.6', head: '4.6.7', note: 'one source file modified' },
+  { id: 'zod-large', corpus: 'zod', base: '4.6.0', head: '4.6.7', note: 'seven patch releases: about 100 files' },
+];
+
+/** Issue #14's cost targets: worker CPU per call on effect, for a change of at most 20 files. */
+export const REVIEW_TARGETS = { coldCpuMs: { diff_symbols: 100, change_impact: 150 } as Record<string, number>, warmCpuMs: 10, maxFiles: 20, pkg: 'effect' };
+
 export interface FileChanges {
   added: number;
   removed: number;
