@@ -3,7 +3,9 @@
 // corpus the CPU and wall time of a call, cold (a fresh isolate that has never seen the
 // repository) and warm, then the sustained rate at a fixed concurrency over 60 s, a 10-minute
 // memory soak (the isolate's live heap must stay flat), the bundle size and the startup time;
-// checks the targets of issue #6. See bench/README.md for the method.
+// checks the targets of issue #6. With --review, also the change-review tools (diff_symbols and
+// change_impact) on version pairs of real packages, both commits published, cold and warm, against
+// the targets of issue #14. See bench/README.md for the method.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -14,7 +16,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { sha256Hex } from '@sextant/format';
-import { prepareBenchCorpora, type BenchCorpus } from './bench-corpora.ts';
+import { prepareBenchCorpora, prepareReviewPairs, type BenchCorpus, type BenchPair } from './bench-corpora.ts';
+import { REVIEW_TARGETS } from '../../../indexer/bench/corpora.ts';
 import { BenchWorker } from './bench-worker-process.ts';
 import { SHARD_CACHE_BYTES } from '../src/isolate-caches.ts';
 
@@ -31,7 +34,10 @@ const USAGE = `usage: npm run bench:worker -- [--corpus rxjs,zod,effect] [--cold
   --seconds S       length of the sustained-load run (default 60)
   --concurrency C   requests in flight during it (default 8)
   --soak S          length of the memory soak after it, heap sampled every 30 s (default 600; 0 skips it)
-  --profiles DIR    also write each cold call's V8 CPU profile there (.cpuprofile)`;
+  --profiles DIR    also write each cold call's V8 CPU profile there (.cpuprofile)
+  --review PAIRS    also diff_symbols and change_impact on these version pairs (indexer/bench/corpora.ts VERSION_PAIRS,
+                    e.g. effect-small,effect-large,zod-small,zod-large), cold and warm, against the targets of issue #14
+  --only-review     only that section: no other tool, no sustained run, no soak`;
 
 /** Issue #6: handler CPU per call. */
 const TARGETS = {
@@ -76,6 +82,8 @@ async function main(): Promise<number> {
       concurrency: { type: 'string', default: '8' },
       soak: { type: 'string', default: '600' },
       profiles: { type: 'string' },
+      review: { type: 'string', default: '' },
+      'only-review': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -94,7 +102,15 @@ async function main(): Promise<number> {
   const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)} load ${loadavg().map((l) => l.toFixed(2)).join(' ')}] ${line}`);
   log(`machine: ${readFileSync('/proc/cpuinfo', 'utf8').match(/model name\s*:\s*(.*)/)?.[1] ?? 'unknown cpu'}, ${readFileSync('/proc/cpuinfo', 'utf8').match(/^processor/gm)?.length} cores`);
 
-  const corpora = await prepareBenchCorpora({ root: ROOT, benchDir: BENCH_DIR, ids: values.corpus.split(','), log });
+  const onlyReview = values['only-review'];
+  const reviewIds = values.review.split(',').filter(Boolean);
+  if (onlyReview && reviewIds.length === 0) {
+    console.error(`error: --only-review needs --review PAIRS. To fix this, see the usage below.\n${USAGE}`);
+    return 2;
+  }
+  const corpora = await prepareBenchCorpora({ root: ROOT, benchDir: BENCH_DIR, ids: onlyReview ? [] : values.corpus.split(','), log });
+  const pairs = await prepareReviewPairs({ root: ROOT, benchDir: BENCH_DIR, ids: reviewIds, log });
+  for (const p of pairs) log(`${p.repo}: ${p.baseVersion} (${p.base.slice(0, 12)}) -> ${p.headVersion} (${p.commit.slice(0, 12)}): ${p.changes.total} files changed (${p.changes.source} TS/JS) of ${p.files}; ${p.shards} shards, ${(p.shardBytes / 1048576).toFixed(1)} MiB in both indexes`);
   for (const c of corpora) log(`${c.repo}@${c.commit.slice(0, 12)}: ${c.files} files, ${c.lines} lines, ${c.shards} shards, ${(c.shardBytes / 1048576).toFixed(1)} MiB`);
 
   const bundle = buildBundle(log);
@@ -107,6 +123,7 @@ async function main(): Promise<number> {
     env: { SEXTANT_TOKENS: JSON.stringify([{ name: 'bench', sha256: sha256Hex(new TextEncoder().encode(TOKEN)), repos: ['bench/*'] }]) },
   });
   const rows: Row[] = [];
+  const reviewRows: Row[] = [];
   let baseline: number[] = [];
   let load: LoadResult;
   let memory: Soak = { samples: [], firstErrors: [] };
@@ -150,10 +167,13 @@ async function main(): Promise<number> {
       log(`warm ${corpus.id} done`);
     }
 
-    log(`sustained: ${concurrency} in flight for ${seconds} s, every tool and corpus in turn`);
+    if (pairs.length) await reviewSection(worker, pairs, reviewRows, coldRuns, warmRuns, log);
     const mix = corpora.flatMap((corpus) => calls.get(corpus.id)!.map((call) => ({ corpus, call })));
-    load = await sustained(worker, mix, concurrency, seconds * 1000);
-    if (soakSeconds > 0) {
+    if (mix.length) {
+      log(`sustained: ${concurrency} in flight for ${seconds} s, every tool and corpus in turn`);
+      load = await sustained(worker, mix, concurrency, seconds * 1000);
+    }
+    if (soakSeconds > 0 && mix.length) {
       log(`soak: ${concurrency} in flight for ${soakSeconds} s, the isolate's live heap sampled every ${SOAK_SAMPLE_MS / 1000} s`);
       memory = await soak(worker, mix, concurrency, soakSeconds * 1000, log);
     }
@@ -161,11 +181,14 @@ async function main(): Promise<number> {
     await worker.stop();
   }
 
-  const report = render({ corpora, rows, baseline, load: load!, memory, bundle, startupCpuMs, startMs: startMs!, concurrency, seconds, coldRuns, warmRuns });
+  const report = [
+    ...(rows.length ? [render({ corpora, rows, baseline, load: load!, memory, bundle, startupCpuMs, startMs: startMs!, concurrency, seconds, coldRuns, warmRuns })] : []),
+    ...(pairs.length ? [renderReview(pairs, reviewRows, baseline, coldRuns, warmRuns)] : []),
+  ].join('\n\n');
   console.log(`\n${report}`);
   mkdirSync(join(BENCH_DIR, 'results'), { recursive: true });
   writeFileSync(join(BENCH_DIR, 'results', 'worker-bench.md'), `${report}\n`);
-  writeFileSync(join(BENCH_DIR, 'results', 'worker-bench.json'), `${JSON.stringify({ corpora, rows, baseline, load: load!, memory, bundle, startupCpuMs, startMs: startMs! }, null, 2)}\n`);
+  writeFileSync(join(BENCH_DIR, 'results', 'worker-bench.json'), `${JSON.stringify({ corpora, rows, pairs, reviewRows, baseline, load: load!, memory, bundle, startupCpuMs, startMs: startMs! }, null, 2)}\n`);
   log(`written to ${join(BENCH_DIR, 'results')}/worker-bench.{md,json}`);
   return 0;
 }
@@ -258,6 +281,71 @@ async function chooseCalls(worker: BenchWorker, corpus: BenchCorpus, log: (line:
     call('read_file', { path }),
     call('file_problems', { path }),
   ];
+}
+
+/**
+ * The review section: for each version pair, diff_symbols and change_impact from base to head
+ * (both published under the pair's repository), each cold (a fresh isolate per call) and warm.
+ * Runs after the warm rows, in a fresh isolate of its own.
+ */
+async function reviewSection(worker: BenchWorker, pairs: BenchPair[], rows: Row[], coldRuns: number, warmRuns: number, log: (line: string) => void): Promise<void> {
+  const callsOf = (pair: BenchPair): Call[] => ['diff_symbols', 'change_impact'].map((tool) => ({ tool, label: tool, args: { base: pair.base, head: pair.commit } }));
+  log(`review: ${coldRuns} fresh isolate(s) per tool and pair, then ${warmRuns} warm calls`);
+  for (const pair of pairs) {
+    for (const call of callsOf(pair)) {
+      const row: Row = { label: call.label, corpus: pair.id, cold: [], warm: [] };
+      rows.push(row);
+      for (let i = 0; i < coldRuns; i++) {
+        await worker.freshIsolate();
+        worker.takeLogLines();
+        const { value, busyMs } = await worker.profiled(() => measured(worker, pair, call));
+        row.cold.push({ ...value, profiled: busyMs });
+      }
+    }
+  }
+  await worker.freshIsolate();
+  for (const pair of pairs) {
+    for (const call of callsOf(pair)) {
+      const row = rows.find((r) => r.corpus === pair.id && r.label === call.label)!;
+      for (let i = 0; i < 5; i++) await measured(worker, pair, call);
+      for (let i = 0; i < warmRuns; i++) row.warm.push(await measured(worker, pair, call));
+    }
+    log(`review ${pair.id} done`);
+  }
+}
+
+/** The review table: CPU cold and warm, shards and bytes, and the ratio to issue #14's targets where they apply. */
+function renderReview(pairs: BenchPair[], rows: Row[], baseline: number[], coldRuns: number, warmRuns: number): string {
+  const floor = baseline.length ? percentile(baseline, 50) : 0;
+  const handler = (s: Sample) => Math.max(0, s.cpu - floor);
+  const f = (n: number | undefined) => (n === undefined || Number.isNaN(n) ? '-' : n < 10 ? n.toFixed(2) : n.toFixed(0));
+  const lines = [
+    `## Worker bench: change review (${new Date().toISOString()})`, '',
+    `Load average at the end: ${loadavg().map((l) => l.toFixed(2)).join(', ')}. CPU as in the table above (workerd's on-CPU time minus the /health median, ${f(floor)} ms; cold: the smaller of that and V8's profile of the isolate). Cold: ${coldRuns} call(s), each the first in a fresh isolate; warm: ${warmRuns} after 5. Shards and KiB: what the call's log line says it read (cold: the first sample).`,
+    `Targets (issue #14) on ${REVIEW_TARGETS.pkg}, a change of at most ${REVIEW_TARGETS.maxFiles} files: cold CPU at most ${REVIEW_TARGETS.coldCpuMs.diff_symbols} ms diff_symbols and ${REVIEW_TARGETS.coldCpuMs.change_impact} ms change_impact; warm at most ${REVIEW_TARGETS.warmCpuMs} ms. Ratio = measured / target (at most 1 meets it).`, '',
+    '| pair | versions | files changed (TS/JS) | tool | cold CPU ms p50 / max | cold wall ms p50 | cold shards | cold KiB | cold R2 reads / edge hits | warm CPU ms p50 / p99 | warm wall ms p50 | ratio cold / warm | target |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+  ];
+  const misses: string[] = [];
+  for (const row of rows) {
+    const pair = pairs.find((p) => p.id === row.corpus)!;
+    const coldCpu = row.cold.map((s) => Math.min(handler(s), s.profiled ?? Infinity));
+    const warmCpu = row.warm.map(handler);
+    const targeted = pair.id.startsWith(`${REVIEW_TARGETS.pkg}-`) && pair.changes.total <= REVIEW_TARGETS.maxFiles;
+    const coldTarget = REVIEW_TARGETS.coldCpuMs[row.label]!;
+    const coldMax = Math.max(...coldCpu);
+    const warmP50 = percentile(warmCpu, 50);
+    let verdict = '-';
+    if (targeted) {
+      const checks = [coldMax <= coldTarget ? 'cold ok' : `cold ${f(coldMax)} > ${coldTarget}`, warmP50 <= REVIEW_TARGETS.warmCpuMs ? 'warm ok' : `warm ${f(warmP50)} > ${REVIEW_TARGETS.warmCpuMs}`];
+      if (checks.some((c) => c.includes('>'))) misses.push(`${row.label} on ${pair.id}: ${checks.join(', ')}`);
+      verdict = checks.join(', ');
+    }
+    const first = row.cold[0];
+    lines.push(`| ${pair.id} | ${pair.baseVersion} -> ${pair.headVersion} | ${pair.changes.total} (${pair.changes.source}) | ${row.label} | ${f(percentile(coldCpu, 50))} / ${f(coldMax)} | ${f(percentile(row.cold.map((s) => s.wall), 50))} | ${first?.shardsRead ?? '?'} | ${first?.shardBytes === undefined ? '?' : (first.shardBytes / 1024).toFixed(0)} | ${row.cold.map((s) => `${s.r2Reads ?? '?'}/${s.edgeCacheHits ?? '?'}`).join(' ')} | ${f(warmP50)} / ${f(percentile(warmCpu, 99))} | ${f(percentile(row.warm.map((s) => s.wall), 50))} | ${f(coldMax / coldTarget)} / ${f(warmP50 / REVIEW_TARGETS.warmCpuMs)} | ${verdict} |`);
+  }
+  lines.push('', misses.length ? `Review targets missed (${misses.length}):\n${misses.map((m) => `- ${m}`).join('\n')}` : 'Every review target met.');
+  return lines.join('\n');
 }
 
 interface LoadResult {
