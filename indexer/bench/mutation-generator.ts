@@ -186,7 +186,9 @@ export class MutationGenerator {
     decl: Node, kind: MutationKind, description: string, edit: Mutation['edit'], aspects: string[],
     change: ExpectedChange['change'] = 'modified', whole: Node = decl, crossFileOnly = false,
   ): Mutation | undefined {
-    const nameNode = (decl as unknown as { getNameNode(): Node & { findReferencesAsNodes(): Node[] } }).getNameNode();
+    const nameNode = (decl as unknown as { getNameNode(): Node }).getNameNode();
+    // A quoted or computed member name (`'~standard'()`): not a name the mutations can rename or find.
+    if (!Node.isIdentifier(nameNode)) return undefined;
     const sf = decl.getSourceFile();
     const start = whole.getStart();
     const end = whole.getEnd();
