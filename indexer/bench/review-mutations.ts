@@ -24,10 +24,12 @@ const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const BENCH_DIR = join(PACKAGE_DIR, '.bench');
 
 const USAGE = `usage: tsx bench/review-mutations.ts [--corpus rxjs,zod,jvm-shop] [--mutations 100] [--seed 1] [--kinds all]
-       [--max-trials N] [--misses 40] [--oracle-only]
+       [--max-trials N] [--max-minutes M] [--misses 40] [--oracle-only]
   --corpus LIST   TypeScript corpora of bench/corpora.ts, and jvm-shop (test/fixtures/jvm-shop, mutations by construction)
   --mutations N   breaking mutations per corpus (default 100), spread over the kinds in turn
   --max-trials N  candidates tried per corpus before giving up (default 4 x --mutations)
+  --max-minutes M stop taking new mutations in a corpus after M minutes (default: no limit; zod costs about
+                  a minute and a half per mutant: the oracle's re-check and a full index build)
   --kinds LIST    mutation kinds (default all: ${MUTATION_KINDS.join(',')})
   --oracle-only   generate and check the mutations with the compiler, without indexing or calling the tools`;
 
@@ -58,6 +60,8 @@ interface CorpusResult {
   notBreaking: number;
   candidates: Record<string, number>;
   mutations: MutationResult[];
+  /** Why fewer than --mutations were taken, when a limit stopped the corpus early. */
+  stoppedBy?: string;
   seconds: number;
 }
 
@@ -69,6 +73,7 @@ async function main(): Promise<number> {
       seed: { type: 'string', default: '1' },
       kinds: { type: 'string', default: 'all' },
       'max-trials': { type: 'string' },
+      'max-minutes': { type: 'string' },
       misses: { type: 'string', default: '40' },
       'oracle-only': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -82,6 +87,7 @@ async function main(): Promise<number> {
   const count = positive(values.mutations, '--mutations');
   const seed = Number(values.seed);
   const maxTrials = values['max-trials'] ? positive(values['max-trials'], '--max-trials') : 4 * count;
+  const maxMinutes = values['max-minutes'] ? positive(values['max-minutes'], '--max-minutes') : Infinity;
   const kinds = (values.kinds === 'all' ? [...MUTATION_KINDS] : values.kinds.split(',')) as MutationKind[];
   const unknownKind = kinds.find((k) => !MUTATION_KINDS.includes(k));
   if (unknownKind) return usageError(`unknown mutation kind "${unknownKind}"`);
@@ -106,7 +112,7 @@ async function main(): Promise<number> {
     }
     const spec = CORPORA.find((c) => c.id === id);
     if (!spec) return usageError(`unknown corpus "${id}"; known: ${CORPORA.map((c) => c.id).join(', ')}`);
-    results.push(await benchCorpus(spec, { count, seed, maxTrials, kinds, tools, log }));
+    results.push(await benchCorpus(spec, { count, seed, maxTrials, maxMinutes, kinds, tools, log }));
   }
 
   const report = [...(results.length ? [render(results, Number(values.misses))] : []), ...(jvm ? [renderJvm(jvm, oracleOnly)] : [])].join('\n\n');
@@ -132,12 +138,13 @@ interface CorpusOptions {
   count: number;
   seed: number;
   maxTrials: number;
+  maxMinutes: number;
   kinds: MutationKind[];
   tools: ReviewTools | undefined;
   log: (line: string) => void;
 }
 
-async function benchCorpus(spec: (typeof CORPORA)[number], { count, seed, maxTrials, kinds, tools, log }: CorpusOptions): Promise<CorpusResult> {
+async function benchCorpus(spec: (typeof CORPORA)[number], { count, seed, maxTrials, maxMinutes, kinds, tools, log }: CorpusOptions): Promise<CorpusResult> {
   const started = performance.now();
   const corpus = await prepareCorpus(spec, { cacheDir: join(BENCH_DIR, 'cache'), maxFileBytes: 1_000_000, log });
   const work = join(BENCH_DIR, 'review', spec.id);
@@ -164,6 +171,11 @@ async function benchCorpus(spec: (typeof CORPORA)[number], { count, seed, maxTri
   };
   const live = kinds.filter((k) => generator.remaining(k) > 0);
   for (let turn = 0; result.mutations.length < count && result.trials < maxTrials && live.length; turn++) {
+    if ((performance.now() - started) / 60_000 > maxMinutes) {
+      result.stoppedBy = `--max-minutes ${maxMinutes}`;
+      log(`${spec.id}: stopped after ${maxMinutes} minutes with ${result.mutations.length} mutations`);
+      break;
+    }
     const kind = live[turn % live.length]!;
     const mutation = generator.next(kind);
     if (!mutation) {
@@ -279,7 +291,7 @@ function render(results: CorpusResult[], misses: number): string {
   lines.push('', 'Targets (issue #14): recall at least 99.5 %, precision at least 99 %, every mutated symbol found by diff_symbols with the right change and aspects.', '');
   for (const r of results) {
     const builds = r.mutations.map((m) => m.timings.buildSeconds ?? NaN);
-    lines.push(`${r.corpus}@${r.commit.slice(0, 12)} (${r.files} files, ${r.lines} lines): ${r.mutations.length} breaking mutations from ${r.trials} candidates tried (${r.notBreaking} broke nothing outside their own declaration); `
+    lines.push(`${r.corpus}@${r.commit.slice(0, 12)} (${r.files} files, ${r.lines} lines): ${r.mutations.length} breaking mutations${r.stoppedBy ? ` (stopped by ${r.stoppedBy})` : ''} from ${r.trials} candidates tried (${r.notBreaking} broke nothing outside their own declaration); `
       + `base type-check ${f(r.oracle.baseSeconds)} s (${r.oracle.baseDiagnostics} diagnostics, TypeScript ${r.oracle.typescript}), base index ${r.baseBuildSeconds === undefined ? 'reused' : `${f(r.baseBuildSeconds)} s`}; `
       + `per mutant: oracle ${f(median(r.mutations.map((m) => m.timings.oracleSeconds)))} s, build ${f(median(builds))} s, diff_symbols ${f(median(r.mutations.map((m) => (m.timings.diffSeconds ?? NaN) * 1000)))} ms, change_impact ${f(median(r.mutations.map((m) => (m.timings.impactSeconds ?? NaN) * 1000)))} ms (medians); ${f(r.seconds)} s in all.`);
   }
