@@ -296,10 +296,16 @@ function render(results: CorpusResult[], misses: number): string {
       + `per mutant: oracle ${f(median(r.mutations.map((m) => m.timings.oracleSeconds)))} s, build ${f(median(builds))} s, diff_symbols ${f(median(r.mutations.map((m) => (m.timings.diffSeconds ?? NaN) * 1000)))} ms, change_impact ${f(median(r.mutations.map((m) => (m.timings.impactSeconds ?? NaN) * 1000)))} ms (medians); ${f(r.seconds)} s in all.`);
   }
   for (const r of results) {
-    const missed = r.mutations.flatMap((m) => (m.sites?.missed ?? []).map((d) => `- ${m.mutation.id} ${m.mutation.qualifiedName} (${m.mutation.description}): ${d.path}:${d.line} TS${d.code} ${d.message.split('\n')[0]}`));
+    const missed = r.mutations.flatMap((m) => (m.sites?.missed ?? []).map((d) => `- ${m.mutation.id} ${m.mutation.qualifiedName} (${m.mutation.description}): ${d.path}:${d.line} TS${d.code} ${d.message.split('\n')[0]} [${d.cause}]`));
     const extra = r.mutations.flatMap((m) => (m.sites?.extra ?? []).map((s) => `- ${m.mutation.id} ${m.mutation.qualifiedName} (${m.mutation.description}): ${s.path}:${s.line} ${s.kind} ${s.confidence}${s.reason ? ` "${s.reason}"` : ''}`));
     const diffs = r.mutations.filter((m) => m.diff && !m.diff.ok).map((m) => `- ${m.mutation.id} ${m.mutation.qualifiedName} (${m.mutation.path}:${m.mutation.expected.line}): expected ${m.mutation.expected.change}${m.mutation.expected.aspects.length ? ` [${m.mutation.expected.aspects.join(', ')}]` : ''}, got ${m.diff!.got}`);
     const errors = r.mutations.filter((m) => m.error).map((m) => `- ${m.mutation.id}: ${m.error!.split('\n')[0]}`);
+    const causes = new Map<string, number>();
+    for (const m of r.mutations) for (const d of m.sites?.missed ?? []) {
+      const cause = d.cause.startsWith('site is ') ? d.cause.split(' (')[0]! : d.cause;
+      causes.set(`${m.mutation.kind}: ${cause}`, (causes.get(`${m.mutation.kind}: ${cause}`) ?? 0) + 1);
+    }
+    if (causes.size) lines.push('', `### ${r.corpus}: recall misses by mutation kind and cause`, ...[...causes].sort((a, b) => b[1] - a[1]).map(([cause, n]) => `- ${cause}: ${n}`));
     for (const [title, list] of [['oracle sites no broken site covers (recall misses)', missed], ['broken sites the compiler does not confirm (precision misses)', extra], ['diff_symbols misses', diffs], ['errors', errors]] as const) {
       if (!list.length) continue;
       lines.push('', `### ${r.corpus}: ${title} (${list.length}${list.length > misses ? `, the first ${misses}; all in the JSON file` : ''})`, ...list.slice(0, misses));

@@ -52,13 +52,20 @@ export interface SiteScore {
   /** Broken sites, and how many match some new diagnostic (in the change or not). */
   broken: number;
   matched: number;
-  missed: OracleDiagnostic[];
+  missed: (OracleDiagnostic & { cause: string })[];
   extra: ImpactSite[];
 }
 
 export function scoreSites(oracleSites: OracleDiagnostic[], allIntroduced: OracleDiagnostic[], impacts: Impact[]): SiteScore {
-  const broken = impacts.flatMap((i) => i.sites).filter((s) => s.status === 'broken');
-  const missed = oracleSites.filter((d) => !broken.some((s) => covers(s, d)));
+  const sites = impacts.flatMap((i) => i.sites);
+  const broken = sites.filter((s) => s.status === 'broken');
+  // Why a diagnostic is missed: a site is there with another status, or no site of any changed
+  // symbol is on it (the error is not at a reference: an assignment checked structurally, a class
+  // that no longer implements its interface, a use through a re-export the index does not follow).
+  const missed = oracleSites.filter((d) => !broken.some((s) => covers(s, d))).map((d) => {
+    const other = sites.find((s) => covers(s, d));
+    return { ...d, cause: other ? `site is ${other.status}${other.reason ? ` (${other.reason})` : ''}` : 'no site of a changed symbol on it' };
+  });
   const extra = broken.filter((s) => !allIntroduced.some((d) => covers(s, d)));
   return { oracle: oracleSites.length, covered: oracleSites.length - missed.length, broken: broken.length, matched: broken.length - extra.length, missed, extra };
 }
