@@ -169,6 +169,8 @@ export class MutationGenerator {
       for (const member of [...iface.getProperties(), ...iface.getMethods()]) {
         const nameNode = member.getNameNode();
         if (!Node.isIdentifier(nameNode)) continue;
+        // One signature of an overloaded member removed leaves the member: a modification, not this kind.
+        if (iface.getMembers().filter((m) => (m as { getName?: () => string }).getName?.() === nameNode.getText()).length > 1) continue;
         add('remove-interface-member', () => this.make(member, 'remove-interface-member', `remove ${iface.getName()}.${nameNode.getText()}`, {
           start: member.getFullStart(), end: member.getEnd(), text: '',
         }, [], 'removed'));

@@ -23,6 +23,7 @@ const ORDER = 'core/src/main/java/com/example/core/Order.java';
 const REPOSITORY = 'core/src/main/java/com/example/core/Repository.java';
 const PRICING = 'core/src/main/kotlin/com/example/core/Pricing.kt';
 const SERVICE = 'app/src/main/kotlin/com/example/app/OrderService.kt';
+const SERVICE_TEST = 'app/src/test/kotlin/com/example/app/OrderServiceTest.kt';
 /** The Java files javac can compile without the Kotlin ones. */
 const JAVA_ONLY = (path: string) => path.endsWith('.java') && (path.startsWith('core/src/main/java/') || path === 'app/src/main/java/com/example/app/Promotions.java');
 
@@ -56,6 +57,7 @@ export const JVM_MUTATIONS: JvmMutation[] = [
       { path: 'core/src/main/java/com/example/core/InMemoryOrderRepository.java', marker: 'order.getStatus() == status' },
       // Kotlin's synthetic property `status` needs the getter; without it the assignment no longer resolves.
       { path: SERVICE, marker: 'order.status = Status.SUBMITTED' },
+      { path: SERVICE_TEST, marker: 'saved.filter { it.status == status }' },
     ],
   },
   {
@@ -74,10 +76,13 @@ export const JVM_MUTATIONS: JvmMutation[] = [
   },
   {
     id: 'java-interface-member-added', language: 'java', kind: 'add-abstract-member', javac: true,
-    description: 'add void clear() to the interface Repository: InMemoryOrderRepository (through OrderRepository) no longer implements it',
+    description: 'add void clear() to the interface Repository: InMemoryOrderRepository and the test\'s FakeRepository (through OrderRepository) no longer implement it',
     edits: [{ path: REPOSITORY, find: '    void save(T entity);\n', replace: '    void save(T entity);\n\n    void clear();\n' }],
     expected: { change: 'added', aspects: [], side: 'head', name: 'clear', path: REPOSITORY, marker: 'void clear();' },
-    broken: [{ path: 'core/src/main/java/com/example/core/InMemoryOrderRepository.java', marker: 'public class InMemoryOrderRepository' }],
+    broken: [
+      { path: 'core/src/main/java/com/example/core/InMemoryOrderRepository.java', marker: 'public class InMemoryOrderRepository' },
+      { path: SERVICE_TEST, marker: 'class FakeRepository : OrderRepository' },
+    ],
   },
   {
     id: 'kotlin-abstract-member-added', language: 'kotlin', kind: 'add-abstract-member', javac: false,
@@ -102,10 +107,13 @@ export const JVM_MUTATIONS: JvmMutation[] = [
   },
   {
     id: 'kotlin-remove-called-method', language: 'kotlin', kind: 'remove-method', javac: false,
-    description: 'remove OrderService.describe (called from Java in Checkout)',
+    description: 'remove OrderService.describe (called from Java in Checkout and from the Kotlin test)',
     edits: [{ path: SERVICE, find: '    fun describe(order: Order): String = Formatter.format(priceWithTax(order))\n\n', replace: '' }],
     expected: { change: 'removed', aspects: [], side: 'base', name: 'describe', path: SERVICE, marker: 'fun describe(order: Order)' },
-    broken: [{ path: 'app/src/main/java/com/example/app/Checkout.java', marker: 'fresh.describe(order)' }],
+    broken: [
+      { path: 'app/src/main/java/com/example/app/Checkout.java', marker: 'fresh.describe(order)' },
+      { path: SERVICE_TEST, marker: 'service.describe(Order("a"))' },
+    ],
   },
 ];
 
