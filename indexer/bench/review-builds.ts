@@ -43,7 +43,7 @@ export function build(dir: string, commit: string, out: string, id: string): num
   return (performance.now() - started) / 1000;
 }
 
-/** The base's index, built again only when the commit or the indexer's source changed. */
+/** A commit's index in `out`, built again only when the commit or the indexer's source changed; the seconds it took, or undefined when reused. */
 export async function ensureIndex(dir: string, commit: string, out: string, id: string, log: (line: string) => void): Promise<number | undefined> {
   const stamp = `${out}.indexer-source`;
   const source = await sourceFingerprint();
@@ -51,9 +51,9 @@ export async function ensureIndex(dir: string, commit: string, out: string, id: 
   if (existsSync(manifest) && existsSync(stamp) && readFileSync(stamp, 'utf8') === source
     && (JSON.parse(readFileSync(manifest, 'utf8')) as { commit: string }).commit === commit) return undefined;
   await rm(out, { recursive: true, force: true });
-  log(`${id}: indexing the base ${commit.slice(0, 12)}`);
+  log(`${id}: indexing ${commit.slice(0, 12)}`);
   const seconds = build(dir, commit, out, id);
   await writeFile(stamp, source);
-  log(`${id}: base indexed in ${seconds.toFixed(1)} s`);
+  log(`${id}: ${commit.slice(0, 12)} indexed in ${seconds.toFixed(1)} s`);
   return seconds;
 }

@@ -138,7 +138,7 @@ function render(results: PairResult[], coldRuns: number, warmRuns: number): stri
     }
   }
   lines.push('', `CPU / target: this process's CPU over issue #14's worker targets (cold ${REVIEW_TARGETS.coldCpuMs.diff_symbols} ms diff_symbols, ${REVIEW_TARGETS.coldCpuMs.change_impact} ms change_impact, warm ${REVIEW_TARGETS.warmCpuMs} ms), for ${REVIEW_TARGETS.pkg} pairs of at most ${REVIEW_TARGETS.maxFiles} files only; indicative, the targets are the worker's.`);
-  const built = results.flatMap((r) => [r.buildSeconds.base, r.buildSeconds.head].filter((s): s is number => s !== undefined).map((s) => `${r.pair} ${f(s)} s`));
+  const built = results.flatMap((r) => (['base', 'head'] as const).filter((side) => r.buildSeconds[side] !== undefined).map((side) => `${r.pair} ${side} ${f(r.buildSeconds[side]!)} s`));
   lines.push('', `Index builds this run: ${built.length ? built.join(', ') : 'none (all reused)'}. The worker's cold and warm CPU against the targets of issue #14: workers/mcp bench:worker --review.`);
   return lines.join('\n');
 }
