@@ -64,6 +64,7 @@ export async function prepareBenchCorpora({ root, benchDir, ids, log }: CorporaO
       ], { stdio: ['ignore', 'ignore', 'inherit'] });
       if (publish.status !== 0) throw new Error(`indexer publish of ${corpus.id} failed (exit ${publish.status})`);
     }
+    mkdirSync(join(benchDir, 'state'), { recursive: true }); // --only-review publishes no corpus
     writeFileSync(stamp, wanted);
   }
   return corpora;

@@ -134,7 +134,7 @@ async function main(): Promise<number> {
     const calls = new Map<string, Call[]>();
     for (const corpus of corpora) calls.set(corpus.id, await chooseCalls(worker, corpus, log));
 
-    log(`cold: ${coldRuns} fresh isolate(s) per tool and corpus`);
+    if (corpora.length) log(`cold: ${coldRuns} fresh isolate(s) per tool and corpus`);
     for (const corpus of corpora) {
       for (const call of calls.get(corpus.id)!) {
         const row: Row = { label: call.label, corpus: corpus.id, cold: [], warm: [] };
@@ -150,7 +150,7 @@ async function main(): Promise<number> {
       log(`cold ${corpus.id} done`);
     }
 
-    log(`warm: ${warmRuns} calls per tool and corpus after 5 to warm up, one at a time`);
+    if (corpora.length) log(`warm: ${warmRuns} calls per tool and corpus after 5 to warm up, one at a time`);
     await worker.freshIsolate();
     baseline = [];
     for (let i = 0; i < 100; i++) {
