@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { MANIFEST_FILE, SextantError, sameCommit, type ShardEntry } from '@sextant/format';
 import type { IndexProvider, IndexRequest } from '@sextant/mcp';
 import { IndexReader, ShardCache, type ShardSource } from '@sextant/query';
-import { DirShardSource } from '@sextant/runner';
+import { DirShardSource } from '@sextant/query/node';
 
 /** The bytes a source handed out, counted. */
 class CountingSource implements ShardSource {
