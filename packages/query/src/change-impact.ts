@@ -98,6 +98,8 @@ const MAX_SITES = 1000;
 /** Bounds of the walk to tests: steps from a changed symbol, and symbols visited. */
 const TEST_WALK = { depth: 6, maxNodes: 2000 };
 const CALLER_NODES = 200;
+/** Subtypes visited looking for the classes that must implement a new abstract member. */
+const IMPLEMENTORS_BOUND = 500;
 /** Reasons a file is skipped that leave source unread (not a binary, a symlink or a submodule). */
 const MAY_HOLD_SITES: ReadonlySet<string> = new Set(['too-large', 'not-utf8', 'unreadable', 'unaddressable-path', 'analysis-failed']);
 const RISKY: ReadonlySet<ChangeAspect> = new Set(['signature', 'modifiers', 'type', 'body']);
@@ -346,18 +348,31 @@ async function missingImplementations(set: ChangeSet, added: DeclSide): Promise<
   const container = await set.head.symbol(containerDecl.key);
   if (!container) return [];
   const sites: Omit<ImpactSite, 'status' | 'reason'>[] = [];
-  for (const edge of edgesOf(container.record, container.shard)) {
-    if (edge.out || (edge.kind !== 'implements' && edge.kind !== 'extends')) continue;
-    const implementor = await set.head.symbol(edge.peer.key);
-    if (!implementor || implementor.record.kind !== 'class' || implementor.record.defs.length < 5) continue;
-    const path = implementor.shard.paths[implementor.record.defs[0]!]!;
-    const file = await set.head.change(path);
-    const index = file?.decls.findIndex((d) => d.key === edge.peer.key) ?? -1;
-    if (!file || index < 0) continue;
-    if (file.decls.some((d) => d.container === index && d.name === added.decl.name)) continue;
-    if ((implementor.record.mods & MODIFIERS.abstract) !== 0) continue; // an abstract class may leave it abstract
-    const [, line, column, endLine, endColumn] = implementor.record.defs;
-    sites.push({ path, line: line!, column: column!, endLine: endLine!, endColumn: endColumn!, kind: 'inherit', confidence: 'resolved', enclosing: peerSummary(set.head, edge.peer) });
+  // Subtypes transitively (an interface extending it passes the duty on), each once, bounded.
+  const visited = new Set<string>([container.record.key]);
+  let frontier: LoadedSymbol[] = [container];
+  while (frontier.length > 0 && visited.size < IMPLEMENTORS_BOUND) {
+    const next: LoadedSymbol[] = [];
+    for (const type of frontier) {
+      for (const edge of edgesOf(type.record, type.shard)) {
+        if (edge.out || (edge.kind !== 'implements' && edge.kind !== 'extends') || visited.has(edge.peer.key)) continue;
+        visited.add(edge.peer.key);
+        const subtype = await set.head.symbol(edge.peer.key);
+        if (!subtype || subtype.record.defs.length < 5) continue;
+        const path = subtype.shard.paths[subtype.record.defs[0]!]!;
+        const file = await set.head.change(path);
+        const index = file?.decls.findIndex((d) => d.key === edge.peer.key) ?? -1;
+        // A subtype declaring a member of that name implements (or redeclares) it: its own subtypes are its concern.
+        if (file && index >= 0 && file.decls.some((d) => d.container === index && d.name === added.decl.name)) continue;
+        if (subtype.record.kind !== 'class' || (subtype.record.mods & MODIFIERS.abstract) !== 0) {
+          next.push(subtype); // an interface or an abstract class passes the duty to its subtypes
+          continue;
+        }
+        const [, line, column, endLine, endColumn] = subtype.record.defs;
+        sites.push({ path, line: line!, column: column!, endLine: endLine!, endColumn: endColumn!, kind: 'inherit', confidence: 'resolved', enclosing: peerSummary(set.head, edge.peer) });
+      }
+    }
+    frontier = next;
   }
   return sites;
 }
