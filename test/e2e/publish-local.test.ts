@@ -110,7 +110,8 @@ describe('indexer publish --local', () => {
     const after = buildIndexOf(source, 'acme/many', join(scratch, 'after'));
     const shas = (index: string) => Object.values((JSON.parse(readFileSync(join(index, 'manifest.json'), 'utf8')) as Manifest).shards).map((s) => s.sha256);
     const old = new Set(shas(before.index));
-    const changed = shas(after.index).filter((sha) => !old.has(sha));
+    // Distinct objects: empty buckets are equal bytes, stored once.
+    const changed = [...new Set(shas(after.index))].filter((sha) => !old.has(sha));
     // The file's text, file and change shards, the new symbol's shard, the names shard and the file table: a handful of many.
     expect(shas(after.index).length).toBeGreaterThan(10);
     expect(changed.length).toBeGreaterThan(0);
@@ -120,7 +121,7 @@ describe('indexer publish --local', () => {
     const second = await publish('--out', after.index, '--ref', 'main');
     expect(second.code).toBe(0);
     expect(second.out).toContain(`uploading ${changed.length} shards`);
-    expect(second.out).toContain(`${shas(after.index).length - changed.length} already present`);
+    expect(second.out).toContain(`${new Set(shas(after.index)).size - changed.length} already present`);
     await withProvider('acme/many', async (provider) => {
       const names = await (await provider.open()).names();
       expect(names.exactly(names.names, 'added')).toHaveLength(1);

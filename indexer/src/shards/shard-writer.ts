@@ -12,6 +12,8 @@ import type { CollectedSymbol, IndexCollector, Site } from '../index-collector.t
 
 const SYMBOLS_PER_BUCKET = 512;
 const FILES_PER_BUCKET = 8;
+/** Change records per bucket: a review reads the records of a few changed files; few neighbours ride along. */
+const CHANGES_PER_BUCKET = 2;
 
 export function bucketBits(count: number, perBucket: number): number {
   return Math.min(16, Math.max(0, Math.ceil(Math.log2(Math.max(1, count / perBucket)))));
@@ -37,6 +39,7 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
   const layout = {
     symbolBucketBits: bucketBits(collector.symbols.size, SYMBOLS_PER_BUCKET),
     fileBucketBits: bucketBits(collector.files.length, FILES_PER_BUCKET),
+    changeBucketBits: bucketBits(collector.files.length, CHANGES_PER_BUCKET),
   };
   const shards = new Map<string, Uint8Array>();
   const records = new Map<string, number>();
@@ -57,19 +60,28 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
   }
   lines.clear();
 
-  const fileBuckets = new Map<number, { file: FileRecord; change: ChangeRecord }[]>();
-  collector.files.forEach((file, i) => {
+  const fileBuckets = new Map<number, FileRecord[]>();
+  for (const file of collector.files) {
     const bucket = bucketOf(pathKey(file.path), layout.fileBucketBits);
-    (fileBuckets.get(bucket) ?? fileBuckets.set(bucket, []).get(bucket)!).push({ file, change: collector.changes[i]! });
-  });
+    (fileBuckets.get(bucket) ?? fileBuckets.set(bucket, []).get(bucket)!).push(file);
+  }
   for (let bucket = 0; bucket < 2 ** layout.fileBucketBits; bucket++) {
-    const entries = fileBuckets.get(bucket) ?? [];
-    entries.sort((a, b) => compare(a.file.path, b.file.path));
-    const files = entries.map((e) => e.file);
+    const files = fileBuckets.get(bucket) ?? [];
+    files.sort((a, b) => compare(a.path, b.path));
     shards.set(fileShardName(bucket), encodeFileShard({ files }));
     shards.set(textShardName(bucket), encodeTextShard({ files: files.map((f) => ({ path: f.path, text: texts.get(f.path) ?? '' })) }));
-    shards.set(changeShardName(bucket), encodeChangeShard({ files: entries.map((e) => e.change) }));
-    for (const name of [fileShardName(bucket), textShardName(bucket), changeShardName(bucket)]) records.set(name, files.length);
+    records.set(fileShardName(bucket), files.length);
+    records.set(textShardName(bucket), files.length);
+  }
+  const changeBuckets = new Map<number, ChangeRecord[]>();
+  for (const change of collector.changes) {
+    const bucket = bucketOf(pathKey(change.path), layout.changeBucketBits);
+    (changeBuckets.get(bucket) ?? changeBuckets.set(bucket, []).get(bucket)!).push(change);
+  }
+  for (let bucket = 0; bucket < 2 ** layout.changeBucketBits; bucket++) {
+    const changes = (changeBuckets.get(bucket) ?? []).sort((a, b) => compare(a.path, b.path));
+    shards.set(changeShardName(bucket), encodeChangeShard({ files: changes }));
+    records.set(changeShardName(bucket), changes.length);
   }
 
   const names = nameShard(collector);

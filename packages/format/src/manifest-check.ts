@@ -91,9 +91,10 @@ function checkDigest(where: string, { actual, expected, recordedIn }: RecordedDi
 /** Relations between fields that the schema cannot state. Linear in the number of shards. */
 function checkConsistency(manifest: Manifest, where: string): void {
   const { layout, shards, counts } = manifest;
-  const layoutText = `symbolBucketBits ${layout.symbolBucketBits}, fileBucketBits ${layout.fileBucketBits}`;
+  const layoutText = `symbolBucketBits ${layout.symbolBucketBits}, fileBucketBits ${layout.fileBucketBits}, changeBucketBits ${layout.changeBucketBits}`;
   let symbolRecords = 0;
   let fileRecords = 0;
+  let changeRecords = 0;
   let listed = 0;
   for (const [name, entry] of Object.entries(shards)) {
     listed++;
@@ -103,13 +104,12 @@ function checkConsistency(manifest: Manifest, where: string): void {
       throw corrupt(`The manifest at ${where} lists shard ${name}, which its layout (${layoutText}) does not imply.`, { shard: name });
     }
     if (shard?.kind === 'symbols') symbolRecords += entry.records;
+    if (shard?.kind === 'changes') changeRecords += entry.records;
     if (shard?.kind === 'files') {
       fileRecords += entry.records;
-      for (const kind of ['texts/', 'changes/']) {
-        const sibling = shards[name.replace('files/', kind)];
-        if (sibling && sibling.records !== entry.records) {
-          throw corrupt(`The manifest at ${where} says ${name} holds ${entry.records} files but ${name.replace('files/', kind)} ${sibling.records}.`, { shard: name });
-        }
+      const text = shards[name.replace('files/', 'texts/')];
+      if (text && text.records !== entry.records) {
+        throw corrupt(`The manifest at ${where} says ${name} holds ${entry.records} files but ${name.replace('files/', 'texts/')} ${text.records}.`, { shard: name });
       }
     }
   }
@@ -126,6 +126,9 @@ function checkConsistency(manifest: Manifest, where: string): void {
   }
   if (fileRecords !== counts.files) {
     throw corrupt(`The manifest at ${where} counts ${counts.files} files, but its file shards hold ${fileRecords}.`, { field: 'counts.files' });
+  }
+  if (changeRecords !== counts.files) {
+    throw corrupt(`The manifest at ${where} counts ${counts.files} files, but its change shards hold ${changeRecords}.`, { field: 'counts.files' });
   }
   const names = shards[NAMES_SHARD]!.records;
   if (names > counts.symbols) {
@@ -166,6 +169,7 @@ export function checkShardHolds(name: string, view: unknown, entry: ShardEntry, 
     bucketKeys = () => [view.key(0), view.key(view.size - 1)];
   } else if ((expected?.kind === 'files' && view instanceof FileShard) || (expected?.kind === 'texts' && view instanceof TextShard)
     || (expected?.kind === 'changes' && view instanceof ChangeShard)) {
+    if (expected.kind === 'changes') bits = layout.changeBucketBits;
     const paths = view.paths;
     size = paths.length;
     bucketKeys = () => [pathKey(paths[0]!), pathKey(paths[paths.length - 1]!)];

@@ -60,8 +60,12 @@ export interface Manifest {
   builtAt: string;
   indexer: { name: string; version: string };
   parsers: Record<string, string>;
-  /** Shard layout: symbols live in 2^symbolBucketBits buckets by key, files in 2^fileBucketBits by path. */
-  layout: { symbolBucketBits: number; fileBucketBits: number };
+  /**
+   * Shard layout: symbols live in 2^symbolBucketBits buckets by key, files (and their texts) in
+   * 2^fileBucketBits by path, change records in 2^changeBucketBits by path (finer: a review reads
+   * the change records of a few files, and a bucket of them should hold little else).
+   */
+  layout: { symbolBucketBits: number; fileBucketBits: number; changeBucketBits: number };
   counts: { files: number; symbols: number; references: number; edges: number };
   languages: Partial<Record<Language, LanguageSummary>>;
   skipped: SkippedFile[];
@@ -90,14 +94,14 @@ export function* impliedShardNames(layout: Manifest['layout']): Generator<string
   for (let bucket = 0; bucket < 2 ** layout.symbolBucketBits; bucket++) yield symbolShardName(bucket);
   for (let bucket = 0; bucket < 2 ** layout.fileBucketBits; bucket++) yield fileShardName(bucket);
   for (let bucket = 0; bucket < 2 ** layout.fileBucketBits; bucket++) yield textShardName(bucket);
-  for (let bucket = 0; bucket < 2 ** layout.fileBucketBits; bucket++) yield changeShardName(bucket);
+  for (let bucket = 0; bucket < 2 ** layout.changeBucketBits; bucket++) yield changeShardName(bucket);
   yield NAMES_SHARD;
   yield FILE_TABLE_SHARD;
 }
 
 /** How many shards a layout implies. */
 export function impliedShardCount(layout: Manifest['layout']): number {
-  return 2 ** layout.symbolBucketBits + 3 * 2 ** layout.fileBucketBits + 2;
+  return 2 ** layout.symbolBucketBits + 2 * 2 ** layout.fileBucketBits + 2 ** layout.changeBucketBits + 2;
 }
 
 /** The bucket a shard name stands for under `layout`, or undefined when the layout implies no such shard. */
@@ -106,7 +110,7 @@ export function bucketOfShardName(name: string, layout: Manifest['layout']): { k
   if (!match) return undefined;
   const kind = match[1] as 'symbols' | 'files' | 'texts' | 'changes';
   const bucket = Number.parseInt(match[2]!, 16);
-  const bits = kind === 'symbols' ? layout.symbolBucketBits : layout.fileBucketBits;
+  const bits = kind === 'symbols' ? layout.symbolBucketBits : kind === 'changes' ? layout.changeBucketBits : layout.fileBucketBits;
   const canonical = { symbols: symbolShardName, files: fileShardName, texts: textShardName, changes: changeShardName }[kind](bucket);
   return bucket < 2 ** bits && canonical === name ? { kind, bucket } : undefined;
 }

@@ -24,6 +24,7 @@ import { changeAnswer, DIFF_PAGE, selectChanges, skippedChanges, type ChangeAnsw
 import { edgesOf } from './edges.ts';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
 import { LineDiff } from './line-diff.ts';
+import { canonicalJson } from './cursor.ts';
 import { pageOf, type PageRequest } from './paging.ts';
 import type { Location, PageInfo, PeerSummary } from './results.ts';
 import { peerSummary } from './symbols.ts';
@@ -105,6 +106,39 @@ const MAY_HOLD_SITES: ReadonlySet<string> = new Set(['too-large', 'not-utf8', 'u
 const RISKY: ReadonlySet<ChangeAspect> = new Set(['signature', 'modifiers', 'type', 'body']);
 
 export async function changeImpact(base: IndexReader, head: IndexReader, params: ImpactParams): Promise<ImpactAnswer> {
+  const query = {
+    tool: 'change_impact', base: base.commit, paths: params.paths, kinds: params.kinds, includeTests: params.includeTests,
+    symbolId: params.symbolId, qualifiedName: params.qualifiedName, depth: params.depth,
+  };
+  // The whole answer (every page of it) is computed once per pair of builds and query, and kept in
+  // the shard cache: a review pages through it, and asks again.
+  const whole = await head.derived(`impact:${base.buildKey}>${head.buildKey}:${canonicalJson(query)}`, async () => {
+    const value = await wholeImpact(base, head, params);
+    return { value, bytes: 2 * JSON.stringify(value).length };
+  });
+  const { items, page } = pageOf(whole.impacts, head.commit, query, params, DIFF_PAGE);
+  const cut = [...(page.truncationReason ? [page.truncationReason] : []), ...whole.cut];
+  return {
+    ...whole.answer,
+    impacts: items,
+    callers: whole.callers,
+    affectedTests: whole.affectedTests,
+    introducedProblems: whole.introducedProblems,
+    resolvedProblems: whole.resolvedProblems,
+    ...page,
+    totalIsExact: page.totalIsExact && whole.cut.length === 0,
+    ...(cut.length > 0 ? { truncationReason: cut.join('; ') } : {}),
+    coverage: whole.coverage,
+  };
+}
+
+interface WholeImpact extends Pick<ImpactAnswer, 'impacts' | 'callers' | 'affectedTests' | 'introducedProblems' | 'resolvedProblems' | 'coverage'> {
+  answer: ChangeAnswer;
+  /** Why the answer may be incomplete, besides paging. */
+  cut: string[];
+}
+
+async function wholeImpact(base: IndexReader, head: IndexReader, params: ImpactParams): Promise<WholeImpact> {
   const set = await computeChangeSet(base, head);
   const selected = narrow(set, selectChanges(set, params), params);
   const files = new FileCache(set);
@@ -118,11 +152,6 @@ export async function changeImpact(base: IndexReader, head: IndexReader, params:
     });
     for (const site of sites) if (site.status === 'broken') broken.push({ site, change });
   }
-  const query = {
-    tool: 'change_impact', base: base.commit, paths: params.paths, kinds: params.kinds, includeTests: params.includeTests,
-    symbolId: params.symbolId, qualifiedName: params.qualifiedName, depth: params.depth,
-  };
-  const { items, page } = pageOf(impacts, head.commit, query, params, DIFF_PAGE);
   const callers = await callersOf(set, selected, params.depth ?? IMPACT_BOUNDS.depth.default);
   const tests = await affectedTests(set, files, selected);
   // Narrowed to some changes, the problems are those of their files and sites; else of every changed file.
@@ -131,7 +160,6 @@ export async function changeImpact(base: IndexReader, head: IndexReader, params:
   const problems = await problemChanges(set, files, selected, broken, narrowed);
   const coverage = await coverageOf(set, selected, files.readOthers());
   const cut: string[] = [];
-  if (page.truncationReason) cut.push(page.truncationReason);
   if (impacts.some((i) => i.sitesTotal > i.sites.length)) cut.push(`sites: at most ${MAX_SITES} per symbol (sitesTotal has the count)`);
   if (callers.truncated) cut.push(`callers: at most ${CALLER_NODES} per symbol`);
   if (tests.truncated) cut.push(`tests: walk bounded at ${TEST_WALK.depth} steps and ${TEST_WALK.maxNodes} symbols`);
@@ -142,16 +170,8 @@ export async function changeImpact(base: IndexReader, head: IndexReader, params:
   if (coverage.unresolved === null) cut.push('unresolved identifiers are not recorded for a language read (coverage.unresolved is null)');
   else if (coverage.unresolved.count > 0) cut.push(`${coverage.unresolved.count} identifiers could not be resolved (coverage.unresolved)`);
   return {
-    ...changeAnswer(set),
-    impacts: items,
-    callers: callers.list,
-    affectedTests: tests.list,
-    introducedProblems: problems.introduced,
-    resolvedProblems: problems.resolved,
-    ...page,
-    totalIsExact: page.totalIsExact && cut.length === (page.truncationReason ? 1 : 0),
-    ...(cut.length > 0 ? { truncationReason: cut.join('; ') } : {}),
-    coverage,
+    answer: changeAnswer(set), impacts, callers: callers.list, affectedTests: tests.list,
+    introducedProblems: problems.introduced, resolvedProblems: problems.resolved, coverage, cut,
   };
 }
 

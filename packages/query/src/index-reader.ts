@@ -104,7 +104,7 @@ export class IndexReader {
   }
 
   changeShardNameOf(path: string): string {
-    return changeShardName(bucketOf(pathKey(path), this.manifest.layout.fileBucketBits));
+    return changeShardName(bucketOf(pathKey(path), this.manifest.layout.changeBucketBits));
   }
 
   /** The file's change record (declarations, unresolved identifiers, line hashes). */

@@ -93,7 +93,7 @@ export interface MemoryIndex {
 
 export const MEMORY_REPO = 'acme/shop';
 export const MEMORY_COMMIT = 'c0ffee0000000000000000000000000000000001';
-const DEFAULT_LAYOUT: Manifest['layout'] = { symbolBucketBits: 2, fileBucketBits: 1 };
+const DEFAULT_LAYOUT: Manifest['layout'] = { symbolBucketBits: 2, fileBucketBits: 1, changeBucketBits: 2 };
 
 interface Site {
   path: string;
@@ -236,7 +236,8 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
   }
 
   // File shards: every definition and reference is an occurrence of its file, sorted by position.
-  const fileBuckets = new Map<number, { record: FileRecord; change: ChangeRecord }[]>();
+  const fileBuckets = new Map<number, FileRecord[]>();
+  const changes: ChangeRecord[] = [];
   for (const file of spec.files) {
     const lines = fileLines.get(file.path)!;
     const occurrences: { site: Site; key: string; kind: ReferenceKind }[] = [];
@@ -265,18 +266,20 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
       outline: outlineOf(file.path, byId, syms),
       problems: [],
     };
-    const change: ChangeRecord = { path: file.path, decls: file.decls ?? [], unresolved: file.unresolved ?? null, lineHashes: lines.map(lineHash) };
+    changes.push({ path: file.path, decls: file.decls ?? [], unresolved: file.unresolved ?? null, lineHashes: lines.map(lineHash) });
     const bucket = bucketOf(pathKey(file.path), layout.fileBucketBits);
     const list = fileBuckets.get(bucket) ?? [];
-    list.push({ record, change });
+    list.push(record);
     fileBuckets.set(bucket, list);
   }
   const texts = new Map(spec.files.map((file) => [file.path, file.text]));
-  for (const [bucket, entries] of fileBuckets) {
-    entries.sort((a, b) => compare(a.record.path, b.record.path));
-    const files = entries.map((e) => e.record);
+  for (let bucket = 0; bucket < 2 ** layout.changeBucketBits; bucket++) {
+    const inBucket = changes.filter((c) => bucketOf(pathKey(c.path), layout.changeBucketBits) === bucket).sort((a, b) => compare(a.path, b.path));
+    shards.set(changeShardName(bucket), encodeChangeShard({ files: inBucket }));
+  }
+  for (const [bucket, files] of fileBuckets) {
+    files.sort((a, b) => compare(a.path, b.path));
     shards.set(fileShardName(bucket), encodeFileShard({ files }));
-    shards.set(changeShardName(bucket), encodeChangeShard({ files: entries.map((e) => e.change) }));
     // File texts (read_file, previews) share the files' buckets.
     shards.set(textShardName(bucket), encodeTextShard({ files: files.map((f) => ({ path: f.path, text: texts.get(f.path)! })) }));
   }
