@@ -202,7 +202,7 @@ function matchDeclarations(byPath: Map<string, FileDelta>): SymbolChange[] {
   const pair = (b: DeclSide, h: DeclSide, change: ChangeKind) => {
     leftBase.delete(b);
     leftHead.delete(h);
-    const aspects = aspectsOf(b, h, change);
+    const aspects = aspectsOf(b, h);
     if (change !== 'modified' || aspects.length > 0) changes.push({ change, aspects, base: b, head: h });
     if (CONTAINER_KINDS.has(h.decl.kind)) containers.push([b, h]);
   };
@@ -219,7 +219,7 @@ function matchDeclarations(byPath: Map<string, FileDelta>): SymbolChange[] {
         const [match] = heads.splice(at, 1);
         leftBase.delete(child);
         leftHead.delete(match!);
-        const aspects = aspectsOf(child, match!, 'modified').filter((a) => a !== 'location');
+        const aspects = aspectsOf(child, match!).filter((a) => a !== 'location');
         if (aspects.length > 0) changes.push({ change: 'modified', aspects, base: child, head: match! });
         if (CONTAINER_KINDS.has(match!.decl.kind)) containers.push([child, match!]);
       }
@@ -302,7 +302,7 @@ function containerQname(side: DeclSide): string {
   return c >= 0 ? side.file.decls[c]?.qname ?? '' : '';
 }
 
-function aspectsOf(b: DeclSide, h: DeclSide, change: ChangeKind): ChangeAspect[] {
+function aspectsOf(b: DeclSide, h: DeclSide): ChangeAspect[] {
   const aspects: ChangeAspect[] = [];
   const sameSignature = b.decl.signature === h.decl.signature && b.decl.name === h.decl.name;
   if (!sameSignature && maskedSignature(b) !== maskedSignature(h)) aspects.push(TYPED_KINDS.has(h.decl.kind) ? 'type' : 'signature');
