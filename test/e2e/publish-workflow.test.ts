@@ -7,17 +7,10 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ROOT } from './support/servers.ts';
+import type { Step } from './support/github-workflow.ts';
 
 const FILE = join(ROOT, 'examples/github-actions/sextant-index.yml');
 const text = readFileSync(FILE, 'utf8');
-
-interface Step {
-  name?: string;
-  uses?: string;
-  run?: string;
-  with?: Record<string, unknown>;
-  env?: Record<string, string>;
-}
 
 interface Workflow {
   name: string;
