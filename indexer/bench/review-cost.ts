@@ -15,6 +15,7 @@ import { READ_TOOLS, type ToolDefinition } from '@sextant/mcp';
 import { prepareVersionPair, REVIEW_TARGETS, sourceFingerprint, VERSION_PAIRS, type FileChanges } from './corpora.ts';
 import { ensureIndex } from './review-builds.ts';
 import { BenchIndexSet, type CallCost } from './review-index-set.ts';
+import { positiveOption } from './bench-options.ts';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const BENCH_DIR = join(PACKAGE_DIR, '.bench');
@@ -166,12 +167,7 @@ function percentile(values: number[], p: number): number {
 }
 
 function positive(text: string, flag: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value <= 0) {
-    console.error(`error: ${flag} must be a positive integer, got "${text}". To fix this, see the usage below.\n${USAGE}`);
-    process.exit(2);
-  }
-  return value;
+  return positiveOption(text, flag, USAGE);
 }
 
 process.exitCode = await main();

@@ -19,6 +19,7 @@ import { seededRandom } from './references-accuracy.ts';
 import { BenchIndexSet } from './review-index-set.ts';
 import { benchJvm, type JvmBenchResult } from './review-jvm.ts';
 import { ratio, scoreDiff, scoreSites, type DiffScore, type Impact, type SiteScore, type SymbolChange } from './review-scoring.ts';
+import { positiveOption } from './bench-options.ts';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const BENCH_DIR = join(PACKAGE_DIR, '.bench');
@@ -337,12 +338,7 @@ function renderJvm({ javac, results }: JvmBenchResult, oracleOnly: boolean): str
 }
 
 function positive(text: string, flag: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value <= 0) {
-    console.error(`error: ${flag} must be a positive integer, got "${text}". To fix this, see the usage below.\n${USAGE}`);
-    process.exit(2);
-  }
-  return value;
+  return positiveOption(text, flag, USAGE);
 }
 
 function usageError(message: string): number {

@@ -20,6 +20,7 @@ import { prepareBenchCorpora, prepareReviewPairs, type BenchCorpus, type BenchPa
 import { REVIEW_TARGETS } from '../../../indexer/bench/corpora.ts';
 import { BenchWorker } from './bench-worker-process.ts';
 import { SHARD_CACHE_BYTES } from '../src/isolate-caches.ts';
+import { positiveOption } from '../../../indexer/bench/bench-options.ts';
 
 const WORKER_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ROOT = resolve(WORKER_DIR, '../..');
@@ -629,12 +630,7 @@ function percentile(values: number[], p: number): number {
 }
 
 function positive(text: string, flag: string): number {
-  const value = Number(text);
-  if (!Number.isInteger(value) || value <= 0) {
-    console.error(`error: ${flag} must be a positive integer, got "${text}". To fix this, see the usage below.\n${USAGE}`);
-    process.exit(2);
-  }
-  return value;
+  return positiveOption(text, flag, USAGE);
 }
 
 function freePort(): Promise<number> {
