@@ -1,5 +1,6 @@
 // Smoke test of the deployed shape: publish an index into wrangler's local R2, run the real worker
-// under `wrangler dev` (workerd), and talk to it with the real MCP SDK client over Streamable HTTP.
+// under `wrangler dev` (workerd), and talk to it with the real MCP SDK client over Streamable HTTP,
+// at both per-repository URLs (/mcp/<owner>/<repo> and /r/<owner>/<repo>/mcp).
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -79,5 +80,23 @@ describe('worker smoke (wrangler dev + MCP client)', () => {
     } finally {
       await other.close();
     }
+  });
+
+  it('serves the same repository at /r/<owner>/<repo>/mcp, the form for clients that need the URL to end in /mcp', async () => {
+    const url = `${worker.url}/r/${TINY_REPO}/mcp`;
+    expect(url.endsWith('/mcp')).toBe(true);
+    const other = await connectMcpClient(url);
+    try {
+      expect((await other.client.listTools()).tools).toEqual((await mcp.client.listTools()).tools);
+      const status = await callTool<{ repo: string; commit: string }>(other.client, 'index_status', {});
+      expect(status).toMatchObject({ repo: TINY_REPO, commit: TINY_COMMIT });
+      const found = await callTool<{ results: { name: string }[] }>(other.client, 'search_symbols', { query: 'greet' });
+      expect(found.results.map((r) => r.name)).toEqual(['greet']);
+    } finally {
+      await other.close();
+    }
+    const malformed = await fetch(`${worker.url}/r/${TINY_REPO}`, { method: 'POST' });
+    expect(malformed.status).toBe(404);
+    expect((await malformed.json()).error.hint).toContain('/r/<owner>/<repo>/mcp');
   });
 });

@@ -3,6 +3,9 @@
 //   GET  /.well-known/sextant-plan-keys -> the public keys plans are signed with (plan-signing.ts)
 //   POST /mcp                  -> MCP Streamable HTTP for every repository; tools take `repo`
 //   POST /mcp/<owner>/<repo>   -> the same, with <owner>/<repo> as the default `repo`
+//   POST /r/<owner>/<repo>/mcp -> exactly what /mcp/<owner>/<repo> serves, for clients that need
+//                                 the URL to end in /mcp (MCP Inspector 0.15 rewrites any other
+//                                 URL to <origin>/mcp, which would drop the repository)
 //   anything else              -> 404 / 405 JSON with a hint
 // Stateless (a fresh server per request) because any isolate may get any request: all state
 // lives in R2 and in the cursors. Before any R2 read: the Origin check, authentication, the body
@@ -64,7 +67,10 @@ const NO_ELICITATION: jsonSchemaValidator = {
   getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'Sextant does not elicit input from clients.' }),
 };
 const MCP_PATH = /^\/mcp(?:\/([^/]+)\/([^/]+))?\/?$/;
-const ROUTES_HINT = 'The MCP endpoints are POST /mcp (tools take `repo`) and POST /mcp/<owner>/<repo> (e.g. /mcp/acme/widgets); GET /health answers when the server is up.';
+/** Under its own prefix, so no path can be read as both forms (`/mcp/r/x` is the repository r/x). */
+const REPO_MCP_PATH = /^\/r\/([^/]+)\/([^/]+)\/mcp\/?$/;
+const ROUTES_HINT = 'The MCP endpoints are POST /mcp (tools take `repo`), and POST /mcp/<owner>/<repo> or POST /r/<owner>/<repo>/mcp '
+  + '(the same endpoint, with <owner>/<repo> as the default `repo`; e.g. /mcp/acme/widgets or /r/acme/widgets/mcp); GET /health answers when the server is up.';
 const CORS_HEADERS = 'authorization, content-type, accept, mcp-protocol-version, mcp-session-id, last-event-id';
 
 export function createWorker(options: WorkerOptions = {}): WorkerHandler {
@@ -85,7 +91,7 @@ export function createWorker(options: WorkerOptions = {}): WorkerHandler {
           // Public keys: no authentication, so a user can save them for `runner trust add` before holding a token.
           return json(200, await planKeysDocument(env), { 'cache-control': 'public, max-age=300' });
         }
-        const match = MCP_PATH.exec(url.pathname);
+        const match = MCP_PATH.exec(url.pathname) ?? REPO_MCP_PATH.exec(url.pathname);
         if (!match) throw new HttpError(404, 'NOT_FOUND', `Nothing is served at ${url.pathname}.`, ROUTES_HINT);
         cors = corsFor(request, env);
         if (request.method === 'OPTIONS') {

@@ -1,7 +1,8 @@
-// The worker's fetch handler, run in Node over a real local R2: routing, the Origin check, bearer
-// tokens and their repository scopes, the request bounds, the MCP endpoints in stateless JSON
-// mode, the public key of the worker's plan-signing secret at /.well-known/sextant-plan-keys, and
-// one structured log line per tool call that never holds a credential.
+// The worker's fetch handler, run in Node over a real local R2: routing (both per-repository URL
+// forms), the Origin check, bearer tokens and their repository scopes, the request bounds, the MCP
+// endpoints in stateless JSON mode, the public key of the worker's plan-signing secret at
+// /.well-known/sextant-plan-keys, and one structured log line per tool call that never holds a
+// credential.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { generatePlanSigningKey, planSigner, sha256Hex, type PlanKeysDocument } from '@sextant/format';
 import { ShardCache } from '@sextant/query';
@@ -64,6 +65,33 @@ describe('createWorker', () => {
     const get = await call('/mcp/acme/widgets');
     expect(get.status).toBe(405);
     expect(get.headers.get('allow')).toBe('POST');
+  });
+
+  it('serves /r/<owner>/<repo>/mcp exactly as /mcp/<owner>/<repo>: same default repo, same auth, same errors', async () => {
+    expect(await tool('/r/acme/widgets/mcp', 'index_status', {})).toMatchObject({ structuredContent: { repo: 'acme/widgets', commit: COMMIT } });
+    expect(await tool('/r/acme/widgets/mcp/', 'index_status', {})).toMatchObject({ structuredContent: { repo: 'acme/widgets', commit: COMMIT } });
+    expect(await tool('/r/Acme/Gadgets/mcp', 'index_status', {}, ACME_TOKEN)).toMatchObject({ structuredContent: { repo: 'acme/gadgets', commit: COMMIT } });
+    const list = async (path: string) => (await (await rpc(path, 'tools/list', {})).json()).result.tools;
+    expect(await list('/r/acme/widgets/mcp')).toEqual(await list('/mcp/acme/widgets'));
+
+    expect((await rpc('/r/acme/widgets/mcp', 'tools/list', {}, null)).status).toBe(401);
+    const outOfScope = await rpc('/r/acme/gadgets/mcp', 'tools/list', {});
+    expect(outOfScope.status).toBe(403);
+    expect((await rpc('/r/acme/widgets/mcp', 'tools/call', { name: 'index_status', arguments: { repo: 'other/private' } })).status).toBe(403);
+    expect((await call('/r/acme/wid%20gets/mcp', { method: 'POST' })).status).toBe(400);
+    const get = await call('/r/acme/widgets/mcp');
+    expect(get.status).toBe(405);
+    expect(get.headers.get('allow')).toBe('POST');
+
+    // Malformed forms, and mixtures of the two forms, are nothing: a 404 whose hint names both.
+    for (const path of ['/r/acme/mcp', '/r/acme/widgets', '/r/acme/widgets/mcp/extra', '/r/a/b/c/mcp', '/r/mcp', '/mcp/acme/widgets/mcp', '/r/acme/widgets/mcp/acme/widgets']) {
+      const response = await call(path, { method: 'POST' });
+      expect(response.status, path).toBe(404);
+      const { error } = await response.json();
+      expect(error).toMatchObject({ code: 'NOT_FOUND', message: `Nothing is served at ${path}.` });
+      expect(error.hint).toContain('/r/<owner>/<repo>/mcp');
+      expect(error.hint).toContain('/mcp/<owner>/<repo>');
+    }
   });
 
   describe('authentication', () => {
