@@ -6,6 +6,7 @@ import { ts } from 'ts-morph';
 import {
   FORMAT_VERSION, OCC_STRIDE, REFERENCE_KINDS, lineHash, splitLines, UNRESOLVED_STRIDE, type ChangeRecord, type FileRecord, type FileTableEntry, type Manifest, type OutlineNode, type SkippedFile,
 } from '@sextant/format';
+import { excludeSextantDir, isUnderSextantDir } from './git/git-exclude.ts';
 import { listTrackedFiles, readBlobs, resolveCommit, type SnapshotFile, type TrackedEntry } from './git/git-snapshot.ts';
 import { IndexCollector, type CollectedSymbol } from './index-collector.ts';
 import { declsOf } from './decl-fingerprint.ts';
@@ -27,6 +28,8 @@ export interface BuildOptions {
   repoName?: string;
   maxFileBytes: number;
   progress: Progress;
+  /** Print every warning; otherwise several are one line with their count (the manifest keeps them all). */
+  verbose?: boolean;
 }
 
 /** Every language Sextant indexes; the first that accepts a path owns it. */
@@ -92,9 +95,16 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
     }
     progress.finishLine();
   }
-  for (const warning of warnings) progress.log(`warning: ${warning}`);
+  if (options.verbose || warnings.length <= 1) {
+    for (const warning of warnings) progress.log(`warning: ${warning}`);
+  } else {
+    // A repository with deliberately broken fixtures (Sextant's own) would otherwise open every build with them.
+    progress.log(`warning: ${warnings.length} warnings about project configuration (tsconfig or jsconfig files that do not parse, missing or cyclic project references); their files are indexed anyway. \`indexer build --verbose\` lists them, and so does the index_status tool.`);
+  }
 
   progress.start('writing shards');
+  // The default --out is <repo>/.sextant/index: the first build keeps it out of `git status`.
+  if (await isUnderSextantDir(options.out, root)) await excludeSextantDir(root);
   const set = layoutShards(collector, texts, fileTableOf(tracked.entries, collector.files, skipped));
   const manifest = await writeIndex(options.out, set, {
     formatVersion: FORMAT_VERSION,
@@ -178,14 +188,29 @@ function sortUnresolved(list: number[]): number[] {
   return order.flatMap((i) => list.slice(i * UNRESOLVED_STRIDE, (i + 1) * UNRESOLVED_STRIDE));
 }
 
-/** owner/name from the origin remote, else local/<directory>. */
+/**
+ * owner/name from the origin remote; local/<folder of the working tree> when there is no origin or
+ * it is a local path or file:// URL, whose folder names say nothing about an owner.
+ */
 export function repoNameOf(root: string): string {
   try {
     const url = execFileSync('git', ['remote', 'get-url', 'origin'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const match = /[/:]([^/:]+)\/([^/]+?)(\.git)?$/.exec(url);
+    const match = isLocalRemote(url) ? null : /[/:]([^/:]+)\/([^/]+?)(\.git)?\/?$/.exec(url);
     if (match) return `${match[1]}/${match[2]}`;
   } catch {
     // no origin: fall through
   }
   return `local/${basename(root)}`;
+}
+
+/**
+ * Whether a remote URL names a repository on this machine, read as git reads it: a file: URL is
+ * local and any other <scheme>:// URL is not; `[user@]host:path` is scp-like (not local) only when
+ * no slash comes before the first colon and more than a drive letter does; anything else is a path.
+ */
+export function isLocalRemote(url: string): boolean {
+  if (/^file:/i.test(url)) return true;
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(url)) return false;
+  const colon = url.indexOf(':');
+  return !(colon > 1 && !url.slice(0, colon).includes('/'));
 }

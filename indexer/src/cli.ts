@@ -6,9 +6,10 @@ import { buildIndex } from './build-command.ts';
 import { Progress } from './progress.ts';
 
 const USAGE = `usage:
-  indexer build [--commit <sha|ref>] [--repo DIR] [--out DIR] [--repo-name owner/name] [--max-file-bytes N] [--quiet]
+  indexer build [--commit <sha|ref>] [--repo DIR] [--out DIR] [--repo-name owner/name] [--max-file-bytes N] [--quiet] [--verbose]
       Index the files tracked at a commit (default HEAD of the repository at --repo, default .)
-      into a directory of shards (default .sextant/index).
+      into a directory of shards (default .sextant/index, added to .git/info/exclude). Warnings
+      about project configuration are counted in one line; --verbose prints each.
   indexer review --base <sha|ref> [--head <sha|ref>] [--repo DIR] [--format markdown|text|json] [--out-root DIR] [--max-file-bytes N] [--quiet]
       What the change from base to head (default HEAD) does to the symbols and what it breaks
       (the diff_symbols and change_impact tools). Each commit is indexed into
@@ -67,6 +68,7 @@ async function build(argv: string[]): Promise<number> {
       'repo-name': { type: 'string' },
       'max-file-bytes': { type: 'string', default: String(1024 * 1024) },
       quiet: { type: 'boolean', default: false },
+      verbose: { type: 'boolean', default: false },
     },
     strict: true,
   });
@@ -82,6 +84,7 @@ async function build(argv: string[]): Promise<number> {
     repoName: values['repo-name'],
     maxFileBytes,
     progress: new Progress(process.stderr, values.quiet),
+    verbose: values.verbose,
   });
   return 0;
 }

@@ -8,7 +8,7 @@
 // never lists dot-directories). A repository that tracks a .sextant/ path could ship a ready-made
 // "index" of any commit, so review refuses to read or build there unless --out-root is elsewhere.
 import { execFile } from 'node:child_process';
-import { appendFile, mkdir, mkdtemp, readFile, rename, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import { promisify } from 'node:util';
 import { SextantError } from '@sextant/format';
@@ -16,6 +16,7 @@ import { IndexReader, ShardCache } from '@sextant/query';
 import { DirShardSource } from '@sextant/query/node';
 import { IndexSetProvider, READ_TOOLS, type IndexCatalog, type ToolDefinition } from '@sextant/mcp';
 import { buildIndex } from './build-command.ts';
+import { excludeSextantDir } from './git/git-exclude.ts';
 import { resolveCommit } from './git/git-snapshot.ts';
 import { Progress } from './progress.ts';
 
@@ -59,7 +60,7 @@ export async function prepareReview(options: ReviewOptions): Promise<PreparedRev
         'Pass --out-root with a directory outside .sextant/ (for example one in your home directory), or remove .sextant/ from the repository.',
         { tracked: tracked.slice(0, 20) });
     }
-    await excludeFromGit(root);
+    await excludeSextantDir(root);
   }
   await mkdir(outRoot, { recursive: true });
   const cache = new ShardCache(64 * 1024 * 1024);
@@ -102,16 +103,6 @@ async function buildInto(dir: string, commit: string, root: string, options: Rev
   } finally {
     await rm(building, { recursive: true, force: true });
   }
-}
-
-/** Adds `.sextant/` to the repository's .git/info/exclude unless git ignores it already (the user's .gitignore is theirs). */
-export async function excludeFromGit(root: string): Promise<void> {
-  const ignored = await run('git', ['check-ignore', '-q', '--no-index', '.sextant/'], { cwd: root }).then(() => true, () => false);
-  if (ignored) return;
-  const exclude = resolve(root, (await git(root, ['rev-parse', '--git-path', 'info/exclude'])).trim());
-  await mkdir(dirname(exclude), { recursive: true });
-  const text = await readFile(exclude, 'utf8').catch(() => '');
-  await appendFile(exclude, `${text === '' || text.endsWith('\n') ? '' : '\n'}# indexes built by \`indexer review\`\n.sextant/\n`);
 }
 
 /** The answers of diff_symbols and change_impact over the two indexes, in `format`. */
