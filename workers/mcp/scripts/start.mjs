@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // `npm start` (via turbo, cwd workers/mcp): index this repository at HEAD, publish the index into
 // the local R2 that `wrangler dev` serves, run the worker in workerd on 127.0.0.1:8787 (PORT to
-// change it), and print the MCP URL with a client config to paste. Authentication is off
+// change it), and print the MCP URLs with a client config to paste. Authentication is off
 // (SEXTANT_AUTH=off), which the worker honours only for requests to a loopback address, and the
 // server binds to loopback only. Plans are signed with a development key kept in
 // .wrangler/plan-signing-key (made on first start, mode 0600, never committed: .wrangler/ is
@@ -82,7 +82,13 @@ const wranglerBin = join(dirname(createRequire(import.meta.url).resolve('wrangle
 const wrangler = spawn(process.execPath, [
   wranglerBin, 'dev', '--config', CONFIG, '--ip', HOST, '--port', String(PORT), '--persist-to', PERSIST_DIR,
   '--local', '--show-interactive-dev-session=false', '--var', 'SEXTANT_AUTH:off', '--env-file', DEV_ENV,
-], { cwd: WORKER_DIR, stdio: ['ignore', 'inherit', 'inherit'], detached: true, env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } });
+], {
+  cwd: WORKER_DIR, stdio: ['ignore', 'inherit', 'inherit'], detached: true,
+  // No usage metrics, and no fetch of the Request.cf sample from workers.cloudflare.com (the worker
+  // reads no request.cf): offline, that fetch printed two ENOTFOUND stack traces before falling
+  // back to a placeholder. Both switches are wrangler's documented environment variables.
+  env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
+});
 
 let stopping = false;
 function stop(signal) {
@@ -126,6 +132,7 @@ const url = `${base}/mcp/${manifest.repo}`;
 console.log(`
 Sextant is serving ${manifest.repo}@${manifest.commit.slice(0, 12)} (ref ${ref}).
   MCP endpoint (Streamable HTTP): ${url}
+  the same, ending in /mcp:       ${base}/r/${manifest.repo}/mcp   (for clients such as MCP Inspector 0.15)
   every repository (tools take repo): ${base}/mcp
   health:                         ${base}/health
   authentication: OFF, because the server is bound to ${HOST} (loopback) and SEXTANT_AUTH=off;
