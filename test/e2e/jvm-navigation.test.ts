@@ -86,7 +86,7 @@ for (const makeBackend of BACKENDS) {
       });
 
       it('[SUP-1][HIE-1][CAL-1][INF-1][FIL-1][FIL-2][FIL-3] answers every navigation tool on Java and Kotlin', async () => {
-        const supers = await ok('find_super_methods', { qualifiedName: 'com.example.core.InMemoryOrderRepository#save(Order)' });
+        const supers = await ok('find_implementations', { qualifiedName: 'com.example.core.InMemoryOrderRepository#save(Order)', direction: 'supers' });
         expect(supers.results.map((r: any) => r.qualifiedName)).toEqual(['com.example.core.Repository#save(T)']);
         const hierarchy = await ok('type_hierarchy', { qualifiedName: 'com.example.core.InMemoryOrderRepository', direction: 'supertypes' });
         expect(hierarchy.nodes.map((n: any) => `${n.depth} ${n.qualifiedName}`)).toEqual([

@@ -3,7 +3,8 @@
 // by no scenario, or a scenario cites an id that is not here.
 
 export const REQUIREMENTS: Record<string, string> = {
-  'SRV-1': 'tools/list lists every read tool with input and output schemas and read-only, idempotent, closed-world annotations',
+  'SRV-1': 'tools/list lists every read tool with input and output schemas and read-only, closed-world annotations',
+  'SRV-3': 'what a model reads of tools/list (every tool without its output schema, and the instructions) is at most 12,000 bytes',
   'SRV-2': 'the worker (workerd, Streamable HTTP) and runner mcp (stdio) give the same answers to the same calls',
   'ANS-1': 'every answer names its repo and full commit',
   'ANS-2': 'every answer has a compact text rendering besides structuredContent that matches the output schema',
@@ -35,7 +36,7 @@ export const REQUIREMENTS: Record<string, string> = {
   'REF-5': 'a call made through an interface is a reference to the interface member',
   'REF-6': 'find_references on a member includes the references of related members (what it overrides or implements, everything overriding or implementing those, the same-named members of the other object types of a union it is declared in), each marked with the member it names (includeRelated false: the member alone)',
   'IMP-1': 'find_implementations is transitive, for interfaces, abstract members and overridable methods',
-  'SUP-1': 'find_super_methods gives the whole chain up',
+  'SUP-1': 'find_implementations direction supers gives the whole chain up',
   'HIE-1': 'type_hierarchy gives supertypes, subtypes or both as nodes and edges, bounded by depth',
   'CAL-1': 'call_hierarchy gives callers or callees as a graph with call sites, each symbol once, safe on cycles',
   'CAL-2': 'call_hierarchy marks a caller that calls through an interface or base method',

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { modelFacingBytes, TOOLS_LIST_BUDGET } from '@sextant/mcp';
 import { answerFrom, where, type ToolResult } from './support/mcp-client.ts';
 import { BACKENDS, buildFixtureIndex, buildIndexOf, type Backend } from './support/servers.ts';
 
@@ -61,15 +62,21 @@ for (const makeBackend of BACKENDS) {
         const { tools } = await clients.get(basic.repo)!.listTools();
         expect(tools.map((t) => t.name)).toEqual([
           'index_status', 'search_symbols', 'goto_definition', 'symbol_info', 'find_references', 'find_implementations',
-          'find_super_methods', 'type_hierarchy', 'call_hierarchy', 'file_structure', 'read_file', 'file_problems',
+          'type_hierarchy', 'call_hierarchy', 'file_structure', 'read_file', 'file_problems',
           'diff_symbols', 'change_impact', 'plan_rename', 'plan_safe_delete',
         ]);
         for (const tool of tools) {
           expect(tool.inputSchema.type).toBe('object');
           expect(tool.outputSchema).toMatchObject({ type: 'object' });
-          expect(tool.annotations).toMatchObject({ readOnlyHint: true, idempotentHint: true, openWorldHint: false });
-          expect(tool.description!.length).toBeGreaterThan(80);
+          expect(tool.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
+          expect(tool.description!.length).toBeGreaterThan(60);
         }
+      });
+
+      it('[SRV-3] keeps what a model reads of tools/list, with the instructions, within the budget', async () => {
+        const client = clients.get(basic.repo)!;
+        const { tools } = await client.listTools();
+        expect(modelFacingBytes(tools, client.getInstructions())).toBeLessThanOrEqual(TOOLS_LIST_BUDGET);
       });
 
       it('[STA-1][ANS-1][ANS-2][ERR-2] index_status names the repo, the commit and what was indexed', async () => {
@@ -299,7 +306,7 @@ for (const makeBackend of BACKENDS) {
       });
 
       it('[SUP-1] finds the whole chain of super methods', async () => {
-        const result = await ok(shapes, 'find_super_methods', { qualifiedName: 'Ring.area' });
+        const result = await ok(shapes, 'find_implementations', { qualifiedName: 'Ring.area', direction: 'supers' });
         expect(result.results.map((r: any) => `${r.depth} ${r.qualifiedName}`)).toEqual(['1 Circle.area', '2 BaseShape.area', '3 Shape.area']);
       });
 

@@ -10,6 +10,7 @@ import type { IndexReader } from '@sextant/query';
 import type { IndexProvider } from './index-provider.ts';
 import { inputJsonSchema, outputJsonSchema } from './json-schemas.ts';
 import { READ_TOOLS } from './registry.ts';
+import { SERVER_INSTRUCTIONS } from './server-instructions.ts';
 import type { ToolContext, ToolDefinition } from './tool-definition.ts';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 
@@ -40,6 +41,10 @@ export interface ServerOptions {
   planSigner?: Pick<PlanSigner, 'sign'>;
 }
 
+// MCP's hints: idempotentHint and destructiveHint mean something only when readOnlyHint is false,
+// and the title is the tool's own; a read tool says read-only and closed-world, nothing more.
+const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+
 export function createSextantServer(provider: IndexProvider, info: ServerInfo, options: ServerOptions = {}): Server {
   const tools = options.tools ?? READ_TOOLS;
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
@@ -48,18 +53,17 @@ export function createSextantServer(provider: IndexProvider, info: ServerInfo, o
   const server = new Server(info, {
     capabilities: { tools: {} },
     ...(options.jsonSchemaValidator ? { jsonSchemaValidator: options.jsonSchemaValidator } : {}),
-    instructions:
-      'Sextant answers code-navigation questions from a precomputed index of one commit. Every answer names its repo and commit. Start with search_symbols to get a symbolId, then goto_definition / find_references with it. Lists are paged: follow nextCursor while hasMore is true.',
+    instructions: SERVER_INSTRUCTIONS,
   });
 
   server.setRequestHandler(ListToolsRequestSchema, () => ({
     tools: tools.map((tool) => ({
+      // No title: it is for a host's display, which falls back to the name, and a model never reads it.
       name: tool.name,
-      title: tool.title,
       description: tool.description,
       inputSchema: inputJsonSchema(tool) as { type: 'object' },
       outputSchema: outputJsonSchema(tool) as { type: 'object' },
-      annotations: { title: tool.title, readOnlyHint: true, idempotentHint: true, destructiveHint: false, openWorldHint: false, ...tool.annotations },
+      annotations: { ...READ_ONLY, ...tool.annotations },
     })),
   }));
 

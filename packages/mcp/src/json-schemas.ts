@@ -13,7 +13,7 @@ const outputs = new WeakMap<ToolDefinition, JsonSchema>();
 
 export function inputJsonSchema(tool: ToolDefinition): JsonSchema {
   let schema = inputs.get(tool);
-  if (!schema) inputs.set(tool, schema = strip(z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as JsonSchema));
+  if (!schema) inputs.set(tool, schema = withoutArgumentGuards(strip(z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as JsonSchema)) as JsonSchema);
   return schema;
 }
 
@@ -33,5 +33,42 @@ function buildOutputJsonSchema(tool: ToolDefinition): JsonSchema {
 
 function strip(schema: JsonSchema): JsonSchema {
   const { $schema: _ignored, ...rest } = schema;
-  return rest;
+  return withoutSafeIntegerBounds(rest) as JsonSchema;
 }
+
+/**
+ * zod states every `int()` as bounded by ±(2^53 - 1): true of every JSON number a client can send
+ * exactly, so it says nothing, and it is 40 bytes per integer in a tools/list a model pays for.
+ */
+function withoutSafeIntegerBounds(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
+    if (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) continue;
+    out[key] = withoutSafeIntegerBounds(value);
+  }
+  return out;
+}
+
+/**
+ * Arguments' string lengths and array sizes are bounded against abuse, not to say what a value
+ * means: the server enforces them (an InvalidParams error names the bound), and the input schemas
+ * a model reads in every session leave them out. Integer bounds stay: they are meaning (limit at
+ * most 500, context 0-3).
+ */
+function withoutArgumentGuards(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(withoutArgumentGuards);
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) {
+    if (typeof value === 'number' && SIZE_BOUNDS.has(key)) continue;
+    // Likewise `additionalProperties: false`: an unknown argument is rejected with its name.
+    if (key === 'additionalProperties' && value === false) continue;
+    out[key] = withoutArgumentGuards(value);
+  }
+  return out;
+}
+
+const SIZE_BOUNDS = new Set(['minLength', 'maxLength', 'maxItems']);

@@ -9,7 +9,7 @@ import { findReferencesTool } from './tools/find-references.ts';
 import { gotoDefinitionTool } from './tools/goto-definition.ts';
 import { indexStatusTool } from './tools/index-status.ts';
 import { readFileTool } from './tools/read-file.ts';
-import { findImplementationsTool, findSuperMethodsTool } from './tools/related-symbols.ts';
+import { findImplementationsTool } from './tools/related-symbols.ts';
 import { searchSymbolsTool } from './tools/search-symbols.ts';
 import { symbolInfoTool } from './tools/symbol-info.ts';
 import { typeHierarchyTool } from './tools/type-hierarchy.ts';
@@ -22,7 +22,7 @@ export const PLAN_TOOLS: readonly ToolDefinition[] = [planRenameTool, planSafeDe
 
 export const READ_TOOLS: readonly ToolDefinition[] = [
   indexStatusTool, searchSymbolsTool, gotoDefinitionTool, symbolInfoTool, findReferencesTool, findImplementationsTool,
-  findSuperMethodsTool, typeHierarchyTool, callHierarchyTool, fileStructureTool, readFileTool, fileProblemsTool,
+  typeHierarchyTool, callHierarchyTool, fileStructureTool, readFileTool, fileProblemsTool,
   diffSymbolsTool, changeImpactTool, ...PLAN_TOOLS,
 ];
 

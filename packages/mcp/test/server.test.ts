@@ -18,9 +18,10 @@ import {
 } from '@sextant/format';
 import type { IndexReader } from '@sextant/query';
 import {
-  createSextantServer, READ_TOOLS, type CallRecord, type IndexProvider, type IndexRequest, type ServerOptions, type ToolDefinition,
+  createSextantServer, modelFacingBytes, READ_TOOLS, TOOLS_LIST_BUDGET, type CallRecord, type IndexProvider, type IndexRequest, type ServerOptions, type ToolDefinition,
 } from '../src/index.ts';
 import { toolSchemaPaths } from '../scripts/schema-files.ts';
+
 import { buildMemoryIndex, MEMORY_COMMIT, openMemoryIndex, shopSpec } from '../../query/test/support/memory-index.ts';
 
 const CORE_TOOLS = ['index_status', 'search_symbols', 'goto_definition', 'find_references'];
@@ -106,13 +107,34 @@ describe('tools/list', () => {
     for (const name of CORE_TOOLS) expect(connection.tools.map((t) => t.name)).toContain(name);
   });
 
-  it('gives every tool a title, a description, object input and output schemas and read-only annotations', () => {
+  it('gives every tool a description, object input and output schemas and read-only, closed-world annotations', () => {
     for (const tool of connection.tools) {
-      expect(tool.title, tool.name).toBeTruthy();
       expect(tool.description!.length, tool.name).toBeGreaterThan(40);
       expect(tool.inputSchema.type, tool.name).toBe('object');
       expect(tool.outputSchema?.type, tool.name).toBe('object');
-      expect(tool.annotations, tool.name).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false });
+      expect(tool.annotations, tool.name).toEqual({ readOnlyHint: true, openWorldHint: false });
+    }
+  });
+
+  it(`keeps what a model reads of tools/list (every tool but its outputSchema, and the instructions) within ${TOOLS_LIST_BUDGET} bytes`, () => {
+    const bytes = modelFacingBytes(connection.tools, connection.client.getInstructions());
+    const perTool = connection.tools.map((t) => `${t.name} ${modelFacingBytes([t], '')}`).join(', ');
+    expect(bytes, `tools/list costs a model ${bytes} bytes (${perTool}); shorten descriptions or say shared arguments once in SERVER_INSTRUCTIONS`)
+      .toBeLessThanOrEqual(TOOLS_LIST_BUDGET);
+  });
+
+  it('says each shared argument once, in the instructions, not in the tools', () => {
+    const instructions = connection.client.getInstructions()!;
+    for (const argument of ['symbolId', 'qualifiedName', 'repo', 'commit', 'cursor', 'paths', 'context']) {
+      expect(instructions, argument).toContain(argument);
+    }
+    for (const tool of connection.tools) {
+      const properties = (tool.inputSchema.properties ?? {}) as Record<string, { description?: string }>;
+      for (const shared of ['symbolId', 'path', 'line', 'column', 'qualifiedName', 'name', 'repo', 'commit', 'cursor']) {
+        // Where a name means something else, it says what: change_impact's symbolId and qualifiedName filter the changes.
+        if (tool.name === 'change_impact' && (shared === 'symbolId' || shared === 'qualifiedName')) continue;
+        expect(properties[shared]?.description, `${tool.name}.${shared}`).toBeUndefined();
+      }
     }
   });
 

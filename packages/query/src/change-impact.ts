@@ -107,7 +107,7 @@ const RISKY: ReadonlySet<ChangeAspect> = new Set(['signature', 'modifiers', 'typ
 
 export async function changeImpact(base: IndexReader, head: IndexReader, params: ImpactParams): Promise<ImpactAnswer> {
   const query = {
-    tool: 'change_impact', base: base.commit, paths: params.paths, kinds: params.kinds, includeTests: params.includeTests,
+    tool: 'change_impact', base: base.commit, paths: params.paths, includeTests: params.includeTests,
     symbolId: params.symbolId, qualifiedName: params.qualifiedName, depth: params.depth,
   };
   // The whole answer (every page of it) is computed once per pair of builds and query, and kept in
@@ -155,8 +155,7 @@ async function wholeImpact(base: IndexReader, head: IndexReader, params: ImpactP
   const callers = await callersOf(set, selected, params.depth ?? IMPACT_BOUNDS.depth.default);
   const tests = await affectedTests(set, files, selected);
   // Narrowed to some changes, the problems are those of their files and sites; else of every changed file.
-  const narrowed = params.symbolId !== undefined || params.qualifiedName !== undefined || params.paths !== undefined
-    || params.kinds !== undefined || params.includeTests === false;
+  const narrowed = params.symbolId !== undefined || params.qualifiedName !== undefined || params.paths !== undefined || params.includeTests === false;
   const problems = await problemChanges(set, files, selected, broken, narrowed);
   const coverage = await coverageOf(set, selected, files.readOthers());
   const cut: string[] = [];

@@ -1,7 +1,7 @@
 // diff_symbols: what a change does at the symbol level between two indexed commits (change-set.ts
 // has the matching rule), with every changed file, symbols or not, and what the comparison could
 // not see (coverage.ts).
-import { FILE_FLAGS, pathFilter, type SymbolKind } from '@sextant/format';
+import { FILE_FLAGS, pathFilter } from '@sextant/format';
 import { computeChangeSet, inTestFile, sideSummary, type ChangeAspect, type ChangedFile, type ChangeKind, type ChangeSet } from './change-set.ts';
 import { coverageOf, type Coverage } from './change-coverage.ts';
 import type { IndexReader } from './index-reader.ts';
@@ -11,7 +11,6 @@ import type { Answer, PageInfo, SymbolSummary } from './results.ts';
 export interface ChangeFilter {
   /** Globs over either side's path; `!` excludes. */
   paths?: string[];
-  kinds?: SymbolKind[];
   /** Default true: a pull request's tests are part of it. */
   includeTests?: boolean;
 }
@@ -44,7 +43,7 @@ export const DIFF_PAGE = { defaultLimit: 100, maxLimit: 1000 };
 export async function diffSymbols(base: IndexReader, head: IndexReader, params: DiffParams): Promise<DiffAnswer> {
   const set = await computeChangeSet(base, head);
   const selected = selectChanges(set, params);
-  const query = { tool: 'diff_symbols', base: base.commit, paths: params.paths, kinds: params.kinds, includeTests: params.includeTests };
+  const query = { tool: 'diff_symbols', base: base.commit, paths: params.paths, includeTests: params.includeTests };
   const { items, page } = pageOf(selected, head.commit, query, params, DIFF_PAGE);
   const coverage = await coverageOf(set, selected, []);
   const skipped = skippedChanges(set);
@@ -78,10 +77,7 @@ export function changeAnswer(set: ChangeSet): ChangeAnswer {
 
 export function selectChanges(set: ChangeSet, filter: ChangeFilter): ChangeSet['changes'] {
   const inPaths = pathFilter(filter.paths);
-  const kinds = filter.kinds ? new Set(filter.kinds) : undefined;
   return set.changes.filter((c) => {
-    const side = (c.head ?? c.base)!;
-    if (kinds && !kinds.has(side.decl.kind)) return false;
     if (filter.includeTests === false && inTestFile(c)) return false;
     return [c.base, c.head].some((s) => s && inPaths(s.file.path));
   });

@@ -1,4 +1,4 @@
-// find_implementations, find_super_methods and type_hierarchy: walks over inheritance edges.
+// find_implementations (both directions) and type_hierarchy: walks over inheritance edges.
 import { SextantError } from '@sextant/format';
 import { TYPE_KINDS, walk, type EdgeView, type WalkResult } from './edges.ts';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
@@ -102,7 +102,7 @@ export async function typeHierarchy(reader: IndexReader, target: Target, params:
   const start = await resolveTarget(reader, target);
   if (!isType(start)) {
     throw new SextantError('INVALID_ARGUMENT', `${start.record.qname} is a ${start.record.kind}, not a type.`,
-      'Pass a class, interface, type or enum; for members use find_super_methods or find_implementations.');
+      'Pass a class, interface, type or enum; for members use find_implementations (direction supers for what they override).');
   }
   const direction = params.direction ?? 'both';
   const depth = params.depth ?? TYPE_HIERARCHY_BOUNDS.depth.default;

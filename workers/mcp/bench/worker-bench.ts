@@ -275,7 +275,7 @@ async function chooseCalls(worker: BenchWorker, corpus: BenchCorpus, log: (line:
     call('symbol_info', { symbolId: referenced.symbolId }),
     call('find_references', { symbolId: referenced.symbolId }),
     call('find_implementations', { symbolId: type.symbolId }),
-    call('find_super_methods', { symbolId: method.symbolId }),
+    call('find_implementations', { symbolId: method.symbolId, direction: 'supers' }),
     call('type_hierarchy', { symbolId: type.symbolId }),
     call('call_hierarchy', { symbolId: fn.symbolId }),
     call('file_structure', { path }),

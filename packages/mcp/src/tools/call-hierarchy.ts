@@ -10,10 +10,10 @@ export const callHierarchyTool = defineTool({
   name: 'call_hierarchy',
   title: 'Call hierarchy',
   description:
-    'Callers of a function or method (direction "callers", default) or the functions it calls ("callees"), transitively, as a graph: nodes (each symbol once, with depth) and edges (caller → callee with every call site). Safe on recursion and cycles. A call made through an interface or base method counts as a call to its implementations and is marked with `through` (the member the call resolved to). Bounded by depth (default 3) and maxNodes (default 100); a cut says so in truncationReason. Target by symbolId, position, qualifiedName or exact name.',
+    'Callers (default) or callees, transitively: nodes with depth, edges with call sites; a call through an interface counts for its implementations.',
   input: z.strictObject({
     ...targetInput,
-    direction: z.enum(['callers', 'callees']).optional().describe('Default callers.'),
+    direction: z.enum(['callers', 'callees']).optional(),
     ...graphBounds(CALL_HIERARCHY_BOUNDS),
     ...commitInput,
   }),

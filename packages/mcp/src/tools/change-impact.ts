@@ -21,13 +21,12 @@ export const changeImpactTool = defineTool({
   name: 'change_impact',
   title: 'Change impact',
   description:
-    'Where a change between two indexed commits (base, head) lands, for every changed symbol or the one named (symbolId of either commit, or qualifiedName, or paths): each site that uses it at head (for a removed symbol, its references at base carried to head) with a status: broken (TypeScript/JavaScript: a compiler error at head on the site or its call that base did not have, with the message; Java/Kotlin: a reference that no longer resolves, a call whose argument count fits no overload, a class lacking a new abstract member), updated (on a line the change edited) or at-risk (the callee\'s signature, modifiers, type or body changed; the site compiles: look at it). Also callers (transitive, at head, up to depth, default 2), affectedTests (test files and test functions reaching a changed symbol, with the chain of symbolIds), introducedProblems / resolvedProblems, and coverage (what could not be analysed or resolved: when it lists anything, "no broken sites" is not exhaustive there). Page size default 100 changed symbols, at most 1000.',
+    'Where a change between two indexed commits lands: sites at head broken, updated or at-risk; callers, affected tests, problems, coverage.',
   input: z.strictObject({
     ...changeInput,
-    symbolId: z.string().max(64).optional().describe('Only the change of this symbol: a symbolId of the base or the head commit.'),
-    qualifiedName: z.string().max(1024).optional().describe('Only the changes of symbols with this qualified name (either side).'),
-    depth: z.number().int().min(1).max(IMPACT_BOUNDS.depth.max).optional()
-      .describe(`How many steps of callers, default ${IMPACT_BOUNDS.depth.default}, at most ${IMPACT_BOUNDS.depth.max}.`),
+    symbolId: z.string().max(64).optional().describe('Only this symbol\'s change (either commit\'s id).'),
+    qualifiedName: z.string().max(1024).optional(),
+    depth: z.number().int().min(1).max(IMPACT_BOUNDS.depth.max).optional().describe(`Of callers, default ${IMPACT_BOUNDS.depth.default}.`),
     ...pageInput(DIFF_PAGE),
   }),
   output: z.object({

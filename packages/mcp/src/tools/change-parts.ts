@@ -4,20 +4,17 @@ import * as z from 'zod';
 import { CHANGE_ASPECTS, CHANGE_KINDS, type IndexReader } from '@sextant/query';
 import { SextantError } from '@sextant/format';
 import type { IndexProvider } from '../index-provider.ts';
-import { commitInput, language, location, pathsInput, symbolKind, symbolSummary } from '../schema-parts.ts';
+import { commitInput, language, location, pathsInput, symbolSummary } from '../schema-parts.ts';
 
-const commitRef = (side: string) => z.string().min(1).max(256)
-  .describe(`The ${side} commit: a sha (full or at least 7 characters) or a ref. It must be indexed (COMMIT_NOT_INDEXED names which one is not).`);
+const commitRef = (side: string) => z.string().min(1).max(256).describe(`The ${side} commit (sha or ref), indexed.`);
 
 export const changeInput = {
   repo: commitInput.repo,
   base: commitRef('base (older)'),
   head: commitRef('head (newer)'),
-  paths: pathsInput.optional().describe('Only symbols declared (on either side) in files matching these globs; a leading ! excludes.'),
-  kinds: z.array(symbolKind).max(32).optional().describe('Only symbols of these kinds.'),
-  includeTests: z.boolean().optional().describe('Include symbols in test files (default true: a pull request\'s tests are part of it).'),
-  format: z.enum(['text', 'markdown']).optional()
-    .describe('markdown: `content` is a review comment a bot can post as it is; text (default): one compact line per result. The structured result is the same.'),
+  paths: pathsInput.optional().describe('Of the declaring files, either side.'),
+  includeTests: z.boolean().optional(),
+  format: z.enum(['text', 'markdown']).optional().describe('markdown: content is a review comment to post.'),
 };
 
 export const changeKind = z.enum(CHANGE_KINDS);

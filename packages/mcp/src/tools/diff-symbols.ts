@@ -11,7 +11,7 @@ export const diffSymbolsTool = defineTool({
   name: 'diff_symbols',
   title: 'Diff symbols',
   description:
-    'What changed between two indexed commits (base, head), symbol by symbol: each change is added, removed, modified, renamed or moved, with aspects (signature, body, modifiers, type, members, doc, location) and the symbol at base and at head (symbolIds of either commit chain into every other tool). Matched by identity, then by qualified name and kind in the same file (a Java/Kotlin signature change is modified, a TypeScript file move is moved), then by identical body (renamed); never an unrelated removed+added. Locals show up as their container\'s body. `files` lists every changed file, also those whose change touches no symbol (comments, formatting, other languages); `coverage` says which changed files a compiler resolved and which were not analysed. Reads only the changed files. Page size default 100, at most 1000.',
+    'Changes between two indexed commits per symbol (added, removed, modified, renamed, moved) with aspects and both sides\' symbolIds; changed files; coverage.',
   input: z.strictObject({ ...changeInput, ...pageInput(DIFF_PAGE) }),
   output: z.object({
     ...changeOutput,

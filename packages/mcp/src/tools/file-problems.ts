@@ -10,9 +10,9 @@ export const fileProblemsTool = defineTool({
   name: 'file_problems',
   title: 'File problems',
   description:
-    'Syntax errors (every indexed file, from tree-sitter) and compiler errors and warnings (where a compiler ran: TypeScript/JavaScript) at the indexed commit, for one file (path) or for every file matching globs (paths). Filter by severity or source. Page size default 200, at most 2000.',
+    'Syntax errors and compiler diagnostics (TypeScript/JavaScript) for path or paths.',
   input: z.strictObject({
-    path: z.string().min(1).max(4096).optional().describe('One repository-relative file path.'),
+    path: z.string().min(1).max(4096).optional(),
     paths: pathsInput.optional(),
     severity: z.enum(['error', 'warning']).optional(),
     source: z.enum(['syntax', 'compiler']).optional(),

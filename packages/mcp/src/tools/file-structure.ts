@@ -23,8 +23,8 @@ export const fileStructureTool = defineTool({
   name: 'file_structure',
   title: 'File structure',
   description:
-    'The nested outline of one file (classes, interfaces, functions, methods, properties, …) with kinds, line ranges and symbolIds to pass to the other tools, plus the file\'s language, line count and classification (test, generated, vendored). Cheaper than read_file for finding your way around a file.',
-  input: z.strictObject({ path: z.string().min(1).max(4096).describe('Repository-relative path of an indexed file.'), ...commitInput }),
+    'A file\'s outline: nested declarations with kinds, ranges, symbolIds; language, line count, classification.',
+  input: z.strictObject({ path: z.string().min(1).max(4096), ...commitInput }),
   output: z.object({
     ...answerOutput,
     path: z.string(),

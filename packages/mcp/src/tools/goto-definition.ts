@@ -10,7 +10,7 @@ export const gotoDefinitionTool = defineTool({
   name: 'goto_definition',
   title: 'Go to definition',
   description:
-    'Where a symbol is declared. Target it by exactly one of: symbolId (from any other result), path + line + column (a use site anywhere in the repository: the answer is the declaration it resolves to through imports, re-exports and aliases), qualifiedName, or exact name. Overloads and merged declarations give several definitions; a symbol from a dependency or the standard library is marked external with its package.',
+    'Where a symbol is declared, through imports, re-exports and aliases; several for overloads; external for a dependency\'s.',
   input: z.strictObject({ ...targetInput, ...commitInput }),
   output: z.object({ ...answerOutput, symbol: symbolSummary, external: z.boolean(), definitions: z.array(previewedLocation) }),
   async run(provider, { repo, commit, ...target }) {

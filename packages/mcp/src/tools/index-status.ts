@@ -12,7 +12,7 @@ export const indexStatusTool = defineTool({
   name: 'index_status',
   title: 'Index status',
   description:
-    'Which repository and commit this server answers from, when and by which indexer and parser versions the index was built, its languages (with precision: compiler-resolved or syntactic), counts, and every file it skipped with the reason. Call it first, or pass `commit` to check that a sha or ref is the one indexed (a commit that is not indexed is an error, never another commit\'s answer).',
+    'The repository and commit served: build, versions, languages and precision, counts, skipped files. With commit: is it indexed?',
   input: z.strictObject({ ...commitInput }),
   output: z.object({
     ...answerOutput,

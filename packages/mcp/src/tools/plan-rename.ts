@@ -13,10 +13,10 @@ export const planRenameTool = defineTool({
   name: 'plan_rename',
   title: 'Plan a rename',
   description:
-    'Plans renaming a symbol everywhere the index sees it: its declarations, every reference (through imports, re-exports and aliases: an alias such as `export { A as B }` keeps its own name), and the members it overrides or that override it (interface and base declarations included). Returns the plan (per file the BLAKE3 hash of the content at the indexed commit and the edits), its planHash, the conflicts that block it (the new name collides or shadows, an edit lands in a generated or vendored file, a reference the index only matched by name), and a unified diff, so a review bot can attach the complete rename to a pull request. Nothing is written: apply the plan locally with `runner apply plan.json`, which refuses it if any file changed since the commit. Target by symbolId, path + line + column, qualifiedName or exact name.',
+    'Plans a rename everywhere, overriding members too: per-file hashes and edits, planHash, conflicts, diff. Writes nothing (`runner apply`).',
   input: z.strictObject({
     ...targetInput,
-    newName: z.string().min(1).max(512).describe('The new name: an identifier, not a reserved word.'),
+    newName: z.string().min(1).max(512),
     ...commitInput,
   }),
   output: z.object({ ...answerOutput, ...planAnswerOutput }),

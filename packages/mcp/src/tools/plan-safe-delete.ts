@@ -12,7 +12,7 @@ export const planSafeDeleteTool = defineTool({
   name: 'plan_safe_delete',
   title: 'Plan a safe delete',
   description:
-    'Plans deleting a symbol\'s declarations (with the comments directly above them) and says whether that is safe: every reference the index holds (calls, reads, types, imports, re-exports, name-only candidates) and every member that overrides it is listed as a usage conflict, so "blocked: true" with the list means the delete would break those places, and "blocked: false" means nothing the index knows uses it. Returns the plan with per-file BLAKE3 hashes at the indexed commit, its planHash and a unified diff; nothing is written (apply locally with `runner apply plan.json`; a blocked plan needs --force). Target by symbolId, path + line + column, qualifiedName or exact name.',
+    'Plans deleting a symbol; each use or override is a conflict (blocked false: nothing known uses it). Writes nothing (`runner apply`).',
   input: z.strictObject({ ...targetInput, ...commitInput }),
   output: z.object({ ...answerOutput, ...planAnswerOutput }),
   async run(provider, { repo, commit, ...target }, context) {

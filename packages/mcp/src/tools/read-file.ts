@@ -10,9 +10,9 @@ export const readFileTool = defineTool({
   name: 'read_file',
   title: 'Read file',
   description:
-    'Lines of an indexed file exactly as they are at the indexed commit (not the working tree), with line numbers. startLine (default 1) and limit (lines, default 200, at most 2000) pick the range; continue with nextCursor. Lines longer than 2000 characters are cut and say so. total is the file\'s line count.',
+    'Numbered lines of a file at the indexed commit, from startLine; continue with nextCursor.',
   input: z.strictObject({
-    path: z.string().min(1).max(4096).describe('Repository-relative path of an indexed file.'),
+    path: z.string().min(1).max(4096),
     startLine: z.number().int().min(1).optional().describe('First line to return, 1-based (default 1).'),
     ...pageInput(READ_FILE_PAGE),
     ...commitInput,

@@ -1,6 +1,7 @@
-// find_implementations and find_super_methods: walks over inheritance edges, as paged lists.
+// find_implementations: walks over inheritance edges, down (implementations, overrides) or up (the
+// members a member overrides or implements), as paged lists.
 import * as z from 'zod';
-import { findImplementations, findSuperMethods, IMPLEMENTATIONS_PAGE, type RelatedAnswer } from '@sextant/query';
+import { findImplementations, findSuperMethods, IMPLEMENTATIONS_PAGE } from '@sextant/query';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
 import { answerOutput, commitInput, pageInput, pageOutput, peer, symbolSummary, targetInput } from '../schema-parts.ts';
@@ -17,36 +18,27 @@ const output = z.object({
   ...pageOutput,
 });
 
-function render(title: string) {
-  return (a: RelatedAnswer) => [
-    `${a.total} ${title} ${renderSymbol(a.symbol)}`,
-    ...a.results.map((r) => `  ${'  '.repeat(r.depth - 1)}${r.relation} ${renderSymbol(r)}`),
-    ...renderPage(a),
-  ].join('\n');
-}
-
 export const findImplementationsTool = defineTool({
   name: 'find_implementations',
   title: 'Find implementations',
   description:
-    'Everything that implements or extends a type (classes implementing an interface, subclasses, extending interfaces), or every member that overrides or implements a method or property, transitively (depth says how far down; via names the step in between). Use it on an interface method to find the code that actually runs. Target by symbolId, position, qualifiedName or exact name. Page size default 100, at most 1000.',
-  input: z.strictObject({ ...targetInput, ...pageInput(IMPLEMENTATIONS_PAGE), ...commitInput }),
+    'What implements or extends a type, or overrides a member, transitively (via: the step between): on an interface method, the code that runs. direction supers: what a member overrides or implements, up the chain.',
+  input: z.strictObject({
+    ...targetInput,
+    direction: z.enum(['implementations', 'supers']).optional(),
+    ...pageInput(IMPLEMENTATIONS_PAGE),
+    ...commitInput,
+  }),
   output,
-  async run(provider, { repo, commit, limit, cursor, ...target }) {
-    return findImplementations(await openIndex(provider, { repo, commit, cursor }), target, { limit, cursor });
+  async run(provider, { repo, commit, limit, cursor, direction, ...target }) {
+    const reader = await openIndex(provider, { repo, commit, cursor });
+    return (direction === 'supers' ? findSuperMethods : findImplementations)(reader, target, { limit, cursor });
   },
-  render: render('implementations of'),
-});
-
-export const findSuperMethodsTool = defineTool({
-  name: 'find_super_methods',
-  title: 'Find super methods',
-  description:
-    'The members a method, property or accessor overrides or implements, up the whole chain (base class methods, interface members). Use it to find the contract a method fulfils. Target by symbolId, position, qualifiedName or exact name. Page size default 100, at most 1000.',
-  input: z.strictObject({ ...targetInput, ...pageInput(IMPLEMENTATIONS_PAGE), ...commitInput }),
-  output,
-  async run(provider, { repo, commit, limit, cursor, ...target }) {
-    return findSuperMethods(await openIndex(provider, { repo, commit, cursor }), target, { limit, cursor });
+  render(a, { direction }) {
+    return [
+      `${a.total} ${direction === 'supers' ? 'super members' : 'implementations'} of ${renderSymbol(a.symbol)}`,
+      ...a.results.map((r) => `  ${'  '.repeat(r.depth - 1)}${r.relation} ${renderSymbol(r)}`),
+      ...renderPage(a),
+    ].join('\n');
   },
-  render: render('super methods of'),
 });

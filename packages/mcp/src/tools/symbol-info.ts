@@ -10,7 +10,7 @@ export const symbolInfoTool = defineTool({
   name: 'symbol_info',
   title: 'Symbol info',
   description:
-    'Everything the index knows about one symbol: signature, first paragraph of its doc comment, modifiers, container, kind, language, declarations with a preview line, how precisely it was resolved (compiler or syntactic), and counts of references, implementations, callers, callees, supertypes and super methods, so you can decide which tool to call next. Target by symbolId, path + line + column, qualifiedName or exact name.',
+    'A symbol\'s signature, doc, modifiers, container, declarations, precision, and counts of its references, implementations, callers, callees, supertypes.',
   input: z.strictObject({ ...targetInput, ...commitInput }),
   output: z.object({
     ...answerOutput,

@@ -10,7 +10,7 @@ export const typeHierarchyTool = defineTool({
   name: 'type_hierarchy',
   title: 'Type hierarchy',
   description:
-    'The supertypes (what a class or interface extends and implements) and/or subtypes (what extends or implements it) of a type, as nodes (depth < 0 above the target, > 0 below) and extends/implements edges. direction: supertypes | subtypes | both (default). Each type appears once even where the hierarchy joins. Target by symbolId, position, qualifiedName or exact name.',
+    'Supertypes and subtypes of a type: nodes (depth < 0 above, > 0 below) and extends/implements edges.',
   input: z.strictObject({
     ...targetInput,
     direction: z.enum(['supertypes', 'subtypes', 'both']).optional().describe('Default both.'),
