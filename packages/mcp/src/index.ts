@@ -7,6 +7,7 @@ export * from './registry.ts';
 export * from './json-schemas.ts';
 export * from './error-result.ts';
 export * from './create-server.ts';
+export * from './server-instructions.ts';
 export * from './tools-list-cost.ts';
 export * from './tools/plan-schema.ts';
 export * from './tools/plan-from-index.ts';

@@ -5,7 +5,7 @@ export const SERVER_INSTRUCTIONS = [
   'Code navigation from the index of one commit; answers name their repo and commit. Lists give total, totalIsExact, hasMore, nextCursor.',
   'Shared arguments:',
   '- target, one of: symbolId (from any result; exact); path+line+column (1-based, UTF-16 column, anywhere on the identifier); qualifiedName (`Class.member`, `path:Class.member`); name (exact; several: AMBIGUOUS_SYMBOL lists them).',
-  '- repo: owner/name, default the endpoint\'s. commit: sha (7+ hex) or ref, default the cursor\'s, else the indexed one; never answered from another.',
+  '- repo: owner/name, default the endpoint\'s. commit: sha (7+ hex) or ref, default the cursor\'s, else the indexed one; never answered from another (a hosted ref is re-read at most every 5 s).',
   '- limit; cursor: nextCursor while hasMore.',
   '- paths: globs (`src/**`; `!` excludes). includeTests, includeGenerated: count those files (default true; false in search_symbols).',
   '- depth, maxNodes: graph bounds (a cut sets truncationReason).',

@@ -3,7 +3,7 @@
 // of request costs, how long a ref resolution is trusted, and every way of not finding an index.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { manifestKey, refKey, serializeRecord, SextantError, shardKey, type Manifest } from '@sextant/format';
-import { READ_TOOLS } from '@sextant/mcp';
+import { SERVER_INSTRUCTIONS } from '@sextant/mcp';
 import { ShardCache } from '@sextant/query';
 import { IoMeter } from '../src/io-meter.ts';
 import { RefCache, REF_TTL_MS } from '../src/isolate-caches.ts';
@@ -128,7 +128,7 @@ describe('R2IndexProvider', () => {
     now += 1;
     expect((await at().open({ commit: 'main' })).commit).toBe(B);
     // The tools tell their callers how stale a ref can be.
-    expect(READ_TOOLS[0]!.input.shape.commit!.description).toContain(`at most every ${REF_TTL_MS / 1000} s`);
+    expect(SERVER_INSTRUCTIONS).toContain(`at most every ${REF_TTL_MS / 1000} s`);
   });
 
   it('refuses an ambiguous prefix, listing the candidates', async () => {
