@@ -40,6 +40,8 @@ export const REQUIREMENTS: Record<string, string> = {
   'HIE-1': 'type_hierarchy gives supertypes, subtypes or both as nodes and edges, bounded by depth',
   'CAL-1': 'call_hierarchy gives callers or callees as a graph with call sites, each symbol once, safe on cycles',
   'CAL-2': 'call_hierarchy marks a caller that calls through an interface or base method',
+  'CTX-1': 'every list of sites gives each site its own line (text) and, with context 1-3, the lines before and after; the text rendering shows the line',
+  'CTX-2': 'find_references with groupByFile states each path once, then line:column and the line, and is shorter than the flat list',
   'CAL-3': 'call_hierarchy honours depth and maxNodes and names the bound that cut it',
   'FIL-1': 'file_structure gives the nested outline with symbolIds, kinds and line ranges',
   'FIL-2': 'read_file gives a line range of the file at the indexed commit with line numbers, bounded and paged',

@@ -4,7 +4,7 @@
 // MCP SDK client. The expected breaks are the TypeScript compiler's (its messages at head) and, for
 // Java, the ones the fixture was built to have.
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -169,6 +169,17 @@ for (const serve of [viaWorker, viaRunner]) {
         expect(text).toContain('**12 symbols changed, 4 sites broken, 2 at risk, 1 test file affected, 2 problems introduced.**');
         expect(text).toContain('TS2554: Expected 2 arguments, but got 1.');
         expect(text).toContain('`test/runner.test.ts`: `runs compute through the helper`');
+      });
+
+      it('[CTX-1] gives each change-impact site its line at head, and with context the lines around it', async () => {
+        const result = (await served.client.callTool({ name: 'change_impact', arguments: { base: pair.base, head: pair.head, context: 1 } })) as ToolResult;
+        const sites = result.structuredContent!.impacts.flatMap((i: any) => i.sites);
+        expect(sites.length).toBeGreaterThan(0);
+        for (const site of sites) {
+          const lines = readFileSync(join(ROOT, 'test/fixtures/review-pair/head', site.path), 'utf8').split('\n');
+          expect(site.text).toBe(lines[site.line - 1]!.trimEnd());
+          expect(site.before).toEqual(site.line > 1 ? [lines[site.line - 2]!.trimEnd()] : []);
+        }
       });
 
       it('[REV-5] names which commit is not indexed', async () => {

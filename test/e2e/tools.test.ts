@@ -2,7 +2,7 @@
 // CLI, published to local R2 and served by the real worker in workerd, and served by `runner mcp`
 // over stdio; the same scenarios run against both through the real MCP SDK client. Titles cite the
 // requirement ids (requirements.ts) they prove.
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -10,7 +10,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { modelFacingBytes, TOOLS_LIST_BUDGET } from '@sextant/mcp';
 import { answerFrom, where, type ToolResult } from './support/mcp-client.ts';
-import { BACKENDS, buildFixtureIndex, buildIndexOf, type Backend } from './support/servers.ts';
+import { BACKENDS, buildFixtureIndex, buildIndexOf, ROOT, type Backend } from './support/servers.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'sextant-e2e-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -335,6 +335,38 @@ for (const makeBackend of BACKENDS) {
         // Ring.area calls Circle.area twice: super.area() and new Circle(…).area(): one edge, two sites.
         const direct = callers.edges.filter((e: any) => !e.through).flatMap((e: any) => e.sites.map(where));
         expect(direct).toEqual(['src/shapes/circle.ts:22:18', 'src/shapes/circle.ts:22:49']);
+      });
+
+      it('[CTX-1] gives every site its own line, and with context the lines around it', async () => {
+        // A file's lines; the empty string after a final line break is no line.
+        const fixtureLines = (fixture: string, path: string) => readFileSync(join(ROOT, 'test/fixtures', fixture, path), 'utf8').replace(/\n$/, '').split('\n');
+        const report = fixtureLines('ts-hierarchy', 'src/report.ts');
+        const callers = await ok(shapes, 'call_hierarchy', { qualifiedName: 'ping', depth: 1, context: 1 });
+        for (const site of callers.edges.flatMap((e: any) => e.sites)) {
+          expect(site.text).toBe(report[site.line - 1]!.trimEnd());
+          expect(site.before).toEqual([report[site.line - 2]!.trimEnd()]);
+          expect(site.after).toEqual(site.line < report.length ? [report[site.line]!.trimEnd()] : []);
+        }
+        const app = fixtureLines('ts-basic', 'src/app.ts');
+        const plain = await call(basic.repo, 'find_references', { qualifiedName: 'OrderService', kinds: ['new'] });
+        const site = plain.structuredContent!.references[0];
+        expect(site).toMatchObject({ text: app[site.line - 1]!.trimEnd() });
+        expect(site).not.toHaveProperty('before');
+        expect(plain.content[0]!.text).toContain(`${where(site)} new`);
+        expect(plain.content[0]!.text).toContain(`| ${app[site.line - 1]!.trim()}`);
+        const around = await call(basic.repo, 'find_references', { qualifiedName: 'OrderService', kinds: ['new'], context: 2 });
+        expect(around.content[0]!.text).toContain(`> ${site.line} ${site.text}`);
+        expect(around.structuredContent!.references[0].before).toHaveLength(2);
+        await expect(clients.get(basic.repo)!.callTool({ name: 'find_references', arguments: { qualifiedName: 'OrderService', context: 4 } })).rejects.toThrow(/context/);
+      });
+
+      it('[CTX-2] groupByFile states each path once, then line:column and the line', async () => {
+        const flat = await call(basic.repo, 'find_references', { qualifiedName: 'OrderService' });
+        const grouped = await call(basic.repo, 'find_references', { qualifiedName: 'OrderService', groupByFile: true });
+        expect(grouped.content[0]!.text.length).toBeLessThan(flat.content[0]!.text.length);
+        const text = grouped.content[0]!.text.split('\n');
+        expect(text.filter((l) => l.startsWith('src/app.ts'))).toEqual(['src/app.ts (2)']);
+        for (const r of grouped.structuredContent!.references) expect(text).toContainEqual(expect.stringMatching(new RegExp(`^  ${r.line}:${r.column} `)));
       });
 
       it('[CAL-3] honours maxNodes and names the bound', async () => {

@@ -13,8 +13,16 @@ const MAX_PREVIEW = 240;
 
 /** A one-line preview of a source line: trimmed, at most MAX_PREVIEW characters. */
 export function previewOf(line: string): string {
-  const trimmed = line.trim();
-  return trimmed.length > MAX_PREVIEW ? `${trimmed.slice(0, MAX_PREVIEW)}…` : trimmed;
+  return cutPreview(line.trim());
+}
+
+/** A line shown around another (context): its indentation kept, trailing blanks removed, cut alike. */
+export function contextLineOf(line: string): string {
+  return cutPreview(line.trimEnd());
+}
+
+function cutPreview(line: string): string {
+  return line.length > MAX_PREVIEW ? `${line.slice(0, MAX_PREVIEW)}…` : line;
 }
 
 /** What a writer builds: the bucket's files in path order. */

@@ -22,3 +22,34 @@ export function renderSymbol(s: {
 export function renderPage(p: { total: number; hasMore: boolean; nextCursor?: string; truncationReason?: string }): string[] {
   return p.hasMore ? [`(more: ${p.total} in all, cut by ${p.truncationReason}; pass cursor "${p.nextCursor}")`] : [];
 }
+
+interface Site extends Located {
+  text: string;
+  before?: string[];
+  after?: string[];
+}
+
+/**
+ * One site of a list: `head` (its location and what it is) and, after a bar, the site's own line;
+ * or, with context, the numbered lines around it under it (`>` marks the site's line).
+ */
+export function renderSite(site: Site, head: string, indent = '  '): string[] {
+  if (!site.before && !site.after) return [`${indent}${head} | ${site.text.trim()}`];
+  const first = site.line - (site.before?.length ?? 0);
+  const numbered = [...(site.before ?? []), undefined, ...(site.after ?? [])].map((l, i) =>
+    l === undefined ? `${indent}> ${site.line} ${site.text}` : `${indent}  ${first + i} ${l}`);
+  return [`${indent}${head}`, ...numbered];
+}
+
+/** Sites under a line per file (the path said once), each as line:column. */
+export function renderSitesByFile<T extends Site>(
+  sites: readonly T[], head: (site: T) => string, fileLine: (path: string) => string = (path) => path,
+): string[] {
+  const out: string[] = [];
+  let path: string | undefined;
+  for (const site of sites) {
+    if (site.path !== path) out.push(fileLine(path = site.path));
+    out.push(...renderSite(site, `${site.line}:${site.column} ${head(site)}`.trimEnd(), '  '));
+  }
+  return out;
+}

@@ -61,6 +61,13 @@ export const symbolSummary = z.object({
   external: external.optional(),
 });
 
+/** What withSiteLines adds to each site of a list. */
+export const siteLines = {
+  text: z.string().describe('The site\'s line.'),
+  before: z.array(z.string()).optional().describe('With context: the lines before it.'),
+  after: z.array(z.string()).optional().describe('With context: the lines after it.'),
+};
+
 export const previewedLocation = z.object({ ...location, preview: z.string().optional().describe('The line, trimmed.') });
 
 export const pathsInput = z.array(z.string().min(1).max(512)).max(64);

@@ -5,6 +5,7 @@ import { SextantError } from '@sextant/format';
 import { edgesOf, walk, type EdgeView } from './edges.ts';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
 import type { Answer, Location, PeerSummary, SymbolSummary } from './results.ts';
+import { withSiteLines, type SiteLines } from './site-lines.ts';
 import { summarize } from './symbols.ts';
 import { resolveTarget, type Target } from './target.ts';
 
@@ -12,27 +13,29 @@ export interface CallHierarchyParams {
   direction?: 'callers' | 'callees';
   depth?: number;
   maxNodes?: number;
+  /** Lines before and after each call site (site-lines.ts); every site has its own line. */
+  context?: number;
 }
 
 export interface CallNode extends SymbolSummary {
   depth: number;
 }
 
-export interface CallEdge {
+export interface CallEdge<Site extends Location = Location & SiteLines> {
   /** The calling symbol. */
   from: string;
   /** The called symbol. */
   to: string;
-  sites: Location[];
+  sites: Site[];
   /** The call resolved to this member, a super method of `to` (an interface or base method). */
   through?: PeerSummary;
 }
 
-export interface CallHierarchyAnswer extends Answer {
+export interface CallHierarchyAnswer<Site extends Location = Location & SiteLines> extends Answer {
   symbol: SymbolSummary;
   direction: 'callers' | 'callees';
   nodes: CallNode[];
-  edges: CallEdge[];
+  edges: CallEdge<Site>[];
   total: number;
   totalIsExact: boolean;
   hasMore: boolean;
@@ -43,7 +46,17 @@ const NOT_CALLABLE = new Set(['interface', 'type', 'enum', 'enumMember', 'typePa
 
 export const CALL_HIERARCHY_BOUNDS = { depth: { default: 3, max: 10 }, maxNodes: { default: 100, max: 1000 } };
 
+/** The call hierarchy tool's answer: the graph, and each call site's lines. */
 export async function callHierarchy(reader: IndexReader, target: Target, params: CallHierarchyParams): Promise<CallHierarchyAnswer> {
+  const graph = await callGraph(reader, target, params);
+  // Every edge's sites in one read of their files' texts, then handed back edge by edge.
+  const lined = await withSiteLines(reader, graph.edges.flatMap((e) => e.sites), params.context);
+  let next = 0;
+  return { ...graph, edges: graph.edges.map((e) => ({ ...e, sites: lined.slice(next, next += e.sites.length) })) };
+}
+
+/** The graph alone, its sites as locations: what change_impact walks for callers. */
+export async function callGraph(reader: IndexReader, target: Target, params: CallHierarchyParams): Promise<CallHierarchyAnswer<Location>> {
   const start = await resolveTarget(reader, target);
   if (NOT_CALLABLE.has(start.record.kind)) {
     throw new SextantError('INVALID_ARGUMENT', `${start.record.qname} is a ${start.record.kind}; nothing calls it and it calls nothing.`,
@@ -54,7 +67,7 @@ export async function callHierarchy(reader: IndexReader, target: Target, params:
   const maxNodes = params.maxNodes ?? CALL_HIERARCHY_BOUNDS.maxNodes.default;
   const id = (s: LoadedSymbol) => summarize(reader, s.record, s.shard.paths).symbolId;
   const nodes = new Map<string, CallNode>([[start.record.key, { ...summarize(reader, start.record, start.shard.paths), depth: 0 }]]);
-  const edges = new Map<string, CallEdge>();
+  const edges = new Map<string, CallEdge<Location>>();
   let truncation: string | undefined;
 
   let frontier: LoadedSymbol[] = [start];

@@ -17,7 +17,7 @@ import {
   CONFIDENCES, FILE_FLAGS, formatSymbolId, MODIFIERS, parseSymbolId, REF_STRIDE, REFERENCE_KINDS, SextantError, splitLines,
   type ChangeRecord, type Confidence, type FileRecord, type ProblemRecord, type ReferenceKind,
 } from '@sextant/format';
-import { callHierarchy } from './call-hierarchy.ts';
+import { callGraph } from './call-hierarchy.ts';
 import { computeChangeSet, sideSummary, type ChangeAspect, type ChangeKind, type ChangeSet, type DeclSide, type SymbolChange } from './change-set.ts';
 import { coverageOf, type Coverage } from './change-coverage.ts';
 import { changeAnswer, DIFF_PAGE, selectChanges, skippedChanges, type ChangeAnswer, type ChangeFilter, type ChangeSide } from './diff-symbols.ts';
@@ -28,6 +28,7 @@ import { canonicalJson } from './cursor.ts';
 import { pageOf, type PageRequest } from './paging.ts';
 import type { Location, PageInfo, PeerSummary } from './results.ts';
 import { peerSummary } from './symbols.ts';
+import { withSiteLines, type SiteLines } from './site-lines.ts';
 import { occurrenceAt } from './target.ts';
 
 export const SITE_STATUSES = ['broken', 'updated', 'at-risk'] as const;
@@ -40,6 +41,8 @@ export interface ImpactParams extends ChangeFilter, PageRequest {
   qualifiedName?: string;
   /** How far callers are followed, default 2. */
   depth?: number;
+  /** Lines before and after each site, at head (site-lines.ts); every site has its own line. */
+  context?: number;
 }
 
 export interface ImpactSite extends Location {
@@ -86,7 +89,7 @@ export interface ProblemChange extends Location {
 }
 
 export interface ImpactAnswer extends ChangeAnswer, PageInfo {
-  impacts: Impact[];
+  impacts: (Omit<Impact, 'sites'> & { sites: (ImpactSite & SiteLines)[] })[];
   callers: ImpactCaller[];
   affectedTests: AffectedTest[];
   introducedProblems: ProblemChange[];
@@ -118,9 +121,12 @@ export async function changeImpact(base: IndexReader, head: IndexReader, params:
   });
   const { items, page } = pageOf(whole.impacts, head.commit, query, params, DIFF_PAGE);
   const cut = [...(page.truncationReason ? [page.truncationReason] : []), ...whole.cut];
+  // The sites' lines are of the page only, added to a copy: the whole answer stays as cached.
+  const lined = await withSiteLines(head, items.flatMap((i) => i.sites), params.context);
+  let next = 0;
   return {
     ...whole.answer,
-    impacts: items,
+    impacts: items.map((i) => ({ ...i, sites: lined.slice(next, next += i.sites.length) })),
     callers: whole.callers,
     affectedTests: whole.affectedTests,
     introducedProblems: whole.introducedProblems,
@@ -132,7 +138,8 @@ export async function changeImpact(base: IndexReader, head: IndexReader, params:
   };
 }
 
-interface WholeImpact extends Pick<ImpactAnswer, 'impacts' | 'callers' | 'affectedTests' | 'introducedProblems' | 'resolvedProblems' | 'coverage'> {
+interface WholeImpact extends Pick<ImpactAnswer, 'callers' | 'affectedTests' | 'introducedProblems' | 'resolvedProblems' | 'coverage'> {
+  impacts: Impact[];
   answer: ChangeAnswer;
   /** Why the answer may be incomplete, besides paging. */
   cut: string[];
@@ -566,7 +573,7 @@ async function callersOf(set: ChangeSet, changes: SymbolChange[], depth: number)
   for (const change of changes) {
     if (!change.head || !CALLABLE.has(change.head.decl.kind)) continue;
     const symbolId = formatSymbolId(change.head.key, set.head.commit);
-    const graph = await callHierarchy(set.head, { symbolId }, { direction: 'callers', depth: Math.min(depth, IMPACT_BOUNDS.depth.max), maxNodes: CALLER_NODES });
+    const graph = await callGraph(set.head, { symbolId }, { direction: 'callers', depth: Math.min(depth, IMPACT_BOUNDS.depth.max), maxNodes: CALLER_NODES });
     if (!graph.totalIsExact && graph.truncationReason?.startsWith('maxNodes')) truncated = true;
     for (const node of graph.nodes) {
       if (node.depth === 0 || changed.has(node.symbolId)) continue;

@@ -8,6 +8,7 @@ import type { IndexReader } from './index-reader.ts';
 import { pageOf, type PageRequest } from './paging.ts';
 import type { Answer, PageInfo } from './results.ts';
 import { fileOrThrow, normalizePath } from './target.ts';
+import { withSiteLines, type SiteLines } from './site-lines.ts';
 
 export interface StructureNode {
   name: string;
@@ -129,6 +130,8 @@ export interface ProblemParams extends PageRequest {
   paths?: string[];
   severity?: 'error' | 'warning';
   source?: 'syntax' | 'compiler';
+  /** Lines before and after each problem (site-lines.ts); every problem has its own line. */
+  context?: number;
 }
 
 export interface ProblemHit extends Omit<ProblemRecord, 'code'> {
@@ -138,7 +141,7 @@ export interface ProblemHit extends Omit<ProblemRecord, 'code'> {
 
 export interface ProblemsAnswer extends Answer, PageInfo {
   files: number;
-  problems: ProblemHit[];
+  problems: (ProblemHit & SiteLines)[];
 }
 
 export const PROBLEMS_PAGE = { defaultLimit: 200, maxLimit: 2000 };
@@ -171,5 +174,5 @@ export async function fileProblems(reader: IndexReader, params: ProblemParams): 
     }
   }
   const { items, page } = pageOf(problems, reader.commit, { tool: 'file_problems', path: params.path, paths: params.paths, severity: params.severity, source: params.source }, params, PROBLEMS_PAGE);
-  return { repo: reader.repo, commit: reader.commit, files: files.length, problems: items, ...page };
+  return { repo: reader.repo, commit: reader.commit, files: files.length, problems: await withSiteLines(reader, items, params.context), ...page };
 }

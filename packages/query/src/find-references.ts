@@ -10,6 +10,7 @@ import { pageOf, type PageRequest } from './paging.ts';
 import type { Answer, Location, PageInfo, ReferenceHit, SymbolSummary } from './results.ts';
 import { RELATED_BOUND, relatedMembers, type RelatedMembers } from './related-members.ts';
 import { defLocation, peerSummary, summarize } from './symbols.ts';
+import { withSiteLines, type SiteLines } from './site-lines.ts';
 import { resolveTarget, type Target } from './target.ts';
 
 export interface ReferenceParams extends PageRequest {
@@ -23,13 +24,15 @@ export interface ReferenceParams extends PageRequest {
   groupByFile?: boolean;
   /** Also the references of related members (related-members.ts); default true. */
   includeRelated?: boolean;
+  /** Lines before and after each reference (site-lines.ts); every reference has its own line. */
+  context?: number;
 }
 
 export interface ReferencesAnswer extends Answer, PageInfo {
   symbol: SymbolSummary;
   /** The other members whose references are included (includeRelated), in the order they were reached from the target. */
   related: SymbolSummary[];
-  references: ReferenceHit[];
+  references: (ReferenceHit & SiteLines)[];
   /** References that matched every other filter but were below minConfidence. */
   omittedBelowConfidence: number;
   /** With groupByFile: every file of the whole result (not only this page) with its count. */
@@ -62,7 +65,7 @@ export async function findReferences(reader: IndexReader, target: Target, params
     commit: reader.commit,
     symbol: summarize(reader, start.record, start.shard.paths),
     related: group.members.slice(1).map((m) => summarize(reader, m.record, m.shard.paths)),
-    references: items.map(hit),
+    references: await withSiteLines(reader, items.map(hit), params.context),
     omittedBelowConfidence: omitted,
     ...(params.groupByFile ? { files: countByFile(found) } : {}),
     ...page,

@@ -17,6 +17,7 @@ export * from './hierarchy.ts';
 export * from './call-hierarchy.ts';
 export * from './file-tools.ts';
 export * from './preview.ts';
+export * from './site-lines.ts';
 export * from './symbol-info.ts';
 export * from './line-diff.ts';
 export * from './change-set.ts';

@@ -3,8 +3,10 @@ import * as z from 'zod';
 import { CALL_HIERARCHY_BOUNDS, callHierarchy } from '@sextant/query';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
-import { answerOutput, commitInput, graphBounds, graphOutput, location, peer, symbolSummary, targetInput } from '../schema-parts.ts';
-import { renderLocation, renderSymbol } from '../render.ts';
+import {
+  answerOutput, commitInput, contextInput, graphBounds, graphOutput, location, peer, siteLines, symbolSummary, targetInput,
+} from '../schema-parts.ts';
+import { renderLocation, renderSite, renderSymbol } from '../render.ts';
 
 export const callHierarchyTool = defineTool({
   name: 'call_hierarchy',
@@ -15,6 +17,7 @@ export const callHierarchyTool = defineTool({
     ...targetInput,
     direction: z.enum(['callers', 'callees']).optional(),
     ...graphBounds(CALL_HIERARCHY_BOUNDS),
+    ...contextInput,
     ...commitInput,
   }),
   output: z.object({
@@ -22,18 +25,21 @@ export const callHierarchyTool = defineTool({
     symbol: symbolSummary,
     direction: z.enum(['callers', 'callees']),
     nodes: z.array(symbolSummary.extend({ depth: z.number().int() })),
-    edges: z.array(z.object({ from: z.string(), to: z.string(), sites: z.array(z.object(location)), through: peer.optional() })),
+    edges: z.array(z.object({ from: z.string(), to: z.string(), sites: z.array(z.object({ ...location, ...siteLines })), through: peer.optional() })),
     ...graphOutput,
   }),
-  async run(provider, { repo, commit, direction, depth, maxNodes, ...target }) {
-    return callHierarchy(await openIndex(provider, { repo, commit }), target, { direction, depth, maxNodes });
+  async run(provider, { repo, commit, direction, depth, maxNodes, context, ...target }) {
+    return callHierarchy(await openIndex(provider, { repo, commit }), target, { direction, depth, maxNodes, context });
   },
   render(a) {
     const names = new Map(a.nodes.map((n) => [n.symbolId, n.qualifiedName]));
     return [
       `${a.direction} of ${renderSymbol(a.symbol)}: ${a.nodes.length - 1} symbols${a.truncationReason ? ` (cut by ${a.truncationReason})` : ''}`,
       ...a.nodes.slice(1).map((n) => `  ${'  '.repeat(n.depth - 1)}${renderSymbol(n)}`),
-      ...a.edges.map((e) => `  ${names.get(e.from)} -> ${names.get(e.to)}${e.through ? ` through ${e.through.name}` : ''} at ${e.sites.map(renderLocation).join(', ')}`),
+      ...a.edges.flatMap((e) => [
+        `  ${names.get(e.from)} -> ${names.get(e.to)}${e.through ? ` through ${e.through.name}` : ''}`,
+        ...e.sites.flatMap((site) => renderSite(site, renderLocation(site), '    ')),
+      ]),
     ].join('\n');
   },
 });

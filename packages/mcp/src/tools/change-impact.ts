@@ -3,8 +3,8 @@
 import * as z from 'zod';
 import { changeImpact, DIFF_PAGE, IMPACT_BOUNDS, SITE_STATUSES } from '@sextant/query';
 import { defineTool } from '../tool-definition.ts';
-import { confidence, location, pageInput, pageOutput, peer, referenceKind, symbolKind } from '../schema-parts.ts';
-import { renderLocation, renderPage } from '../render.ts';
+import { confidence, contextInput, location, pageInput, pageOutput, peer, referenceKind, siteLines, symbolKind } from '../schema-parts.ts';
+import { renderLocation, renderPage, renderSite } from '../render.ts';
 import { renderImpactMarkdown, renderChangeLine } from '../review-markdown.ts';
 import { changeAspect, changeInput, changeKind, changeOutput, changeSide, coverage, openPair } from './change-parts.ts';
 
@@ -27,6 +27,7 @@ export const changeImpactTool = defineTool({
     symbolId: z.string().max(64).optional().describe('Only this symbol\'s change (either commit\'s id).'),
     qualifiedName: z.string().max(1024).optional(),
     depth: z.number().int().min(1).max(IMPACT_BOUNDS.depth.max).optional().describe(`Of callers, default ${IMPACT_BOUNDS.depth.default}.`),
+    ...contextInput,
     ...pageInput(DIFF_PAGE),
   }),
   output: z.object({
@@ -36,7 +37,7 @@ export const changeImpactTool = defineTool({
       change: changeKind,
       aspects: z.array(changeAspect),
       sites: z.array(z.object({
-        ...location, kind: referenceKind, confidence, enclosing: peer.optional(),
+        ...location, ...siteLines, kind: referenceKind, confidence, enclosing: peer.optional(),
         status: z.enum(SITE_STATUSES), reason: z.string().describe('Why: the compiler\'s message for a broken site, what changed for an at-risk one.'),
       })),
       sitesTotal: z.number().int().describe('Sites of this symbol in all; sites lists at most 1000.'),
@@ -66,7 +67,7 @@ export const changeImpactTool = defineTool({
       `${a.total} changed symbols, ${count('broken')} broken sites, ${count('at-risk')} at risk, ${count('updated')} updated, ${a.affectedTests.length} test files affected, ${a.introducedProblems.length} problems introduced; ${a.repo} ${a.base.slice(0, 12)}..${a.head.slice(0, 12)}`,
       ...a.impacts.flatMap((i) => [
         `  ${renderChangeLine({ change: i.change, aspects: i.aspects, head: i.symbol })}`,
-        ...i.sites.map((s) => `    ${s.status} ${renderLocation(s)} ${s.kind}${s.enclosing ? ` in ${s.enclosing.name}` : ''}: ${s.reason}`),
+        ...i.sites.flatMap((s) => renderSite(s, `${s.status} ${renderLocation(s)} ${s.kind}${s.enclosing ? ` in ${s.enclosing.name}` : ''}: ${s.reason}`, '    ')),
       ]),
       ...a.callers.map((c) => `  caller ${c.qualifiedName} ${c.path ?? ''}:${c.line ?? ''} depth ${c.depth} ${c.symbolId}`),
       ...a.affectedTests.map((t) => `  test ${t.path}${t.tests.length ? ` (${t.tests.map((x) => x.name).join(', ')})` : ''}`),

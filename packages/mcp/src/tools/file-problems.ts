@@ -3,8 +3,8 @@ import * as z from 'zod';
 import { fileProblems, PROBLEMS_PAGE } from '@sextant/query';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
-import { answerOutput, commitInput, location, pageInput, pageOutput, pathsInput } from '../schema-parts.ts';
-import { renderLocation, renderPage } from '../render.ts';
+import { answerOutput, commitInput, contextInput, location, pageInput, pageOutput, pathsInput, siteLines } from '../schema-parts.ts';
+import { renderLocation, renderPage, renderSite } from '../render.ts';
 
 export const fileProblemsTool = defineTool({
   name: 'file_problems',
@@ -16,6 +16,7 @@ export const fileProblemsTool = defineTool({
     paths: pathsInput.optional(),
     severity: z.enum(['error', 'warning']).optional(),
     source: z.enum(['syntax', 'compiler']).optional(),
+    ...contextInput,
     ...pageInput(PROBLEMS_PAGE),
     ...commitInput,
   }),
@@ -23,7 +24,7 @@ export const fileProblemsTool = defineTool({
     ...answerOutput,
     files: z.number().int().describe('Files examined.'),
     problems: z.array(z.object({
-      ...location, source: z.enum(['syntax', 'compiler']), severity: z.enum(['error', 'warning']), code: z.number().int().optional(), message: z.string(),
+      ...location, ...siteLines, source: z.enum(['syntax', 'compiler']), severity: z.enum(['error', 'warning']), code: z.number().int().optional(), message: z.string(),
     })),
     ...pageOutput,
   }),
@@ -33,7 +34,7 @@ export const fileProblemsTool = defineTool({
   render(a) {
     return [
       `${a.total} problems in ${a.files} files`,
-      ...a.problems.map((p) => `  ${renderLocation(p)} ${p.severity} ${p.source}${p.code ? ` TS${p.code}` : ''}: ${p.message.split('\n')[0]}`),
+      ...a.problems.flatMap((p) => renderSite(p, `${renderLocation(p)} ${p.severity} ${p.source}${p.code ? ` TS${p.code}` : ''} ${p.message.split('\n')[0]}`)),
       ...renderPage(a),
     ].join('\n');
   },

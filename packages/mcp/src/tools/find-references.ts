@@ -4,9 +4,9 @@ import { findReferences, REFERENCES_PAGE } from '@sextant/query';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
 import {
-  answerOutput, commitInput, confidence, location, pageInput, pageOutput, pathsInput, peer, referenceKind, symbolSummary, targetInput,
+  answerOutput, commitInput, confidence, contextInput, location, pageInput, pageOutput, pathsInput, peer, referenceKind, siteLines, symbolSummary, targetInput,
 } from '../schema-parts.ts';
-import { renderLocation, renderPage, renderSymbol } from '../render.ts';
+import { renderLocation, renderPage, renderSite, renderSitesByFile, renderSymbol } from '../render.ts';
 
 export const findReferencesTool = defineTool({
   name: 'find_references',
@@ -23,6 +23,7 @@ export const findReferencesTool = defineTool({
     minConfidence: confidence.optional().describe('Default resolved; the rest is counted in omittedBelowConfidence.'),
     groupByFile: z.boolean().optional().describe('Sites under their file, with every file\'s count.'),
     includeRelated: z.boolean().optional().describe('Related members\' uses too (default true).'),
+    ...contextInput,
     ...pageInput(REFERENCES_PAGE),
     ...commitInput,
   }),
@@ -31,7 +32,7 @@ export const findReferencesTool = defineTool({
     symbol: symbolSummary,
     related: z.array(symbolSummary).describe('The other members whose references are included (includeRelated), each with its qualified name and declaration.'),
     references: z.array(z.object({
-      ...location, kind: referenceKind, confidence, enclosing: peer.optional(),
+      ...location, ...siteLines, kind: referenceKind, confidence, enclosing: peer.optional(),
       via: peer.optional().describe('The related member this reference names, when it is not the target itself.'),
     })),
     omittedBelowConfidence: z.number().int().describe('References that matched every other filter but are below minConfidence.'),
@@ -41,12 +42,16 @@ export const findReferencesTool = defineTool({
   async run(provider, { repo, commit, symbolId, path, line, column, qualifiedName, name, ...params }) {
     return findReferences(await openIndex(provider, { repo, commit, cursor: params.cursor }), { symbolId, path, line, column, qualifiedName, name }, params);
   },
-  render(a) {
+  render(a, { groupByFile }) {
     const qualified = new Map(a.related.map((r) => [r.symbolId, r.qualifiedName]));
+    const what = (r: (typeof a.references)[number]) =>
+      `${r.kind}${r.via ? ` via ${qualified.get(r.via.symbolId) ?? r.via.name} ${r.via.symbolId}` : ''}${r.enclosing ? ` in ${r.enclosing.name} ${r.enclosing.symbolId}` : ''}`;
+    const counts = new Map((a.files ?? []).map((f) => [f.path, f.count]));
     return [
       `${a.total} references to ${renderSymbol(a.symbol)}${a.related.length ? ` and ${a.related.length} related members (${a.related.map((r) => r.qualifiedName).slice(0, 5).join(', ')}${a.related.length > 5 ? ', ...' : ''})` : ''}${a.omittedBelowConfidence ? ` (${a.omittedBelowConfidence} name-only candidates left out; pass minConfidence "candidate" to see them)` : ''}`,
-      ...(a.files ?? []).map((f) => `  file ${f.path}: ${f.count}`),
-      ...a.references.map((r) => `  ${renderLocation(r)} ${r.kind}${r.via ? ` via ${qualified.get(r.via.symbolId) ?? r.via.name} ${r.via.symbolId}` : ''}${r.enclosing ? ` in ${r.enclosing.name} ${r.enclosing.symbolId}` : ''}`),
+      ...(groupByFile
+        ? renderSitesByFile(a.references, what, (path) => `${path} (${counts.get(path)})`)
+        : a.references.flatMap((r) => renderSite(r, `${renderLocation(r)} ${what(r)}`))),
       ...renderPage(a),
     ].join('\n');
   },
