@@ -55,8 +55,8 @@ function withoutSafeIntegerBounds(node: unknown): unknown {
 /**
  * Arguments' string lengths and array sizes are bounded against abuse, not to say what a value
  * means: the server enforces them (an InvalidParams error names the bound), and the input schemas
- * a model reads in every session leave them out. Integer bounds stay: they are meaning (limit at
- * most 500, context 0-3).
+ * a model reads in every session leave them out. Upper integer bounds stay: they are meaning
+ * (limit at most 500, context at most 3).
  */
 function withoutArgumentGuards(node: unknown): unknown {
   if (Array.isArray(node)) return node.map(withoutArgumentGuards);
@@ -64,6 +64,8 @@ function withoutArgumentGuards(node: unknown): unknown {
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(node)) {
     if (typeof value === 'number' && SIZE_BOUNDS.has(key)) continue;
+    // Likewise the natural lower bound of a count or a 1-based position (the instructions say it once).
+    if (key === 'minimum' && (value === 0 || value === 1)) continue;
     // Likewise `additionalProperties: false`: an unknown argument is rejected with its name.
     if (key === 'additionalProperties' && value === false) continue;
     out[key] = withoutArgumentGuards(value);

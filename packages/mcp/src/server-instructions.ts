@@ -2,7 +2,7 @@
 // here instead of in each tool's input schema. A model reads tools/list and these in every session,
 // so both are kept inside a byte budget a test enforces (TOOLS_LIST_BUDGET in packages/mcp/test).
 export const SERVER_INSTRUCTIONS = [
-  'Code navigation from the index of one commit; answers name their repo and commit. Lists give total, totalIsExact, hasMore, nextCursor.',
+  'Code navigation from the index of one commit; answers name their repo and commit. Lists give total, totalIsExact, hasMore, nextCursor. Integer arguments are at least 1 (context: 0).',
   'Shared arguments:',
   '- target, one of: symbolId (from any result; exact); path+line+column (1-based, UTF-16 column, anywhere on the identifier); qualifiedName (`Class.member`, `path:Class.member`); name (exact; several: AMBIGUOUS_SYMBOL lists them).',
   '- repo: owner/name, default the endpoint\'s. commit: sha (7+ hex) or ref, default the cursor\'s, else the indexed one; never answered from another (a hosted ref is re-read at most every 5 s).',
