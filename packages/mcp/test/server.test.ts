@@ -206,6 +206,23 @@ describe('successful calls', () => {
     expect(answer).toMatchObject({ external: true, definitions: [], symbol: { external: { package: '@types/node' } } });
   });
 
+  it('read_file reads by path with endLine, and by symbol naming the symbol', async () => {
+    const lines = await call(connection, 'read_file', { path: 'src/orders/order-service.ts', startLine: 6, endLine: 7 });
+    expect(lines.structuredContent).toMatchObject({ startLine: 6, endLine: 7, hasMore: false });
+    expect((lines.content[0] as { text: string }).text).toBe(
+      'src/orders/order-service.ts:6-7 of 10\n6|   submit(order: string): void {\n7|     this.repository.save(order);');
+    // The memory index stores no declaration ranges (ChangeRecord.decls), so this reads the name's
+    // line; indexer/test/read-file.test.ts reads whole declarations from real indexes.
+    const symbol = await call(connection, 'read_file', { qualifiedName: 'OrderService.submit' });
+    expect(symbol.structuredContent).toMatchObject({
+      symbol: { symbolId: idOf('OrderService.submit') }, declaration: { startLine: 6, endLine: 6 }, lines: [{ line: 6 }],
+    });
+    expect((symbol.content[0] as { text: string }).text.split('\n')[0]).toBe(`method OrderService.submit src/orders/order-service.ts:6:3 ${idOf('OrderService.submit')}`);
+    const external = toolError(await call(connection, 'read_file', { name: 'readFileSync' }));
+    expect([external.code, external.message]).toEqual(['FILE_NOT_FOUND', expect.stringMatching(/^readFileSync is external: it is declared in @types\/node@/)]);
+    expect(toolError(await call(connection, 'read_file', { path: 'src/main.ts', startLine: 3, endLine: 2 })).code).toBe('INVALID_ARGUMENT');
+  });
+
   it('find_references lists every use with its enclosing symbol, paged with a cursor', async () => {
     const all = await succeed('find_references', { symbolId: idOf('OrderService'), includeDeclaration: true });
     expect(all).toMatchObject({ total: 5, hasMore: false });

@@ -1,19 +1,21 @@
-// read_file: lines of a file as it is at the indexed commit.
+// read_file: lines of a file as it is at the indexed commit, or of one symbol's declaration.
 import * as z from 'zod';
 import { READ_FILE_PAGE, readFile } from '@sextant/query';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
-import { answerOutput, commitInput, pageInput, pageOutput } from '../schema-parts.ts';
-import { renderPage } from '../render.ts';
+import { answerOutput, commitInput, location, pageInput, pageOutput, symbolSummary, targetInput } from '../schema-parts.ts';
+import { renderLocation, renderPage, renderSymbol } from '../render.ts';
 
 export const readFileTool = defineTool({
   name: 'read_file',
   title: 'Read file',
   description:
-    'Numbered lines of a file at the indexed commit, from startLine; continue with nextCursor.',
+    'Numbered lines at the indexed commit: of a file (path; startLine, endLine inclusive), or of a symbol\'s whole declaration with its doc comment (any target). Continue with nextCursor.',
   input: z.strictObject({
-    path: z.string().min(1).max(4096),
-    startLine: z.number().int().min(1).optional().describe('First line to return, 1-based (default 1).'),
+    ...targetInput,
+    path: z.string().min(1).max(4096).optional(),
+    startLine: z.number().int().min(1).optional(),
+    endLine: z.number().int().min(1).optional(),
     ...pageInput(READ_FILE_PAGE),
     ...commitInput,
   }),
@@ -23,13 +25,22 @@ export const readFileTool = defineTool({
     startLine: z.number().int(),
     endLine: z.number().int(),
     lines: z.array(z.object({ line: z.number().int(), text: z.string() })),
+    symbol: symbolSummary.optional().describe('Read by symbol: the symbol read.'),
+    declaration: z.object({ startLine: z.number().int(), endLine: z.number().int() }).optional()
+      .describe('Read by symbol: the whole declaration\'s lines, doc comment included.'),
+    otherDeclarations: z.array(z.object(location)).optional().describe('Read by symbol: its other declarations, not read.'),
     ...pageOutput,
   }),
-  async run(provider, { repo, commit, path, ...params }) {
-    return readFile(await openIndex(provider, { repo, commit, cursor: params.cursor }), path, params);
+  async run(provider, { repo, commit, ...params }) {
+    return readFile(await openIndex(provider, { repo, commit, cursor: params.cursor }), params);
   },
   render(a) {
     const width = String(a.endLine).length;
-    return [`${a.path}:${a.startLine}-${a.endLine} of ${a.total}`, ...a.lines.map((l) => `${String(l.line).padStart(width)}| ${l.text}`), ...renderPage(a)].join('\n');
+    const head = a.symbol ? [renderSymbol(a.symbol)] : [];
+    const others = (a.otherDeclarations ?? []).map((d) => `  also declared at ${renderLocation(d)}`);
+    const more = a.declaration && a.hasMore
+      ? [`(cut at line ${a.endLine}; the declaration runs to line ${a.declaration.endLine}; pass cursor "${a.nextCursor}")`]
+      : renderPage(a);
+    return [...head, `${a.path}:${a.startLine}-${a.endLine} of ${a.total}`, ...a.lines.map((l) => `${String(l.line).padStart(width)}| ${l.text}`), ...more, ...others].join('\n');
   },
 });
