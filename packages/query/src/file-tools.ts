@@ -122,9 +122,10 @@ const MAX_LINE_LENGTH = 2000;
 
 /**
  * Lines of a file, or of a symbol's declaration. A symbol (any target form: symbolId, qualifiedName,
- * name, or path + line + column) reads one declaration (chooseDeclaration) from the first line of its
- * leading doc comment and decorators to its last line, and lists the symbol's other declarations. Without a
- * symbol, path alone reads the file from line 1, path + startLine (or line, without column) from there.
+ * name, or path + line + column) reads one declaration (chooseDeclaration) from the first line of
+ * its leading doc comment and decorators to its last line, and lists the symbol's other
+ * declarations. Without a symbol, path alone reads the file from line 1, path + startLine (or line,
+ * without column) from there, to endLine when given.
  */
 export async function readFile(reader: IndexReader, params: ReadFileParams): Promise<ReadFileAnswer> {
   const bySymbol = params.symbolId !== undefined || params.qualifiedName !== undefined || params.name !== undefined || params.column !== undefined;
@@ -210,7 +211,9 @@ async function chooseDeclaration(
     && d.column <= target.column! && target.column! <= d.endColumn) : undefined;
   const firstPerFile = defs.filter((d, i) => i === 0 || defs[i - 1]!.path !== d.path);
   const candidates = at ? [at] : firstPerFile.slice(0, MAX_DECLARING_FILES);
-  await reader.prefetch([...new Set(candidates.map((d) => reader.changeShardNameOf(d.path)))]);
+  // One declaring file (the usual case): its text shard is fetched in the same round.
+  const texts = candidates.length === 1 ? [reader.textShardNameOf(candidates[0]!.path)] : [];
+  await reader.prefetch([...new Set(candidates.map((d) => reader.changeShardNameOf(d.path))), ...texts]);
   let best: { chosen: Location; range: readonly number[] } | undefined;
   for (const d of candidates) {
     const decl = (await reader.change(d.path))?.decls.find((x) => x.key === record.key);
