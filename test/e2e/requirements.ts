@@ -44,7 +44,7 @@ export const REQUIREMENTS: Record<string, string> = {
   'CTX-2': 'find_references with groupByFile states each path once, then line:column and the line, and is shorter than the flat list',
   'CAL-3': 'call_hierarchy honours depth and maxNodes and names the bound that cut it',
   'FIL-1': 'file_structure gives the nested outline with symbolIds, kinds and line ranges',
-  'FIL-2': 'read_file gives a line range of the file at the indexed commit with line numbers, bounded and paged',
+  'FIL-2': 'read_file gives a line range of the file at the indexed commit with line numbers, bounded and paged, or a symbol\'s whole declaration with its doc comment',
   'FIL-3': 'file_problems gives syntax and compiler errors for a file or for path globs',
   'REV-1': 'diff_symbols lists the changed symbols of two indexed commits (added, removed, modified, renamed, moved, with aspects and both sides) and every changed file, including those no symbol change touches',
   'REV-2': 'change_impact marks each site of a changed symbol broken (with the compiler\'s message; by rule for Java/Kotlin), updated or at-risk, and lists the problems the change introduced',

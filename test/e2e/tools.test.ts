@@ -392,6 +392,14 @@ for (const makeBackend of BACKENDS) {
         expect(next.startLine).toBe(12);
       });
 
+      it('[FIL-2] reads a symbol\'s whole declaration with its doc comment, and a range to endLine', async () => {
+        const ping = await ok(shapes, 'read_file', { name: 'ping' });
+        expect(ping.lines.map((l: any) => l.line)).toEqual([10, 11, 12, 13]);
+        expect(ping).toMatchObject({ symbol: { qualifiedName: 'ping' }, declaration: { startLine: 10, endLine: 13 }, hasMore: false });
+        const range = await ok(shapes, 'read_file', { path: 'src/report.ts', startLine: 15, endLine: 17 });
+        expect(range.lines.map((l: any) => l.text)).toEqual(['export function pong(n: number): number {', '  return n <= 0 ? 1 : ping(n - 1);', '}']);
+      });
+
       it('[FIL-3] lists compiler errors for a file and for path globs', async () => {
         const none = await ok(shapes, 'file_problems', { paths: ['src/**'] });
         expect(none).toMatchObject({ files: 9, total: 0 });
