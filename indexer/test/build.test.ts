@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openShard, sha256Hex, type FileShard, type Manifest, type NameShard } from '@sextant/format';
+import { openShard, REF_STRIDE, sha256Hex, type FileShard, type Manifest, type NameShard } from '@sextant/format';
 import { fileStructure, indexStatus, IndexReader, ShardCache } from '@sextant/query';
 import { DirShardSource } from '@sextant/query/node';
 import { buildIndex } from '../src/build-command.ts';
@@ -65,6 +65,32 @@ describe('indexer build', () => {
       expect(all).not.toContain('leakedUntracked');
       expect(all).not.toContain('leakedIgnored');
       expect(indexedPaths(out, manifest)).not.toContain('src/untracked.ts');
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it('stores references production first, then tests, then generated code, each by path and position', async () => {
+    const repo = fixtureRepo(FIXTURE);
+    try {
+      // Both sort before src/app.ts, which uses main too.
+      mkdirSync(join(repo.dir, 'src/__tests__'));
+      mkdirSync(join(repo.dir, 'src/__generated__'));
+      writeFileSync(join(repo.dir, 'src/__tests__/app.test.ts'), "import { main } from '../app';\nvoid main();\n");
+      writeFileSync(join(repo.dir, 'src/__generated__/client.ts'), "import { main } from '../app';\nexport const run = main;\n");
+      writeFileSync(join(repo.dir, 'src/use.ts'), "import { main } from './app';\nvoid main();\n");
+      commitAll(repo.dir, 'uses of main');
+      const { out } = await build(repo.dir);
+      const reader = await IndexReader.open(new DirShardSource(out), new ShardCache(1 << 20));
+      const names = await reader.names();
+      const [entry] = names.exactly(names.names, 'main');
+      const { record, shard } = (await reader.symbol(names.key(entry!)))!;
+      const sites: string[] = [];
+      for (let i = 0; i < record.refs.length; i += REF_STRIDE) sites.push(`${shard.paths[record.refs[i]!]}:${record.refs[i + 1]}`);
+      expect(sites).toEqual([
+        'src/use.ts:1', 'src/use.ts:2', 'src/__tests__/app.test.ts:1', 'src/__tests__/app.test.ts:2',
+        'src/__generated__/client.ts:1', 'src/__generated__/client.ts:2',
+      ]);
     } finally {
       repo.cleanup();
     }

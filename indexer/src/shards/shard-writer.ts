@@ -4,7 +4,7 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
-  bucketOf, changeShardName, encodeChangeShard, CONFIDENCES, DEF_STRIDE, EDGE_KINDS, EDGE_STRIDE, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine,
+  bucketOf, changeShardName, compareInReferenceOrder, siteClass, encodeChangeShard, CONFIDENCES, DEF_STRIDE, EDGE_KINDS, EDGE_STRIDE, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine,
   FILE_TABLE_SHARD, NAME_FLAG_EXTERNAL, NAMES_SHARD, pathKey, previewOf, REF_STRIDE, REFERENCE_KINDS, sha256Hex, splitLines, symbolShardName, textShardName,
   type ChangeRecord, type FileRecord, type FileTableEntry, type Manifest, type NameShardData, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData,
 } from '@sextant/format';
@@ -111,10 +111,14 @@ function symbolShard(collector: IndexCollector, symbols: CollectedSymbol[], line
   const pathIndex = new Map(pathList.map((p, i) => [p, i]));
   const peers: PeerRecord[] = [...peerKeys].sort(compare).map((key) => peerOf(collector, key));
   const peerIndex = new Map(peers.map((p, i) => [p.key, i]));
+  const fileFlags = collector.fileFlags();
 
   const records: SymbolRecord[] = symbols.map(({ info, refs, edges }) => {
     const defs = [...info.defs].sort((a, b) => compare(a[0], b[0]) || a[1] - b[1] || a[2] - b[2]);
-    const sortedRefs = [...refs].sort((a, b) => compareSites(a.site, b.site) || compare(a.kind, b.kind) || compare(a.confidence, b.confidence));
+    // Stored in the order find_references answers in (REFERENCE_ORDER), so that it reads no more to sort.
+    const sortedRefs = refs.map((r) => ({ r, site: { ...r.site, siteClass: siteClass(fileFlags.get(r.site.path) ?? 0) } }))
+      .sort((a, b) => compareInReferenceOrder(a.site, b.site) || compare(a.r.kind, b.r.kind) || compare(a.r.confidence, b.r.confidence))
+      .map(({ r }) => r);
     const sortedEdges = [...edges].sort((a, b) => compare(a.kind, b.kind) || Number(a.out) - Number(b.out)
       || compare(a.peer, b.peer) || (a.site && b.site ? compareSites(a.site, b.site) : a.site ? 1 : b.site ? -1 : 0));
     const record: SymbolRecord = {
@@ -158,7 +162,6 @@ function symbolShard(collector: IndexCollector, symbols: CollectedSymbol[], line
     };
     return record;
   });
-  const fileFlags = collector.fileFlags();
   return { paths: pathList, pathFlags: pathList.map((p) => fileFlags.get(p) ?? 0), peers, symbols: records };
 }
 

@@ -97,7 +97,11 @@ export interface SymbolRecord {
    * position lookup reads anyway) and externals.
    */
   previews?: string[];
-  /** References, REF_STRIDE each, in (path, position) order; definitions excluded. */
+  /**
+   * References, REF_STRIDE each, definitions excluded, in REFERENCE_ORDER (reference-order.ts): by
+   * the class of their file, then path and position. Indexes written before that order hold them in
+   * (path, position) order; readers do not rely on either without checking (find_references).
+   */
   refs: IntList;
   edges: IntList;
 }

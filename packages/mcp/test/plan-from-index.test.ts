@@ -106,10 +106,10 @@ describe('planRenameFromIndex', () => {
 });
 
 describe('planSafeDeleteFromIndex', () => {
-  it('lists every usage, name-only candidates included, as a conflict', async () => {
+  it('lists every usage, name-only candidates included, as a conflict, in reference order (generated code last)', async () => {
     const plan = await planSafeDeleteFromIndex(await openMemoryIndex(index), { qualifiedName: 'Repo.save' });
     expect(plan.conflicts.map((c) => `${c.kind} ${c.path}:${c.line}`)).toEqual([
-      'usage gen/Gen.kt:1', 'usage src/Use.kt:4', 'candidate-usage src/Use.kt:5', 'usage src/Use.kt:6',
+      'usage src/Use.kt:4', 'candidate-usage src/Use.kt:5', 'usage src/Use.kt:6', 'usage gen/Gen.kt:1',
     ]);
     expect(plan.files.map((f) => f.path)).toEqual(['src/Repo.kt']);
   });

@@ -225,7 +225,9 @@ describe('successful calls', () => {
 
   it('find_references lists every use with its enclosing symbol, paged with a cursor', async () => {
     const all = await succeed('find_references', { symbolId: idOf('OrderService'), includeDeclaration: true });
-    expect(all).toMatchObject({ total: 5, hasMore: false });
+    expect(all).toMatchObject({ total: 5, hasMore: false, order: 'production, then tests, then generated and vendored; each by path and position' });
+    expect((successes.at(-1)!.result.content[0] as { text: string }).text.split('\n')[0])
+      .toMatch(/^5 references to class OrderService .*; production, then tests, then generated and vendored; each by path and position$/);
     const seen: unknown[] = [];
     let cursor: string | undefined;
     do {

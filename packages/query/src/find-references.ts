@@ -1,9 +1,11 @@
-// find_references: every reference the index holds for the target, in (path, position) order,
+// find_references: every reference the index holds for the target, in REFERENCE_ORDER (production,
+// then tests, then generated; each by path and position: the order the shard writer stores them in),
 // filtered and paged. For a member, the references of its related members (related-members.ts) are
 // included too, as the TypeScript language service includes them, each marked with the member it
 // names.
 import {
-  CONFIDENCES, DEF_STRIDE, FILE_FLAGS, pathFilter, REF_STRIDE, REFERENCE_KINDS, type Confidence, type ReferenceKind,
+  compareInReferenceOrder, CONFIDENCES, DEF_STRIDE, FILE_FLAGS, pathFilter, REF_STRIDE, REFERENCE_KINDS, REFERENCE_ORDER, siteClass,
+  type Confidence, type ReferenceKind,
 } from '@sextant/format';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
 import { pageOf, type PageRequest } from './paging.ts';
@@ -33,6 +35,8 @@ export interface ReferencesAnswer extends Answer, PageInfo {
   /** The other members whose references are included (includeRelated), in the order they were reached from the target. */
   related: SymbolSummary[];
   references: (ReferenceHit & SiteLines)[];
+  /** The order of references (REFERENCE_ORDER), declarations (includeDeclaration) before them. */
+  order: typeof REFERENCE_ORDER;
   /** References that matched every other filter but were below minConfidence. */
   omittedBelowConfidence: number;
   /** With groupByFile: every file of the whole result (not only this page) with its count. */
@@ -53,6 +57,8 @@ export async function findReferences(reader: IndexReader, target: Target, params
     paths: params.paths, includeTests: params.includeTests, includeGenerated: params.includeGenerated, minConfidence: params.minConfidence,
     // Which relation `related` follows: a cursor minted under another one would page a different list.
     includeRelated: params.includeRelated === false ? false : RELATION,
+    // A cursor of a server that answered in (path, position) order would page another list.
+    order: REFERENCE_ORDER,
   };
   const { items, page } = pageOf(found, reader.commit, query, params, REFERENCES_PAGE);
   if (group.truncatedBy) {
@@ -66,6 +72,7 @@ export async function findReferences(reader: IndexReader, target: Target, params
     symbol: summarize(reader, start.record, start.shard.paths),
     related: group.members.slice(1).map((m) => summarize(reader, m.record, m.shard.paths)),
     references: await withSiteLines(reader, items.map(hit), params.context),
+    order: REFERENCE_ORDER,
     omittedBelowConfidence: omitted,
     ...(params.groupByFile ? { files: countByFile(found) } : {}),
     ...page,
@@ -74,6 +81,8 @@ export async function findReferences(reader: IndexReader, target: Target, params
 
 /** A reference found, with what sorting and counting need; made into a ReferenceHit only when on the page. */
 interface Found extends Location {
+  /** siteClass of the file. */
+  siteClass: number;
   /** Index into the members. */
   member: number;
   /** Offset of the entry in the member's refs, or of the declaration in its defs (kind definition). */
@@ -82,9 +91,9 @@ interface Found extends Location {
 }
 
 /**
- * Declarations first (when asked for), then references, each in (path, position) order: pages rely
- * on it. `members[0]` is the target; hits of the others carry `via`. A place that names two members
- * is listed once, as the target's when it is one.
+ * Declarations first (when asked for), then references, each in REFERENCE_ORDER: pages rely on it.
+ * `members[0]` is the target; hits of the others carry `via`. A place that names two members is
+ * listed once, as the target's when it is one.
  */
 function collectReferences(
   reader: IndexReader, members: LoadedSymbol[], params: ReferenceParams,
@@ -100,7 +109,10 @@ function collectReferences(
     const keep = (pathIndex: number) => !(shard.pathFlags[pathIndex]! & hidden) && inPaths(shard.paths[pathIndex]!);
     if (params.includeDeclaration && (!kinds || kinds.has('definition'))) {
       for (let i = 0; i * DEF_STRIDE < record.defs.length; i++) {
-        if (keep(record.defs[i * DEF_STRIDE]!)) declarations.push({ ...defLocation(record, i, shard.paths), member, at: i, definition: true });
+        const pathIndex = record.defs[i * DEF_STRIDE]!;
+        if (keep(pathIndex)) {
+          declarations.push({ ...defLocation(record, i, shard.paths), siteClass: siteClass(shard.pathFlags[pathIndex]!), member, at: i, definition: true });
+        }
       }
     }
     const refs = record.refs;
@@ -113,7 +125,7 @@ function collectReferences(
       }
       references.push({
         path: shard.paths[refs[i]!]!, line: refs[i + 1]!, column: refs[i + 2]!, endLine: refs[i + 3]!, endColumn: refs[i + 4]!,
-        member, at: i, definition: false,
+        siteClass: siteClass(shard.pathFlags[refs[i]!]!), member, at: i, definition: false,
       });
     }
   });
@@ -131,17 +143,25 @@ function collectReferences(
       ...via,
     };
   };
-  const found = members.length === 1 ? [...declarations, ...references] : [...samePlaceOnce(declarations), ...samePlaceOnce(references)];
+  // Declarations are few and stored by path: ordered here. One member's references are stored in
+  // order; merged members' are interleaved.
+  const found = members.length === 1 ? [...inOrder(declarations), ...inOrder(references)] : [...samePlaceOnce(declarations), ...samePlaceOnce(references)];
   return { found, omitted, hit };
 }
 
-function byPosition(a: Location, b: Location): number {
-  return (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line || a.column - b.column || a.endLine - b.endLine || a.endColumn - b.endColumn;
+/**
+ * The list in REFERENCE_ORDER. Already so when read from one record of an index written in that
+ * order (one pass checks it); an index written before it holds (path, position) order, which the
+ * stable sort turns into the same answer.
+ */
+function inOrder(found: Found[]): Found[] {
+  for (let i = 1; i < found.length; i++) if (compareInReferenceOrder(found[i - 1]!, found[i]!) > 0) return found.sort(compareInReferenceOrder);
+  return found;
 }
 
 /** Sorted, with a place that names two members of the group listed once (the target's first: the sort is stable). */
 function samePlaceOnce(found: Found[]): Found[] {
-  return found.sort(byPosition).filter((f, i) => i === 0 || byPosition(found[i - 1]!, f) !== 0);
+  return found.sort(compareInReferenceOrder).filter((f, i) => i === 0 || compareInReferenceOrder(found[i - 1]!, f) !== 0);
 }
 
 function countByFile(found: Location[]): { path: string; count: number }[] {

@@ -3,9 +3,9 @@
 // symbolId of another commit is STALE_SYMBOL naming that commit), and reference lists are complete,
 // ordered and pageable.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { formatSymbolId, SextantError } from '@sextant/format';
-import { findReferences, gotoDefinition, RELATED_BOUND, type IndexReader, type Target } from '../src/index.ts';
-import { buildMemoryIndex, openMemoryIndex, shopSpec, type MemoryIndex } from './support/memory-index.ts';
+import { FILE_FLAGS, formatSymbolId, SextantError } from '@sextant/format';
+import { findReferences, gotoDefinition, RELATED_BOUND, type IndexReader, type ReferencesAnswer, type Target } from '../src/index.ts';
+import { buildMemoryIndex, openMemoryIndex, shopSpec, type MemoryIndex, type MemoryIndexSpec } from './support/memory-index.ts';
 
 let index: MemoryIndex;
 let shop: IndexReader;
@@ -128,6 +128,85 @@ describe('find_references', () => {
     ]);
     expect(answer.references.every((r) => r.endColumn === r.column + 'OrderService'.length)).toBe(true);
     expect(answer).toMatchObject({ total: 4, totalIsExact: true, hasMore: false, symbol: { symbolId: idOf('OrderService') } });
+  });
+
+  // Paths that sort tests and generated code first: __tests__/ and generated/ before src/.
+  const cartSpec = (pathOrderedRefs = false): MemoryIndexSpec => ({
+    pathOrderedRefs,
+    files: [
+      { path: 'src/cart.ts', text: [
+        'export interface Store { put(item: string): void }',
+        'export class MemoryStore implements Store { put(item: string) {} }',
+        "export function checkout(store: Store) { store.put('x'); }",
+      ].join('\n') },
+      { path: '__tests__/cart.test.ts', flags: FILE_FLAGS.test, text: [
+        "import { Store, MemoryStore } from '../src/cart';",
+        "new MemoryStore().put('a');",
+        "const s: Store = new MemoryStore(); s.put('b');",
+      ].join('\n') },
+      { path: 'generated/api.ts', flags: FILE_FLAGS.generated, text: [
+        "import { Store } from '../src/cart';",
+        "export const put = (s: Store) => s.put('g');",
+      ].join('\n') },
+    ],
+    symbols: [
+      {
+        name: 'Store', kind: 'interface', defs: [{ path: 'src/cart.ts', line: 1 }],
+        refs: [
+          { path: '__tests__/cart.test.ts', line: 1, kind: 'import' }, { path: '__tests__/cart.test.ts', line: 3, kind: 'type' },
+          { path: 'generated/api.ts', line: 1, kind: 'import' }, { path: 'generated/api.ts', line: 2, kind: 'type' },
+          { path: 'src/cart.ts', line: 3, kind: 'type' }, { path: 'src/cart.ts', line: 2, kind: 'inherit' },
+        ],
+      },
+      {
+        name: 'put', qname: 'Store.put', kind: 'method', container: 'Store', defs: [{ path: 'src/cart.ts', line: 1 }],
+        refs: [
+          { path: 'generated/api.ts', line: 2, nth: 2, kind: 'call' }, { path: '__tests__/cart.test.ts', line: 3, kind: 'call' },
+          { path: 'src/cart.ts', line: 3, kind: 'call' },
+        ],
+      },
+      {
+        name: 'put', qname: 'MemoryStore.put', kind: 'method', defs: [{ path: 'src/cart.ts', line: 2 }], overrides: ['Store.put'],
+        refs: [{ path: '__tests__/cart.test.ts', line: 2, kind: 'call' }],
+      },
+    ],
+  });
+  const sites = (answer: ReferencesAnswer) => answer.references.map((r) => `${r.path}:${r.line}${r.via ? ` via ${r.via.name}` : ''}`);
+
+  it('lists production sites first, then tests, then generated code, each by path and position, and says so', async () => {
+    const cart = await openMemoryIndex(buildMemoryIndex(cartSpec()));
+    const answer = await findReferences(cart, { name: 'Store' }, { includeDeclaration: true });
+    expect(sites(answer)).toEqual([
+      'src/cart.ts:1', 'src/cart.ts:2', 'src/cart.ts:3',
+      '__tests__/cart.test.ts:1', '__tests__/cart.test.ts:3', 'generated/api.ts:1', 'generated/api.ts:2',
+    ]);
+    expect(answer.order).toBe('production, then tests, then generated and vendored; each by path and position');
+    expect((await findReferences(cart, { name: 'Store' }, { groupByFile: true })).files!.map((f) => f.path))
+      .toEqual(['src/cart.ts', '__tests__/cart.test.ts', 'generated/api.ts']);
+  });
+
+  it('merges the references of related members in the same order', async () => {
+    const cart = await openMemoryIndex(buildMemoryIndex(cartSpec()));
+    expect(sites(await findReferences(cart, { qualifiedName: 'Store.put' }, {}))).toEqual([
+      'src/cart.ts:3', '__tests__/cart.test.ts:2 via put', '__tests__/cart.test.ts:3', 'generated/api.ts:2',
+    ]);
+  });
+
+  it('answers in the same order, and pages it, from an index that stored references by path', async () => {
+    const built = buildMemoryIndex(cartSpec(true));
+    const byPath = await openMemoryIndex(built);
+    const stored = await openMemoryIndex(buildMemoryIndex(cartSpec()));
+    const { record, shard } = (await byPath.symbol(built.keys.get('Store')!))!;
+    expect(shard.paths[record.refs[0]!]).toBe('__tests__/cart.test.ts');
+    const whole = await findReferences(stored, { name: 'Store' }, {});
+    const paged: unknown[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await findReferences(byPath, { name: 'Store' }, { limit: 2, cursor });
+      paged.push(...page.references);
+      cursor = page.nextCursor;
+    } while (cursor);
+    expect(paged).toEqual(whole.references);
   });
 
   it('says when a member has more related members than it follows, and how many it does follow', async () => {

@@ -12,7 +12,7 @@ export const findReferencesTool = defineTool({
   name: 'find_references',
   title: 'Find references',
   description:
-    'Every use of a symbol, resolved semantically, with kind and enclosing symbol; for a member also related members\' uses (overrides, union siblings), marked via.',
+    'Every use of a symbol, resolved semantically, with kind and enclosing symbol; for a member also related members\' uses (overrides, union siblings), marked via. Production sites first, then tests, then generated.',
   input: z.strictObject({
     ...targetInput,
     kinds: z.array(referenceKind).max(16).optional(),
@@ -35,6 +35,7 @@ export const findReferencesTool = defineTool({
       ...location, ...siteLines, kind: referenceKind, confidence, enclosing: peer.optional(),
       via: peer.optional().describe('The related member this reference names, when it is not the target itself.'),
     })),
+    order: z.string().describe('The order of references, after any declarations.'),
     omittedBelowConfidence: z.number().int().describe('References that matched every other filter but are below minConfidence.'),
     files: z.array(z.object({ path: z.string(), count: z.number().int() })).optional(),
     ...pageOutput,
@@ -48,7 +49,7 @@ export const findReferencesTool = defineTool({
       `${r.kind}${r.via ? ` via ${qualified.get(r.via.symbolId) ?? r.via.name} ${r.via.symbolId}` : ''}${r.enclosing ? ` in ${r.enclosing.name} ${r.enclosing.symbolId}` : ''}`;
     const counts = new Map((a.files ?? []).map((f) => [f.path, f.count]));
     return [
-      `${a.total} references to ${renderSymbol(a.symbol)}${a.related.length ? ` and ${a.related.length} related members (${a.related.map((r) => r.qualifiedName).slice(0, 5).join(', ')}${a.related.length > 5 ? ', ...' : ''})` : ''}${a.omittedBelowConfidence ? ` (${a.omittedBelowConfidence} name-only candidates left out; pass minConfidence "candidate" to see them)` : ''}`,
+      `${a.total} references to ${renderSymbol(a.symbol)}${a.related.length ? ` and ${a.related.length} related members (${a.related.map((r) => r.qualifiedName).slice(0, 5).join(', ')}${a.related.length > 5 ? ', ...' : ''})` : ''}${a.omittedBelowConfidence ? ` (${a.omittedBelowConfidence} name-only candidates left out; pass minConfidence "candidate" to see them)` : ''}; ${a.order}`,
       ...(groupByFile
         ? renderSitesByFile(a.references, what, (path) => `${path} (${counts.get(path)})`)
         : a.references.flatMap((r) => renderSite(r, `${renderLocation(r)} ${what(r)}`))),

@@ -10,8 +10,8 @@
 // silently describe positions that do not exist. Used by packages/query/test and, by relative
 // path, by packages/mcp/test.
 import {
-  CONFIDENCES, EDGE_KINDS, EDGE_STRIDE, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, FILE_TABLE_SHARD, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, OCC_STRIDE, REF_STRIDE,
-  REFERENCE_KINDS, bucketOf, fileShardName, impliedShardNames, openShard, pathKey, recordsOf, previewOf, sha256Hex, splitLines, symbolKey, symbolShardName, textShardName,
+  compareInReferenceOrder, CONFIDENCES, EDGE_KINDS, EDGE_STRIDE, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, FILE_TABLE_SHARD, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, OCC_STRIDE, REF_STRIDE,
+  REFERENCE_KINDS, bucketOf, fileShardName, impliedShardNames, openShard, pathKey, recordsOf, previewOf, sha256Hex, siteClass, splitLines, symbolKey, symbolShardName, textShardName,
   changeShardName, encodeChangeShard, lineHash, type ChangeRecord, type Confidence, type DeclRecord, type ExternalOrigin, type FileRecord, type FileTableEntry, type Language, type Manifest, type NameShardData,
   type OutlineNode, type PeerRecord, type ReferenceKind, type SkippedFile, type SymbolKind, type SymbolRecord,
 } from '@sextant/format';
@@ -81,6 +81,8 @@ export interface MemoryIndexSpec {
   /** Tracked files no indexer reads (README.md, data): in the file table only. */
   unindexed?: { path: string; text?: string }[];
   warnings?: string[];
+  /** Store references in (path, position) order, as indexes written before REFERENCE_ORDER did. */
+  pathOrderedRefs?: boolean;
 }
 
 export interface MemoryIndex {
@@ -198,7 +200,11 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
     const symbols: SymbolRecord[] = members.map(({ spec: s, key, defs, refs }) => {
       const id = s.id ?? s.qname!;
       const ordered = [...defs].sort((a, b) => compare(a.path, b.path) || a.line - b.line || a.column - b.column);
-      const sortedRefs = [...refs].sort((a, b) => compare(a.path, b.path) || a.line - b.line || a.column - b.column);
+      // In REFERENCE_ORDER, as the shard writer stores them; `pathOrderedRefs` writes the (path,
+      // position) order of indexes built before it.
+      const classOf = (path: string) => (spec.pathOrderedRefs ? 0 : siteClass(fileFlags.get(path) ?? 0));
+      const sortedRefs = [...refs].sort((a, b) => compareInReferenceOrder(
+        { ...a, endLine: a.line, siteClass: classOf(a.path) }, { ...b, endLine: b.line, siteClass: classOf(b.path) }));
       const refEntries = sortedRefs.map((r) => {
         const entry = [
           paths.indexOf(r.path), r.line, r.column, r.line, r.endColumn, REFERENCE_KINDS.indexOf(r.kind),
