@@ -4,6 +4,7 @@
 // Malformed arguments never get here: they are protocol errors.
 import { ioErrorOf, isSextantError } from '@sextant/format';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { renderSymbol } from './render.ts';
 
 export function errorResult(thrown: unknown): CallToolResult {
   const error = ioErrorOf(thrown) ?? thrown;
@@ -14,11 +15,12 @@ export function errorResult(thrown: unknown): CallToolResult {
         message: `Internal error: ${error instanceof Error ? error.message : String(error)}`,
         hint: 'This is a bug in Sextant; report it with the call that caused it.',
       };
-  const candidates = (structured as { data?: { candidates?: { symbolId: string; kind: string; qualifiedName: string; path?: string; line?: number; column?: number }[] } })
-    .data?.candidates ?? [];
+  // Symbol candidates (AMBIGUOUS_SYMBOL); other errors' candidates (commits of an ambiguous sha prefix) are in their message.
+  const candidates = ((structured as { data?: { candidates?: unknown[] } }).data?.candidates ?? [])
+    .filter((c): c is Parameters<typeof renderSymbol>[0] => typeof c === 'object' && c !== null && 'symbolId' in c);
   const text = [
     `${structured.code}: ${structured.message}`,
-    ...candidates.map((c) => `  ${c.kind} ${c.qualifiedName} ${c.path}:${c.line}:${c.column} ${c.symbolId}`),
+    ...candidates.map((c) => `  ${renderSymbol(c)}`),
     `hint: ${structured.hint}`,
   ].join('\n');
   return { isError: true, content: [{ type: 'text', text }], structuredContent: { error: structured } };

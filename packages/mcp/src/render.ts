@@ -13,9 +13,10 @@ export function renderLocation(l: Located): string {
 
 export function renderSymbol(s: {
   symbolId: string; kind: string; qualifiedName: string; path?: string; line?: number; column?: number;
-  external?: { package: string };
+  external?: { package: string; version?: string };
 }): string {
-  const where = s.path !== undefined ? renderLocation(s as Located) : `external ${s.external?.package ?? ''}`.trim();
+  const where = s.path !== undefined ? renderLocation(s as Located)
+    : `external ${s.external?.package ?? ''}${s.external?.version ? `@${s.external.version}` : ''}`.trim();
   return `${s.kind} ${s.qualifiedName} ${where} ${s.symbolId}`;
 }
 

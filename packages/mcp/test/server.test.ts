@@ -22,7 +22,7 @@ import {
 } from '../src/index.ts';
 import { toolSchemaPaths } from '../scripts/schema-files.ts';
 
-import { buildMemoryIndex, MEMORY_COMMIT, openMemoryIndex, shopSpec } from '../../query/test/support/memory-index.ts';
+import { buildMemoryIndex, MEMORY_COMMIT, openMemoryIndex, sharedNameSpec, shopSpec, type MemoryIndex } from '../../query/test/support/memory-index.ts';
 
 const CORE_TOOLS = ['index_status', 'search_symbols', 'goto_definition', 'find_references'];
 const index = buildMemoryIndex(shopSpec());
@@ -32,8 +32,8 @@ const idOf = (id: string) => formatSymbolId(index.keys.get(id)!, MEMORY_COMMIT);
 class MemoryIndexProvider implements IndexProvider {
   private readonly reader: Promise<IndexReader>;
 
-  constructor() {
-    this.reader = openMemoryIndex(index);
+  constructor(served: MemoryIndex = index) {
+    this.reader = openMemoryIndex(served);
   }
 
   async open({ commit }: IndexRequest = {}): Promise<IndexReader> {
@@ -342,6 +342,23 @@ describe('failed calls are tool results with a structured error', () => {
       expect(text).toContain(candidate.symbolId);
       const chained = await succeed('goto_definition', { symbolId: candidate.symbolId });
       expect((chained.symbol as { qualifiedName: string }).qualifiedName).toBe(candidate.qualifiedName);
+    }
+  });
+
+  it('an ambiguous name lists the repository\'s own symbols first and says which package an external comes from', async () => {
+    const shared = buildMemoryIndex(sharedNameSpec());
+    const other = await connect({}, new MemoryIndexProvider(shared));
+    try {
+      const id = (handle: string) => formatSymbolId(shared.keys.get(handle)!, MEMORY_COMMIT);
+      const text = ((await call(other, 'goto_definition', { name: 'open' })).content[0] as { text: string }).text;
+      expect(text.split('\n').slice(1, 5)).toEqual([
+        `  function open src/db.ts:2:17 ${id('db.open')}`,
+        `  function open src/files.ts:1:17 ${id('files.open')}`,
+        `  function open external @types/node@20.19.43 ${id('fs.open')}`,
+        `  method Window.open external typescript/lib ${id('window.open')}`,
+      ]);
+    } finally {
+      await other.close();
     }
   });
 

@@ -1,10 +1,10 @@
 // Resolving what a tool call is about. Exactly one of: a symbolId, a position, a qualified name or
 // a name. Never an arbitrary pick: several matches are an AMBIGUOUS_SYMBOL error with candidates.
 import {
-  formatSymbolId, OCC_STRIDE, parseSymbolId, SextantError, type FileRecord,
+  formatSymbolId, NAME_FLAG_EXTERNAL, OCC_STRIDE, parseSymbolId, SextantError, type FileRecord,
 } from '@sextant/format';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
-import { nameEntry } from './symbols.ts';
+import { nameEntry, type NameEntry } from './symbols.ts';
 
 export interface Target {
   symbolId?: string;
@@ -133,7 +133,7 @@ async function byNames(reader: IndexReader, query: string, field: 'name' | 'qual
     }
   }
   const matches = [...new Set(found)].sort((a, b) => a - b).map((i) => nameEntry(names, i));
-  const unique = [...new Map(matches.map((m) => [m.key, m])).values()];
+  const unique = [...new Map(matches.map((m) => [m.key, m])).values()].sort(candidateOrder);
   if (unique.length === 0) {
     throw new SextantError('SYMBOL_NOT_FOUND', `No symbol with ${field === 'name' ? 'name' : 'qualified name'} "${query}" in ${reader.repo}@${reader.commit.slice(0, 12)}.`,
       field === 'name'
@@ -141,13 +141,18 @@ async function byNames(reader: IndexReader, query: string, field: 'name' | 'qual
         : 'Qualified names are dotted inside their module (OrderService.submit), optionally prefixed by the path and a colon (src/orders.ts:OrderService.submit).');
   }
   if (unique.length > 1) {
+    const shown = unique.slice(0, 50);
+    // An external's version is in its record, not in the name shard: read the records of the few shown.
+    const externals = shown.filter(isExternalEntry);
+    await reader.prefetch([...new Set(externals.map((m) => reader.symbolShardNameOf(m.key)))]);
+    const origins = new Map(await Promise.all(externals.map(async (m) => [m.key, (await reader.symbol(m.key))?.record.external ?? { package: m.pkg }] as const)));
     throw new SextantError('AMBIGUOUS_SYMBOL',
       `${unique.length} symbols are named "${query}"; say which one.`,
       'Call again with one of the candidates\' symbolId (or a path + line + column, or a qualifiedName with its path).',
       {
-        candidates: unique.slice(0, 50).map((m) => ({
+        candidates: shown.map((m) => ({
           symbolId: formatSymbolId(m.key, reader.commit), name: m.name, qualifiedName: m.qname, kind: m.kind,
-          path: m.path, line: m.line, column: m.column,
+          ...(origins.has(m.key) ? { external: origins.get(m.key)! } : { path: m.path, line: m.line, column: m.column }),
         })),
         totalCandidates: unique.length,
       });
@@ -158,6 +163,20 @@ async function byNames(reader: IndexReader, query: string, field: 'name' | 'qual
       'Rebuild the index with `indexer build`.', { shard: reader.symbolShardNameOf(unique[0]!.key) });
   }
   return loaded;
+}
+
+function isExternalEntry(entry: NameEntry): boolean {
+  return (entry.flags & NAME_FLAG_EXTERNAL) !== 0;
+}
+
+/** The repository's own symbols first, by where they are declared; externals (dependencies, the standard library) after, by package. */
+function candidateOrder(a: NameEntry, b: NameEntry): number {
+  return Number(isExternalEntry(a)) - Number(isExternalEntry(b)) || compareText(a.path, b.path) || a.line - b.line || a.column - b.column
+    || compareText(a.pkg, b.pkg) || compareText(a.qname, b.qname) || compareText(a.key, b.key);
+}
+
+function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 export function normalizePath(path: string): string {

@@ -5,7 +5,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { FILE_FLAGS, formatSymbolId, SextantError } from '@sextant/format';
 import { findReferences, gotoDefinition, RELATED_BOUND, type IndexReader, type ReferencesAnswer, type Target } from '../src/index.ts';
-import { buildMemoryIndex, openMemoryIndex, shopSpec, type MemoryIndex, type MemoryIndexSpec } from './support/memory-index.ts';
+import { buildMemoryIndex, openMemoryIndex, sharedNameSpec, shopSpec, type MemoryIndex, type MemoryIndexSpec } from './support/memory-index.ts';
 
 let index: MemoryIndex;
 let shop: IndexReader;
@@ -73,6 +73,19 @@ describe('goto_definition', () => {
     for (const candidate of candidates) {
       expect((await gotoDefinition(shop, { symbolId: candidate.symbolId })).symbol.qualifiedName).toBe(candidate.qualifiedName);
     }
+  });
+
+  it('lists the repository\'s own candidates first, by path and position, and externals after with package and version', async () => {
+    const built = buildMemoryIndex(sharedNameSpec());
+    const error = await failure(async () => gotoDefinition(await openMemoryIndex(built), { name: 'open' }));
+    expect(error.code).toBe('AMBIGUOUS_SYMBOL');
+    const id = (handle: string) => formatSymbolId(built.keys.get(handle)!, built.manifest.commit);
+    expect(error.data!.candidates).toEqual([
+      { symbolId: id('db.open'), name: 'open', qualifiedName: 'open', kind: 'function', path: 'src/db.ts', line: 2, column: 17 },
+      { symbolId: id('files.open'), name: 'open', qualifiedName: 'open', kind: 'function', path: 'src/files.ts', line: 1, column: 17 },
+      { symbolId: id('fs.open'), name: 'open', qualifiedName: 'open', kind: 'function', external: { package: '@types/node', version: '20.19.43' } },
+      { symbolId: id('window.open'), name: 'open', qualifiedName: 'Window.open', kind: 'method', external: { package: 'typescript/lib' } },
+    ]);
   });
 
   it('gives STALE_SYMBOL for a symbolId of another commit, naming it and the id at this commit', async () => {

@@ -385,6 +385,26 @@ function outlineOf(
 }
 
 /**
+ * A name (`open`) that two functions of the repository and two externals share, declared so that
+ * neither the name shard's order (by key) nor the declaration order is path order.
+ */
+export function sharedNameSpec(): MemoryIndexSpec {
+  return {
+    files: [
+      { path: 'src/db.ts', text: 'export function connect() {}\nexport function open() {}' },
+      { path: 'src/files.ts', text: 'export function open() {}' },
+      { path: 'src/app.ts', text: "import { open as openFile } from 'node:fs';\nexport const w = window.open;\nopenFile('a', () => {});" },
+    ],
+    symbols: [
+      { id: 'fs.open', name: 'open', kind: 'function', external: { package: '@types/node', version: '20.19.43' }, defs: [] },
+      { id: 'window.open', name: 'open', qname: 'Window.open', kind: 'method', external: { package: 'typescript/lib' }, defs: [] },
+      { id: 'files.open', name: 'open', kind: 'function', defs: [{ path: 'src/files.ts', line: 1 }] },
+      { id: 'db.open', name: 'open', kind: 'function', defs: [{ path: 'src/db.ts', line: 2 }] },
+    ],
+  };
+}
+
+/**
  * A ShardSource over a Map: what the runner's directory source and the worker's R2 source are,
  * minus the I/O. Records which shards were fetched, so tests can see what the cache spared.
  */
