@@ -7,6 +7,7 @@ export * from './paging.ts';
 export * from './results.ts';
 export * from './symbols.ts';
 export * from './target.ts';
+export * from './identifier-at.ts';
 export * from './index-status.ts';
 export * from './search-symbols.ts';
 export * from './goto-definition.ts';

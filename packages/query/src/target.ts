@@ -1,8 +1,10 @@
 // Resolving what a tool call is about. Exactly one of: a symbolId, a position, a qualified name or
 // a name. Never an arbitrary pick: several matches are an AMBIGUOUS_SYMBOL error with candidates.
 import {
-  formatSymbolId, NAME_FLAG_EXTERNAL, OCC_STRIDE, parseSymbolId, SextantError, type FileRecord,
+  formatSymbolId, NAME_FLAG_EXTERNAL, OCC_STRIDE, parseSymbolId, SextantError, type ExternalOrigin, type FileRecord, type SymbolKind,
 } from '@sextant/format';
+import { fileLines } from './file-tools.ts';
+import { identifierAt } from './identifier-at.ts';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
 import { nameEntry, type NameEntry } from './symbols.ts';
 
@@ -92,17 +94,71 @@ async function byPosition(reader: IndexReader, path: string, line: number, colum
       'Lines and columns are 1-based; columns count UTF-16 code units.');
   }
   const key = occurrenceAt(file, line, column);
-  if (key === undefined) {
-    throw new SextantError('NO_SYMBOL_AT_POSITION',
-      `No symbol at ${path}:${line}:${column} (whitespace, a comment, a literal or a keyword).`,
-      'Point at an identifier: any column from its first character to its last, or use file symbols from search_symbols.');
-  }
+  if (key === undefined) throw await noSymbolAt(reader, file, path, line, column);
   const loaded = await reader.symbol(key);
   if (!loaded) {
     throw new SextantError('INDEX_CORRUPT', `The occurrence at ${path}:${line}:${column} names symbol ${key}, which no shard holds.`,
       'Rebuild the index with `indexer build`.', { shard: reader.symbolShardNameOf(key) });
   }
   return loaded;
+}
+
+/**
+ * Why a position names no symbol. On an identifier the indexer did not resolve (an import the
+ * tsconfig cannot resolve, a name Java/Kotlin scope resolution did not find) it says so, and where
+ * the language is resolved syntactically it lists the declarations of that name, as name-only
+ * matches; elsewhere (whitespace, a comment, a literal, a keyword) it says that.
+ */
+async function noSymbolAt(reader: IndexReader, file: FileRecord, path: string, line: number, column: number): Promise<SextantError> {
+  const word = identifierAt(await fileLines(reader, file.path), line, column);
+  if (word === undefined) {
+    return new SextantError('NO_SYMBOL_AT_POSITION',
+      `No symbol at ${path}:${line}:${column} (whitespace, a comment, a literal or a keyword).`,
+      'Point at an identifier: any column from its first character to its last, or use file symbols from search_symbols.');
+  }
+  const unresolved = `No symbol at ${path}:${line}:${column}: an identifier \`${word}\` that no declaration in the index matches (not resolved by the indexer)`;
+  if (reader.manifest.languages[file.lang]?.precision === 'compiler') {
+    return new SextantError('NO_SYMBOL_AT_POSITION', `${unresolved}.`,
+      `The compiler resolved it to no declaration (an import it cannot resolve, a member of an untyped value, a global without types). Find declarations named ${word} with search_symbols.`,
+      { identifier: word });
+  }
+  const names = await reader.names();
+  const entries = [...new Set(names.exactly(names.names, word))].map((i) => nameEntry(names, i)).sort(candidateOrder);
+  const candidates = await candidatesOf(reader, entries.slice(0, NAME_ONLY_CANDIDATES));
+  const listed = candidates.map((c) => c.qualifiedName).join(', ');
+  return new SextantError('NO_SYMBOL_AT_POSITION',
+    entries.length
+      ? `${unresolved}; ${entries.length} declaration${entries.length === 1 ? '' : 's'} named ${word}, matched by name only: ${listed}${entries.length > candidates.length ? ', …' : ''}.`
+      : `${unresolved}; no declaration is named ${word} either.`,
+    `${file.lang} is resolved by scope and imports, not by a compiler; a name-only candidate may be the one meant (check its imports), or the declaration is outside the repository.`,
+    { identifier: word, match: 'name-only', candidates, totalCandidates: entries.length });
+}
+
+/** At most this many name-only candidates are listed for an unresolved identifier. */
+const NAME_ONLY_CANDIDATES = 10;
+
+/** Candidates as errors list them: symbolId, names and kind, and the declaration, or the package (and version) of an external. */
+async function candidatesOf(reader: IndexReader, entries: NameEntry[]): Promise<SymbolCandidate[]> {
+  // An external's version is in its record, not in the name shard: read the records of the few listed.
+  const externals = entries.filter(isExternalEntry);
+  await reader.prefetch([...new Set(externals.map((m) => reader.symbolShardNameOf(m.key)))]);
+  const origins = new Map(await Promise.all(externals.map(async (m) => [m.key, (await reader.symbol(m.key))?.record.external ?? { package: m.pkg }] as const)));
+  return entries.map((m) => ({
+    symbolId: formatSymbolId(m.key, reader.commit), name: m.name, qualifiedName: m.qname, kind: m.kind,
+    ...(origins.has(m.key) ? { external: origins.get(m.key)! } : { path: m.path, line: m.line, column: m.column }),
+  }));
+}
+
+/** A candidate of AMBIGUOUS_SYMBOL or of an unresolved identifier (error.data.candidates). */
+export interface SymbolCandidate {
+  symbolId: string;
+  name: string;
+  qualifiedName: string;
+  kind: SymbolKind;
+  path?: string;
+  line?: number;
+  column?: number;
+  external?: ExternalOrigin;
 }
 
 /** The symbol key of the occurrence covering the position; a caret just past an identifier also counts. */
@@ -141,21 +197,10 @@ async function byNames(reader: IndexReader, query: string, field: 'name' | 'qual
         : 'Qualified names are dotted inside their module (OrderService.submit), optionally prefixed by the path and a colon (src/orders.ts:OrderService.submit).');
   }
   if (unique.length > 1) {
-    const shown = unique.slice(0, 50);
-    // An external's version is in its record, not in the name shard: read the records of the few shown.
-    const externals = shown.filter(isExternalEntry);
-    await reader.prefetch([...new Set(externals.map((m) => reader.symbolShardNameOf(m.key)))]);
-    const origins = new Map(await Promise.all(externals.map(async (m) => [m.key, (await reader.symbol(m.key))?.record.external ?? { package: m.pkg }] as const)));
     throw new SextantError('AMBIGUOUS_SYMBOL',
       `${unique.length} symbols are named "${query}"; say which one.`,
       'Call again with one of the candidates\' symbolId (or a path + line + column, or a qualifiedName with its path).',
-      {
-        candidates: shown.map((m) => ({
-          symbolId: formatSymbolId(m.key, reader.commit), name: m.name, qualifiedName: m.qname, kind: m.kind,
-          ...(origins.has(m.key) ? { external: origins.get(m.key)! } : { path: m.path, line: m.line, column: m.column }),
-        })),
-        totalCandidates: unique.length,
-      });
+      { candidates: await candidatesOf(reader, unique.slice(0, 50)), totalCandidates: unique.length });
   }
   const loaded = await reader.symbol(unique[0]!.key);
   if (!loaded) {

@@ -88,6 +88,40 @@ describe('goto_definition', () => {
     ]);
   });
 
+  it('says when a position is on an identifier the indexer did not resolve, and where resolution is syntactic lists the declarations of that name', async () => {
+    const built = buildMemoryIndex({
+      files: [
+        { path: 'src/app.ts', text: "import { render } from './view.mjs';\nrender();" },
+        { path: 'retrofit/Retrofit.java', lang: 'java', text: 'class Retrofit {\n  static class Builder { Builder baseUrl(String url) { return this; } }\n}' },
+        { path: 'retrofit/Mock.kt', lang: 'kotlin', text: 'class Mock(val baseUrl: String)' },
+        { path: 'test/SuspendTest.kt', lang: 'kotlin', flags: FILE_FLAGS.test, text: '// baseUrl\nval r = builder.baseUrl(url)' },
+      ],
+      symbols: [
+        { name: 'baseUrl', qname: 'retrofit.Retrofit.Builder#baseUrl(String)', kind: 'method', lang: 'java', defs: [{ path: 'retrofit/Retrofit.java', line: 2 }] },
+        { name: 'baseUrl', qname: 'retrofit.Mock.baseUrl', kind: 'property', lang: 'kotlin', defs: [{ path: 'retrofit/Mock.kt', line: 1 }] },
+      ],
+    });
+    const reader = await openMemoryIndex(built);
+    const id = (qname: string) => formatSymbolId(built.keys.get(qname)!, built.manifest.commit);
+    const kotlin = await failure(() => gotoDefinition(reader, { path: 'test/SuspendTest.kt', line: 2, column: 17 }));
+    expect(kotlin.code).toBe('NO_SYMBOL_AT_POSITION');
+    expect(kotlin.message).toBe('No symbol at test/SuspendTest.kt:2:17: an identifier `baseUrl` that no declaration in the index matches (not resolved by the indexer);'
+      + ' 2 declarations named baseUrl, matched by name only: retrofit.Mock.baseUrl, retrofit.Retrofit.Builder#baseUrl(String).');
+    expect(kotlin.data).toEqual({
+      identifier: 'baseUrl', match: 'name-only', totalCandidates: 2, candidates: [
+        { symbolId: id('retrofit.Mock.baseUrl'), name: 'baseUrl', qualifiedName: 'retrofit.Mock.baseUrl', kind: 'property', path: 'retrofit/Mock.kt', line: 1, column: 16 },
+        { symbolId: id('retrofit.Retrofit.Builder#baseUrl(String)'), name: 'baseUrl', qualifiedName: 'retrofit.Retrofit.Builder#baseUrl(String)', kind: 'method', path: 'retrofit/Retrofit.java', line: 2, column: 34 },
+      ],
+    });
+    const typescript = await failure(() => gotoDefinition(reader, { path: 'src/app.ts', line: 2, column: 1 }));
+    expect(typescript.message).toBe('No symbol at src/app.ts:2:1: an identifier `render` that no declaration in the index matches (not resolved by the indexer).');
+    expect(typescript.data).toEqual({ identifier: 'render' });
+    for (const [line, column] of [[1, 4], [2, 1], [2, 7]] as const) {
+      const elsewhere = await failure(() => gotoDefinition(reader, { path: 'test/SuspendTest.kt', line, column }));
+      expect(elsewhere.message, `${line}:${column}`).toBe(`No symbol at test/SuspendTest.kt:${line}:${column} (whitespace, a comment, a literal or a keyword).`);
+    }
+  });
+
   it('gives STALE_SYMBOL for a symbolId of another commit, naming it and the id at this commit', async () => {
     const [key] = idOf('OrderService').split('@');
     const error = await failure(() => gotoDefinition(shop, { symbolId: `${key}@0123456789ab` }));

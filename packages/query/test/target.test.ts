@@ -3,7 +3,7 @@
 // (targetForm). Columns are 1-based UTF-16 units; an occurrence's endColumn is exclusive.
 import { describe, expect, it } from 'vitest';
 import { OCC_STRIDE, REFERENCE_KINDS, SextantError, type FileRecord } from '@sextant/format';
-import { normalizePath, occurrenceAt, targetForm, type Target } from '../src/index.ts';
+import { identifierAt, normalizePath, occurrenceAt, targetForm, type Target } from '../src/index.ts';
 
 interface Occ {
   key: string;
@@ -170,5 +170,52 @@ describe('targetForm', () => {
 describe('normalizePath', () => {
   it('accepts the path spellings callers use for one repository-relative file', () => {
     for (const path of ['src/a.ts', './src/a.ts', '/src/a.ts', 'src\\a.ts', '.\\src\\a.ts']) expect(normalizePath(path)).toBe('src/a.ts');
+  });
+});
+
+describe('identifierAt', () => {
+  const at = (text: string, line: number, column: number) => identifierAt(text.split('\n'), line, column);
+  // Columns of `word` on `line` of `text`, 1-based.
+  const col = (text: string, line: number, word: string) => text.split('\n')[line - 1]!.indexOf(word) + 1;
+
+  it('gives the identifier under the caret, or just before it', () => {
+    const text = 'val client = Retrofit.Builder().baseUrl(server.url("/"))';
+    expect(at(text, 1, col(text, 1, 'baseUrl'))).toBe('baseUrl');
+    expect(at(text, 1, col(text, 1, 'baseUrl') + 3)).toBe('baseUrl');
+    expect(at(text, 1, col(text, 1, 'baseUrl') + 'baseUrl'.length)).toBe('baseUrl');
+    expect(at(text, 1, col(text, 1, 'server'))).toBe('server');
+  });
+
+  it('gives nothing on whitespace, punctuation, numbers and keywords', () => {
+    const text = 'const n = 0x1f + count;  return n';
+    expect(at(text, 1, 1)).toBeUndefined(); // const
+    expect(at(text, 1, 6)).toBeUndefined(); // the space after const
+    expect(at(text, 1, col(text, 1, '0x1f') + 1)).toBeUndefined();
+    expect(at(text, 1, col(text, 1, '+'))).toBeUndefined();
+    expect(at(text, 1, col(text, 1, 'return'))).toBeUndefined();
+    expect(at('let s: string = x', 1, 8)).toBeUndefined(); // string: a primitive type
+  });
+
+  it('gives nothing inside comments and string literals, and the identifier after them', () => {
+    const text = [
+      '// baseUrl in a line comment',
+      '/* a block comment',
+      '   spanning baseUrl */ real',
+      'const s = "baseUrl" + \'baseUrl\' + `baseUrl ${inside} baseUrl`; after',
+      'val t = """',
+      '  baseUrl',
+      '"""; last',
+    ].join('\n');
+    expect(at(text, 1, col(text, 1, 'baseUrl'))).toBeUndefined();
+    expect(at(text, 3, col(text, 3, 'baseUrl'))).toBeUndefined();
+    expect(at(text, 3, col(text, 3, 'real'))).toBe('real');
+    expect(at(text, 4, col(text, 4, 'baseUrl'))).toBeUndefined();
+    expect(at(text, 4, text.split('\n')[3]!.indexOf("'baseUrl'") + 2)).toBeUndefined();
+    expect(at(text, 4, text.split('\n')[3]!.indexOf('`baseUrl') + 2)).toBeUndefined();
+    expect(at(text, 4, col(text, 4, 'inside'))).toBe('inside');
+    expect(at(text, 4, text.split('\n')[3]!.lastIndexOf('baseUrl') + 1)).toBeUndefined();
+    expect(at(text, 4, col(text, 4, 'after'))).toBe('after');
+    expect(at(text, 6, col(text, 6, 'baseUrl'))).toBeUndefined();
+    expect(at(text, 7, col(text, 7, 'last'))).toBe('last');
   });
 });

@@ -9,24 +9,12 @@ import {
   type PlanOperation, type PlanSymbol,
 } from '@sextant/format';
 import {
-  fileText, MEMBER_KINDS, RELATED_BOUND, relatedMembers, resolveTarget, summarize, walk, type IndexReader, type LoadedSymbol, type Target,
+  fileText, MEMBER_KINDS, RELATED_BOUND, RESERVED_WORDS, relatedMembers, resolveTarget, summarize, walk, type IndexReader, type LoadedSymbol, type Target,
 } from '@sextant/query';
 
 
-/** Words no language Sextant indexes accepts as a declaration's name. */
-const RESERVED = new Set([
-  // ECMAScript and TypeScript
-  'break', 'case', 'catch', 'class', 'const', 'continue', 'debugger', 'default', 'delete', 'do', 'else', 'enum', 'export',
-  'extends', 'false', 'finally', 'for', 'function', 'if', 'import', 'in', 'instanceof', 'new', 'null', 'return', 'super',
-  'switch', 'this', 'throw', 'true', 'try', 'typeof', 'var', 'void', 'while', 'with', 'let', 'static', 'yield', 'await',
-  'implements', 'interface', 'package', 'private', 'protected', 'public',
-  // Java and Kotlin hard keywords
-  'abstract', 'assert', 'boolean', 'byte', 'char', 'double', 'final', 'float', 'goto', 'int', 'long', 'native', 'short',
-  'strictfp', 'synchronized', 'throws', 'transient', 'volatile', 'as', 'fun', 'is', 'object', 'typealias', 'val', 'when',
-]);
-
 export function checkNewName(name: string, oldName: string): void {
-  if (!/^[\p{L}\p{Nl}_$][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}_$]*$/u.test(name) || RESERVED.has(name)) {
+  if (!/^[\p{L}\p{Nl}_$][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}_$]*$/u.test(name) || RESERVED_WORDS.has(name)) {
     throw new SextantError('INVALID_ARGUMENT', `"${name}" is not a valid name for a declaration.`,
       'Pass an identifier: a letter, _ or $ followed by letters, digits, _ or $, and not a reserved word.');
   }

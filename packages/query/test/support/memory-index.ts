@@ -329,7 +329,8 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
   const languages: Manifest['languages'] = {};
   for (const file of spec.files) {
     const lang = file.lang ?? languageOfPath(file.path);
-    languages[lang] = { files: (languages[lang]?.files ?? 0) + 1, precision: 'compiler' };
+    // As the indexer reports them: Java and Kotlin are resolved by scope and imports, not by a compiler.
+    languages[lang] = { files: (languages[lang]?.files ?? 0) + 1, precision: lang === 'java' || lang === 'kotlin' ? 'syntactic' : 'compiler' };
   }
   const manifest: Manifest = {
     formatVersion: FORMAT_VERSION,
