@@ -20,6 +20,29 @@ export function renderSymbol(s: {
   return `${s.kind} ${s.qualifiedName} ${where} ${s.symbolId}`;
 }
 
+interface Named {
+  symbolId: string;
+  qualifiedName: string;
+  path?: string;
+  external?: { package: string };
+}
+
+/**
+ * Names for symbols listed together (the nodes of a graph, a target and its related members) that
+ * tell them apart, for the lines that mention them again (edges, via): the qualified name, prefixed
+ * by the declaring path (`src/hono.ts:Hono`, a form qualifiedName targets accept) or an external's
+ * package where two listed symbols share it. Java's qualified names carry their package and rarely
+ * need the prefix; TypeScript's are dotted inside their module only, so three classes named Hono
+ * would otherwise print as one.
+ */
+export function distinctNames(symbols: readonly Named[]): Map<string, string> {
+  const unique = [...new Map(symbols.map((s) => [s.symbolId, s])).values()];
+  const count = new Map<string, number>();
+  for (const s of unique) count.set(s.qualifiedName, (count.get(s.qualifiedName) ?? 0) + 1);
+  return new Map(unique.map((s) => [s.symbolId,
+    count.get(s.qualifiedName)! > 1 ? `${s.path ?? s.external?.package ?? ''}:${s.qualifiedName}` : s.qualifiedName]));
+}
+
 export function renderPage(p: { total: number; hasMore: boolean; nextCursor?: string; truncationReason?: string }): string[] {
   return p.hasMore ? [`(more: ${p.total} in all, cut by ${p.truncationReason}; pass cursor "${p.nextCursor}")`] : [];
 }

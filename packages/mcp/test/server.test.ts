@@ -240,6 +240,38 @@ describe('successful calls', () => {
     expect(calls.references).toMatchObject([{ path: 'src/main.ts', line: 7, kind: 'call', enclosing: { symbolId: idOf('main'), name: 'main' } }]);
   });
 
+  it('type_hierarchy tells same-named types apart in its edges, TypeScript and Java alike', async () => {
+    // Hono's layout: three classes named Hono, two extending the one in hono-base.ts under an alias.
+    const hierarchy = buildMemoryIndex({
+      files: [
+        { path: 'src/hono-base.ts', text: 'export class Hono {}' },
+        { path: 'src/hono.ts', text: "import { Hono as HonoBase } from './hono-base';\nexport class Hono extends HonoBase {}" },
+        { path: 'src/preset/tiny.ts', text: "import { Hono as HonoBase } from '../hono-base';\nexport class Hono extends HonoBase {}" },
+        { path: 'core/Base.java', lang: 'java', text: 'class Base {}' },
+        { path: 'core/Impl.java', lang: 'java', text: 'class Impl extends Base {}' },
+      ],
+      symbols: [
+        { id: 'base', name: 'Hono', kind: 'class', defs: [{ path: 'src/hono-base.ts', line: 1 }] },
+        { id: 'hono', name: 'Hono', kind: 'class', defs: [{ path: 'src/hono.ts', line: 2 }], extends: ['base'] },
+        { id: 'tiny', name: 'Hono', kind: 'class', defs: [{ path: 'src/preset/tiny.ts', line: 2 }], extends: ['base'] },
+        { id: 'Base', name: 'Base', qname: 'com.acme.Base', kind: 'class', lang: 'java', defs: [{ path: 'core/Base.java', line: 1 }] },
+        { id: 'Impl', name: 'Impl', qname: 'com.acme.Impl', kind: 'class', lang: 'java', defs: [{ path: 'core/Impl.java', line: 1 }], extends: ['Base'] },
+      ],
+    });
+    const other = await connect({}, new MemoryIndexProvider(hierarchy));
+    try {
+      const id = (handle: string) => formatSymbolId(hierarchy.keys.get(handle)!, MEMORY_COMMIT);
+      const edges = async (symbolId: string) => ((await call(other, 'type_hierarchy', { symbolId })).content[0] as { text: string }).text
+        .split('\n').filter((l) => / (extends|implements) /.test(l) && !/ (up|down) \d/.test(l));
+      expect(await edges(id('base'))).toEqual([
+        '  src/hono.ts:Hono extends src/hono-base.ts:Hono', '  src/preset/tiny.ts:Hono extends src/hono-base.ts:Hono',
+      ]);
+      expect(await edges(id('Impl'))).toEqual(['  com.acme.Impl extends com.acme.Base']);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('every answer names its repo and full commit, and matches the outputSchema tools/list gave', () => {
     expect(new Set(successes.map((s) => s.tool))).toEqual(new Set(CORE_TOOLS));
     const validator = new AjvJsonSchemaValidator();

@@ -6,7 +6,7 @@ import { defineTool } from '../tool-definition.ts';
 import {
   answerOutput, commitInput, contextInput, graphBounds, graphOutput, location, peer, siteLines, symbolSummary, targetInput,
 } from '../schema-parts.ts';
-import { renderLocation, renderSite, renderSymbol } from '../render.ts';
+import { distinctNames, renderLocation, renderSite, renderSymbol } from '../render.ts';
 
 export const callHierarchyTool = defineTool({
   name: 'call_hierarchy',
@@ -32,7 +32,7 @@ export const callHierarchyTool = defineTool({
     return callHierarchy(await openIndex(provider, { repo, commit }), target, { direction, depth, maxNodes, context });
   },
   render(a) {
-    const names = new Map(a.nodes.map((n) => [n.symbolId, n.qualifiedName]));
+    const names = distinctNames(a.nodes);
     return [
       `${a.direction} of ${renderSymbol(a.symbol)}: ${a.nodes.length - 1} symbols${a.truncationReason ? ` (cut by ${a.truncationReason})` : ''}`,
       ...a.nodes.slice(1).map((n) => `  ${'  '.repeat(n.depth - 1)}${renderSymbol(n)}`),

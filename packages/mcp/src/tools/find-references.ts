@@ -6,7 +6,7 @@ import { defineTool } from '../tool-definition.ts';
 import {
   answerOutput, commitInput, confidence, contextInput, location, pageInput, pageOutput, pathsInput, peer, referenceKind, siteLines, symbolSummary, targetInput,
 } from '../schema-parts.ts';
-import { renderLocation, renderPage, renderSite, renderSitesByFile, renderSymbol } from '../render.ts';
+import { distinctNames, renderLocation, renderPage, renderSite, renderSitesByFile, renderSymbol } from '../render.ts';
 
 export const findReferencesTool = defineTool({
   name: 'find_references',
@@ -44,12 +44,12 @@ export const findReferencesTool = defineTool({
     return findReferences(await openIndex(provider, { repo, commit, cursor: params.cursor }), { symbolId, path, line, column, qualifiedName, name }, params);
   },
   render(a, { groupByFile }) {
-    const qualified = new Map(a.related.map((r) => [r.symbolId, r.qualifiedName]));
+    const qualified = distinctNames([a.symbol, ...a.related]);
     const what = (r: (typeof a.references)[number]) =>
       `${r.kind}${r.via ? ` via ${qualified.get(r.via.symbolId) ?? r.via.name} ${r.via.symbolId}` : ''}${r.enclosing ? ` in ${r.enclosing.name} ${r.enclosing.symbolId}` : ''}`;
     const counts = new Map((a.files ?? []).map((f) => [f.path, f.count]));
     return [
-      `${a.total} references to ${renderSymbol(a.symbol)}${a.related.length ? ` and ${a.related.length} related members (${a.related.map((r) => r.qualifiedName).slice(0, 5).join(', ')}${a.related.length > 5 ? ', ...' : ''})` : ''}${a.omittedBelowConfidence ? ` (${a.omittedBelowConfidence} name-only candidates left out; pass minConfidence "candidate" to see them)` : ''}; ${a.order}`,
+      `${a.total} references to ${renderSymbol(a.symbol)}${a.related.length ? ` and ${a.related.length} related members (${a.related.map((r) => qualified.get(r.symbolId)).slice(0, 5).join(', ')}${a.related.length > 5 ? ', ...' : ''})` : ''}${a.omittedBelowConfidence ? ` (${a.omittedBelowConfidence} name-only candidates left out; pass minConfidence "candidate" to see them)` : ''}; ${a.order}`,
       ...(groupByFile
         ? renderSitesByFile(a.references, what, (path) => `${path} (${counts.get(path)})`)
         : a.references.flatMap((r) => renderSite(r, `${renderLocation(r)} ${what(r)}`))),

@@ -4,7 +4,7 @@ import { TYPE_HIERARCHY_BOUNDS, typeHierarchy } from '@sextant/query';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
 import { answerOutput, commitInput, graphBounds, graphOutput, symbolSummary, targetInput } from '../schema-parts.ts';
-import { renderSymbol } from '../render.ts';
+import { distinctNames, renderSymbol } from '../render.ts';
 
 export const typeHierarchyTool = defineTool({
   name: 'type_hierarchy',
@@ -29,7 +29,7 @@ export const typeHierarchyTool = defineTool({
     return typeHierarchy(await openIndex(provider, { repo, commit }), target, { direction, depth, maxNodes });
   },
   render(a) {
-    const names = new Map(a.nodes.map((n) => [n.symbolId, n.qualifiedName]));
+    const names = distinctNames(a.nodes);
     return [
       `${a.direction} of ${renderSymbol(a.symbol)}: ${a.nodes.length - 1} types${a.truncationReason ? ` (cut by ${a.truncationReason})` : ''}`,
       ...a.nodes.slice(1).map((n) => `  ${n.depth < 0 ? `up ${-n.depth}` : `down ${n.depth}`} ${renderSymbol(n)}`),

@@ -56,6 +56,10 @@ export interface SymbolSpec {
   local?: boolean;
   /** `id`s of the members this one overrides or implements (an `overrides` edge to each). */
   overrides?: string[];
+  /** `id`s of the types this one extends (an `extends` edge to each). */
+  extends?: string[];
+  /** `id`s of the interfaces this one implements (an `implements` edge to each). */
+  implements?: string[];
 }
 
 export interface FileSpec {
@@ -161,13 +165,17 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
     return entry.key;
   };
 
-  const overriddenBy = new Map<string, string[]>();
+  // Each edge is stored at both ends, as the indexer stores it: out at the subtype or overrider, in at the other.
+  const EDGE_SPECS = ['overrides', 'extends', 'implements'] as const;
+  const incoming = new Map<string, { kind: (typeof EDGE_SPECS)[number]; from: string }[]>();
   for (const [id, { spec: s }] of byId) {
-    for (const to of s.overrides ?? []) {
-      keyOf(to);
-      const list = overriddenBy.get(to) ?? [];
-      list.push(id);
-      overriddenBy.set(to, list);
+    for (const kind of EDGE_SPECS) {
+      for (const to of s[kind] ?? []) {
+        keyOf(to);
+        const list = incoming.get(to) ?? [];
+        list.push({ kind, from: id });
+        incoming.set(to, list);
+      }
     }
   }
 
@@ -185,8 +193,8 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
     const members = ids.map((id) => byId.get(id)!).sort((a, b) => compare(a.key, b.key));
     const paths = [...new Set(members.flatMap((m) => [...m.defs, ...m.refs].map((s) => s.path)))].sort(compare);
     const edgesOf = (id: string) => [
-      ...(byId.get(id)!.spec.overrides ?? []).map((to) => ({ out: true, peer: to })),
-      ...(overriddenBy.get(id) ?? []).map((from) => ({ out: false, peer: from })),
+      ...EDGE_SPECS.flatMap((kind) => (byId.get(id)!.spec[kind] ?? []).map((to) => ({ kind, out: true, peer: to }))),
+      ...(incoming.get(id) ?? []).map(({ kind, from }) => ({ kind, out: false, peer: from })),
     ];
     const peerIds = [...new Set([
       ...members.flatMap((m) => m.refs.flatMap((r) => (r.from ? [r.from] : []))),
@@ -232,7 +240,7 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
         defs: ordered.flatMap((d) => [paths.indexOf(d.path), d.line, d.column, d.line, d.endColumn]),
         refs: refEntries.flat(),
         edges: edgesOf(id).flatMap((e) => {
-          const entry = [EDGE_KINDS.indexOf('overrides'), e.out ? 0 : 1, peerIndex.get(e.peer)!, -1, 0, 0, 0, 0];
+          const entry = [EDGE_KINDS.indexOf(e.kind), e.out ? 0 : 1, peerIndex.get(e.peer)!, -1, 0, 0, 0, 0];
           if (entry.length !== EDGE_STRIDE) throw new Error(`memory-index writes ${entry.length} numbers per edge; EDGE_STRIDE is ${EDGE_STRIDE}`);
           return entry;
         }),
