@@ -383,9 +383,10 @@ describe('failed calls are tool results with a structured error', () => {
     try {
       const id = (handle: string) => formatSymbolId(shared.keys.get(handle)!, MEMORY_COMMIT);
       const text = ((await call(other, 'goto_definition', { name: 'open' })).content[0] as { text: string }).text;
-      expect(text.split('\n').slice(1, 5)).toEqual([
+      expect(text.split('\n').slice(1, 6)).toEqual([
         `  function open src/db.ts:2:17 ${id('db.open')}`,
         `  function open src/files.ts:1:17 ${id('files.open')}`,
+        `  function open __tests__/open.test.ts:1:10 ${id('test.open')}`,
         `  function open external @types/node@20.19.43 ${id('fs.open')}`,
         `  method Window.open external typescript/lib ${id('window.open')}`,
       ]);

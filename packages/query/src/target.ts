@@ -1,7 +1,7 @@
 // Resolving what a tool call is about. Exactly one of: a symbolId, a position, a qualified name or
 // a name. Never an arbitrary pick: several matches are an AMBIGUOUS_SYMBOL error with candidates.
 import {
-  formatSymbolId, NAME_FLAG_EXTERNAL, OCC_STRIDE, parseSymbolId, SextantError, type ExternalOrigin, type FileRecord, type SymbolKind,
+  formatSymbolId, NAME_FLAG_EXTERNAL, OCC_STRIDE, parseSymbolId, SextantError, siteClass, type ExternalOrigin, type FileRecord, type SymbolKind,
 } from '@sextant/format';
 import { fileLines } from './file-tools.ts';
 import { identifierAt } from './identifier-at.ts';
@@ -214,9 +214,14 @@ function isExternalEntry(entry: NameEntry): boolean {
   return (entry.flags & NAME_FLAG_EXTERNAL) !== 0;
 }
 
-/** The repository's own symbols first, by where they are declared; externals (dependencies, the standard library) after, by package. */
+/**
+ * The repository's own symbols first, by where they are declared (production code before tests and
+ * generated code, as references are ordered); externals (dependencies, the standard library) after,
+ * by package.
+ */
 function candidateOrder(a: NameEntry, b: NameEntry): number {
-  return Number(isExternalEntry(a)) - Number(isExternalEntry(b)) || compareText(a.path, b.path) || a.line - b.line || a.column - b.column
+  return Number(isExternalEntry(a)) - Number(isExternalEntry(b)) || siteClass(a.flags) - siteClass(b.flags)
+    || compareText(a.path, b.path) || a.line - b.line || a.column - b.column
     || compareText(a.pkg, b.pkg) || compareText(a.qname, b.qname) || compareText(a.key, b.key);
 }
 

@@ -75,7 +75,7 @@ describe('goto_definition', () => {
     }
   });
 
-  it('lists the repository\'s own candidates first, by path and position, and externals after with package and version', async () => {
+  it('lists the repository\'s own candidates first, production before tests, by path and position, and externals after with package and version', async () => {
     const built = buildMemoryIndex(sharedNameSpec());
     const error = await failure(async () => gotoDefinition(await openMemoryIndex(built), { name: 'open' }));
     expect(error.code).toBe('AMBIGUOUS_SYMBOL');
@@ -83,6 +83,7 @@ describe('goto_definition', () => {
     expect(error.data!.candidates).toEqual([
       { symbolId: id('db.open'), name: 'open', qualifiedName: 'open', kind: 'function', path: 'src/db.ts', line: 2, column: 17 },
       { symbolId: id('files.open'), name: 'open', qualifiedName: 'open', kind: 'function', path: 'src/files.ts', line: 1, column: 17 },
+      { symbolId: id('test.open'), name: 'open', qualifiedName: 'open', kind: 'function', path: '__tests__/open.test.ts', line: 1, column: 10 },
       { symbolId: id('fs.open'), name: 'open', qualifiedName: 'open', kind: 'function', external: { package: '@types/node', version: '20.19.43' } },
       { symbolId: id('window.open'), name: 'open', qualifiedName: 'Window.open', kind: 'method', external: { package: 'typescript/lib' } },
     ]);

@@ -394,14 +394,16 @@ function outlineOf(
 }
 
 /**
- * A name (`open`) that two functions of the repository and two externals share, declared so that
- * neither the name shard's order (by key) nor the declaration order is path order.
+ * A name (`open`) that two functions of the repository, one of its tests and two externals share,
+ * declared so that neither the name shard's order (by key) nor the declaration order is the order
+ * candidates are listed in.
  */
 export function sharedNameSpec(): MemoryIndexSpec {
   return {
     files: [
       { path: 'src/db.ts', text: 'export function connect() {}\nexport function open() {}' },
       { path: 'src/files.ts', text: 'export function open() {}' },
+      { path: '__tests__/open.test.ts', flags: 1, text: 'function open() {}' },
       { path: 'src/app.ts', text: "import { open as openFile } from 'node:fs';\nexport const w = window.open;\nopenFile('a', () => {});" },
     ],
     symbols: [
@@ -409,6 +411,7 @@ export function sharedNameSpec(): MemoryIndexSpec {
       { id: 'window.open', name: 'open', qname: 'Window.open', kind: 'method', external: { package: 'typescript/lib' }, defs: [] },
       { id: 'files.open', name: 'open', kind: 'function', defs: [{ path: 'src/files.ts', line: 1 }] },
       { id: 'db.open', name: 'open', kind: 'function', defs: [{ path: 'src/db.ts', line: 2 }] },
+      { id: 'test.open', name: 'open', kind: 'function', defs: [{ path: '__tests__/open.test.ts', line: 1 }] },
     ],
   };
 }
