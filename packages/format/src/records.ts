@@ -100,7 +100,7 @@ export interface SymbolRecord {
   /**
    * References, REF_STRIDE each, definitions excluded, in REFERENCE_ORDER (reference-order.ts): by
    * the class of their file, then path and position. Indexes written before that order hold them in
-   * (path, position) order; readers do not rely on either without checking (find_references).
+   * (path, position) order and still decode; find_references notices which it reads.
    */
   refs: IntList;
   edges: IntList;

@@ -166,7 +166,7 @@ describe('goto_definition', () => {
 });
 
 describe('find_references', () => {
-  it('lists references in path and position order, with kind, confidence and the enclosing symbol', async () => {
+  it('lists references in reference order (here production, then a test), with kind, confidence and the enclosing symbol', async () => {
     const answer = await findReferences(shop, { name: 'OrderService' }, {});
     expect(answer.references.map((r) => `${r.path}:${r.line}:${r.column} ${r.kind} ${r.enclosing?.name ?? '-'}`)).toEqual([
       'src/main.ts:2:10 import -',
