@@ -104,9 +104,33 @@ export function sampleDeclarations(names: NameShard, count: number, seed: number
   return { candidates: pool.length, sample: pool.slice(0, count) };
 }
 
-interface Service {
+export interface Service {
   plan: PlannedProgram;
   service: ts.LanguageService;
+}
+
+export interface CorpusServices {
+  host: SnapshotHost;
+  /** The files of the commit, by repository-relative path. */
+  texts: Map<string, string>;
+  /** One language service per program the build plans; a file is owned by one of them. */
+  services: Service[];
+}
+
+/**
+ * Language services over the same programs `indexer build` makes of a commit: the tracked files at
+ * the commit read from git (under the size limit), SnapshotHost and planPrograms from src/ts. The
+ * task benchmark's answer keys come from these too.
+ */
+export async function corpusLanguageServices(repo: string, commit: string, maxFileBytes: number): Promise<CorpusServices> {
+  const root = resolve(repo);
+  const tracked = await listTrackedFiles(root, commit);
+  const blobs = await readBlobs(root, tracked.files.filter((f) => f.bytes <= maxFileBytes));
+  const texts = new Map(blobs.files.map((f) => [f.path, f.text]));
+  const host = new SnapshotHost(root, texts);
+  const sources = [...texts.keys()].filter((p) => TS_JS_EXTENSIONS.some((ext) => p.endsWith(ext)));
+  const services = planPrograms(host, sources, []).map((plan) => languageService(host, plan));
+  return { host, texts, services };
 }
 
 function languageService(host: SnapshotHost, plan: PlannedProgram): Service {
@@ -148,16 +172,7 @@ export async function measureReferenceAccuracy(options: AccuracyOptions): Promis
   const log = options.log ?? (() => {});
   const reader = await IndexReader.open(new DirShardSource(options.index), new ShardCache(1 << 30));
   const commit = reader.commit;
-  const root = resolve(options.repo);
-
-  // The same snapshot the build read: tracked files at the indexed commit, under the size limit.
-  const tracked = await listTrackedFiles(root, commit);
-  const blobs = await readBlobs(root, tracked.files.filter((f) => f.bytes <= options.maxFileBytes));
-  const texts = new Map(blobs.files.map((f) => [f.path, f.text]));
-  const host = new SnapshotHost(root, texts);
-  const sources = [...texts.keys()].filter((p) => TS_JS_EXTENSIONS.some((ext) => p.endsWith(ext)));
-  const plans = planPrograms(host, sources, []);
-  const services = plans.map((plan) => languageService(host, plan));
+  const { host, texts, services } = await corpusLanguageServices(options.repo, commit, options.maxFileBytes);
   const relative = (fileName: string) => host.relative(fileName);
   const lines = new Map<string, string[]>();
   const lineOf = (path: string, line: number) => {
