@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   arityOf, calledNames, declarationRange, declaresMember, declaresTopLevel, importBlockEnd, isCallAt, javaDeclaresMember, javaDeclaresType,
   javaImportBlockEnd, javaTypeOrigin, mergeRanges, parseImports, parseJavaImports, receiverAt, resolveSpecifier, topLevelParts, windowsOf,
+  withoutTypeArguments,
 } from './baseline-rules.ts';
 
 describe('TypeScript reading rules', () => {
@@ -75,6 +76,16 @@ describe('TypeScript reading rules', () => {
       { name: 'a', member: false },
       { name: 'b', member: true },
     ]);
+  });
+
+  it('leaves annotations out of the calls', () => {
+    expect(calledNames('@SuppressWarnings({"rawtypes"}) Node[] t = (Node[]) new Node[n]; split(t);').map((c) => c.name)).toEqual(['split']);
+  });
+
+  it('reads heritage clauses without type arguments', () => {
+    expect(withoutTypeArguments('public class KeepAliveCache extends HashMap<KeepAliveKey, Map<K, ClientVector>> implements Runnable'))
+      .toBe('public class KeepAliveCache extends HashMap implements Runnable');
+    expect(withoutTypeArguments('class A<T extends (x: B) => C> extends D<T>')).toBe('class A extends D');
   });
 
   it('reads a declaration to the brace closing its body', () => {

@@ -151,10 +151,10 @@ interface Judged {
  * - a member elsewhere: yes at every `.name` (the receiver's type is not visible), except, in Java,
  *   after a type name other than the declaring class (`Objects.hash`).
  */
-async function judgeHits(session: BaselineSession, task: Task, home: string, hits: Hit[]): Promise<Judged[]> {
+async function judgeHits(session: BaselineSession, task: Task, home: string, hits: Hit[], { around = true } = {}): Promise<Judged[]> {
   const byFile = new Map<string, Hit[]>();
   for (const hit of hits) byFile.set(hit.path, [...(byFile.get(hit.path) ?? []), hit]);
-  for (const [path, list] of byFile) session.readAround(path, list.map((h) => h.line));
+  for (const [path, list] of byFile) session.readAround(path, around ? list.map((h) => h.line) : []);
   const declaringFiles = new Set(hits.filter((h) => session.reading.declaresTopLevel(h.text, task.name)).map((h) => h.path));
   const java = session.corpus.language === 'java';
   const homeClass = basename(home).replace(/\.[^.]+$/, '');
@@ -215,9 +215,9 @@ export const SOLVERS: Record<Task['kind'], Solver> = {
   },
 
   async implementations(session, task) {
-    // Search the heritage clauses naming the type (`extends|implements ... Name`), take the classes
-    // they belong to, then search for each of those (and each interface extending it) in turn, as
-    // a reader follows subclasses.
+    // Search the heritage clauses naming the type (`extends|implements ... Name`), read each file's
+    // import block and each clause's header, take the classes they belong to, then search for each
+    // of those (and each interface extending it) in turn, as a reader follows subclasses.
     const { path } = parsePosition(task.at);
     const classes = new Set<string>();
     const queue: { name: string; home: string }[] = [{ name: task.name, home: path }];
@@ -227,9 +227,11 @@ export const SOLVERS: Record<Task['kind'], Solver> = {
       if (done.has(`${type.home}#${type.name}`)) continue;
       done.add(`${type.home}#${type.name}`);
       const hits = await session.search(`(?:extends|implements)\\b[^{]*\\b${type.name}\\b`, { word: false });
-      const judged = await judgeHits(session, { ...task, name: type.name, member: false }, type.home, hits);
+      // A heritage clause is read in its header (the hit's line and up to 3 above), not ±20 lines.
+      const judged = await judgeHits(session, { ...task, name: type.name, member: false }, type.home, hits, { around: false });
       for (const j of judged) {
         if (!j.ours) continue;
+        session.read(j.hit.path, Math.max(1, j.hit.line - 3), j.hit.line);
         const header = heritageHeader(session.lines(j.hit.path), j.hit.line);
         if (!header || !new RegExp(`\\b(?:extends|implements)\\b[^{]*(?<![\\w$])${type.name}(?![\\w$])`).test(withoutTypeArguments(header.text))) continue;
         if (header.kind === 'class') classes.add(`${j.hit.path}#${header.name}`);

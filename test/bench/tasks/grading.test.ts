@@ -35,6 +35,8 @@ describe('summarize', () => {
     expect(summary.baseline).toMatchObject({ calls: 12, chars: 1600, correct: 1, wrong: 1 });
     expect(summary.charsRatio).toBe(0.25);
     expect(summary.callsRatio).toBe(0.25);
+    expect(summary.medianCharsRatio).toBeCloseTo(0.3);
+    expect(summary.medianCallsRatio).toBeCloseTo(0.55);
     expect(summary.targets.map((t) => [t.name, t.met])).toEqual([
       ['Sextant wrong = 0', true],
       ['Sextant incomplete = 0', false],

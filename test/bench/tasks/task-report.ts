@@ -29,6 +29,9 @@ export interface Target {
 
 export interface Summary {
   tasks: number;
+  /** The median over tasks of Sextant/baseline characters and calls (the totals weigh the largest tasks most). */
+  medianCharsRatio: number;
+  medianCallsRatio: number;
   sextant: SideTotals;
   baseline: SideTotals;
   charsRatio: number;
@@ -51,8 +54,15 @@ export function summarize(results: TaskResult[]): Summary {
   const baseline = totals(results.map((r) => r.baseline));
   const charsRatio = sextant.chars / Math.max(1, baseline.chars);
   const callsRatio = sextant.calls / Math.max(1, baseline.calls);
+  const median = (values: number[]) => {
+    const sorted = [...values].sort((a, b) => a - b);
+    const mid = sorted.length >> 1;
+    return sorted.length === 0 ? 0 : sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+  };
   return {
     tasks: results.length, sextant, baseline, charsRatio, callsRatio,
+    medianCharsRatio: median(results.map((r) => r.sextant.chars / Math.max(1, r.baseline.chars))),
+    medianCallsRatio: median(results.map((r) => r.sextant.calls / Math.max(1, r.baseline.calls))),
     targets: [
       { name: 'Sextant wrong = 0', value: String(sextant.wrong), met: sextant.wrong === 0 },
       { name: 'Sextant incomplete = 0', value: String(sextant.incomplete), met: sextant.incomplete === 0 },
@@ -80,6 +90,7 @@ export function formatReport(results: TaskResult[], summary: Summary, info: { fe
   out.push(`| **total** (${summary.tasks}) | | | | ${s.calls} | ${s.chars} | ${s.tokens} | ${s.correct}/${s.wrong}/${s.incomplete} | ${b.calls} | ${b.chars} | ${b.tokens} | ${b.correct}/${b.wrong}/${b.incomplete} |`);
   out.push('', 'Grades in the total row: correct/wrong/incomplete.', '', '| target | value | |', '| --- | ---: | --- |');
   for (const t of summary.targets) out.push(`| ${t.name} | ${t.value} | ${t.met ? 'met' : 'MISSED'} |`);
+  out.push('', `Median over tasks of Sextant/baseline: characters ${summary.medianCharsRatio.toFixed(3)}×, calls ${summary.medianCallsRatio.toFixed(3)}×.`);
   const findings = results.filter((r) => r.sextant.grade !== 'correct');
   if (findings.length) {
     out.push('', '## Sextant findings (answers that differ from the key)', '');
