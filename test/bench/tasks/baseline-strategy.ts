@@ -33,15 +33,19 @@ interface LanguageReading {
   declarationPattern(names: string[]): string;
 }
 
+/** A name inside a ripgrep pattern (`$ZodType`). */
+const literal = (name: string) => name.replace(/[$]/g, '\\$');
+const alternatives = (names: string[]) => names.map(literal).join('|');
+
 const TS_MEMBER_PREFIX = '(?:(?:public|private|protected|static|readonly|abstract|async|override|get|set)\\s+)*';
 const READING: Record<BaselineCorpus['language'], LanguageReading> = {
   typescript: {
     importBlockEnd, parseImports, declaresTopLevel, declaresMember,
-    declarationPattern: (names) => `\\b(?:function\\*?|class|const|let|var)\\s+(?:${names.join('|')})\\b|^\\s*${TS_MEMBER_PREFIX}(?:${names.join('|')})\\s*[?!]?\\s*(?:<.*>)?\\(`,
+    declarationPattern: (names) => `\\b(?:function\\*?|class|const|let|var)\\s+(?:${alternatives(names)})(?![\\w$])|^\\s*${TS_MEMBER_PREFIX}(?:${alternatives(names)})\\s*[?!]?\\s*(?:<.*>)?\\(`,
   },
   java: {
     importBlockEnd: javaImportBlockEnd, parseImports: parseJavaImports, declaresTopLevel: javaDeclaresType, declaresMember: javaDeclaresMember,
-    declarationPattern: (names) => `\\b(?:class|interface|enum|record)\\s+(?:${names.join('|')})\\b|[\\w$>\\]]\\s+(?:${names.join('|')})\\s*\\(`,
+    declarationPattern: (names) => `\\b(?:class|interface|enum|record)\\s+(?:${alternatives(names)})(?![\\w$])|[\\w$>\\]]\\s+(?:${alternatives(names)})\\s*\\(`,
   },
 };
 
@@ -92,9 +96,9 @@ export class BaselineSession {
     return this.reading.declaresTopLevel(text, name) || this.reading.declaresMember(text, name, next);
   }
 
-  /** One ripgrep run for the whole word `name` (or a pattern), counted. */
-  async search(pattern: string, { word = true } = {}): Promise<Hit[]> {
-    const args = [...(word ? ['-w'] : []), '-e', pattern, ...this.corpus.searchDirs];
+  /** One ripgrep run, counted: for the whole word `name` as written (`-wF`), or for a pattern (PCRE2, for its lookarounds). */
+  async search(pattern: string, { word = true, pcre = false } = {}): Promise<Hit[]> {
+    const args = [...(word ? ['-w', '-F'] : []), ...(pcre ? ['-P'] : []), '-e', pattern, ...this.corpus.searchDirs];
     this.trace.push(`rg ${args.join(' ')}`);
     const { output, hits } = await ripgrep(this.rg, this.corpus.root, args);
     this.chars += output.length;
@@ -226,7 +230,7 @@ export const SOLVERS: Record<Task['kind'], Solver> = {
       const type = queue.shift()!;
       if (done.has(`${type.home}#${type.name}`)) continue;
       done.add(`${type.home}#${type.name}`);
-      const hits = await session.search(`(?:extends|implements)\\b[^{]*\\b${type.name}\\b`, { word: false });
+      const hits = await session.search(`(?:extends|implements)\\b[^{]*(?<![\\w$])${literal(type.name)}(?![\\w$])`, { word: false, pcre: true });
       // A heritage clause is read in its header (the hit's line and up to 3 above), not ±20 lines.
       const judged = await judgeHits(session, { ...task, name: type.name, member: false }, type.home, hits, { around: false });
       for (const j of judged) {
@@ -253,7 +257,7 @@ export const SOLVERS: Record<Task['kind'], Solver> = {
     const body = lines.slice(from - 1, to).join('\n');
     const called = calledNames(body.slice(body.indexOf(task.name) + task.name.length));
     if (called.length === 0) return { items: [] };
-    const hits = await session.search(session.reading.declarationPattern([...new Set(called.map((c) => c.name))]), { word: false });
+    const hits = await session.search(session.reading.declarationPattern([...new Set(called.map((c) => c.name))]), { word: false, pcre: true });
     const items: string[] = [];
     for (const call of called) {
       const declaring = sorted(hits.filter((h) => session.declares(h.text, call.name, session.after(h))).map((h) => h.path));
@@ -356,7 +360,8 @@ function toDeclaration(session: BaselineSession, path: string, line: number, nam
 /** The class or interface header a heritage-clause hit belongs to: the hit's line or up to 3 lines above, with its name. */
 function heritageHeader(lines: string[], line: number): { kind: 'class' | 'interface'; name: string; text: string } | undefined {
   for (let start = line; start >= Math.max(1, line - 3); start--) {
-    const m = /\b(class|interface)\s+([\w$]+)/.exec(lines[start - 1]!);
+    // `class extends Base` (a class expression) has no name: `extends` is not one.
+    const m = /\b(class|interface)\s+(?!extends\b|implements\b)([\w$]+)/.exec(lines[start - 1]!);
     if (m) {
       const text = lines.slice(start - 1, line).join(' ');
       if (start < line && text.includes('{') && text.indexOf('{') < text.length - 1 - lines[line - 1]!.length) return undefined;
