@@ -18,7 +18,8 @@ export interface Site {
 
 export interface CollectedSymbol {
   info: SymbolInfo;
-  refs: { site: Site; kind: ReferenceKind; from?: string; confidence: Confidence }[];
+  /** decl: for a call, the declaration (as a def: path, line, column, …) the compiler resolved it to. */
+  refs: { site: Site; kind: ReferenceKind; from?: string; confidence: Confidence; decl?: readonly [string, number, number, number, number] }[];
   edges: { kind: EdgeKind; out: boolean; peer: string; site?: Site }[];
 }
 
@@ -45,8 +46,11 @@ export class IndexCollector {
     this.journal?.push({ symbol: info.key });
   }
 
-  addReference(key: string, site: Site, kind: ReferenceKind, from: string | undefined, confidence: Confidence): void {
-    this.symbols.get(key)!.refs.push({ site, kind, from, confidence });
+  addReference(
+    key: string, site: Site, kind: ReferenceKind, from: string | undefined, confidence: Confidence,
+    decl?: readonly [string, number, number, number, number],
+  ): void {
+    this.symbols.get(key)!.refs.push({ site, kind, from, confidence, ...(decl ? { decl } : {}) });
     this.references++;
     this.journal?.push({ reference: key });
   }

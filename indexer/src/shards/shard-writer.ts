@@ -152,6 +152,7 @@ function symbolShard(collector: IndexCollector, symbols: CollectedSymbol[], line
         out[at + 6] = r.from ? peerIndex.get(r.from)! : -1;
         out[at + 7] = CONFIDENCES.indexOf(r.confidence);
       }),
+      ...refDeclsOf(defs, sortedRefs),
       edges: strided(sortedEdges, EDGE_STRIDE, (e, out, at) => {
         out[at] = EDGE_KINDS.indexOf(e.kind);
         out[at + 1] = e.out ? 0 : 1;
@@ -163,6 +164,17 @@ function symbolShard(collector: IndexCollector, symbols: CollectedSymbol[], line
     return record;
   });
   return { paths: pathList, pathFlags: pathList.map((p) => fileFlags.get(p) ?? 0), peers, symbols: records };
+}
+
+/**
+ * For a symbol declared more than once, which declaration (index into the sorted defs) each call
+ * resolved to; nothing when no call chose one of several.
+ */
+function refDeclsOf(defs: readonly (readonly [string, number, number, number, number])[], refs: CollectedSymbol['refs']): { refDecls?: Int32Array } {
+  if (defs.length < 2) return {};
+  const index = new Map(defs.map((d, i) => [`${d[0]}:${d[1]}:${d[2]}`, i]));
+  const decls = Int32Array.from(refs, (r) => (r.decl ? index.get(`${r.decl[0]}:${r.decl[1]}:${r.decl[2]}`) ?? -1 : -1));
+  return decls.some((d) => d >= 0) ? { refDecls: decls } : {};
 }
 
 function strided<T>(items: readonly T[], stride: number, fill: (item: T, out: Int32Array, at: number) => void): Int32Array {

@@ -141,6 +141,21 @@ export class ProgramIndexer {
     return table;
   }
 
+  /**
+   * The declaration the call whose callee ends in `node` resolved to (the overload the checker
+   * chose), as a def; undefined outside a call, or for a declaration outside the repository.
+   */
+  private resolvedDeclaration(node: ts.Node): [string, number, number, number, number] | undefined {
+    let callee: ts.Node = node;
+    while (callee.parent && ts.isPropertyAccessExpression(callee.parent) && callee.parent.name === callee) callee = callee.parent;
+    const call = callee.parent;
+    if (!call || !(ts.isCallExpression(call) || ts.isNewExpression(call)) || call.expression !== callee) return undefined;
+    const declaration = this.checker.getResolvedSignature(call)?.declaration;
+    if (!declaration || ts.isJSDocSignature(declaration)) return undefined;
+    const path = this.host.relative(declaration.getSourceFile().fileName);
+    return path === undefined ? undefined : defOf(declaration, path);
+  }
+
   private indexFile(path: string, sourceFile: ts.SourceFile): CompiledFile {
     // Diagnostics first: checking the file resolves every signature and contextual type the walk asks for.
     this.stage = 'the TypeScript checker';
@@ -179,7 +194,9 @@ export class ProgramIndexer {
       }
       if (kind === 'definition') return;
       from ??= this.enclosingKey(node, table) ?? '';
-      this.collector.addReference(key, site!, kind, from || undefined, 'exact');
+      // Which overload a call chose: asked of the checker only where there is a call to resolve.
+      const decl = kind === 'call' || kind === 'new' ? this.resolvedDeclaration(node) : undefined;
+      this.collector.addReference(key, site!, kind, from || undefined, 'exact', decl);
       if (edge && from && (CALL_KINDS.has(kind) || (kind === 'jsx' && isCallingJsx(node) && CALLABLE_JSX.has(this.collector.symbols.get(key)!.info.kind)))) {
         this.collector.addEdge(from, 'calls', key, site);
       }

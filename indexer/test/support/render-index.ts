@@ -102,6 +102,9 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
       if (CONFIDENCES[record.refs[i + 7]!] === 'candidate') {
         out.push(`    candidate ${REFERENCE_KINDS[record.refs[i + 5]!]} at ${shard.paths[record.refs[i]!]}:${record.refs[i + 1]}:${record.refs[i + 2]}`);
       }
+      // Which of several declarations a call resolved to (an overload).
+      const decl = record.refDecls?.[i / REF_STRIDE] ?? -1;
+      if (decl >= 0) out.push(`    ${REFERENCE_KINDS[record.refs[i + 5]!]} at ${shard.paths[record.refs[i]!]}:${record.refs[i + 1]}:${record.refs[i + 2]} resolves to ${defs[decl]}`);
     }
     if (record.signature) out.push(`    signature: ${record.signature}`);
     if (record.doc) out.push(`    doc: ${record.doc}`);

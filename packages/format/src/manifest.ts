@@ -8,8 +8,10 @@ import type { Language } from './records.ts';
  * 5: a file table (every tracked file with its blob id and classification), and change shards (per
  * file: its declarations with body and doc fingerprints, unresolved identifiers, line hashes), so two
  * commits compare from the change shards of their changed files.
+ * 6: a symbol's record says, per call, which of its declarations (overloads) the compiler resolved
+ * it to (SymbolRecord.refDecls).
  */
-export const FORMAT_VERSION = 5;
+export const FORMAT_VERSION = 6;
 export const MANIFEST_FILE = 'manifest.json';
 /**
  * Next to manifest.json in an index directory: its sha256, as `sha256sum` prints it, so that the

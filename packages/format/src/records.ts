@@ -103,6 +103,12 @@ export interface SymbolRecord {
    * (path, position) order and still decode; find_references notices which it reads.
    */
   refs: IntList;
+  /**
+   * For a symbol declared several times (overloads): per reference, parallel to refs, the index
+   * into defs of the declaration a call there resolved to (the compiler's resolved signature), -1
+   * where none did. Absent when no call chose among declarations.
+   */
+  refDecls?: IntList;
   edges: IntList;
 }
 

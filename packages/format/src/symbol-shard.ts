@@ -21,15 +21,16 @@ export interface SymbolShardData {
 const DEF_BASES: DeltaBase[] = ['prev', 'prev', 'none', 1, 2];
 const REF_BASES: DeltaBase[] = ['prev', 'prev', 'none', 1, 2, 'none', 'none', 'none'];
 const EDGE_BASES: DeltaBase[] = ['none', 'none', 'none', 'prev', 'prev', 'none', 4, 5];
+const REF_DECL_BASES: DeltaBase[] = ['none'];
 
 type StoredRecord = [
   name: string, kind: number, qname: string, lang: number, path: string | null, mods: number, signature: string | null,
   doc: string | null, container: string | null, external: SymbolRecord['external'] | null, local: 0 | 1,
-  defs: Uint8Array, refs: Uint8Array, edges: Uint8Array, previews: string[] | null,
+  defs: Uint8Array, refs: Uint8Array, edges: Uint8Array, previews: string[] | null, refDecls: Uint8Array | null,
 ];
 
 interface StoredSymbolShard extends PackedRecordColumns {
-  v: 3;
+  v: 4;
   paths: string[];
   pathFlags: Uint8Array;
   /** Keys of the symbols, KEY_LENGTH characters each, sorted. */
@@ -44,9 +45,10 @@ export function encodeSymbolShard(data: SymbolShardData): Uint8Array {
     s.name, SYMBOL_KINDS.indexOf(s.kind), s.qname, LANGUAGES.indexOf(s.lang), s.path ?? null, s.mods, s.signature ?? null,
     s.doc ?? null, s.container ?? null, s.external ?? null, s.local ? 1 : 0,
     packInts(s.defs, DEF_BASES), packInts(s.refs, REF_BASES), packInts(s.edges, EDGE_BASES), s.previews ?? null,
+    s.refDecls ? packInts(s.refDecls, REF_DECL_BASES) : null,
   ]);
   const stored: StoredSymbolShard = {
-    v: 3,
+    v: 4,
     paths: data.paths,
     pathFlags: Uint8Array.from(data.pathFlags),
     keys: data.symbols.map((s) => s.key).join(''),
@@ -69,7 +71,7 @@ export class SymbolShard {
 
   constructor(name: string, value: unknown) {
     const stored = value as StoredSymbolShard;
-    if (!isStored(stored)) throw corrupt(name, 'is not a version 3 symbol shard');
+    if (!isStored(stored)) throw corrupt(name, 'is not a version 4 symbol shard');
     this.name = name;
     this.stored = stored;
     this.paths = stored.paths;
@@ -106,8 +108,10 @@ export class SymbolShard {
   }
 
   record(index: number): SymbolRecord {
-    const r = this.packed.get(index, 15) as StoredRecord;
+    const r = this.packed.get(index, 16) as StoredRecord;
     if (r[14] !== null && !Array.isArray(r[14])) throw corrupt(this.name, 'has a malformed record');
+    if (r[15] !== null && !(r[15] instanceof Uint8Array)) throw corrupt(this.name, 'has a malformed record');
+    const refDecls = r[15] === null ? undefined : unpackInts(r[15], REF_DECL_BASES, this.name);
     // References and edges are unpacked when first read: a definition or a summary needs neither,
     // and a much-used symbol has tens of thousands of references.
     const name = this.name;
@@ -128,6 +132,7 @@ export class SymbolShard {
       ...(r[10] ? { local: true } : {}),
       defs: unpackInts(r[11], DEF_BASES, this.name),
       ...(r[14] !== null ? { previews: r[14] } : {}),
+      ...(refDecls ? { refDecls } : {}),
       get refs() {
         return (refs ??= unpackInts(r[12], REF_BASES, name));
       },
@@ -155,7 +160,7 @@ export class SymbolShard {
 }
 
 function isStored(s: StoredSymbolShard): boolean {
-  return typeof s === 'object' && s !== null && s.v === 3 && Array.isArray(s.paths) && s.pathFlags instanceof Uint8Array
+  return typeof s === 'object' && s !== null && s.v === 4 && Array.isArray(s.paths) && s.pathFlags instanceof Uint8Array
     && typeof s.keys === 'string' && s.keys.length % KEY_LENGTH === 0 && s.lengths instanceof Uint8Array
     && s.records instanceof Uint8Array && typeof s.peerKeys === 'string' && Array.isArray(s.peerNames) && s.peerKinds instanceof Uint8Array;
 }

@@ -22,7 +22,7 @@ function symbols(): SymbolShardData {
     symbols: [
       record('aaaaaaaaaaaaaaaa', {
         signature: 'submit(order: Order): void', doc: 'Line one.\nLine two — with a dash.', container: 'cccccccccccccccc',
-        previews: ['submit(order: Order): void {'],
+        previews: ['submit(order: Order): void {'], refDecls: [0, -1],
       }),
       record('bbbbbbbbbbbbbbbb', { kind: 'local', local: true, path: undefined, defs: [], refs: [], edges: [] }),
       record('zzzzzzzzzzzzzzzz', { name: 'useState', external: { package: 'react', version: '19.2.0' }, path: undefined }),
@@ -139,7 +139,7 @@ describe('symbol shards', () => {
 
   it('are INDEX_CORRUPT when stored in another shape, with columns that disagree, or with a broken record', () => {
     const view = (value: unknown) => new SymbolShard('symbols/00aa', value);
-    expect(thrown(() => view({ v: 1, paths: [], peers: [], symbols: [] })).message).toMatch(/symbols\/00aa is not a version 3 symbol shard/);
+    expect(thrown(() => view({ v: 1, paths: [], peers: [], symbols: [] })).message).toMatch(/symbols\/00aa is not a version 4 symbol shard/);
     const stored = decodeShard<Record<string, unknown>>('raw', encodeSymbolShard(symbols())).value;
     expect(thrown(() => view({ ...stored, keys: (stored.keys as string).slice(0, 32) })).message).toMatch(/columns of different lengths/);
     expect(thrown(() => view({ ...stored, peerNames: ['main'] })).message).toMatch(/columns of different lengths/);

@@ -1,25 +1,50 @@
 // goto_definition: every declaration of the target (overloads and merged declarations give
-// several), or, for an external symbol, which package it comes from.
+// several), or, for an external symbol, which package it comes from. From a call site, the one
+// declaration the compiler resolved the call to, when the symbol has several (an overload).
+import { REF_STRIDE, type SymbolRecord, type SymbolShard } from '@sextant/format';
 import type { IndexReader } from './index-reader.ts';
 import type { Answer, SymbolSummary } from './results.ts';
 import { definitionsWithPreview, type PreviewedLocation } from './preview.ts';
 import { summarize } from './symbols.ts';
-import { resolveTarget, type Target } from './target.ts';
+import { normalizePath, occurrenceSiteAt, resolveTarget, targetForm, type Target } from './target.ts';
 
 export interface DefinitionAnswer extends Answer {
   symbol: SymbolSummary;
   external: boolean;
   definitions: PreviewedLocation[];
+  /** From a call site: definitions holds only the declaration the call resolved to, of this many. */
+  resolvedOverloadOf?: number;
 }
 
 export async function gotoDefinition(reader: IndexReader, target: Target): Promise<DefinitionAnswer> {
   const { record, shard } = await resolveTarget(reader, target);
   const definitions = await definitionsWithPreview(reader, record, shard);
+  const chosen = targetForm(target) === 'position' ? await declarationCalledAt(reader, record, shard, target) : -1;
   return {
     repo: reader.repo,
     commit: reader.commit,
     symbol: summarize(reader, record, shard.paths),
     external: record.external !== undefined,
-    definitions,
+    ...(chosen >= 0 && definitions.length > 1
+      ? { definitions: [definitions[chosen]!], resolvedOverloadOf: definitions.length }
+      : { definitions }),
   };
+}
+
+/** Index into the symbol's defs of the declaration the call at the target position resolved to, or -1. */
+async function declarationCalledAt(reader: IndexReader, record: SymbolRecord, shard: SymbolShard, target: Target): Promise<number> {
+  if (!record.refDecls) return -1;
+  const path = normalizePath(target.path!);
+  const file = await reader.file(path);
+  const at = file && occurrenceSiteAt(file, target.line!, target.column!);
+  const pathIndex = shard.paths.indexOf(path);
+  if (!at || pathIndex < 0) return -1;
+  const refs = record.refs;
+  for (let i = 0; i < refs.length; i += REF_STRIDE) {
+    if (refs[i] === pathIndex && refs[i + 1] === at.line && refs[i + 2] === at.column) {
+      const decl = record.refDecls[i / REF_STRIDE]!;
+      if (decl >= 0) return decl;
+    }
+  }
+  return -1;
 }

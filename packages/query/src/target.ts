@@ -163,7 +163,12 @@ export interface SymbolCandidate {
 
 /** The symbol key of the occurrence covering the position; a caret just past an identifier also counts. */
 export function occurrenceAt(file: FileRecord, line: number, column: number): string | undefined {
-  let touching: string | undefined;
+  return occurrenceSiteAt(file, line, column)?.key;
+}
+
+/** The occurrence a position is on (or, failing that, ends at): its symbol's key and where it starts. */
+export function occurrenceSiteAt(file: FileRecord, line: number, column: number): { key: string; line: number; column: number } | undefined {
+  let touching: { key: string; line: number; column: number } | undefined;
   for (let i = 0; i < file.occ.length; i += OCC_STRIDE) {
     const l = file.occ[i]!;
     if (l > line) break;
@@ -172,8 +177,8 @@ export function occurrenceAt(file: FileRecord, line: number, column: number): st
     const ec = file.occ[i + 3]!;
     const after = l < line || (l === line && c <= column);
     const before = el > line || (el === line && column < ec);
-    if (after && before) return file.syms[file.occ[i + 4]!];
-    if (after && el === line && column === ec) touching = file.syms[file.occ[i + 4]!];
+    if (after && before) return { key: file.syms[file.occ[i + 4]!]!, line: l, column: c };
+    if (after && el === line && column === ec) touching = { key: file.syms[file.occ[i + 4]!]!, line: l, column: c };
   }
   return touching;
 }

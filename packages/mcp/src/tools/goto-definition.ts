@@ -10,9 +10,13 @@ export const gotoDefinitionTool = defineTool({
   name: 'goto_definition',
   title: 'Go to definition',
   description:
-    'Where a symbol is declared, through imports, re-exports and aliases; several for overloads; external for a dependency\'s.',
+    'Where a symbol is declared, through imports, re-exports and aliases; from a call, the overload it resolves to; external for a dependency\'s.',
   input: z.strictObject({ ...targetInput, ...commitInput }),
-  output: z.object({ ...answerOutput, symbol: symbolSummary, external: z.boolean(), definitions: z.array(previewedLocation) }),
+  output: z.object({
+    ...answerOutput, symbol: symbolSummary, external: z.boolean(), definitions: z.array(previewedLocation),
+    resolvedOverloadOf: z.number().int().optional()
+      .describe('From a call: definitions holds only the declaration the compiler resolved the call to, of this many.'),
+  }),
   async run(provider, { repo, commit, ...target }) {
     return gotoDefinition(await openIndex(provider, { repo, commit }), target);
   },
@@ -21,6 +25,7 @@ export const gotoDefinitionTool = defineTool({
       renderSymbol(a.symbol),
       ...(a.external ? [`external: declared in ${a.symbol.external?.package}${a.symbol.external?.version ? `@${a.symbol.external.version}` : ''}`] : []),
       ...a.definitions.map((d) => `  defined at ${renderLocation(d)}${d.preview ? `  ${d.preview}` : ''}`),
+      ...(a.resolvedOverloadOf ? [`  the overload this call resolves to, of ${a.resolvedOverloadOf} declarations (pass the symbolId for all)`] : []),
     ].join('\n');
   },
 });
