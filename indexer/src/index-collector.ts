@@ -16,10 +16,19 @@ export interface Site {
   endColumn: number;
 }
 
+/**
+ * For a call, the declaration the compiler resolved it to, as a def (path, line, column, endLine,
+ * endColumn): one of the symbol's own declarations (an overload), or, with `signature`, one of
+ * several call signatures of its type (a dual API's `const map: { (f): …; (self, f): … }`).
+ */
+export interface ResolvedDeclaration {
+  def: readonly [string, number, number, number, number];
+  signature?: true;
+}
+
 export interface CollectedSymbol {
   info: SymbolInfo;
-  /** decl: for a call, the declaration (as a def: path, line, column, …) the compiler resolved it to. */
-  refs: { site: Site; kind: ReferenceKind; from?: string; confidence: Confidence; decl?: readonly [string, number, number, number, number] }[];
+  refs: { site: Site; kind: ReferenceKind; from?: string; confidence: Confidence; decl?: ResolvedDeclaration }[];
   edges: { kind: EdgeKind; out: boolean; peer: string; site?: Site }[];
 }
 
@@ -48,7 +57,7 @@ export class IndexCollector {
 
   addReference(
     key: string, site: Site, kind: ReferenceKind, from: string | undefined, confidence: Confidence,
-    decl?: readonly [string, number, number, number, number],
+    decl?: ResolvedDeclaration,
   ): void {
     this.symbols.get(key)!.refs.push({ site, kind, from, confidence, ...(decl ? { decl } : {}) });
     this.references++;

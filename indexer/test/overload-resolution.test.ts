@@ -1,7 +1,8 @@
 // Which overload a call uses: the TypeScript checker's resolved signature, recorded per call at
-// index time (SymbolRecord.refDecls), answers goto_definition from a call site with the one
-// declaration the call resolved to. From anywhere else the symbol's every declaration is listed.
-import { mkdtempSync, rmSync } from 'node:fs';
+// index time (SymbolRecord.refDecls, .signatures), answers goto_definition from a call site with the
+// one declaration the call resolved to: an overload, or a call signature of a dual API's type.
+// From anywhere else the symbol's every declaration is listed.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,16 +16,43 @@ const FIXTURES = new URL('../../test/fixtures/', import.meta.url).pathname;
 const scratch = mkdtempSync(join(tmpdir(), 'sextant-overloads-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-let reader: IndexReader;
-beforeAll(async () => {
-  const repo = fixtureRepo(join(FIXTURES, 'ts-overloads-merging'));
+/** A dual API, as effect writes them: one const whose type has two call signatures; and a plain arrow function. */
+const DUAL = {
+  'tsconfig.json': '{ "compilerOptions": { "target": "ES2022", "strict": true, "noEmit": true } }\n',
+  'src/dual.ts': `export const map: {
+  <A, B>(f: (a: A) => B): (self: A[]) => B[];
+  <A, B>(self: A[], f: (a: A) => B): B[];
+} = ((...args: unknown[]) => args) as never;
+
+export const twice = (n: number): number => n * 2;
+
+export const data = map([1, 2], (n) => n + 1);
+export const curried = map((n: number) => n + 1);
+export const four = twice(2);
+`,
+};
+
+async function indexOf(dir: string, name: string): Promise<IndexReader> {
+  const repo = fixtureRepo(dir);
   try {
-    const out = join(scratch, 'index');
+    const out = join(scratch, name);
     await buildIndex({ repo: repo.dir, commit: 'HEAD', out, maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true) });
-    reader = await IndexReader.open(new DirShardSource(out), new ShardCache(16 << 20));
+    return await IndexReader.open(new DirShardSource(out), new ShardCache(16 << 20));
   } finally {
     repo.cleanup();
   }
+}
+
+let reader: IndexReader;
+let dual: IndexReader;
+beforeAll(async () => {
+  reader = await indexOf(join(FIXTURES, 'ts-overloads-merging'), 'overloads');
+  const dir = join(scratch, 'dual-src');
+  for (const [path, text] of Object.entries(DUAL)) {
+    mkdirSync(join(dir, path, '..'), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  dual = await indexOf(dir, 'dual');
 }, 120_000);
 
 const at = (def: { path: string; line: number }) => `${def.path}:${def.line}`;
@@ -47,5 +75,24 @@ describe('goto_definition from a call to an overloaded function', () => {
     expect(byName.resolvedOverloadOf).toBeUndefined();
     const imported = await gotoDefinition(reader, { path: 'src/use.ts', line: 1, column: 10 });
     expect(imported.definitions).toHaveLength(4);
+  });
+});
+
+describe('goto_definition from a call to a dual API (one const, several call signatures in its type)', () => {
+  it('gives the call signature each call resolved to', async () => {
+    const data = await gotoDefinition(dual, { path: 'src/dual.ts', line: 8, column: 21 });
+    expect(data.definitions.map(at)).toEqual(['src/dual.ts:3']);
+    expect(data.definitions[0]!.preview).toBe('<A, B>(self: A[], f: (a: A) => B): B[];');
+    expect(data.resolvedSignature).toBe(true);
+    const curried = await gotoDefinition(dual, { path: 'src/dual.ts', line: 9, column: 24 });
+    expect(curried.definitions.map(at)).toEqual(['src/dual.ts:2']);
+  });
+
+  it('gives the declaration itself where there was nothing to choose from', async () => {
+    const four = await gotoDefinition(dual, { path: 'src/dual.ts', line: 10, column: 21 });
+    expect(four.definitions.map(at)).toEqual(['src/dual.ts:6']);
+    expect(four).not.toHaveProperty('resolvedSignature');
+    const byName = await gotoDefinition(dual, { qualifiedName: 'map' });
+    expect(byName.definitions.map(at)).toEqual(['src/dual.ts:1']);
   });
 });

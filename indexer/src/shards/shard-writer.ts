@@ -100,6 +100,7 @@ function symbolShard(collector: IndexCollector, symbols: CollectedSymbol[], line
     for (const d of s.info.defs) paths.add(d[0]);
     for (const r of s.refs) {
       paths.add(r.site.path);
+      if (r.decl?.signature) paths.add(r.decl.def[0]);
       if (r.from) peerKeys.add(r.from);
     }
     for (const e of s.edges) {
@@ -152,7 +153,7 @@ function symbolShard(collector: IndexCollector, symbols: CollectedSymbol[], line
         out[at + 6] = r.from ? peerIndex.get(r.from)! : -1;
         out[at + 7] = CONFIDENCES.indexOf(r.confidence);
       }),
-      ...refDeclsOf(defs, sortedRefs),
+      ...refDeclsOf(defs, sortedRefs, pathIndex),
       edges: strided(sortedEdges, EDGE_STRIDE, (e, out, at) => {
         out[at] = EDGE_KINDS.indexOf(e.kind);
         out[at + 1] = e.out ? 0 : 1;
@@ -167,14 +168,33 @@ function symbolShard(collector: IndexCollector, symbols: CollectedSymbol[], line
 }
 
 /**
- * For a symbol declared more than once, which declaration (index into the sorted defs) each call
- * resolved to; nothing when no call chose one of several.
+ * Which declaration each call resolved to: an index into the sorted defs when the symbol has
+ * several (an overload), or past them into `signatures` for a call signature of its type (a dual
+ * API). Nothing when no call chose among several.
  */
-function refDeclsOf(defs: readonly (readonly [string, number, number, number, number])[], refs: CollectedSymbol['refs']): { refDecls?: Int32Array } {
-  if (defs.length < 2) return {};
-  const index = new Map(defs.map((d, i) => [`${d[0]}:${d[1]}:${d[2]}`, i]));
-  const decls = Int32Array.from(refs, (r) => (r.decl ? index.get(`${r.decl[0]}:${r.decl[1]}:${r.decl[2]}`) ?? -1 : -1));
-  return decls.some((d) => d >= 0) ? { refDecls: decls } : {};
+function refDeclsOf(
+  defs: readonly (readonly [string, number, number, number, number])[], refs: CollectedSymbol['refs'], pathIndex: Map<string, number>,
+): { refDecls?: Int32Array; signatures?: Int32Array } {
+  const at = (d: readonly [string, number, number, ...number[]]) => `${d[0]}:${d[1]}:${d[2]}`;
+  const defIndex = new Map(defs.map((d, i) => [at(d), i]));
+  const signatures: (readonly [string, number, number, number, number])[] = [];
+  const signatureIndex = new Map<string, number>();
+  const decls = Int32Array.from(refs, (r) => {
+    if (!r.decl) return -1;
+    const key = at(r.decl.def);
+    if (!r.decl.signature) return defs.length > 1 ? defIndex.get(key) ?? -1 : -1;
+    let index = signatureIndex.get(key);
+    if (index === undefined) signatureIndex.set(key, index = signatures.push(r.decl.def) - 1);
+    return defs.length + index;
+  });
+  if (!decls.some((d) => d >= 0)) return {};
+  return {
+    refDecls: decls,
+    ...(signatures.length ? { signatures: strided(signatures, DEF_STRIDE, (d, out, i) => {
+      out[i] = pathIndex.get(d[0])!;
+      out.set(d.slice(1) as number[], i + 1);
+    }) } : {}),
+  };
 }
 
 function strided<T>(items: readonly T[], stride: number, fill: (item: T, out: Int32Array, at: number) => void): Int32Array {

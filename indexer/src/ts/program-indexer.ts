@@ -6,7 +6,7 @@
 import { ts } from 'ts-morph';
 import { REFERENCE_KINDS, symbolKey, type Language, type ProblemRecord, type ReferenceKind, type SkippedFile } from '@sextant/format';
 import { analysisFailed, failedWhileIndexing } from '../analysis-failure.ts';
-import type { IndexCollector, Site } from '../index-collector.ts';
+import type { IndexCollector, ResolvedDeclaration, Site } from '../index-collector.ts';
 import type { CompiledFile } from '../language-indexer.ts';
 import { AssignmentDeclarationKind, bindSourceFile, getAssignmentDeclarationKind, isInJSFile } from './compiler-internals.ts';
 import { DeclarationTable, isAugmentation, isInAugmentation, kindOf, type Declaration } from './declaration-table.ts';
@@ -143,9 +143,10 @@ export class ProgramIndexer {
 
   /**
    * The declaration the call whose callee ends in `node` resolved to (the overload the checker
-   * chose), as a def; undefined outside a call, or for a declaration outside the repository.
+   * chose, or one of several call signatures of the callee's type); undefined outside a call, for
+   * a declaration outside the repository, or where there was nothing to choose from.
    */
-  private resolvedDeclaration(node: ts.Node): [string, number, number, number, number] | undefined {
+  private resolvedDeclaration(node: ts.Node): ResolvedDeclaration | undefined {
     let callee: ts.Node = node;
     while (callee.parent && ts.isPropertyAccessExpression(callee.parent) && callee.parent.name === callee) callee = callee.parent;
     const call = callee.parent;
@@ -153,7 +154,14 @@ export class ProgramIndexer {
     const declaration = this.checker.getResolvedSignature(call)?.declaration;
     if (!declaration || ts.isJSDocSignature(declaration)) return undefined;
     const path = this.host.relative(declaration.getSourceFile().fileName);
-    return path === undefined ? undefined : defOf(declaration, path);
+    if (path === undefined) return undefined;
+    if (ts.isCallSignatureDeclaration(declaration) || ts.isConstructSignatureDeclaration(declaration)) {
+      // A signature of a type, not a declaration of the symbol: worth naming only where the type has several.
+      const siblings = (declaration.parent as ts.TypeLiteralNode | ts.InterfaceDeclaration).members
+        .filter((m) => m.kind === declaration.kind).length;
+      return siblings > 1 ? { def: defOf(declaration, path), signature: true } : undefined;
+    }
+    return { def: defOf(declaration, path) };
   }
 
   private indexFile(path: string, sourceFile: ts.SourceFile): CompiledFile {

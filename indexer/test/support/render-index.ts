@@ -102,9 +102,13 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
       if (CONFIDENCES[record.refs[i + 7]!] === 'candidate') {
         out.push(`    candidate ${REFERENCE_KINDS[record.refs[i + 5]!]} at ${shard.paths[record.refs[i]!]}:${record.refs[i + 1]}:${record.refs[i + 2]}`);
       }
-      // Which of several declarations a call resolved to (an overload).
+      // Which of several declarations (an overload) or call signatures of its type a call resolved to.
       const decl = record.refDecls?.[i / REF_STRIDE] ?? -1;
-      if (decl >= 0) out.push(`    ${REFERENCE_KINDS[record.refs[i + 5]!]} at ${shard.paths[record.refs[i]!]}:${record.refs[i + 1]}:${record.refs[i + 2]} resolves to ${defs[decl]}`);
+      if (decl >= 0) {
+        const s = (decl - defs.length) * DEF_STRIDE;
+        const to = decl < defs.length ? defs[decl] : `call signature ${shard.paths[record.signatures![s]!]}:${record.signatures![s + 1]}:${record.signatures![s + 2]}`;
+        out.push(`    ${REFERENCE_KINDS[record.refs[i + 5]!]} at ${shard.paths[record.refs[i]!]}:${record.refs[i + 1]}:${record.refs[i + 2]} resolves to ${to}`);
+      }
     }
     if (record.signature) out.push(`    signature: ${record.signature}`);
     if (record.doc) out.push(`    doc: ${record.doc}`);

@@ -104,11 +104,17 @@ export interface SymbolRecord {
    */
   refs: IntList;
   /**
-   * For a symbol declared several times (overloads): per reference, parallel to refs, the index
-   * into defs of the declaration a call there resolved to (the compiler's resolved signature), -1
-   * where none did. Absent when no call chose among declarations.
+   * Per reference, parallel to refs, which declaration a call there resolved to (the compiler's
+   * resolved signature), -1 where none was chosen: an index into defs (an overload), or past them
+   * into signatures. Absent when no call chose among several.
    */
   refDecls?: IntList;
+  /**
+   * Call signatures of the symbol's type that calls resolved to, DEF_STRIDE each, where the type
+   * has several (a dual API: `const map: { (f): …; (self, f): … }`): they are no declaration of the
+   * symbol, so defs does not hold them.
+   */
+  signatures?: IntList;
   edges: IntList;
 }
 

@@ -27,6 +27,7 @@ type StoredRecord = [
   name: string, kind: number, qname: string, lang: number, path: string | null, mods: number, signature: string | null,
   doc: string | null, container: string | null, external: SymbolRecord['external'] | null, local: 0 | 1,
   defs: Uint8Array, refs: Uint8Array, edges: Uint8Array, previews: string[] | null, refDecls: Uint8Array | null,
+  signatures: Uint8Array | null,
 ];
 
 interface StoredSymbolShard extends PackedRecordColumns {
@@ -45,7 +46,7 @@ export function encodeSymbolShard(data: SymbolShardData): Uint8Array {
     s.name, SYMBOL_KINDS.indexOf(s.kind), s.qname, LANGUAGES.indexOf(s.lang), s.path ?? null, s.mods, s.signature ?? null,
     s.doc ?? null, s.container ?? null, s.external ?? null, s.local ? 1 : 0,
     packInts(s.defs, DEF_BASES), packInts(s.refs, REF_BASES), packInts(s.edges, EDGE_BASES), s.previews ?? null,
-    s.refDecls ? packInts(s.refDecls, REF_DECL_BASES) : null,
+    s.refDecls ? packInts(s.refDecls, REF_DECL_BASES) : null, s.signatures ? packInts(s.signatures, DEF_BASES) : null,
   ]);
   const stored: StoredSymbolShard = {
     v: 4,
@@ -108,9 +109,11 @@ export class SymbolShard {
   }
 
   record(index: number): SymbolRecord {
-    const r = this.packed.get(index, 16) as StoredRecord;
+    const r = this.packed.get(index, 17) as StoredRecord;
     if (r[14] !== null && !Array.isArray(r[14])) throw corrupt(this.name, 'has a malformed record');
-    if (r[15] !== null && !(r[15] instanceof Uint8Array)) throw corrupt(this.name, 'has a malformed record');
+    if ((r[15] !== null && !(r[15] instanceof Uint8Array)) || (r[16] !== null && !(r[16] instanceof Uint8Array))) {
+      throw corrupt(this.name, 'has a malformed record');
+    }
     const refDecls = r[15] === null ? undefined : unpackInts(r[15], REF_DECL_BASES, this.name);
     // References and edges are unpacked when first read: a definition or a summary needs neither,
     // and a much-used symbol has tens of thousands of references.
@@ -133,6 +136,7 @@ export class SymbolShard {
       defs: unpackInts(r[11], DEF_BASES, this.name),
       ...(r[14] !== null ? { previews: r[14] } : {}),
       ...(refDecls ? { refDecls } : {}),
+      ...(r[16] !== null ? { signatures: unpackInts(r[16], DEF_BASES, this.name) } : {}),
       get refs() {
         return (refs ??= unpackInts(r[12], REF_BASES, name));
       },

@@ -22,7 +22,7 @@ function symbols(): SymbolShardData {
     symbols: [
       record('aaaaaaaaaaaaaaaa', {
         signature: 'submit(order: Order): void', doc: 'Line one.\nLine two — with a dash.', container: 'cccccccccccccccc',
-        previews: ['submit(order: Order): void {'], refDecls: [0, -1],
+        previews: ['submit(order: Order): void {'], refDecls: [0, 1], signatures: [1, 7, 3, 7, 40],
       }),
       record('bbbbbbbbbbbbbbbb', { kind: 'local', local: true, path: undefined, defs: [], refs: [], edges: [] }),
       record('zzzzzzzzzzzzzzzz', { name: 'useState', external: { package: 'react', version: '19.2.0' }, path: undefined }),

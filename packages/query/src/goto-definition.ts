@@ -1,7 +1,9 @@
 // goto_definition: every declaration of the target (overloads and merged declarations give
 // several), or, for an external symbol, which package it comes from. From a call site, the one
-// declaration the compiler resolved the call to, when the symbol has several (an overload).
-import { REF_STRIDE, type SymbolRecord, type SymbolShard } from '@sextant/format';
+// declaration the compiler resolved the call to where there were several to choose from: an
+// overload, or a call signature of the symbol's type (a dual API).
+import { DEF_STRIDE, previewOf, REF_STRIDE, type SymbolRecord, type SymbolShard } from '@sextant/format';
+import { fileLines } from './file-tools.ts';
 import type { IndexReader } from './index-reader.ts';
 import type { Answer, SymbolSummary } from './results.ts';
 import { definitionsWithPreview, type PreviewedLocation } from './preview.ts';
@@ -14,6 +16,8 @@ export interface DefinitionAnswer extends Answer {
   definitions: PreviewedLocation[];
   /** From a call site: definitions holds only the declaration the call resolved to, of this many. */
   resolvedOverloadOf?: number;
+  /** From a call site: definitions holds only the call signature of the symbol's type the call resolved to. */
+  resolvedSignature?: true;
 }
 
 export async function gotoDefinition(reader: IndexReader, target: Target): Promise<DefinitionAnswer> {
@@ -25,9 +29,23 @@ export async function gotoDefinition(reader: IndexReader, target: Target): Promi
     commit: reader.commit,
     symbol: summarize(reader, record, shard.paths),
     external: record.external !== undefined,
-    ...(chosen >= 0 && definitions.length > 1
-      ? { definitions: [definitions[chosen]!], resolvedOverloadOf: definitions.length }
-      : { definitions }),
+    ...(chosen >= definitions.length
+      ? { definitions: [await signatureAt(reader, record, shard, chosen - definitions.length)], resolvedSignature: true as const }
+      : chosen >= 0 && definitions.length > 1
+        ? { definitions: [definitions[chosen]!], resolvedOverloadOf: definitions.length }
+        : { definitions }),
+  };
+}
+
+async function signatureAt(reader: IndexReader, record: SymbolRecord, shard: SymbolShard, index: number): Promise<PreviewedLocation> {
+  const s = record.signatures!;
+  const at = index * DEF_STRIDE;
+  const path = shard.paths[s[at]!]!;
+  const line = s[at + 1]!;
+  const text = (await fileLines(reader, path))[line - 1];
+  return {
+    path, line, column: s[at + 2]!, endLine: s[at + 3]!, endColumn: s[at + 4]!,
+    ...(text !== undefined ? { preview: previewOf(text) } : {}),
   };
 }
 

@@ -16,6 +16,8 @@ export const gotoDefinitionTool = defineTool({
     ...answerOutput, symbol: symbolSummary, external: z.boolean(), definitions: z.array(previewedLocation),
     resolvedOverloadOf: z.number().int().optional()
       .describe('From a call: definitions holds only the declaration the compiler resolved the call to, of this many.'),
+    resolvedSignature: z.literal(true).optional()
+      .describe('From a call: definitions holds only the call signature of the symbol\'s type the call resolved to (a dual API).'),
   }),
   async run(provider, { repo, commit, ...target }) {
     return gotoDefinition(await openIndex(provider, { repo, commit }), target);
@@ -26,6 +28,7 @@ export const gotoDefinitionTool = defineTool({
       ...(a.external ? [`external: declared in ${a.symbol.external?.package}${a.symbol.external?.version ? `@${a.symbol.external.version}` : ''}`] : []),
       ...a.definitions.map((d) => `  defined at ${renderLocation(d)}${d.preview ? `  ${d.preview}` : ''}`),
       ...(a.resolvedOverloadOf ? [`  the overload this call resolves to, of ${a.resolvedOverloadOf} declarations (pass the symbolId for all)`] : []),
+      ...(a.resolvedSignature ? ['  the call signature of its type this call resolves to (pass the symbolId for the declaration)'] : []),
     ].join('\n');
   },
 });
