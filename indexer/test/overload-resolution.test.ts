@@ -6,11 +6,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gotoDefinition, IndexReader, ShardCache } from '@sextant/query';
-import { DirShardSource } from '@sextant/query/node';
-import { buildIndex } from '../src/build-command.ts';
-import { Progress } from '../src/progress.ts';
-import { fixtureRepo } from './support/fixture-repo.ts';
+import { gotoDefinition, type IndexReader } from '@sextant/query';
+import { openFixtureIndex } from './support/fixture-index.ts';
 
 const FIXTURES = new URL('../../test/fixtures/', import.meta.url).pathname;
 const scratch = mkdtempSync(join(tmpdir(), 'sextant-overloads-'));
@@ -32,16 +29,7 @@ export const four = twice(2);
 `,
 };
 
-async function indexOf(dir: string, name: string): Promise<IndexReader> {
-  const repo = fixtureRepo(dir);
-  try {
-    const out = join(scratch, name);
-    await buildIndex({ repo: repo.dir, commit: 'HEAD', out, maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true) });
-    return await IndexReader.open(new DirShardSource(out), new ShardCache(16 << 20));
-  } finally {
-    repo.cleanup();
-  }
-}
+const indexOf = (dir: string, name: string): Promise<IndexReader> => openFixtureIndex(dir, join(scratch, name));
 
 let reader: IndexReader;
 let dual: IndexReader;

@@ -6,11 +6,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SextantError } from '@sextant/format';
-import { IndexReader, readFile, ShardCache, type ReadFileAnswer, type ReadFileParams } from '@sextant/query';
-import { DirShardSource } from '@sextant/query/node';
-import { buildIndex } from '../src/build-command.ts';
-import { Progress } from '../src/progress.ts';
-import { fixtureRepo } from './support/fixture-repo.ts';
+import { readFile, type IndexReader, type ReadFileAnswer, type ReadFileParams } from '@sextant/query';
+import { openFixtureIndex } from './support/fixture-index.ts';
 
 const FIXTURES = new URL('../../test/fixtures/', import.meta.url).pathname;
 const scratch = mkdtempSync(join(tmpdir(), 'sextant-read-file-'));
@@ -49,16 +46,7 @@ ${'  n++;\n'.repeat(250)}  return n;
 `,
 };
 
-async function indexOf(dir: string, name: string): Promise<IndexReader> {
-  const repo = fixtureRepo(dir);
-  try {
-    const out = join(scratch, name);
-    await buildIndex({ repo: repo.dir, commit: 'HEAD', out, maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true) });
-    return await IndexReader.open(new DirShardSource(out), new ShardCache(16 << 20));
-  } finally {
-    repo.cleanup();
-  }
-}
+const indexOf = (dir: string, name: string): Promise<IndexReader> => openFixtureIndex(dir, join(scratch, name));
 
 function write(files: Record<string, string>): string {
   const dir = mkdtempSync(join(scratch, 'src-'));
