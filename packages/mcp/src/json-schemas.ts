@@ -13,7 +13,10 @@ const outputs = new WeakMap<ToolDefinition, JsonSchema>();
 
 export function inputJsonSchema(tool: ToolDefinition): JsonSchema {
   let schema = inputs.get(tool);
-  if (!schema) inputs.set(tool, schema = withoutArgumentGuards(strip(z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as JsonSchema)) as JsonSchema);
+  if (!schema) {
+    const generated = strip(z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as JsonSchema);
+    inputs.set(tool, schema = without(generated, isArgumentGuard) as JsonSchema);
+  }
   return schema;
 }
 
@@ -33,44 +36,37 @@ function buildOutputJsonSchema(tool: ToolDefinition): JsonSchema {
 
 function strip(schema: JsonSchema): JsonSchema {
   const { $schema: _ignored, ...rest } = schema;
-  return withoutSafeIntegerBounds(rest) as JsonSchema;
+  return without(rest, isSafeIntegerBound) as JsonSchema;
+}
+
+/** The schema with every keyword `drop` picks left out, at any depth. */
+function without(node: unknown, drop: (key: string, value: unknown) => boolean): unknown {
+  if (Array.isArray(node)) return node.map((item) => without(item, drop));
+  if (node === null || typeof node !== 'object') return node;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(node)) if (!drop(key, value)) out[key] = without(value, drop);
+  return out;
 }
 
 /**
  * zod states every `int()` as bounded by ±(2^53 - 1): true of every JSON number a client can send
  * exactly, so it says nothing, and it is 40 bytes per integer in a tools/list a model pays for.
  */
-function withoutSafeIntegerBounds(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutSafeIntegerBounds);
-  if (node === null || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) continue;
-    if (key === 'minimum' && value === Number.MIN_SAFE_INTEGER) continue;
-    out[key] = withoutSafeIntegerBounds(value);
-  }
-  return out;
+function isSafeIntegerBound(key: string, value: unknown): boolean {
+  return (key === 'maximum' && value === Number.MAX_SAFE_INTEGER) || (key === 'minimum' && value === Number.MIN_SAFE_INTEGER);
 }
 
 /**
  * Arguments' string lengths and array sizes are bounded against abuse, not to say what a value
  * means: the server enforces them (an InvalidParams error names the bound), and the input schemas
- * a model reads in every session leave them out. Upper integer bounds stay: they are meaning
- * (limit at most 500, context at most 3).
+ * a model reads in every session leave them out. So do the natural lower bound of a count or a
+ * 1-based position (the instructions say it once) and `additionalProperties: false` (an unknown
+ * argument is rejected by name). Upper integer bounds stay: they are meaning (limit at most 500,
+ * context at most 3).
  */
-function withoutArgumentGuards(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(withoutArgumentGuards);
-  if (node === null || typeof node !== 'object') return node;
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) {
-    if (typeof value === 'number' && SIZE_BOUNDS.has(key)) continue;
-    // Likewise the natural lower bound of a count or a 1-based position (the instructions say it once).
-    if (key === 'minimum' && (value === 0 || value === 1)) continue;
-    // Likewise `additionalProperties: false`: an unknown argument is rejected with its name.
-    if (key === 'additionalProperties' && value === false) continue;
-    out[key] = withoutArgumentGuards(value);
-  }
-  return out;
+function isArgumentGuard(key: string, value: unknown): boolean {
+  return (typeof value === 'number' && SIZE_BOUNDS.has(key)) || (key === 'minimum' && (value === 0 || value === 1))
+    || (key === 'additionalProperties' && value === false);
 }
 
 const SIZE_BOUNDS = new Set(['minLength', 'maxLength', 'maxItems']);

@@ -66,9 +66,7 @@ export function renderSite(site: Site, head: string, indent = '  '): string[] {
 }
 
 /** Sites under a line per file (the path said once), each as line:column. */
-export function renderSitesByFile<T extends Site>(
-  sites: readonly T[], head: (site: T) => string, fileLine: (path: string) => string = (path) => path,
-): string[] {
+export function renderSitesByFile<T extends Site>(sites: readonly T[], head: (site: T) => string, fileLine: (path: string) => string): string[] {
   const out: string[] = [];
   let path: string | undefined;
   for (const site of sites) {

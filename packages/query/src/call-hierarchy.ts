@@ -5,7 +5,7 @@ import { SextantError } from '@sextant/format';
 import { edgesOf, walk, type EdgeView } from './edges.ts';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
 import type { Answer, Location, PeerSummary, SymbolSummary } from './results.ts';
-import { withSiteLines, type SiteLines } from './site-lines.ts';
+import { withSiteLinesOf, type SiteLines } from './site-lines.ts';
 import { summarize } from './symbols.ts';
 import { resolveTarget, type Target } from './target.ts';
 
@@ -49,10 +49,7 @@ export const CALL_HIERARCHY_BOUNDS = { depth: { default: 3, max: 10 }, maxNodes:
 /** The call hierarchy tool's answer: the graph, and each call site's lines. */
 export async function callHierarchy(reader: IndexReader, target: Target, params: CallHierarchyParams): Promise<CallHierarchyAnswer> {
   const graph = await callGraph(reader, target, params);
-  // Every edge's sites in one read of their files' texts, then handed back edge by edge.
-  const lined = await withSiteLines(reader, graph.edges.flatMap((e) => e.sites), params.context);
-  let next = 0;
-  return { ...graph, edges: graph.edges.map((e) => ({ ...e, sites: lined.slice(next, next += e.sites.length) })) };
+  return { ...graph, edges: await withSiteLinesOf(reader, graph.edges, params.context) };
 }
 
 /** The graph alone, its sites as locations: what change_impact walks for callers. */

@@ -28,7 +28,7 @@ import { canonicalJson } from './cursor.ts';
 import { pageOf, type PageRequest } from './paging.ts';
 import type { Location, PageInfo, PeerSummary } from './results.ts';
 import { peerSummary } from './symbols.ts';
-import { withSiteLines, type SiteLines } from './site-lines.ts';
+import { withSiteLinesOf, type SiteLines } from './site-lines.ts';
 import { occurrenceAt } from './target.ts';
 
 export const SITE_STATUSES = ['broken', 'updated', 'at-risk'] as const;
@@ -122,11 +122,9 @@ export async function changeImpact(base: IndexReader, head: IndexReader, params:
   const { items, page } = pageOf(whole.impacts, head.commit, query, params, DIFF_PAGE);
   const cut = [...(page.truncationReason ? [page.truncationReason] : []), ...whole.cut];
   // The sites' lines are of the page only, added to a copy: the whole answer stays as cached.
-  const lined = await withSiteLines(head, items.flatMap((i) => i.sites), params.context);
-  let next = 0;
   return {
     ...whole.answer,
-    impacts: items.map((i) => ({ ...i, sites: lined.slice(next, next += i.sites.length) })),
+    impacts: await withSiteLinesOf(head, items, params.context),
     callers: whole.callers,
     affectedTests: whole.affectedTests,
     introducedProblems: whole.introducedProblems,

@@ -8,7 +8,7 @@ import type { IndexReader } from './index-reader.ts';
 import { leadingCommentStart } from './leading-comments.ts';
 import { pageOf, type PageRequest } from './paging.ts';
 import type { Answer, Location, PageInfo, SymbolSummary } from './results.ts';
-import { defLocation, summarize } from './symbols.ts';
+import { defLocations, summarize } from './symbols.ts';
 import { fileOrThrow, normalizePath, resolveTarget, type Target } from './target.ts';
 import { withSiteLines, type SiteLines } from './site-lines.ts';
 
@@ -177,12 +177,12 @@ async function readDeclaration(reader: IndexReader, params: ReadFileParams): Pro
       'Only declarations in the repository can be read; symbol_info gives an external symbol\'s signature and doc.',
       { symbol: symbol.symbolId, ...(record.external ? { external: record.external } : {}) });
   }
-  const { chosen, range } = await chooseDeclaration(reader, record, shard.paths, params);
+  const defs = defLocations(record, shard.paths);
+  const { chosen, range } = await chooseDeclaration(reader, record, defs, params);
   const lines = await fileLines(reader, chosen.path);
   const endLine = Math.min(range[2]!, lines.length);
   const startLine = leadingCommentStart(lines, range[0]!, record.lang);
-  const others = Array.from({ length: record.defs.length / DEF_STRIDE }, (_, i) => defLocation(record, i, shard.paths))
-    .filter((d) => d.path !== chosen.path || d.line !== chosen.line || d.column !== chosen.column);
+  const others = defs.filter((d) => d.path !== chosen.path || d.line !== chosen.line || d.column !== chosen.column);
   const answer = await linesOf(reader, chosen.path, lines, startLine, endLine, { endLine }, params);
   return {
     ...answer, symbol, declaration: { startLine, endLine },
@@ -203,9 +203,8 @@ const MAX_DECLARING_FILES = 8;
  * its range from the file record's outline. Locals have no DeclRecord: their name's lines are read.
  */
 async function chooseDeclaration(
-  reader: IndexReader, record: SymbolRecord, paths: string[], target: Target,
+  reader: IndexReader, record: SymbolRecord, defs: readonly Location[], target: Target,
 ): Promise<{ chosen: Location; range: readonly number[] }> {
-  const defs = Array.from({ length: record.defs.length / DEF_STRIDE }, (_, i) => defLocation(record, i, paths));
   const nameRange = (d: Location) => [d.line, d.column, d.endLine, d.endColumn];
   const at = target.column !== undefined ? defs.find((d) => d.path === normalizePath(target.path!) && d.line === target.line
     && d.column <= target.column! && target.column! <= d.endColumn) : undefined;

@@ -1,19 +1,18 @@
 // One-line previews of definitions: stored in the symbol's record (so a cold call reads no text
 // shard), or for locals read from their file's text shard. Reference lists stay preview-free so a
 // page reads one shard.
-import { DEF_STRIDE, previewOf, type SymbolRecord, type SymbolShard } from '@sextant/format';
+import { previewOf, type SymbolRecord, type SymbolShard } from '@sextant/format';
 import { fileLines } from './file-tools.ts';
 import type { IndexReader } from './index-reader.ts';
 import type { Location } from './results.ts';
-import { defLocation } from './symbols.ts';
+import { defLocations } from './symbols.ts';
 
 export interface PreviewedLocation extends Location {
   preview?: string;
 }
 
 export async function definitionsWithPreview(reader: IndexReader, record: SymbolRecord, shard: SymbolShard): Promise<PreviewedLocation[]> {
-  const locations: Location[] = [];
-  for (let i = 0; i * DEF_STRIDE < record.defs.length; i++) locations.push(defLocation(record, i, shard.paths));
+  const locations = defLocations(record, shard.paths);
   const stored = record.previews;
   if (stored?.length === locations.length) return locations.map((l, i) => ({ ...l, preview: stored[i]! }));
   const paths = [...new Set(locations.map((l) => l.path))];

@@ -28,6 +28,18 @@ export async function withSiteLines<T extends { path: string; line: number }>(
   return sites.map((site) => ({ ...site, ...linesAround(texts.get(site.path)!, site.line, context) }));
 }
 
+/**
+ * The sites of several lists (a graph's edges, a change's impacts) with their lines, all read in one
+ * round as withSiteLines reads one list's, and handed back list by list.
+ */
+export async function withSiteLinesOf<S extends { path: string; line: number }, T extends { sites: readonly S[] }>(
+  reader: IndexReader, lists: readonly T[], context = 0,
+): Promise<(Omit<T, 'sites'> & { sites: (S & SiteLines)[] })[]> {
+  const lined = await withSiteLines(reader, lists.flatMap((l) => l.sites), context);
+  let next = 0;
+  return lists.map((l) => ({ ...l, sites: lined.slice(next, next += l.sites.length) }));
+}
+
 function linesAround(lines: readonly string[], line: number, context: number): SiteLines {
   const own: SiteLines = { text: contextLineOf(lines[line - 1] ?? '') };
   if (context <= 0) return own;

@@ -24,6 +24,11 @@ export function defLocation(record: SymbolRecord, index: number, paths: string[]
   return { path: paths[d[at]!]!, line: d[at + 1]!, column: d[at + 2]!, endLine: d[at + 3]!, endColumn: d[at + 4]! };
 }
 
+/** Every declaration of the symbol, in stored order. */
+export function defLocations(record: SymbolRecord, paths: string[]): Location[] {
+  return Array.from({ length: record.defs.length / DEF_STRIDE }, (_, i) => defLocation(record, i, paths));
+}
+
 export function peerSummary(reader: IndexReader, peer: PeerRecord): PeerSummary {
   return { symbolId: formatSymbolId(peer.key, reader.commit), name: peer.name, kind: peer.kind };
 }
