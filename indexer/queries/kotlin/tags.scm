@@ -131,6 +131,8 @@
 
 (parameter . (identifier) @name (type) @type) @definition.parameter
 
+(function_value_parameters (parameter_modifiers (parameter_modifier "vararg")) @varargs . (parameter . (identifier) @name) @definition.parameter)
+
 ; A default value makes the parameter optional at call sites.
 (function_value_parameters (parameter) @declaration . (expression) @value)
 
@@ -207,6 +209,25 @@
     [(user_type (identifier) @receiver . (identifier) @name .)
      (user_type (identifier) @receiver . (identifier) @name . (type_arguments) .)] @reference.inherit
     (value_arguments) @arguments)) @superclass
+
+; Delegation (`: Call<T> by delegate`) implements the interface too.
+(delegation_specifier
+  (explicit_delegation
+    [(user_type (identifier) @name .)
+     (user_type (identifier) @name . (type_arguments) .)] @reference.inherit))
+
+(delegation_specifier
+  (explicit_delegation
+    [(user_type (identifier) @receiver . (identifier) @name .)
+     (user_type (identifier) @receiver . (identifier) @name . (type_arguments) .)] @reference.inherit))
+
+; The grammar reads a class body after a delegate (`class A(c: C) : C by c { … }`) as a trailing
+; lambda of the delegate: that lambda is the class's member scope, and the delegate is read, not called.
+(class_declaration
+  (delegation_specifiers
+    (delegation_specifier
+      (explicit_delegation
+        (call_expression . (identifier) @name . (annotated_lambda (lambda_literal) @members)) @reference.read))))
 
 (annotation
   [(user_type (identifier) @name .)

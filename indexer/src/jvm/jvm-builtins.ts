@@ -26,7 +26,7 @@ BooleanArray ByteArray CharArray ShortArray IntArray LongArray FloatArray Double
 Annotation Throwable Exception RuntimeException Error IllegalArgumentException IllegalStateException
 IndexOutOfBoundsException UnsupportedOperationException NullPointerException ClassCastException ArithmeticException
 NumberFormatException ConcurrentModificationException NoSuchElementException AssertionError Pair Triple Lazy Result
-Function Deprecated Suppress DslMarker PublishedApi ReplaceWith Comparator OptIn RequiresOptIn UninitializedPropertyAccessException
+Function ${Array.from({ length: 23 }, (_, n) => `Function${n}`).join(' ')} Deprecated Suppress DslMarker PublishedApi ReplaceWith Comparator OptIn RequiresOptIn UninitializedPropertyAccessException
 KotlinNullPointerException NotImplementedError`,
   'kotlin.collections': `List MutableList ArrayList Set MutableSet HashSet LinkedHashSet Map MutableMap HashMap LinkedHashMap
 Collection MutableCollection Iterable MutableIterable Iterator MutableIterator ListIterator MutableListIterator
@@ -158,6 +158,15 @@ const KOTLIN_TO_JAVA: Record<string, string> = {
   'kotlin.collections.Map': 'java.util.Map', 'kotlin.collections.MutableMap': 'java.util.Map',
   'kotlin.collections.Set': 'java.util.Set', 'kotlin.collections.MutableSet': 'java.util.Set',
   'kotlin.collections.Collection': 'java.util.Collection', 'kotlin.collections.Iterable': 'java.lang.Iterable',
+  'kotlin.collections.MutableCollection': 'java.util.Collection', 'kotlin.collections.MutableIterable': 'java.lang.Iterable',
+  'kotlin.collections.Iterator': 'java.util.Iterator', 'kotlin.collections.MutableIterator': 'java.util.Iterator',
+  'kotlin.collections.ListIterator': 'java.util.ListIterator', 'kotlin.collections.MutableListIterator': 'java.util.ListIterator',
+  'kotlin.collections.Map.Entry': 'java.util.Map.Entry', 'kotlin.collections.MutableMap.MutableEntry': 'java.util.Map.Entry',
+  'kotlin.Annotation': 'java.lang.annotation.Annotation', 'kotlin.Cloneable': 'java.lang.Cloneable', 'kotlin.Error': 'java.lang.Error',
+  'kotlin.IllegalArgumentException': 'java.lang.IllegalArgumentException', 'kotlin.IllegalStateException': 'java.lang.IllegalStateException',
+  'kotlin.collections.ArrayList': 'java.util.ArrayList', 'kotlin.collections.HashMap': 'java.util.HashMap', 'kotlin.collections.HashSet': 'java.util.HashSet',
+  'kotlin.collections.LinkedHashMap': 'java.util.LinkedHashMap', 'kotlin.collections.LinkedHashSet': 'java.util.LinkedHashSet',
+  'kotlin.text.StringBuilder': 'java.lang.StringBuilder', 'kotlin.text.Appendable': 'java.lang.Appendable', 'kotlin.Comparator': 'java.util.Comparator',
 };
 
 /** Element types of iteration over a built-in collection type: the type argument that is the element. */
@@ -187,7 +196,17 @@ export function isKotlinScopeFunction(name: string): boolean {
 
 /** The name a type has at run time, so Kotlin and Java spellings of one type compare equal. */
 export function runtimeName(fqn: string): string {
-  return KOTLIN_TO_JAVA[fqn] ?? fqn;
+  return KOTLIN_TO_JAVA[fqn] ?? (/^kotlin\.Function\d+$/.test(fqn) ? `kotlin.jvm.functions.${fqn.slice('kotlin.'.length)}` : fqn);
+}
+
+/** Kotlin's primitive arrays by the Java primitive of their elements (`IntArray` is `int[]`). */
+const PRIMITIVE_ARRAYS: Record<string, string> = {
+  'kotlin.BooleanArray': 'boolean', 'kotlin.ByteArray': 'byte', 'kotlin.ShortArray': 'short', 'kotlin.IntArray': 'int',
+  'kotlin.LongArray': 'long', 'kotlin.CharArray': 'char', 'kotlin.FloatArray': 'float', 'kotlin.DoubleArray': 'double',
+};
+
+export function primitiveArrayElement(fqn: string): string | undefined {
+  return PRIMITIVE_ARRAYS[fqn];
 }
 
 export function boxesOf(primitive: string): readonly string[] {
@@ -197,6 +216,12 @@ export function boxesOf(primitive: string): readonly string[] {
 /** Kotlin's primitive-like built-ins by the Java primitive they compile to. */
 export function primitiveOfKotlin(fqn: string): string | undefined {
   for (const [primitive, boxes] of Object.entries(BOXES)) if (boxes[1] === fqn) return primitive;
+  return undefined;
+}
+
+/** Java's boxes by the primitive they hold (`java.lang.Integer` → int). */
+export function primitiveOfBox(fqn: string): string | undefined {
+  for (const [primitive, boxes] of Object.entries(BOXES)) if (boxes[0] === fqn) return primitive;
   return undefined;
 }
 

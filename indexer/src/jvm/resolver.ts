@@ -9,7 +9,7 @@
 // is unknown), nothing at all when there is no candidate. Never `exact`: there is no compiler here.
 import { MODIFIERS, type Confidence, type ReferenceKind, type SymbolKind } from '@sextant/format';
 import { CALLABLE_KINDS, TYPE_KINDS, type ExprEntry, type RefEntry, type Role } from './file-model.ts';
-import { boxesOf, isIterable, isKotlinScopeFunction, isPackageRoot, jdkPackageDeclares, primitiveOfKotlin, runtimeName, widens } from './jvm-builtins.ts';
+import { boxesOf, isIterable, isKotlinScopeFunction, isPackageRoot, jdkPackageDeclares, primitiveArrayElement, primitiveOfBox, primitiveOfKotlin, runtimeName, widens } from './jvm-builtins.ts';
 import { envOf, NO_ENV, sameType, substitute, type JType, type TypeEnv } from './jvm-types.ts';
 import { javaRules } from './java-rules.ts';
 import { kotlinRules } from './kotlin-rules.ts';
@@ -307,8 +307,36 @@ export class JvmResolver {
     return { chosen: compatible.length ? compatible : byArity, exact: false };
   }
 
+  /**
+   * The receiver's bindings plus the callable's own type parameters bound by the arguments
+   * (`<T> T create(Class<T>)` called with a `Class<Service>` returns a Service).
+   */
+  inferred(found: Found, args: (JType | undefined)[] | undefined): TypeEnv {
+    const own = found.decl.typeParams;
+    const params = found.decl.params ?? [];
+    if (!own?.length || !args?.length) return found.env;
+    const env = new Map(found.env);
+    const bind = (param: JType, arg: JType | undefined): void => {
+      if (!arg || arg.t === 'null') return;
+      if (param.t === 'var') {
+        if (own.includes(param.decl) && !env.has(param.decl)) env.set(param.decl, arg);
+      } else if (param.t === 'array') {
+        if (arg.t === 'array') bind(param.of, arg.of);
+      } else if ((param.t === 'decl' || param.t === 'ext') && arg.t === param.t && sameRuntimeType({ ...param, args: [] }, { ...arg, args: [] } as JType)) {
+        param.args.forEach((p, i) => bind(p, (arg as typeof param).args[i]));
+      }
+    };
+    params.forEach((param, i) => {
+      const type = this.typeOfDecl(param);
+      if (type) bind(substitute(type, found.env), args[i]);
+    });
+    return env;
+  }
+
   /** Whether a value of type `from` can be passed where `to` is expected. */
-  assignable(from: JType, to: JType): 'exact' | 'yes' | 'maybe' | 'no' {
+  assignable(fromWritten: JType, toWritten: JType): 'exact' | 'yes' | 'maybe' | 'no' {
+    const from = jvmView(fromWritten);
+    const to = jvmView(toWritten);
     if (sameRuntimeType(from, to)) return 'exact';
     if (to.t === 'var' || from.t === 'var') return 'maybe';
     if (from.t === 'null') return to.t === 'prim' ? 'no' : 'yes';
@@ -356,7 +384,10 @@ export class JvmResolver {
         }
         if (type.t !== 'decl' || visited.has(type.decl)) continue;
         visited.add(type.decl);
-        const match = type.decl.members?.get(method.name)?.find((m) => kinds.has(m.kind) && (!CALLABLE_KINDS.has(m.kind) || this.overrideSignature(method, m, envOf(type))));
+        // Nullability is not written in the JVM signature: an `Int` may override an `int` or an `Integer`, the exact one first.
+        const same = type.decl.members?.get(method.name)?.filter((m) => kinds.has(m.kind));
+        const signature = (boxes: boolean) => same?.find((m) => !CALLABLE_KINDS.has(m.kind) || this.overrideSignature(method, m, envOf(type), boxes));
+        const match = signature(false) ?? signature(true);
         if (match) result.push({ decl: match });
         else walk(this.supertypes(type.decl), envOf(type));
       }
@@ -366,7 +397,7 @@ export class JvmResolver {
     return result;
   }
 
-  private overrideSignature(method: Decl, candidate: Decl, env: TypeEnv): boolean {
+  private overrideSignature(method: Decl, candidate: Decl, env: TypeEnv, boxes: boolean): boolean {
     const pa = method.params ?? [];
     const pb = candidate.params ?? [];
     if (pa.length !== pb.length) return false;
@@ -376,7 +407,7 @@ export class JvmResolver {
       if (!ta || !tb) continue;
       tb = substitute(tb, env);
       if (tb.t === 'var' || ta.t === 'var') continue;
-      if (!sameRuntimeType(ta, tb)) return false;
+      if (!sameRuntimeType(ta, tb, boxes)) return false;
     }
     return true;
   }
@@ -486,7 +517,11 @@ export class FileResolution {
 
   private resolveParsedType(parsed: TypeText, scope: number, header?: Decl): JType | undefined {
     let type: JType | undefined;
-    if (parsed.functional) type = { t: 'ext', fqn: 'kotlin.Function', args: [] };
+    if (parsed.functional) {
+      // `(A) -> B` is a kotlin.Function1<A, B> (kotlin.jvm.functions.Function1 to Java).
+      const parts = parsed.params && parsed.result ? [...parsed.params, parsed.result] : undefined;
+      type = { t: 'ext', fqn: parts ? `kotlin.Function${parts.length - 1}` : 'kotlin.Function', args: parts?.map((p) => this.resolveParsedType(p, scope, header) ?? ({ t: 'null' } as JType)) ?? [] };
+    }
     else if (parsed.segments.length === 1 && this.rules.primitive(parsed.segments[0]!)) type = { t: 'prim', name: parsed.segments[0]! };
     else {
       const [first, ...rest] = parsed.segments;
@@ -993,6 +1028,8 @@ export class FileResolution {
     }
     const type = ref.receiver >= 0 ? this.typeOfExpr(ref.receiver) : undefined;
     if (!type) return this.byName(ref.name, VALUE_MEMBER_KINDS, kind, undefined);
+    const mapped = this.fd.file.lang === 'kotlin' ? classMapping(type, ref.name) : undefined;
+    if (mapped) return { targets: [{ ext: external(`kotlin.jvm.${ref.name}`, 'kotlin.jvm', 'property') }], confidence: 'resolved', kind, value: mapped };
     if (type.t === 'array') return ref.name === 'length' || ref.name === 'size' ? { targets: [], confidence: 'resolved', kind, value: { t: 'prim', name: 'int' }, ignored: true } : { ...UNRESOLVED, kind };
     const lookup = this.accessible(this.resolver.members(type, ref.name, VALUE_MEMBER_KINDS), ref.scope);
     if (lookup.found.length) return this.valued(lookup.found[0]!, kind);
@@ -1148,7 +1185,11 @@ export class FileResolution {
     const receiverExpr = this.fd.file.exprs[ref.receiver];
     const receiver = this.exprResolution(ref.receiver);
     if (receiver?.facade) return this.facadeMember(receiver, ref.name, 'call', args);
-    if (receiver?.pkg !== undefined && !receiver.denotes) return { ...UNRESOLVED, kind: 'call' };
+    if (receiver?.pkg !== undefined && !receiver.denotes) {
+      // Kotlin constructs a class named by its package without `new` (`retrofit2.Retrofit()`).
+      const inPackage = this.fd.file.lang === 'kotlin' && /^[A-Z]/.test(ref.name) ? this.inPackage(receiver.pkg, ref.name, 'new') : undefined;
+      return inPackage?.denotes ? this.construct({ types: [inPackage.denotes], certain: true }, args, 'new') : { ...UNRESOLVED, kind: 'call' };
+    }
     const isStatic = receiver?.denotes !== undefined && receiver.value === undefined;
     const type = isStatic ? receiver!.denotes! : this.typeOfExpr(ref.receiver);
     if (!type) {
@@ -1170,6 +1211,11 @@ export class FileResolution {
       // Overloads the repository does not declare may live in an external supertype.
       if (resolution.confidence === 'resolved' || !lookup.ext) return resolution;
     }
+    if (isStatic && this.fd.file.lang === 'kotlin' && /^[A-Z]/.test(ref.name)) {
+      // `Retrofit.Builder()`: Kotlin constructs a nested class without `new`.
+      const nested = this.memberType(type, ref.name);
+      if (nested && (nested.t === 'decl' || lookup.found.length === 0)) return this.construct({ types: [nested], certain: true }, args, 'new');
+    }
     if (this.fd.file.lang === 'java') {
       const property = this.kotlinProperty(type, ref.name, args?.length ?? 0);
       if (property) return property;
@@ -1190,7 +1236,7 @@ export class FileResolution {
     const { chosen, exact } = this.resolver.pick(found, args);
     if (exact && chosen.length === 1) {
       const returned = this.resolver.typeOfDecl(chosen[0]!.decl);
-      return { targets: [{ decl: chosen[0]!.decl }], confidence: 'resolved', kind, ...(returned ? { value: substitute(returned, chosen[0]!.env) } : {}) };
+      return { targets: [{ decl: chosen[0]!.decl }], confidence: 'resolved', kind, ...(returned ? { value: substitute(returned, this.resolver.inferred(chosen[0]!, args)) } : {}) };
     }
     return { targets: chosen.map((f) => ({ decl: f.decl })), confidence: 'candidate', kind };
   }
@@ -1224,7 +1270,7 @@ export class FileResolution {
     if (constructors.length === 0) return { targets, confidence: 'resolved', kind, value: type };
     const { chosen, exact } = this.resolver.pick(constructors.map((decl) => ({ decl, env: NO_ENV })), args);
     // A Kotlin primary constructor is the class itself: explicit constructors may not match at all.
-    if (type.decl.file.lang === 'kotlin' && type.decl.params && args && args.length === type.decl.params.length && !exact) {
+    if (this.primaryConstructorFits(type.decl, args) && (!exact || !constructors.some((c) => arityFits(c, args!.length)))) {
       return { targets, confidence: 'resolved', kind, value: type };
     }
     if (exact && chosen.length === 1) return { targets: [...targets, { decl: chosen[0]!.decl }], confidence: 'resolved', kind, value: type };
@@ -1247,6 +1293,8 @@ export class FileResolution {
       return this.byName(ref.name, METHOD_KINDS, kind, undefined);
     }
     if (!type) return this.byName(ref.name, METHOD_KINDS, kind, undefined);
+    // `Service::class`, `x::class`: no member, the class's KClass.
+    if (ref.name === 'class' && this.fd.file.lang === 'kotlin') return { targets: [], confidence: 'resolved', kind, ignored: true, value: { t: 'ext', fqn: KCLASS, args: [type] } };
     const lookup = isStatic ? this.staticMembers(type, ref.name, METHOD_OR_VALUE) : this.resolver.members(type, ref.name, METHOD_OR_VALUE);
     if (lookup.found.length) return { targets: lookup.found.map((f) => ({ decl: f.decl })), confidence: lookup.found.length === 1 ? 'resolved' : 'candidate', kind };
     const ownerName = externalOwner(lookup, ref.name);
@@ -1259,13 +1307,27 @@ export class FileResolution {
     const cls = this.enclosingType(ref.scope);
     if (!cls) return { ...UNRESOLVED, kind: 'call' };
     let target: JType | undefined = { t: 'decl', decl: cls, args: [] };
-    if (ref.name === 'super') target = this.resolver.supertypes(cls).find((s) => s.superclass)?.type;
+    if (ref.name === 'super') {
+      // A Kotlin class with secondary constructors names its superclass without a call (`: Base`).
+      const supers = this.resolver.supertypes(cls);
+      target = (supers.find((s) => s.superclass && !s.implicit) ?? supers.find((s) => s.type.t === 'decl' && s.type.decl.kind === 'class')
+        ?? (supers.filter((s) => s.type.t === 'ext' && !s.implicit).length === 1 ? supers.find((s) => s.type.t === 'ext' && !s.implicit) : undefined)
+        ?? supers.find((s) => s.superclass))?.type;
+    }
     if (!target) return { ...UNRESOLVED, kind: 'call' };
     if (target.t === 'ext') return { targets: [{ ext: memberOfExternal(target.fqn, target.fqn.slice(target.fqn.lastIndexOf('.') + 1), 'constructor') }], confidence: 'resolved', kind: 'call' };
     if (target.t !== 'decl') return { ...UNRESOLVED, kind: 'call' };
     const constructors = target.decl.members?.get(CONSTRUCTOR) ?? [];
-    if (constructors.length === 0) return { targets: [{ decl: target.decl }], confidence: 'resolved', kind: 'call' };
-    return this.chosen(constructors.map((decl) => ({ decl, env: NO_ENV })), this.argTypes(ref), 'call');
+    const args = this.argTypes(ref);
+    if (constructors.length === 0 || this.primaryConstructorFits(target.decl, args) && !constructors.some((c) => arityFits(c, args!.length))) {
+      return { targets: [{ decl: target.decl }], confidence: 'resolved', kind: 'call' };
+    }
+    return this.chosen(constructors.map((decl) => ({ decl, env: NO_ENV })), args, 'call');
+  }
+
+  /** Whether the arguments fit a Kotlin class's primary constructor (the class's own parameters). */
+  private primaryConstructorFits(cls: Decl, args: (JType | undefined)[] | undefined): boolean {
+    return cls.file.lang === 'kotlin' && cls.params !== undefined && args !== undefined && arityFits(cls, args.length);
   }
 
   /**
@@ -1312,7 +1374,7 @@ function candidateTargets(types: JType[]): Target[] {
 }
 
 function targetOfType(type: JType): Target[] {
-  if (type.t === 'decl') return [{ decl: type.decl }];
+  if (type.t === 'decl' || type.t === 'var') return [{ decl: type.decl }];
   if (type.t === 'ext') return [{ ext: external(type.fqn, packageOf(type.fqn), 'class') }];
   return [];
 }
@@ -1344,6 +1406,22 @@ function computePackage(fqn: string): string {
   const segments = fqn.split('.');
   const type = segments.findIndex((s) => /^[A-Z]/.test(s));
   return segments.slice(0, type > 0 ? type : Math.max(1, segments.length - 1)).join('.');
+}
+
+/** Whether a callable takes this many arguments (Kotlin parameters with defaults may be left out). */
+function arityFits(decl: Decl, n: number): boolean {
+  const params = decl.params ?? [];
+  const required = params.filter((p) => p.def.value === undefined || decl.file.lang === 'java').length;
+  const varargs = params.length > 0 && params[params.length - 1]!.def.varargs;
+  return varargs ? n >= params.length - 1 : n <= params.length && n >= required;
+}
+
+const KCLASS = 'kotlin.reflect.KClass';
+
+/** `Service::class.java` (and its object and primitive forms): the java.lang.Class of a KClass. */
+function classMapping(type: JType, name: string): JType | undefined {
+  if (type.t !== 'ext' || type.fqn !== KCLASS || !['java', 'javaObjectType', 'javaPrimitiveType'].includes(name)) return undefined;
+  return { t: 'ext', fqn: 'java.lang.Class', args: type.args };
 }
 
 function primitiveName(type: JType): string | undefined {
@@ -1394,12 +1472,42 @@ function isRootType(fqn: string): boolean {
   return fqn === 'java.lang.Object' || fqn === 'kotlin.Any';
 }
 
-function sameRuntimeType(a: JType, b: JType): boolean {
-  if (a.t === 'ext' && b.t === 'ext') return runtimeName(a.fqn) === runtimeName(b.fqn);
-  const pa = primitiveName(a);
-  const pb = primitiveName(b);
+/**
+ * Whether two types erase to the same JVM type: Kotlin's spellings mapped to Java's (`Array<T>`
+ * is `T[]`, `IntArray` `int[]`, `Int` `int`, `Any` Object, `MutableList` java.util.List). With
+ * `boxes`, a primitive and its box are the same too (Kotlin's `Int?` is an Integer).
+ */
+function sameRuntimeType(written: JType, otherWritten: JType, boxes = false): boolean {
+  const a = jvmView(written);
+  const b = jvmView(otherWritten);
+  if (a.t === 'array' && b.t === 'array') return sameRuntimeType(a.of, b.of);
+  if (a.t === 'ext' && b.t === 'ext') {
+    if (runtimeName(a.fqn) === runtimeName(b.fqn)) return true;
+  }
+  const pa = primitiveName(a) ?? (boxes ? unboxed(a) : undefined);
+  const pb = primitiveName(b) ?? (boxes ? unboxed(b) : undefined);
   if (pa || pb) return pa === pb;
   return sameType(a, b);
+}
+
+/** The primitive a Java box holds (`java.lang.Integer` → int). */
+function unboxed(type: JType): string | undefined {
+  return type.t === 'ext' ? primitiveOfBox(type.fqn) : undefined;
+}
+
+/** A type as the JVM sees it: Kotlin's arrays as arrays (elements boxed), `Unit` as void. */
+function jvmView(type: JType): JType {
+  if (type.t !== 'ext') return type;
+  if (type.fqn === 'kotlin.Array') {
+    const element = type.args[0];
+    if (!element) return type;
+    const prim = primitiveName(element);
+    return { t: 'array', of: prim ? { t: 'ext', fqn: boxesOf(prim)[0]!, args: [] } : jvmView(element) };
+  }
+  const prim = primitiveArrayElement(type.fqn);
+  if (prim) return { t: 'array', of: { t: 'prim', name: prim } };
+  if (type.fqn === 'kotlin.Unit') return { t: 'prim', name: 'void' };
+  return type;
 }
 
 /** The element type of iterating over a value (`for (x in xs)`, `xs[i]`). */

@@ -14,8 +14,9 @@
 //   @import                   with @import.path, @import.wildcard, @import.static, @import.alias.
 //   @literal.<type>, @this (@receiver: qualifier), @super, @cast (@type), @parens (@value: same type),
 //   @element (@value: element of)   expressions whose type resolution can follow.
-// Independent of the primary capture: @scope (a code scope), @package, @ignore (no references to
-// names inside this node).
+// Independent of the primary capture: @scope (a code scope), @members (a node the grammar reads as
+// code that is a class body: no code scope, whatever @scope says), @package, @ignore (no references
+// to names inside this node).
 //
 // Precedence: a name node yields one entry. A definition beats a reference; among references (and
 // among definitions of one declaration) the pattern that comes last in the file wins.
@@ -41,7 +42,7 @@ const ROLE_SET: ReadonlySet<string> = new Set(ROLES);
 const AUX_CAPTURES = new Set([
   'name', 'type', 'receiver.type', 'value', 'doc', 'modifiers', 'varargs', 'iterates', 'receiver', 'arguments', 'argument',
   'import.path', 'import.wildcard', 'import.static', 'import.alias', 'scope', 'package', 'ignore', 'declaration', 'import',
-  'this', 'super', 'cast', 'parens', 'element', 'superclass',
+  'this', 'super', 'cast', 'parens', 'element', 'superclass', 'members',
 ]);
 const MAX_DOC = 1000;
 const MAX_SIGNATURE = 300;
@@ -104,6 +105,7 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
   const refs = new Map<number, RawRef>();
   const exprs = new Map<number, RawExpr>();
   const codeScopes: Interval[] = [];
+  const memberBodies = new Set<string>();
   const ignored: Interval[] = [];
   const ignoredNodes = new Set<number>();
   const imports = new Map<number, { node: Node; pattern: number; entry: ImportEntry }>();
@@ -123,6 +125,7 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
       const name = capture.name;
       const role = roleOf(name);
       if (role === SCOPE) codeScopes.push({ start: capture.node.startIndex, end: capture.node.endIndex });
+      else if (role === MEMBERS) memberBodies.add(`${capture.node.startIndex}:${capture.node.endIndex}`);
       else if (role === IGNORE) {
         ignoredNodes.add(capture.node.id);
         ignored.push({ start: capture.node.startIndex, end: capture.node.endIndex });
@@ -239,6 +242,7 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
     scopeEntries.push({ start: def.start, end: def.end, parent: -1, def: index, code: CALLABLE_KINDS.has(def.kind) });
   });
   for (const scope of codeScopes) {
+    if (memberBodies.has(`${scope.start}:${scope.end}`)) continue;
     const same = scopeByExtent.get(`${scope.start}:${scope.end}`);
     if (same !== undefined) {
       scopeEntries[same]!.code = true;
@@ -384,13 +388,14 @@ const DEFINITION = 4;
 const SCOPE = -1;
 const IGNORE = -2;
 const PACKAGE = -3;
+const MEMBERS = -4;
 const EXPRESSION_CAPTURES = new Set(['this', 'super', 'cast', 'parens', 'element']);
 const roles = new Map<string, number>();
 
 function roleOf(capture: string): number {
   let role = roles.get(capture);
   if (role === undefined) {
-    role = capture === 'scope' ? SCOPE : capture === 'ignore' ? IGNORE : capture === 'package' ? PACKAGE
+    role = capture === 'scope' ? SCOPE : capture === 'ignore' ? IGNORE : capture === 'package' ? PACKAGE : capture === 'members' ? MEMBERS
       : capture.startsWith('definition.') ? DEFINITION : capture.startsWith('reference.') ? REFERENCE
       : capture === 'declaration' || capture === 'import' ? DECLARATION
       : capture.startsWith('literal.') || EXPRESSION_CAPTURES.has(capture) ? EXPRESSION : AUX;

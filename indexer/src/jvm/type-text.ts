@@ -10,6 +10,10 @@ export interface TypeText {
   dims: number;
   /** A Kotlin function type (`(A) -> B`, `suspend () -> Unit`). */
   functional?: boolean;
+  /** A function type's parameters, its receiver first (`A.(B) -> C` takes an A and a B). */
+  params?: TypeText[];
+  /** A function type's result. */
+  result?: TypeText;
 }
 
 const cache = new Map<string, TypeText | undefined>();
@@ -40,8 +44,8 @@ function parse(raw: string): TypeText | undefined {
       text = text.slice(0, -3);
     } else break;
   }
-  if (text.includes('->')) return { segments: [], args: [], dims, functional: true };
-  if (text.startsWith('(') && text.endsWith(')')) return parse(text.slice(1, -1));
+  if (text.startsWith('(') && closingParen(text, 0) === text.length - 1) return parse(text.slice(1, -1));
+  if (text.includes('->') && hasTopLevelArrow(text)) return functionType(text, dims);
   const open = text.indexOf('<');
   const segments: string[] = [];
   const args: TypeText[] = [];
@@ -62,7 +66,7 @@ function parse(raw: string): TypeText | undefined {
           argStart = i + 1;
         }
         depth++;
-      } else if (c === '>') {
+      } else if (c === '>' && text[i - 1] !== '-') {
         depth--;
         if (depth === 0) {
           current.push(text.slice(argStart, i));
@@ -82,6 +86,60 @@ function parse(raw: string): TypeText | undefined {
   }
   if (segments.length === 0 || segments.some((s) => !/^[\p{L}_$][\p{L}\p{N}_$]*$/u.test(s) && !/^`[^`]+`$/.test(s))) return undefined;
   return { segments, args, dims };
+}
+
+/** Index of the `)` matching the `(` at `open`, -1 when unbalanced. */
+function closingParen(text: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < text.length; i++) {
+    if (text[i] === '(') depth++;
+    else if (text[i] === ')' && --depth === 0) return i;
+  }
+  return -1;
+}
+
+/** Whether `->` occurs outside brackets: the text is a function type, not a type with one in its arguments. */
+function hasTopLevelArrow(text: string): boolean {
+  let depth = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '-' && text[i + 1] === '>') {
+      if (depth === 0) return true;
+      i++;
+    } else if (c === '(' || c === '<') depth++;
+    else if (c === ')' || c === '>') depth--;
+  }
+  return false;
+}
+
+/** Top-level pieces of a list (`A<B, C>, D` → two), split at commas outside brackets. */
+function splitTopLevel(text: string): string[] {
+  const parts: string[] = [];
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '(' || c === '<') depth++;
+    else if (c === ')' || (c === '>' && text[i - 1] !== '-')) depth--;
+    else if (c === ',' && depth === 0) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  if (text.slice(start)) parts.push(text.slice(start));
+  return parts;
+}
+
+/** `(A, name: B) -> C`, `R.(A) -> C` (whitespace already removed). */
+function functionType(text: string, dims: number): TypeText {
+  const unknown: TypeText = { segments: ['?'], args: [], dims: 0 };
+  const open = text.startsWith('(') ? 0 : text.indexOf('.(');
+  const paramsOpen = open === 0 ? 0 : open + 1;
+  const close = open >= 0 ? closingParen(text, paramsOpen) : -1;
+  if (open < 0 || close < 0 || !text.startsWith('->', close + 1)) return { segments: [], args: [], dims, functional: true };
+  const params = splitTopLevel(text.slice(paramsOpen + 1, close)).map((p) => parse(p.replace(/^[\p{L}_][\p{L}\p{N}_]*:(?!:)/u, '')) ?? unknown);
+  if (open > 0) params.unshift(parse(text.slice(0, open)) ?? unknown);
+  return { segments: [], args: [], dims, functional: true, params, result: parse(text.slice(close + 3)) ?? unknown };
 }
 
 /** The erased type as written (`List<String>` → `List`, `String...` stays), for Java qualified names. */

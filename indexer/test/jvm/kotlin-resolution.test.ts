@@ -330,3 +330,210 @@ fun use(items: List<A>) {
 }
 `));
 });
+
+describe('Kotlin and Java libraries written like retrofit', () => {
+  it('constructs a Java nested class from Kotlin and types the chain after it', () => expectCase(`
+// --- src/main/java/retrofit2/Retrofit.java
+package retrofit2;
+
+public final class Retrofit {
+    public <T> T create(final Class<T> service) { return null; }
+
+    public static final class Builder {
+        public Builder() {}
+        public Builder baseUrl(String baseUrl) { return this; }
+        public Retrofit build() { return new Retrofit(); }
+    }
+}
+// --- src/test/java/retrofit2/Service.kt
+package retrofit2
+
+interface Service {
+    fun body(): String
+}
+
+fun use() {
+    val retrofit = Retrofit.Builder().baseUrl("http://example.com").build()
+//                          ^ reference.new; defined: src/main/java/retrofit2/Retrofit.java:6; defined: src/main/java/retrofit2/Retrofit.java:7
+//                                    ^ reference.call; defined: src/main/java/retrofit2/Retrofit.java:8
+//                                                                  ^ reference.call; defined: src/main/java/retrofit2/Retrofit.java:9
+    val service = retrofit.create(Service::class.java)
+//                         ^ reference.call; defined: src/main/java/retrofit2/Retrofit.java:4
+    service.body()
+//          ^ reference.call; defined: 4
+    val other = retrofit2.Retrofit.Builder().build()
+//                                 ^ reference.new; defined: src/main/java/retrofit2/Retrofit.java:7
+//                                           ^ reference.call; defined: src/main/java/retrofit2/Retrofit.java:9
+}
+`));
+
+  it('counts delegation (`by`) as implementing the interface, with or without a body', () => expectCase(`
+// --- src/main/java/retrofit2/Call.java
+package retrofit2;
+
+public interface Call<T> {
+    T execute();
+    void cancel();
+}
+// --- src/main/java/retrofit2/Callback.java
+package retrofit2;
+
+public interface Callback<T> {
+    void onResponse(Call<T> call, T response);
+}
+// --- src/test/java/retrofit2/Delegates.kt
+package retrofit2
+
+class Wrapping(private val delegate: Call<String>) : Call<String> by delegate {
+//    ^ implements: retrofit2.Call
+//                                                   ^ reference.inherit; defined: src/main/java/retrofit2/Call.java:3
+//                                                                   ^ reference.read; defined: 3
+    override fun cancel() {}
+//               ^ definition.method; overrides: retrofit2.Call#cancel()
+}
+
+class Forwarding<T>(callback: Callback<T>) : Callback<T> by callback
+//    ^ implements: retrofit2.Callback
+
+fun wrap(call: Call<String>): Call<String> {
+    return object : Call<String> by call {
+//                  ^ reference.inherit; defined: src/main/java/retrofit2/Call.java:3
+//                                  ^ reference.read; defined: 14
+        override fun execute(): String = "x"
+//                   ^ overrides: retrofit2.Call#execute()
+    }
+}
+`));
+});
+
+describe('Kotlin types as the JVM sees them', () => {
+  it('links Kotlin overrides to Java methods across the type mapping, and Java overrides to Kotlin ones', () => expectCase(`
+// --- src/main/java/retrofit2/CallAdapter.java
+package retrofit2;
+
+import java.lang.annotation.Annotation;
+import java.lang.reflect.Type;
+import java.util.List;
+import kotlin.Unit;
+import kotlin.jvm.functions.Function1;
+
+public interface CallAdapter {
+    abstract class Factory {
+        public abstract CallAdapter get(Type returnType, Annotation[] annotations, Retrofit retrofit);
+        public void count(int n) {}
+        public void count(String n) {}
+        public void boxed(Integer n) {}
+        public boolean same(Object other) { return false; }
+        public void all(List<String> items) {}
+        public void each(Function1<String, Unit> action) {}
+        public void many(String... names) {}
+        public void bytes(byte[] data) {}
+        public void boxes(Integer[] data) {}
+    }
+}
+// --- src/main/java/retrofit2/Retrofit.java
+package retrofit2;
+
+public final class Retrofit {}
+// --- src/test/java/retrofit2/Factories.kt
+package retrofit2
+
+import java.lang.reflect.Type
+
+class Adapters : CallAdapter.Factory() {
+    override fun get(returnType: Type, annotations: Array<out Annotation>, retrofit: Retrofit): CallAdapter? = null
+//               ^ overrides: retrofit2.CallAdapter.Factory#get(Type, Annotation[], Retrofit)
+    override fun count(n: Int) {}
+//               ^ overrides: retrofit2.CallAdapter.Factory#count(int)
+    override fun boxed(n: Int?) {}
+//               ^ overrides: retrofit2.CallAdapter.Factory#boxed(Integer)
+    override fun same(other: Any?): Boolean = true
+//               ^ overrides: retrofit2.CallAdapter.Factory#same(Object)
+    override fun all(items: MutableList<String>) {}
+//               ^ overrides: retrofit2.CallAdapter.Factory#all(List)
+    override fun each(action: (String) -> Unit) {}
+//               ^ overrides: retrofit2.CallAdapter.Factory#each(Function1)
+    override fun many(vararg names: String) {}
+//               ^ overrides: retrofit2.CallAdapter.Factory#many(String...)
+    override fun bytes(data: ByteArray) {}
+//               ^ overrides: retrofit2.CallAdapter.Factory#bytes(byte[])
+    override fun boxes(data: Array<Int>) {}
+//               ^ overrides: retrofit2.CallAdapter.Factory#boxes(Integer[])
+}
+
+fun choose(factory: CallAdapter.Factory, annotations: Array<Annotation>) {
+    factory.count(1)
+//          ^ defined: src/main/java/retrofit2/CallAdapter.java:12
+    factory.count("1")
+//          ^ defined: src/main/java/retrofit2/CallAdapter.java:13
+    factory.get(factory.javaClass, annotations, Retrofit())
+//          ^ defined: src/main/java/retrofit2/CallAdapter.java:11
+}
+`));
+
+  it('links Java overrides of Kotlin interface methods, and picks Kotlin overloads from Java', () => expectCase(`
+// --- src/main/kotlin/com/example/Sink.kt
+package com.example
+
+interface Sink {
+    fun write(data: ByteArray)
+    fun write(names: Array<String>)
+    fun write(count: Long)
+    fun each(action: (String) -> Unit)
+    fun all(items: List<Any>)
+}
+// --- src/main/java/com/example/FileSink.java
+package com.example;
+
+import java.util.List;
+import kotlin.Unit;
+import kotlin.jvm.functions.Function1;
+
+class FileSink implements Sink {
+    @Override public void write(byte[] data) {}
+//                        ^ overrides: com.example.Sink.write
+    @Override public void write(String[] names) {}
+    @Override public void write(long count) {}
+    @Override public void each(Function1<? super String, Unit> action) {}
+//                        ^ overrides: com.example.Sink.each
+    @Override public void all(List<? extends Object> items) {}
+//                        ^ overrides: com.example.Sink.all
+
+    void use(Sink sink, String[] names, byte[] bytes) {
+        sink.write(names);
+//           ^ defined: src/main/kotlin/com/example/Sink.kt:5
+        sink.write(bytes);
+//           ^ defined: src/main/kotlin/com/example/Sink.kt:4
+        sink.write(1L);
+//           ^ defined: src/main/kotlin/com/example/Sink.kt:6
+    }
+}
+`));
+});
+
+describe('Kotlin: type parameters and constructor delegation', () => {
+  it('resolves a function\'s type parameters and `super(…)` of a class with secondary constructors', () => expectCase(`
+package com.example
+
+interface JavaScriptModule
+interface C {
+  public fun <T : JavaScriptModule> getJSModule(jsInterface: Class<T>): T?
+//                                                                 ^ defined: 5
+  fun <T> other(x: T): T
+//                 ^ defined: 7
+}
+open class Base(val m: String) {
+  constructor(m: String, n: Int) : this(m)
+}
+class E : Base {
+  constructor(m: String) : super(m)
+//                         ^ defined: 10
+  constructor(m: String, t: Throwable) : super(m, 1)
+//                                       ^ defined: 11
+}
+class F : RuntimeException {
+  constructor(m: String) : super(m)
+//                         ^ external: kotlin.RuntimeException.RuntimeException
+}
+`));
+});
