@@ -77,7 +77,7 @@ export async function kotlincOracle(input: OracleInput): Promise<OracleRun> {
   const text = await cached(`kotlinc-${KOTLIN_COMPILER.version}`, input, [KOTLINC_SOURCE], async (files, out) => {
     const home = await kotlinCompiler(input.log);
     const lib = (jar: string) => join(home, 'lib', jar);
-    const jar = join(ORACLES, `kotlinc-references-${KOTLIN_COMPILER.version}.jar`);
+    const jar = join(ORACLES, `kotlinc-references-${KOTLIN_COMPILER.version}-${createHash('sha256').update(await readFile(KOTLINC_SOURCE)).digest('hex').slice(0, 12)}.jar`);
     if (!existsSync(jar)) {
       input.log('  compiling the Kotlin oracle with kotlinc (a minute)...');
       await run(join(home, 'bin', 'kotlinc'), [KOTLINC_SOURCE, '-nowarn', '-cp', lib('kotlin-compiler.jar'), '-d', `${jar}.partial.jar`], { maxBuffer: 1 << 26 });
