@@ -211,15 +211,29 @@
 
 (update_expression (field_access object: (_) @receiver field: (identifier) @name) @reference.write)
 
-; `case ACTIVE ->`: an enum constant named without its type, looked up in the switch subject's type.
+; `case ACTIVE ->`, `case MAX_SIZE:`: on an enum subject the name is one of its constants, named
+; without the type; on any other subject a constant in scope (the resolver tells them apart).
 (switch_expression
   condition: (parenthesized_expression (_) @receiver)
   body: (switch_block
-    [(switch_block_statement_group (switch_label (identifier) @name @reference.read))
-     (switch_rule (switch_label (identifier) @name @reference.read))]))
+    [(switch_block_statement_group (switch_label (identifier) @name @reference.read) @case)
+     (switch_rule (switch_label (identifier) @name @reference.read) @case)]))
 
 ; ---------------------------------------------------------------------------------------------
 ; Supertypes and annotations.
+
+; A class's header: its members are not in scope there, its type parameters are (JLS 6.3, 8.1.4), so
+; `class DiffBuilder<T> implements Builder<…>` names the imported Builder, not its nested one. A
+; record's components are not part of it (they see the record's members).
+(class_declaration [(modifiers) (type_parameters) (superclass) (super_interfaces) (permits)] @header)
+
+(record_declaration [(modifiers) (type_parameters) (super_interfaces)] @header)
+
+(interface_declaration [(modifiers) (type_parameters) (extends_interfaces) (permits)] @header)
+
+(enum_declaration [(modifiers) (super_interfaces)] @header)
+
+(annotation_type_declaration (modifiers) @header)
 
 (superclass
   [(type_identifier) @name

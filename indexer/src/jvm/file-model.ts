@@ -75,6 +75,13 @@ export interface RefEntry extends NameRange {
   importIndex: number;
   /** A supertype named in a class's superclass position (`extends`, a Kotlin constructor call). */
   superclass?: boolean;
+  /** A switch label (`case NAME`); its receiver is the switch's subject, whose type says what the name is. */
+  caseLabel?: boolean;
+  /**
+   * Named in a class's header (its annotations, type parameters, supertypes): the class is the
+   * reference's owner, its type parameters are in scope there and its members are not (JLS 6.3).
+   */
+  header?: boolean;
   /** A supertype as written, with its type arguments (inherit references only). */
   text?: string;
 }

@@ -226,7 +226,9 @@ export class JvmResolver {
       const { decl, env } = queue.shift()!;
       if (visited.has(decl)) continue;
       visited.add(decl);
-      const own = decl.members?.get(name)?.filter((m) => kinds.has(m.kind)) ?? [];
+      // A supertype's private members are not members of the subtype (JLS 8.2): never inherited.
+      const inherited = decl !== type.decl;
+      const own = decl.members?.get(name)?.filter((m) => kinds.has(m.kind) && !(inherited && m.mods & MODIFIERS.private)) ?? [];
       for (const member of own) {
         if (methods && found.some((f) => f.decl.kind === member.kind && this.sameSignature(f.decl, member))) continue;
         found.push({ decl: member, env });
@@ -385,7 +387,8 @@ export class JvmResolver {
         if (type.t !== 'decl' || visited.has(type.decl)) continue;
         visited.add(type.decl);
         // Nullability is not written in the JVM signature: an `Int` may override an `int` or an `Integer`, the exact one first.
-        const same = type.decl.members?.get(method.name)?.filter((m) => kinds.has(m.kind));
+        // A private member is not inherited, so nothing overrides it (JLS 8.4.8.1).
+        const same = type.decl.members?.get(method.name)?.filter((m) => kinds.has(m.kind) && !(m.mods & MODIFIERS.private));
         const signature = (boxes: boolean) => same?.find((m) => !CALLABLE_KINDS.has(m.kind) || this.overrideSignature(method, m, envOf(type), boxes));
         const match = signature(false) ?? signature(true);
         if (match) result.push({ decl: match });
@@ -668,6 +671,12 @@ export class FileResolution {
   // References
 
   private compute(ref: RefEntry, index: number): Resolution {
+    const header = ref.header ? this.fd.decls[ref.owner] : undefined;
+    if (header && TYPE_KINDS.has(header.kind) && header.def.ownScope >= 0) {
+      // In a class's header only its type parameters are added to the scope around the class.
+      const outside = { ...ref, header: false, scope: this.fd.file.scopes[header.def.ownScope]!.parent };
+      return ref.role === 'type' || ref.role === 'inherit' || ref.role === 'decorator' ? this.typeReference(outside, header) : this.compute(outside, index);
+    }
     switch (ref.role) {
       case 'type':
       case 'inherit':
@@ -694,7 +703,7 @@ export class FileResolution {
     return ref.receiver >= 0 ? this.exprResolution(ref.receiver) : undefined;
   }
 
-  private typeReference(ref: RefEntry): Resolution {
+  private typeReference(ref: RefEntry, header?: Decl): Resolution {
     const kind = ROLE_KINDS[ref.role];
     if (ref.receiver >= 0) {
       const receiver = this.receiverOf(ref);
@@ -705,7 +714,7 @@ export class FileResolution {
       if (receiver?.pkg !== undefined) return this.inPackage(receiver.pkg, ref.name, kind);
       return { ...UNRESOLVED, kind };
     }
-    const named = this.typeName(ref.name, ref.scope);
+    const named = this.typeName(ref.name, ref.scope, header);
     if (named.pkg !== undefined && named.types.length === 0) return { targets: [], confidence: 'resolved', kind, pkg: named.pkg, ignored: true };
     if (named.types.length === 0) return { ...UNRESOLVED, kind };
     const result = typed(named.types[0]!, kind);
@@ -817,6 +826,7 @@ export class FileResolution {
 
   private value(ref: RefEntry, index: number): Resolution {
     const kind = ROLE_KINDS[ref.role];
+    if (ref.caseLabel) return this.caseLabel(ref, index, kind);
     if (ref.receiver >= 0) return this.valueOfMember(ref, kind);
     const variable = this.variable(ref.name, ref.scope, ref.start);
     if (variable) return variable.length === 1 ? this.valued(variable[0]!, kind) : { targets: variable.map((v) => ({ decl: v.decl })), confidence: 'candidate', kind };
@@ -843,6 +853,23 @@ export class FileResolution {
     if (this.rules.implicitName(ref.name)) return { targets: [], confidence: 'resolved', kind, ignored: true };
     if (this.isPackageName(ref.name, index)) return { targets: [], confidence: 'resolved', kind, pkg: ref.name, ignored: true };
     return this.byName(ref.name, VALUE_MEMBER_KINDS, kind, undefined);
+  }
+
+  /**
+   * `case NAME`: a constant of the subject's type when that is an enum (JLS 14.11.1), else a name in
+   * scope like any other (`case MAX_SIZE:` on an int). A subject of unknown type leaves both open.
+   */
+  private caseLabel(ref: RefEntry, index: number, kind: ReferenceKind): Resolution {
+    const subject = this.typeOfExpr(ref.receiver);
+    const inScope = () => this.value({ ...ref, caseLabel: false, receiver: -1 }, index);
+    if (!subject) {
+      const constants = this.byName(ref.name, ENUM_CONSTANT, kind, undefined).targets;
+      const named = this.variable(ref.name, ref.scope, ref.start)?.map((f) => ({ decl: f.decl })) ?? [];
+      const targets = [...named, ...constants];
+      return targets.length ? { targets, confidence: 'candidate', kind } : { ...UNRESOLVED, kind };
+    }
+    const enumLike = subject.t === 'decl' ? subject.decl.kind === 'enum' : subject.t === 'ext' && !primitiveOfBox(subject.fqn) && subject.fqn !== 'java.lang.String';
+    return enumLike ? this.valueOfMember(ref, kind) : inScope();
   }
 
   /** An undeclared name that qualifies another and looks like a package root (`java` in `java.util.List.of()`). */
@@ -1359,6 +1386,7 @@ interface TypeNameResult {
 const TYPE_MEMBER_KINDS: ReadonlySet<SymbolKind> = new Set(['class', 'interface', 'enum']);
 const STATIC_IMPORTABLE: ReadonlySet<SymbolKind> = new Set(['method', 'function', 'field', 'property', 'enumMember', 'class', 'interface', 'enum']);
 const METHOD_OR_VALUE: ReadonlySet<SymbolKind> = new Set(['method', 'function', 'field', 'property']);
+const ENUM_CONSTANT: ReadonlySet<SymbolKind> = new Set(['enumMember']);
 
 function typed(type: JType, kind: ReferenceKind): Resolution {
   return { targets: targetOfType(type), confidence: 'resolved', kind, denotes: type };

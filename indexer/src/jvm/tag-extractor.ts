@@ -10,13 +10,15 @@
 //                             declared by this node (patterns stay small: one aspect each).
 //   @reference.<role>         a reference expression (roles in file-model.ts); with @name, and
 //                             @receiver, @arguments, @argument (an argument outside the list),
-//                             and the flag @superclass (a supertype in the superclass position).
+//                             and the flags @superclass (a supertype in the superclass position) and
+//                             @case (a switch label: @receiver is the switch's subject).
 //   @import                   with @import.path, @import.wildcard, @import.static, @import.alias.
 //   @literal.<type>, @this (@receiver: qualifier), @super, @cast (@type), @parens (@value: same type),
 //   @element (@value: element of)   expressions whose type resolution can follow.
 // Independent of the primary capture: @scope (a code scope), @members (a node the grammar reads as
 // code that is a class body: no code scope, whatever @scope says), @package, @ignore (no references
-// to names inside this node).
+// to names inside this node), @header (a part of a class's header: names in it do not see the class's
+// members).
 //
 // Precedence: a name node yields one entry. A definition beats a reference; among references (and
 // among definitions of one declaration) the pattern that comes last in the file wins.
@@ -41,8 +43,8 @@ const KIND_SET: ReadonlySet<string> = new Set(SYMBOL_KINDS);
 const ROLE_SET: ReadonlySet<string> = new Set(ROLES);
 const AUX_CAPTURES = new Set([
   'name', 'type', 'receiver.type', 'value', 'doc', 'modifiers', 'varargs', 'iterates', 'receiver', 'arguments', 'argument',
-  'import.path', 'import.wildcard', 'import.static', 'import.alias', 'scope', 'package', 'ignore', 'declaration', 'import',
-  'this', 'super', 'cast', 'parens', 'element', 'superclass', 'members',
+  'import.path', 'import.wildcard', 'import.static', 'import.alias', 'scope', 'package', 'ignore', 'header', 'declaration', 'import',
+  'this', 'super', 'cast', 'parens', 'element', 'superclass', 'members', 'case',
 ]);
 const MAX_DOC = 1000;
 const MAX_SIGNATURE = 300;
@@ -74,6 +76,7 @@ interface RawRef {
   arguments?: Node;
   argument?: Node;
   superclass: boolean;
+  caseLabel: boolean;
 }
 
 interface Aux {
@@ -108,6 +111,7 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
   const memberBodies = new Set<string>();
   const ignored: Interval[] = [];
   const ignoredNodes = new Set<number>();
+  const headers: Interval[] = [];
   const imports = new Map<number, { node: Node; pattern: number; entry: ImportEntry }>();
   let pkg = '';
 
@@ -129,7 +133,8 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
       else if (role === IGNORE) {
         ignoredNodes.add(capture.node.id);
         ignored.push({ start: capture.node.startIndex, end: capture.node.endIndex });
-      } else if (role === PACKAGE) pkg = capture.node.text.replace(/\s+/g, '');
+      } else if (role === HEADER) headers.push({ start: capture.node.startIndex, end: capture.node.endIndex });
+      else if (role === PACKAGE) pkg = capture.node.text.replace(/\s+/g, '');
       else if (role > primaryRank) {
         primary = capture;
         primaryRank = role;
@@ -162,7 +167,7 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
       const ref: RawRef = {
         node, name: nameNode, role: name.slice('reference.'.length) as Role, pattern: match.patternIndex,
         receiver: captures.get('receiver'), arguments: captures.get('arguments'), argument: captures.get('argument'),
-        superclass: captures.has('superclass'),
+        superclass: captures.has('superclass'), caseLabel: captures.has('case'),
       };
       refs.set(nameNode.id, ref);
     } else if (name === 'import') {
@@ -288,6 +293,7 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
 
   // References, in document order; definitions' names and ignored names are not references.
   const ignoredRanges = mergeIntervals(ignored);
+  const headerRanges = mergeIntervals(headers);
   const rawRefs = [...refs.values()]
     .filter((ref) => !defNames.has(ref.name.id) && !ignoredNodes.has(ref.name.id) && intervalAt(ignoredRanges, ref.name.startIndex) < 0)
     .sort((a, b) => a.name.startIndex - b.name.startIndex);
@@ -355,6 +361,8 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
     };
     if (raw.role === 'inherit') entry.text = squash(raw.node.text);
     if (raw.superclass) entry.superclass = true;
+    if (raw.caseLabel) entry.caseLabel = true;
+    if (intervalAt(headerRanges, start) >= 0) entry.header = true;
     if (raw.arguments || raw.argument) {
       const args: number[] = [];
       if (raw.arguments) {
@@ -389,13 +397,14 @@ const SCOPE = -1;
 const IGNORE = -2;
 const PACKAGE = -3;
 const MEMBERS = -4;
+const HEADER = -5;
 const EXPRESSION_CAPTURES = new Set(['this', 'super', 'cast', 'parens', 'element']);
 const roles = new Map<string, number>();
 
 function roleOf(capture: string): number {
   let role = roles.get(capture);
   if (role === undefined) {
-    role = capture === 'scope' ? SCOPE : capture === 'ignore' ? IGNORE : capture === 'package' ? PACKAGE : capture === 'members' ? MEMBERS
+    role = capture === 'scope' ? SCOPE : capture === 'ignore' ? IGNORE : capture === 'package' ? PACKAGE : capture === 'members' ? MEMBERS : capture === 'header' ? HEADER
       : capture.startsWith('definition.') ? DEFINITION : capture.startsWith('reference.') ? REFERENCE
       : capture === 'declaration' || capture === 'import' ? DECLARATION
       : capture.startsWith('literal.') || EXPRESSION_CAPTURES.has(capture) ? EXPRESSION : AUX;

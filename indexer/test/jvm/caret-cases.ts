@@ -15,6 +15,7 @@
 //   unresolved                        neither an occurrence nor a candidate
 //   <edge>: <qualified name>          the symbol declared here has an outgoing edge (extends,
 //                                     implements, overrides) to that symbol
+//   <edge>: none                      the symbol declared here has no outgoing edge of that kind
 //   calls: <qualified name>           a calls edge to that symbol starts at this call site
 import { OCC_STRIDE, REFERENCE_KINDS } from '@sextant/format';
 import type { SnapshotFile } from '../../src/git/git-snapshot.ts';
@@ -187,6 +188,7 @@ function check(assertion: Assertion, indexed: IndexedCase): string | undefined {
     case 'overrides': {
       const owners = [...definitions, ...references].map(symbolOf);
       const edges = owners.flatMap((s) => s?.edges.filter((e) => e.out && e.kind === name) ?? []);
+      if (value === 'none') return owners.length > 0 && edges.length === 0 ? undefined : `${at}: ${name} edges go to ${edges.map((e) => describe(indexed, e.peer)).join(', ') || 'nothing'}`;
       return edges.some((e) => indexed.collector.symbols.get(e.peer)?.info.qname === value) ? undefined
         : `${at}: ${name} edges go to ${edges.map((e) => describe(indexed, e.peer)).join(', ') || 'nothing'}`;
     }

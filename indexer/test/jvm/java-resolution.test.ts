@@ -369,6 +369,101 @@ class Checks implements Check {
 `));
 });
 
+describe('Java: switch labels, class headers, private members (checked against javac 17)', () => {
+  it('resolves a case label on an int constant to the constant', () => expectCase(`
+// --- src/main/java/com/example/Codes.java
+package com.example;
+
+interface Codes {
+    int OK = 200;
+}
+// --- src/main/java/com/example/Handler.java
+package com.example;
+
+import static com.example.Codes.OK;
+
+class Handler {
+    static final int MISSING = 404;
+    static final String GET = "GET";
+
+    String handle(int code, String method) {
+        switch (code) {
+            case OK: return "ok";
+//               ^ defined: src/main/java/com/example/Codes.java:4
+            case MISSING: return "missing";
+//               ^ defined: src/main/java/com/example/Handler.java:6
+            default: break;
+        }
+        return switch (method) {
+            case GET -> "get";
+//               ^ defined: src/main/java/com/example/Handler.java:7
+            default -> "other";
+        };
+    }
+}
+`));
+
+  it('resolves the names of a class header outside the class\'s own members', () => expectCase(`
+// --- src/main/java/com/example/Builder.java
+package com.example;
+
+public interface Builder<T> {
+    T build();
+}
+// --- src/main/java/com/example/DiffResult.java
+package com.example;
+
+public class DiffResult<T> {}
+// --- src/main/java/com/example/diff/DiffBuilder.java
+package com.example.diff;
+
+import com.example.Builder;
+import com.example.DiffResult;
+
+public class DiffBuilder<T> implements Builder<DiffResult<T>> {
+//                                     ^ defined: src/main/java/com/example/Builder.java:3
+//                                                        ^ defined: 6
+//           ^ implements: com.example.Builder
+    public static class Builder {}
+
+    @Override
+    public DiffResult<T> build() { return null; }
+//                       ^ overrides: com.example.Builder#build()
+    Builder nested() { return new Builder(); }
+//  ^ defined: 10
+}
+`));
+
+  it('does not inherit or override a superclass\'s private methods', () => expectCase(`
+// --- src/main/java/com/example/Base.java
+package com.example;
+
+class Base {
+    private void reset() {}
+    void clear() { reset(); }
+//                 ^ defined: src/main/java/com/example/Base.java:4
+}
+// --- src/main/java/com/example/Outer.java
+package com.example;
+
+class Outer {
+    void reset() {}
+
+    class Child extends Base {
+        void run() {
+            reset();
+//          ^ defined: src/main/java/com/example/Outer.java:4
+        }
+    }
+
+    static class Other extends Base {
+        void reset() {}
+//           ^ definition.method; overrides: none
+    }
+}
+`));
+});
+
 describe('Java: honest confidence', () => {
   it('records a name match on an unknown receiver as candidates only', () => expectCase(`
 package com.example;
