@@ -81,6 +81,10 @@
 
 (type_parameter . (type_identifier) @name) @definition.typeParameter
 
+; A type parameter's (first) bound is its type: members of a T are the bound's, and overloads that
+; differ only in bounds are told apart by it.
+(type_parameter (type_bound . (_) @type)) @declaration
+
 (method_declaration type: (_) @type name: (identifier) @name) @definition.method
 
 (annotation_type_element_declaration type: (_) @type name: (identifier) @name) @definition.method

@@ -71,6 +71,18 @@ interface Found {
   env: TypeEnv;
 }
 
+interface Applicability {
+  found: Found;
+  /** The parameter type each argument meets (a varargs element when spread), erased. */
+  types: (JType | undefined)[];
+  /** 2 for each argument of exactly the parameter's type, 1 for each that converts. */
+  score: number;
+  /** Every argument's type is known and fits for sure. */
+  certain: boolean;
+  /** The phase of JLS 15.12.2 that applies it: 1 strict or widening, 2 with boxing, 3 varargs. */
+  phase: 1 | 2 | 3;
+}
+
 interface MemberLookup {
   found: Found[];
   /** First external supertype met on the way, which may declare the member instead. */
@@ -251,21 +263,35 @@ export class JvmResolver {
     return this.file(this.declFile(typeParam)).resolveTypeText(text, typeParam.def.scope);
   }
 
-  /** Same name, same number of parameters and the same parameter types where both are known. */
+  /**
+   * Same name, same number of parameters and the same parameter types where both are known. A
+   * class's type variable may stand for anything; the methods' own type variables are compared by
+   * their erasure (`<T extends Named> f(T)` and `<T extends Sized> f(T)` are two overloads).
+   */
   sameSignature(a: Decl, b: Decl): boolean {
     const pa = a.params ?? [];
     const pb = b.params ?? [];
     if (pa.length !== pb.length || a.name !== b.name) return false;
+    const own = (t: JType) => t.t === 'var' && t.decl.parent !== undefined && CALLABLE_KINDS.has(t.decl.parent.kind);
     for (let i = 0; i < pa.length; i++) {
-      const ta = this.typeOfDecl(pa[i]!);
-      const tb = this.typeOfDecl(pb[i]!);
+      let ta = this.typeOfDecl(pa[i]!);
+      let tb = this.typeOfDecl(pb[i]!);
+      if (ta && tb && own(ta) && own(tb)) {
+        ta = this.erased(ta);
+        tb = this.erased(tb);
+      }
       if (!ta || !tb || ta.t === 'var' || tb.t === 'var') continue;
       if (!sameRuntimeType(ta, tb)) return false;
     }
     return true;
   }
 
-  /** The overloads that accept the arguments: by arity, then by the argument types known here. */
+  /**
+   * The overloads that accept the arguments, chosen as javac does (JLS 15.12.2) as far as the
+   * argument types are known: by arity; then the first phase that applies (no boxing nor varargs,
+   * then boxing, then varargs); then the most specific method. Where an argument's type is unknown
+   * and that leaves a choice, the overloads matching the known arguments best.
+   */
   pick(candidates: Found[], args: (JType | undefined)[] | undefined): { chosen: Found[]; exact: boolean } {
     if (candidates.length <= 1 || !args) return { chosen: candidates, exact: candidates.length === 1 };
     const n = args.length;
@@ -276,37 +302,123 @@ export class JvmResolver {
       return varargs ? n >= params.length - 1 : n <= params.length && n >= required;
     });
     if (byArity.length <= 1) return { chosen: byArity.length ? byArity : candidates, exact: byArity.length === 1 };
-    let best: Found[] = [];
-    let bestScore = -1;
-    const compatible: Found[] = [];
-    for (const candidate of byArity) {
-      const params = candidate.decl.params ?? [];
-      let score = 0;
-      let ok = true;
-      for (let i = 0; i < n && ok; i++) {
-        const param = params[Math.min(i, params.length - 1)];
-        const arg = args[i];
-        if (!param || !arg) continue;
-        let paramType = this.typeOfDecl(param);
-        if (!paramType) continue;
-        paramType = substitute(paramType, candidate.env);
-        if (param.def.varargs && paramType.t === 'array' && !(arg.t === 'array' && i === params.length - 1 && n === params.length)) paramType = paramType.of;
-        const fit = this.assignable(arg, paramType);
-        if (fit === 'no') ok = false;
-        else if (fit === 'exact') score += 2;
-        else if (fit === 'yes') score += 1;
+    const applicable = byArity.map((candidate) => this.applicability(candidate, args)).filter((a): a is Applicability => a !== undefined);
+    if (applicable.length === 0) return { chosen: byArity, exact: false };
+    // A method applicable for certain in an earlier phase hides every one of a later phase.
+    const certain = applicable.filter((a) => a.certain);
+    const phase = certain.length ? Math.min(...certain.map((a) => a.phase)) : 3;
+    const pool = applicable.filter((a) => a.phase <= phase);
+    if (pool.length === 1) return { chosen: [pool[0]!.found], exact: true };
+    const specific = pool.filter((m) => pool.every((o) => o === m || this.moreSpecific(m, o)));
+    if (specific.length === 1 && specific[0]!.certain) return { chosen: [specific[0]!.found], exact: true };
+    const best = Math.max(...pool.map((a) => a.score));
+    const top = pool.filter((a) => a.score === best);
+    if (top.length === 1) return { chosen: [top[0]!.found], exact: true };
+    return { chosen: pool.map((a) => a.found), exact: false };
+  }
+
+  /** How a candidate takes the arguments; undefined when some known argument does not fit. */
+  private applicability(found: Found, args: (JType | undefined)[]): Applicability | undefined {
+    const params = found.decl.params ?? [];
+    const n = args.length;
+    const last = params.length - 1;
+    const spread = last >= 0 && params[last]!.def.varargs === true
+      && !(n === params.length && (args[last]?.t === 'array' || args[last]?.t === 'null'));
+    const types: (JType | undefined)[] = [];
+    let score = 0;
+    let certain = true;
+    let boxing = false;
+    for (let i = 0; i < n; i++) {
+      const param = params[Math.min(i, last)];
+      let type = param && this.typeOfDecl(param);
+      if (type) type = this.erased(substitute(type, found.env));
+      if (type && spread && i >= last && type.t === 'array') type = type.of;
+      types.push(type);
+      const arg = args[i];
+      if (!arg || !type) {
+        certain = false;
+        continue;
       }
-      if (!ok) continue;
-      compatible.push(candidate);
-      if (score > bestScore) {
-        best = [candidate];
-        bestScore = score;
-      } else if (score === bestScore) {
-        best.push(candidate);
-      }
+      const fit = this.assignable(arg, type);
+      if (fit === 'no') return undefined;
+      if (fit === 'maybe') certain = false;
+      else score += fit === 'exact' ? 2 : 1;
+      if (arg.t !== 'null' && (primitiveName(arg) === undefined) !== (primitiveName(type) === undefined)) boxing = true;
     }
-    if (best.length === 1) return { chosen: best, exact: true };
-    return { chosen: compatible.length ? compatible : byArity, exact: false };
+    return { found, types, score, certain, phase: spread ? 3 : boxing ? 2 : 1 };
+  }
+
+  /** `m` is at least as specific as `o`: each of its parameter types is a subtype of `o`'s (JLS 15.12.2.5). */
+  private moreSpecific(m: Applicability, o: Applicability): boolean {
+    return m.types.every((type, i) => {
+      const other = o.types[i];
+      if (!type || !other) return false;
+      const fit = this.assignable(type, other);
+      return fit === 'exact' || fit === 'yes';
+    });
+  }
+
+  /**
+   * The type environment of a chosen method with its own type parameters bound from the arguments
+   * (`<T> T checkNotNull(T)` on an Item returns an Item): unification of each parameter's type with
+   * its argument's, a first binding winning, primitives boxed. Unbound ones stay variables (their
+   * bound gives their members).
+   */
+  inferred(found: Found, args: (JType | undefined)[] | undefined): TypeEnv {
+    const vars = found.decl.typeParams;
+    const params = found.decl.params;
+    if (!vars || !params?.length || !args) return found.env;
+    const env = new Map(found.env);
+    const last = params.length - 1;
+    const spread = params[last]!.def.varargs === true && !(args.length === params.length && args[last]?.t === 'array');
+    args.forEach((arg, i) => {
+      const param = params[Math.min(i, last)];
+      let type = param && this.typeOfDecl(param);
+      if (!arg || !type) return;
+      type = substitute(type, found.env);
+      if (spread && i >= last && type.t === 'array') type = type.of;
+      this.unify(type, arg, vars, env, found.decl.file.lang);
+    });
+    return env;
+  }
+
+  private unify(param: JType, arg: JType, vars: readonly Decl[], env: Map<Decl, JType>, lang: 'java' | 'kotlin'): void {
+    if (param.t === 'var') {
+      if (vars.includes(param.decl) && !env.has(param.decl) && arg.t !== 'null') {
+        const prim = primitiveName(arg);
+        env.set(param.decl, prim && arg.t === 'prim' ? { t: 'ext', fqn: boxesOf(prim)[lang === 'java' ? 0 : 1]!, args: [] } : arg);
+      }
+      return;
+    }
+    if (param.t === 'array') {
+      if (arg.t === 'array') this.unify(param.of, arg.of, vars, env, lang);
+      return;
+    }
+    if ((param.t !== 'decl' && param.t !== 'ext') || param.args.length === 0) return;
+    const view = this.asSuper(arg, param);
+    if (view) param.args.forEach((p, i) => view[i] && this.unify(p, view[i]!, vars, env, lang));
+  }
+
+  /** The type arguments `arg` has as the generic type `of` (`ArrayList<Item>` as a `List<E>`: [Item]), by its supertypes. */
+  private asSuper(arg: JType, of: JType & { args: JType[] }, seen = new Set<Decl>()): JType[] | undefined {
+    if (of.t === 'decl' && arg.t === 'decl' && arg.decl === of.decl) return arg.args;
+    if (of.t === 'ext' && arg.t === 'ext' && runtimeName(arg.fqn) === runtimeName(of.fqn)) return arg.args;
+    if (arg.t !== 'decl' || seen.has(arg.decl)) return undefined;
+    seen.add(arg.decl);
+    const env = envOf(arg);
+    for (const sup of this.supertypes(arg.decl)) {
+      const found = this.asSuper(substitute(sup.type, env), of, seen);
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /** A type as overload resolution compares it: a type variable stands for its bound (JLS 4.6). */
+  erased(type: JType): JType {
+    if (type.t === 'array') return { t: 'array', of: this.erased(type.of) };
+    if (type.t !== 'var') return type;
+    const bound = this.bound(type.decl);
+    return bound && bound.t !== 'var' ? this.erased(bound) : { t: 'ext', fqn: type.decl.file.lang === 'kotlin' ? 'kotlin.Any' : 'java.lang.Object', args: [] };
   }
 
   /**

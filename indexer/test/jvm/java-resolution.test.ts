@@ -369,6 +369,95 @@ class Checks implements Check {
 `));
 });
 
+describe('Java: generic methods, bounds and nested overloads (checked against javac 17)', () => {
+  it('infers a generic method\'s type arguments from its arguments', () => expectCase(`
+// --- src/main/java/com/example/Checks.java
+package com.example;
+
+final class Checks {
+    static <T> T checkNotNull(T value) { return value; }
+    static <T> T[] clone(T[] values) { return values; }
+    static <K, V> Pair<K, V> pair(K key, V value) { return new Pair<>(key, value); }
+}
+// --- src/main/java/com/example/Pair.java
+package com.example;
+
+class Pair<K, V> {
+    final K key;
+    final V value;
+    Pair(K key, V value) { this.key = key; this.value = value; }
+    V second() { return value; }
+}
+// --- src/main/java/com/example/Item.java
+package com.example;
+
+class Item {
+    String simpleName() { return "item"; }
+    void open() {}
+    void run(Item item, Item[] items, String label) {
+        Checks.checkNotNull(item).simpleName();
+//                                ^ defined: src/main/java/com/example/Item.java:4
+        Checks.clone(items)[0].open();
+//                             ^ defined: src/main/java/com/example/Item.java:5
+        Checks.pair(label, item).second().open();
+//                                        ^ defined: src/main/java/com/example/Item.java:5
+        Checks.pair(label, item).key.length();
+//                                   ^ external: java.lang.String#length
+    }
+}
+`));
+
+  it('tells overloads apart by the bounds of their type parameters', () => expectCase(`
+package com.example;
+
+interface Named { String simpleName(); }
+interface Sized { int size(); }
+
+class Item implements Named {
+    public String simpleName() { return "item"; }
+}
+
+class Bounds {
+    static <T extends Named> String describe(T value) { return value.simpleName(); }
+//                                                                   ^ defined: 3
+    static <T extends Sized> String describe(T value) { return "" + value.size(); }
+    void run(Item item, Sized sized) {
+        describe(item);
+//      ^ defined: 11
+        describe(sized);
+//      ^ defined: 13
+    }
+}
+`));
+
+  it('chooses the outer of nested primitive overloads by the inner call\'s return type', () => expectCase(`
+package com.example;
+
+final class Numbers {
+    static int max(int a, int b) { return a; }
+    static long max(long a, long b) { return a; }
+    static double max(double a, double b) { return a; }
+    static void wide(long value) {}
+    static void wide(double value) {}
+    static void box(Integer value) {}
+    static void box(long value) {}
+
+    void run(int a, long b, int c) {
+        long widest = max(max(a, b), c);
+//                    ^ defined: 5
+//                        ^ defined: 5
+        int narrow = max(max(a, c), c);
+//                   ^ defined: 4
+//                       ^ defined: 4
+        wide(a);
+//      ^ defined: 7
+        box(a);
+//      ^ defined: 10
+    }
+}
+`));
+});
+
 describe('Java: switch labels, class headers, private members (checked against javac 17)', () => {
   it('resolves a case label on an int constant to the constant', () => expectCase(`
 // --- src/main/java/com/example/Codes.java
@@ -507,21 +596,6 @@ class User {
     void run(List<Item> items) {
         items.forEach(item -> item.open());
 //                                 ^ defined: 5
-    }
-}
-`));
-
-  // A generic method's type argument is inferred from its arguments by javac; not here.
-  it.skip('infers the type arguments of generic methods', () => expectCase(`
-package com.example;
-
-class Item { void open() {} }
-
-class User {
-    static <T> T same(T value) { return value; }
-    void run(Item item) {
-        same(item).open();
-//                 ^ defined: 3
     }
 }
 `));
