@@ -307,3 +307,6 @@
 (ternary_expression consequence: (_) @value) @parens
 
 (array_access array: (_) @value) @element
+
+; A lambda takes the type its target gives it; its parameters are those declared in its scope.
+(lambda_expression) @lambda

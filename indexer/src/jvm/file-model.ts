@@ -96,7 +96,9 @@ export type ExprEntry =
   | { form: 'parens'; value: number }
   | { form: 'element'; value: number }
   /** An object expression that declares a class (`object : Runnable { … }`). */
-  | { form: 'def'; def: number };
+  | { form: 'def'; def: number }
+  /** A lambda; `scope` is its own, where its parameters are declared. */
+  | { form: 'lambda'; scope: number };
 
 export interface ScopeEntry {
   start: number;

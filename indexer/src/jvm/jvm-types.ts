@@ -1,5 +1,5 @@
 // Static types as far as resolution follows them: a repository type (with type arguments), an
-// external type known by its qualified name, a primitive, an array, a type variable. Enough to
+// external type known by its qualified name, a primitive, an array, a type variable, a lambda. Enough to
 // chain `a.b().c`, pick overloads by argument type and substitute a generic member's type.
 import type { Decl } from './symbol-table.ts';
 
@@ -9,7 +9,13 @@ export type JType =
   | { t: 'prim'; name: string }
   | { t: 'array'; of: JType }
   | { t: 'var'; decl: Decl }
-  | { t: 'null' };
+  | { t: 'null' }
+  /**
+   * A lambda or method reference: it has no type of its own but takes the functional interface it
+   * is passed to. `arities`: the parameter counts of the interface methods it can implement (none
+   * known: any).
+   */
+  | { t: 'fn'; arities?: readonly number[] };
 
 export type TypeEnv = ReadonlyMap<Decl, JType>;
 

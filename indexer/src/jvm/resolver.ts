@@ -37,6 +37,8 @@ export interface Resolution {
   kind: ReferenceKind;
   /** Static type of the expression's value. */
   value?: JType;
+  /** The chosen method's type environment (its class's type arguments, its own inferred ones). */
+  env?: TypeEnv;
   /** The name denotes a type (`Foo` in `Foo.bar()`). */
   denotes?: JType;
   /** The name denotes a package (`java` in `java.util.List`). */
@@ -125,6 +127,7 @@ export class JvmResolver {
       const written = decl.def.type;
       const scope = CALLABLE_KINDS.has(decl.kind) ? decl.def.ownScope : decl.def.scope;
       if (written && written !== 'var') type = context.resolveTypeText(written, scope);
+      else if (decl.kind === 'parameter') type = context.lambdaParameterType(decl);
       if (decl.def.varargs && type) type = { t: 'array', of: type };
       if (!type && decl.def.value !== undefined && decl.def.value >= 0) {
         const value = context.typeOfExpr(decl.def.value);
@@ -227,7 +230,7 @@ export class JvmResolver {
     let ext: string | undefined;
     let unknown = false;
     if (type.t === 'ext') return { found, ext: type.fqn, unknown };
-    if (type.t === 'var' || type.t === 'null' || type.t === 'prim' || type.t === 'array') {
+    if (type.t === 'var' || type.t === 'null' || type.t === 'prim' || type.t === 'array' || type.t === 'fn') {
       const bound = type.t === 'var' ? this.bound(type.decl) : undefined;
       return bound ? this.members(bound, name, kinds) : { found, unknown: true };
     }
@@ -421,34 +424,10 @@ export class JvmResolver {
     return bound && bound.t !== 'var' ? this.erased(bound) : { t: 'ext', fqn: type.decl.file.lang === 'kotlin' ? 'kotlin.Any' : 'java.lang.Object', args: [] };
   }
 
-  /**
-   * The receiver's bindings plus the callable's own type parameters bound by the arguments
-   * (`<T> T create(Class<T>)` called with a `Class<Service>` returns a Service).
-   */
-  inferred(found: Found, args: (JType | undefined)[] | undefined): TypeEnv {
-    const own = found.decl.typeParams;
-    const params = found.decl.params ?? [];
-    if (!own?.length || !args?.length) return found.env;
-    const env = new Map(found.env);
-    const bind = (param: JType, arg: JType | undefined): void => {
-      if (!arg || arg.t === 'null') return;
-      if (param.t === 'var') {
-        if (own.includes(param.decl) && !env.has(param.decl)) env.set(param.decl, arg);
-      } else if (param.t === 'array') {
-        if (arg.t === 'array') bind(param.of, arg.of);
-      } else if ((param.t === 'decl' || param.t === 'ext') && arg.t === param.t && sameRuntimeType({ ...param, args: [] }, { ...arg, args: [] } as JType)) {
-        param.args.forEach((p, i) => bind(p, (arg as typeof param).args[i]));
-      }
-    };
-    params.forEach((param, i) => {
-      const type = this.typeOfDecl(param);
-      if (type) bind(substitute(type, found.env), args[i]);
-    });
-    return env;
-  }
-
   /** Whether a value of type `from` can be passed where `to` is expected. */
   assignable(fromWritten: JType, toWritten: JType): 'exact' | 'yes' | 'maybe' | 'no' {
+    if (fromWritten.t === 'fn') return this.implementable(fromWritten, toWritten);
+    if (toWritten.t === 'fn') return 'maybe';
     const from = jvmView(fromWritten);
     const to = jvmView(toWritten);
     if (sameRuntimeType(from, to)) return 'exact';
@@ -467,6 +446,54 @@ export class JvmResolver {
     if (from.t === 'array' || to.t === 'array') return from.t === 'array' && to.t === 'array' ? this.assignable(from.of, to.of) : 'no';
     if (from.t === 'ext' && to.t === 'ext') return from.fqn === 'java.lang.String' && to.fqn === 'java.lang.CharSequence' ? 'yes' : 'maybe';
     return 'maybe';
+  }
+
+  /**
+   * Whether a lambda or method reference can be passed where `to` is expected: a functional
+   * interface whose method takes as many parameters (JLS 15.27.3). Classes, arrays, primitives,
+   * Object and the JDK's value types are no functional interfaces; other external types may be.
+   */
+  private implementable(fn: JType & { t: 'fn' }, to: JType): 'yes' | 'maybe' | 'no' {
+    if (to.t === 'var') return this.implementable(fn, this.erased(to));
+    if (to.t === 'prim' || to.t === 'array' || to.t === 'null' || to.t === 'fn') return 'no';
+    if (to.t === 'ext') return isRootType(to.fqn) || primitiveName(to) || primitiveOfBox(to.fqn) || to.fqn === 'java.lang.String' ? 'no' : 'maybe';
+    const sam = this.functionalMethod(to);
+    if (!sam) return to.decl.kind === 'interface' && to.decl.file.lang === 'kotlin' ? 'maybe' : 'no';
+    if (sam === 'unknown' || !fn.arities) return 'maybe';
+    return fn.arities.includes(sam.decl.params?.length ?? 0) ? 'yes' : 'no';
+  }
+
+  /**
+   * The one abstract method of a repository functional interface (JLS 9.8), with the environment
+   * of the supertype that declares it; 'unknown' when an external superinterface may add one.
+   * Java interfaces only: a Kotlin interface's functions with bodies look like abstract ones here.
+   */
+  functionalMethod(type: JType & { t: 'decl' }): Found | 'unknown' | undefined {
+    if (type.decl.kind !== 'interface' || type.decl.file.lang !== 'java') return undefined;
+    const abstract: Found[] = [];
+    let unknown = false;
+    const queue: { decl: Decl; env: TypeEnv }[] = [{ decl: type.decl, env: envOf(type) }];
+    const seen = new Set<Decl>();
+    while (queue.length) {
+      const { decl, env } = queue.shift()!;
+      if (seen.has(decl)) continue;
+      seen.add(decl);
+      for (const members of decl.members?.values() ?? []) {
+        for (const m of members) {
+          if (m.kind !== 'method' || /\b(default|static|private)\b/.test(m.def.modifiers ?? '')) continue;
+          if (ROOT_MEMBERS.has(m.name) && overridesRootMember('java.lang.Object', m)) continue;
+          if (!abstract.some((a) => this.sameSignature(a.decl, m))) abstract.push({ decl: m, env });
+        }
+      }
+      for (const sup of this.supertypes(decl)) {
+        const t = substitute(sup.type, env);
+        if (t.t === 'decl') queue.push({ decl: t.decl, env: envOf(t) });
+        else if (t.t === 'ext' && !isRootType(t.fqn)) unknown = true;
+      }
+    }
+    if (abstract.length > 1) return undefined;
+    if (unknown) return 'unknown';
+    return abstract[0];
   }
 
   private hasUnknownSuper(decl: Decl, seen = new Set<Decl>()): boolean {
@@ -595,7 +622,70 @@ export class FileResolution {
         const decl = this.fd.decls[expr.def];
         return decl && { t: 'decl', decl, args: [] };
       }
+      case 'lambda':
+        return { t: 'fn', arities: [this.lambdaParameters(expr.scope).length] };
     }
+  }
+
+  /**
+   * The type of a lambda's parameter without a written type: the matching parameter of the
+   * functional interface method the lambda implements, its target being the parameter of the call
+   * it is passed to or the variable it initialises (JLS 15.27.3).
+   */
+  lambdaParameterType(param: Decl): JType | undefined {
+    const lambda = this.lambdaSites().byScope.get(param.def.scope);
+    const target = lambda === undefined ? undefined : this.targetType(lambda);
+    if (target?.t !== 'decl') return undefined;
+    const sam = this.resolver.functionalMethod(target);
+    const samParam = sam && sam !== 'unknown' ? sam.decl.params?.[this.lambdaParameters(param.def.scope).indexOf(param)] : undefined;
+    const type = samParam && this.resolver.typeOfDecl(samParam);
+    return type && substitute(type, (sam as Found).env);
+  }
+
+  /** The type a lambda expression is expected to have: a call's parameter, a variable's declared type. */
+  private targetType(expr: number): JType | undefined {
+    const sites = this.lambdaSites();
+    const variable = sites.variables.get(expr);
+    if (variable) return this.resolver.typeOfDecl(variable);
+    const argument = sites.arguments.get(expr);
+    if (!argument) return undefined;
+    const call = this.resolve(argument.ref);
+    const method = call.confidence === 'resolved' ? call.targets[call.targets.length - 1]?.decl : undefined;
+    const params = method && CALLABLE_KINDS.has(method.kind) ? method.params : undefined;
+    if (!params?.length) return undefined;
+    const param = params[Math.min(argument.position, params.length - 1)]!;
+    let type = this.resolver.typeOfDecl(param);
+    if (type && param.def.varargs && type.t === 'array' && argument.position >= params.length - 1) type = type.of;
+    return type && substitute(type, call.env ?? NO_ENV);
+  }
+
+  private sites?: { byScope: Map<number, number>; arguments: Map<number, { ref: number; position: number }>; variables: Map<number, Decl> };
+
+  /** Where the file's lambdas are: by their scope, as arguments of calls, as initialisers of variables. */
+  private lambdaSites(): NonNullable<FileResolution['sites']> {
+    if (this.sites) return this.sites;
+    const { exprs, refs } = this.fd.file;
+    const sites: NonNullable<FileResolution['sites']> = { byScope: new Map(), arguments: new Map(), variables: new Map() };
+    exprs.forEach((expr, index) => {
+      if (expr.form === 'lambda') sites.byScope.set(expr.scope, index);
+    });
+    if (sites.byScope.size > 0) {
+      refs.forEach((ref, index) => ref.args?.forEach((arg, position) => {
+        if (exprs[arg]?.form === 'lambda') sites.arguments.set(arg, { ref: index, position });
+      }));
+      for (const decl of this.fd.decls) {
+        const value = decl.def.value;
+        if (value !== undefined && value >= 0 && exprs[value]?.form === 'lambda' && decl.def.type) sites.variables.set(value, decl);
+      }
+    }
+    return (this.sites = sites);
+  }
+
+  /** A lambda's parameters, in order. */
+  private lambdaParameters(scope: number): Decl[] {
+    const params: Decl[] = [];
+    for (const decls of this.fd.byScope.get(scope)?.values() ?? []) for (const d of decls) if (d.kind === 'parameter') params.push(d);
+    return params.sort((a, b) => a.def.start - b.def.start);
   }
 
   private exprResolution(index: number): Resolution | undefined {
@@ -1375,7 +1465,8 @@ export class FileResolution {
     const { chosen, exact } = this.resolver.pick(found, args);
     if (exact && chosen.length === 1) {
       const returned = this.resolver.typeOfDecl(chosen[0]!.decl);
-      return { targets: [{ decl: chosen[0]!.decl }], confidence: 'resolved', kind, ...(returned ? { value: substitute(returned, this.resolver.inferred(chosen[0]!, args)) } : {}) };
+      const env = this.resolver.inferred(chosen[0]!, args);
+      return { targets: [{ decl: chosen[0]!.decl }], confidence: 'resolved', kind, env, ...(returned ? { value: substitute(returned, env) } : {}) };
     }
     return { targets: chosen.map((f) => ({ decl: f.decl })), confidence: 'candidate', kind };
   }
@@ -1384,10 +1475,13 @@ export class FileResolution {
     const args = this.argTypes(ref);
     let named: TypeNameResult;
     if (ref.name === 'new') {
-      // `Foo::new`
+      // `Foo::new`: a function value making Foos, as many parameters as a constructor has.
       const receiver = this.receiverOf(ref);
       named = { types: receiver?.denotes ? [receiver.denotes] : [], certain: true };
-      return this.construct(named, undefined, 'new');
+      const created = named.types[0];
+      const constructors = created?.t === 'decl' ? created.decl.members?.get(CONSTRUCTOR) ?? [] : [];
+      const value: JType = created?.t !== 'decl' ? { t: 'fn' } : constructors.length ? referenceValue(constructors, false) : { t: 'fn', arities: [0] };
+      return { ...this.construct(named, undefined, 'new'), value };
     }
     if (ref.receiver >= 0) {
       const resolution = this.typeReference({ ...ref, role: 'type' });
@@ -1435,10 +1529,13 @@ export class FileResolution {
     // `Service::class`, `x::class`: no member, the class's KClass.
     if (ref.name === 'class' && this.fd.file.lang === 'kotlin') return { targets: [], confidence: 'resolved', kind, ignored: true, value: { t: 'ext', fqn: KCLASS, args: [type] } };
     const lookup = isStatic ? this.staticMembers(type, ref.name, METHOD_OR_VALUE) : this.resolver.members(type, ref.name, METHOD_OR_VALUE);
-    if (lookup.found.length) return { targets: lookup.found.map((f) => ({ decl: f.decl })), confidence: lookup.found.length === 1 ? 'resolved' : 'candidate', kind };
+    if (lookup.found.length) {
+      const value = referenceValue(lookup.found.map((f) => f.decl), isStatic);
+      return { targets: lookup.found.map((f) => ({ decl: f.decl })), confidence: lookup.found.length === 1 ? 'resolved' : 'candidate', kind, value };
+    }
     const ownerName = externalOwner(lookup, ref.name);
-    if (ownerName && !lookup.unknown) return { targets: [{ ext: memberOfExternal(ownerName, ref.name, 'method') }], confidence: 'resolved', kind };
-    return this.byName(ref.name, METHOD_KINDS, kind, undefined);
+    if (ownerName && !lookup.unknown) return { targets: [{ ext: memberOfExternal(ownerName, ref.name, 'method') }], confidence: 'resolved', kind, value: { t: 'fn' } };
+    return { ...this.byName(ref.name, METHOD_KINDS, kind, undefined), value: { t: 'fn' } };
   }
 
   /** `this(…)` and `super(…)` in a constructor. */
@@ -1511,6 +1608,21 @@ function typed(type: JType, kind: ReferenceKind): Resolution {
  */
 function candidateTargets(types: JType[]): Target[] {
   return types.flatMap((t) => (t.t === 'decl' ? [{ decl: t.decl }] : []));
+}
+
+/**
+ * A method reference's value: the functional interface arities its methods fit. `Type::method`
+ * passes an instance method its receiver as the first argument (JLS 15.13.1); varargs fit any.
+ */
+function referenceValue(methods: readonly Decl[], throughType: boolean): JType {
+  const arities = new Set<number>();
+  for (const m of methods) {
+    const params = m.params ?? [];
+    if (params.some((p) => p.def.varargs)) return { t: 'fn' };
+    const isStatic = (m.mods & MODIFIERS.static) !== 0 || m.kind === 'constructor';
+    arities.add(throughType && !isStatic ? params.length + 1 : params.length);
+  }
+  return { t: 'fn', arities: [...arities] };
 }
 
 function targetOfType(type: JType): Target[] {

@@ -14,7 +14,8 @@
 //                             @case (a switch label: @receiver is the switch's subject).
 //   @import                   with @import.path, @import.wildcard, @import.static, @import.alias.
 //   @literal.<type>, @this (@receiver: qualifier), @super, @cast (@type), @parens (@value: same type),
-//   @element (@value: element of)   expressions whose type resolution can follow.
+//   @element (@value: element of), @lambda (its parameters are those declared in its scope)
+//                             expressions whose type resolution can follow.
 // Independent of the primary capture: @scope (a code scope), @members (a node the grammar reads as
 // code that is a class body: no code scope, whatever @scope says), @package, @ignore (no references
 // to names inside this node), @header (a part of a class's header: names in it do not see the class's
@@ -44,7 +45,7 @@ const ROLE_SET: ReadonlySet<string> = new Set(ROLES);
 const AUX_CAPTURES = new Set([
   'name', 'type', 'receiver.type', 'value', 'doc', 'modifiers', 'varargs', 'iterates', 'receiver', 'arguments', 'argument',
   'import.path', 'import.wildcard', 'import.static', 'import.alias', 'scope', 'package', 'ignore', 'header', 'declaration', 'import',
-  'this', 'super', 'cast', 'parens', 'element', 'superclass', 'members', 'case',
+  'this', 'super', 'cast', 'parens', 'element', 'lambda', 'superclass', 'members', 'case',
 ]);
 const MAX_DOC = 1000;
 const MAX_SIGNATURE = 300;
@@ -94,7 +95,8 @@ type RawExpr =
   | { form: 'super'; node: Node }
   | { form: 'cast'; node: Node; type: Node }
   | { form: 'parens'; value: Node }
-  | { form: 'element'; value: Node };
+  | { form: 'element'; value: Node }
+  | { form: 'lambda'; node: Node };
 
 /**
  * `timeLimitMs`: the tags query is linear in practice but not on every tree (100,000 nested
@@ -193,6 +195,8 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
     } else if (name === 'cast') {
       const type = captures.get('type');
       if (type) exprs.set(node.id, { form: 'cast', node, type });
+    } else if (name === 'lambda') {
+      exprs.set(node.id, { form: 'lambda', node });
     } else if (name === 'parens' || name === 'element') {
       const value = captures.get('value');
       if (value) exprs.set(node.id, { form: name, value });
@@ -338,6 +342,9 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
       case 'element':
         exprEntries[index] = { form: raw.form, value: exprOf(raw.value) };
         break;
+      case 'lambda':
+        exprEntries[index] = { form: 'lambda', scope: scopeByExtent.get(`${raw.node.startIndex}:${raw.node.endIndex}`) ?? -1 };
+        break;
       default:
         break;
     }
@@ -398,7 +405,7 @@ const IGNORE = -2;
 const PACKAGE = -3;
 const MEMBERS = -4;
 const HEADER = -5;
-const EXPRESSION_CAPTURES = new Set(['this', 'super', 'cast', 'parens', 'element']);
+const EXPRESSION_CAPTURES = new Set(['this', 'super', 'cast', 'parens', 'element', 'lambda']);
 const roles = new Map<string, number>();
 
 function roleOf(capture: string): number {

@@ -458,6 +458,59 @@ final class Numbers {
 `));
 });
 
+describe('Java: lambdas and method references (checked against javac 17)', () => {
+  it('chooses overloads by a lambda\'s arity and types lambda parameters from a repository functional interface', () => expectCase(`
+package com.example;
+
+import java.util.ArrayList;
+import java.util.List;
+
+interface Action { void run(); }
+interface Visitor<T> { void visit(T value); }
+interface Merger<T> { T merge(T left, T right); }
+
+class Item {
+    void open() {}
+    Item next() { return this; }
+}
+
+class Bag<T> {
+    final List<T> items = new ArrayList<>();
+    void each(Visitor<T> visitor) {}
+    T fold(T start, Merger<T> merger) { return start; }
+    static void later(Action action) {}
+    static void later(Visitor<String> visitor) {}
+    static void later(Merger<String> merger) {}
+}
+
+class User {
+    static String shout(String text) { return text; }
+    void run(Bag<Item> bag) {
+        bag.each(item -> item.open());
+//               ^ definition.parameter
+//                       ^ reference.read; defined: 27
+//                            ^ defined: 11
+        bag.each((Item item) -> item.next().open());
+//                                          ^ defined: 11
+        bag.fold(null, (left, right) -> left.next());
+//                                           ^ defined: 12
+        Bag.later(() -> {});
+//          ^ defined: 19
+        Bag.later(text -> text.length());
+//          ^ defined: 20
+//                             ^ external: java.lang.String#length
+        Bag.later((a, b) -> a + b);
+//          ^ defined: 21
+//                          ^ defined: 40
+        Bag.later(User::shout);
+//          ^ defined: 20
+        Visitor<Item> visitor = item -> item.open();
+//                                           ^ defined: 11
+    }
+}
+`));
+});
+
 describe('Java: switch labels, class headers, private members (checked against javac 17)', () => {
   it('resolves a case label on an int constant to the constant', () => expectCase(`
 // --- src/main/java/com/example/Codes.java
