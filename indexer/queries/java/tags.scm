@@ -191,14 +191,14 @@
 
 (object_creation_expression type: (type_identifier) @name arguments: (argument_list) @arguments) @reference.new
 
-(object_creation_expression type: (generic_type (type_identifier) @name) arguments: (argument_list) @arguments) @reference.new
+(object_creation_expression type: (generic_type (type_identifier) @name) @type arguments: (argument_list) @arguments) @reference.new
 
 (object_creation_expression
   type: (scoped_type_identifier (_) @receiver . (type_identifier) @name)
   arguments: (argument_list) @arguments) @reference.new
 
 (object_creation_expression
-  type: (generic_type (scoped_type_identifier (_) @receiver . (type_identifier) @name))
+  type: (generic_type (scoped_type_identifier (_) @receiver . (type_identifier) @name)) @type
   arguments: (argument_list) @arguments) @reference.new
 
 (explicit_constructor_invocation constructor: [(this) (super)] @name arguments: (argument_list) @arguments) @reference.constructor

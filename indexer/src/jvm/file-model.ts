@@ -82,7 +82,7 @@ export interface RefEntry extends NameRange {
    * reference's owner, its type parameters are in scope there and its members are not (JLS 6.3).
    */
   header?: boolean;
-  /** A supertype as written, with its type arguments (inherit references only). */
+  /** A supertype, or the type a generic object creation names, as written with its type arguments. */
   text?: string;
 }
 

@@ -367,8 +367,7 @@ export class JvmResolver {
    * its argument's, a first binding winning, primitives boxed. Unbound ones stay variables (their
    * bound gives their members).
    */
-  inferred(found: Found, args: (JType | undefined)[] | undefined): TypeEnv {
-    const vars = found.decl.typeParams;
+  inferred(found: Found, args: (JType | undefined)[] | undefined, vars = found.decl.typeParams): TypeEnv {
     const params = found.decl.params;
     if (!vars || !params?.length || !args) return found.env;
     const env = new Map(found.env);
@@ -1489,15 +1488,21 @@ export class FileResolution {
     } else {
       named = this.typeName(ref.name, ref.scope);
     }
-    return this.construct(named, args, 'new');
+    return this.construct(named, args, 'new', ref);
   }
 
-  /** The class and, when it declares constructors, the one the arguments select. */
-  private construct(named: TypeNameResult, args: (JType | undefined)[] | undefined, kind: ReferenceKind): Resolution {
+  /**
+   * The class and, when it declares constructors, the one the arguments select. `creation`: the
+   * `new` expression, whose written type arguments (or, for `<>`, the chosen constructor's
+   * arguments) give the created value its type arguments.
+   */
+  private construct(named: TypeNameResult, args: (JType | undefined)[] | undefined, kind: ReferenceKind, creation?: RefEntry): Resolution {
     if (named.types.length === 0) return { ...UNRESOLVED, kind };
     if (named.types.length > 1 || !named.certain) return { targets: candidateTargets(named.types), confidence: 'candidate', kind };
-    const type = named.types[0]!;
+    let type = named.types[0]!;
     const targets = targetOfType(type);
+    const written = creation?.text && !creation.text.endsWith('<>') ? this.resolveTypeText(creation.text, creation.scope) : undefined;
+    if (written && (written.t === 'decl' || written.t === 'ext') && written.args.length > 0) type = written;
     if (type.t !== 'decl') return { targets, confidence: 'resolved', kind, value: type };
     const constructors = type.decl.members?.get(CONSTRUCTOR) ?? [];
     if (constructors.length === 0) return { targets, confidence: 'resolved', kind, value: type };
@@ -1506,7 +1511,15 @@ export class FileResolution {
     if (this.primaryConstructorFits(type.decl, args) && (!exact || !constructors.some((c) => arityFits(c, args!.length)))) {
       return { targets, confidence: 'resolved', kind, value: type };
     }
-    if (exact && chosen.length === 1) return { targets: [...targets, { decl: chosen[0]!.decl }], confidence: 'resolved', kind, value: type };
+    if (exact && chosen.length === 1) {
+      const vars = type.decl.typeParams;
+      if (creation?.text?.endsWith('<>') && vars) {
+        // `new Box<>(item)`: the class's type arguments inferred from the constructor's (JLS 15.9.3).
+        const env = this.resolver.inferred(chosen[0]!, args, vars);
+        type = { ...type, args: vars.map((v): JType => env.get(v) ?? { t: 'var', decl: v }) };
+      }
+      return { targets: [...targets, { decl: chosen[0]!.decl }], confidence: 'resolved', kind, value: type };
+    }
     return { targets: [...targets, ...chosen.map((f) => ({ decl: f.decl }))], confidence: 'candidate', kind, value: type };
   }
 

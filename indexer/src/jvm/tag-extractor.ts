@@ -10,6 +10,7 @@
 //                             declared by this node (patterns stay small: one aspect each).
 //   @reference.<role>         a reference expression (roles in file-model.ts); with @name, and
 //                             @receiver, @arguments, @argument (an argument outside the list),
+//                             @type (of an object creation: the type with its arguments),
 //                             and the flags @superclass (a supertype in the superclass position) and
 //                             @case (a switch label: @receiver is the switch's subject).
 //   @import                   with @import.path, @import.wildcard, @import.static, @import.alias.
@@ -76,6 +77,7 @@ interface RawRef {
   receiver?: Node;
   arguments?: Node;
   argument?: Node;
+  type?: Node;
   superclass: boolean;
   caseLabel: boolean;
 }
@@ -168,7 +170,7 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
       if (previous && previous.pattern > match.patternIndex) continue;
       const ref: RawRef = {
         node, name: nameNode, role: name.slice('reference.'.length) as Role, pattern: match.patternIndex,
-        receiver: captures.get('receiver'), arguments: captures.get('arguments'), argument: captures.get('argument'),
+        receiver: captures.get('receiver'), arguments: captures.get('arguments'), argument: captures.get('argument'), type: captures.get('type'),
         superclass: captures.has('superclass'), caseLabel: captures.has('case'),
       };
       refs.set(nameNode.id, ref);
@@ -367,6 +369,7 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
       importIndex: intervalAt(importRanges, start),
     };
     if (raw.role === 'inherit') entry.text = squash(raw.node.text);
+    else if (raw.role === 'new' && raw.type) entry.text = squash(raw.type.text);
     if (raw.superclass) entry.superclass = true;
     if (raw.caseLabel) entry.caseLabel = true;
     if (intervalAt(headerRanges, start) >= 0) entry.header = true;

@@ -407,6 +407,39 @@ class Item {
 }
 `));
 
+  it('infers the type arguments of generic constructors and of generic methods of generic types', () => expectCase(`
+package com.example;
+
+import java.util.List;
+
+class Item { void open() {} }
+
+class Box<T> {
+    T value;
+    Box(T value) { this.value = value; }
+    T get() { return value; }
+    static <U> Box<U> of(U value) { return new Box<>(value); }
+    <R> Box<R> with(R other) { return new Box<>(other); }
+}
+
+class Use {
+    static <T> T first(List<T> items) { return items.get(0); }
+    void run(Item item, List<Item> items) {
+        var box = new Box<Item>(item);
+        box.get().open();
+//                ^ defined: 5
+        new Box<>(item).get().open();
+//                            ^ defined: 5
+        Box.of(item).get().open();
+//                         ^ defined: 5
+        Box.of("x").with(item).get().open();
+//                                   ^ defined: 5
+        first(items).open();
+//                   ^ defined: 5
+    }
+}
+`));
+
   it('tells overloads apart by the bounds of their type parameters', () => expectCase(`
 package com.example;
 
@@ -506,6 +539,33 @@ class User {
 //          ^ defined: 20
         Visitor<Item> visitor = item -> item.open();
 //                                           ^ defined: 11
+    }
+}
+`));
+
+  it('types lambda parameters in initialisers and nested lambdas, where they shadow fields', () => expectCase(`
+package com.example;
+
+interface Visitor<T> { void visit(T value); }
+interface Maker<T> { T make(String name); }
+
+class Item {
+    String name;
+    void open() {}
+    static final Visitor<Item> OPENER = item -> item.open();
+//                                                   ^ defined: 8
+    static final Maker<Item> MAKER = name -> new Item();
+    Visitor<Item> named = value -> value.name.length();
+//                                       ^ defined: 7
+    void each(Visitor<Item> visitor) {}
+    void nested(Item other) {
+        each(outer -> other.each(inner -> inner.name = outer.name));
+//                                        ^ defined: 16
+//                                                     ^ defined: 16
+//                                                           ^ defined: 7
+        each(name -> name.open());
+//                   ^ defined: 20
+//                        ^ defined: 8
     }
 }
 `));
