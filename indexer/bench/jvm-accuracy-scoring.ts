@@ -225,5 +225,6 @@ export function guessCause(lineText: string, column: number, lang: JvmLanguage |
   if (/\(\s*$/.test(before) && /^\s*\)\s*[\w$(]/.test(after)) return 'cast';
   if (/^[A-Z]/.test(name) && /^\s+[\w$]+\s*[=;,)]/.test(after)) return 'type of a declaration';
   if (/^\s*=(?!=)/.test(after) || /^\s*(\+\+|--|[-+*/%&|^]=)/.test(after)) return 'assignment target';
+  if (/^\s*(\?\.|!!\.|\.)/.test(after)) return 'receiver of a member access (the name before a dot)';
   return /^[A-Z][A-Z0-9_]*$/.test(name) ? 'constant or type name' : 'simple name';
 }

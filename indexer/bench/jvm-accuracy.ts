@@ -14,8 +14,8 @@ import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { formatSymbolId } from '@sextant/format';
-import { findReferences, IndexReader, nameEntry, ShardCache, type NameEntry } from '@sextant/query';
+import { formatSymbolId, SextantError } from '@sextant/format';
+import { findReferences, gotoDefinition, IndexReader, nameEntry, ShardCache, type NameEntry } from '@sextant/query';
 import { DirShardSource } from '@sextant/query/node';
 import { buildIndex } from '../src/build-command.ts';
 import { Progress } from '../src/progress.ts';
@@ -139,7 +139,7 @@ async function measure(corpus: AccuracyCorpus, options: { sample: number; seed: 
   for (const oracle of oracles.values()) for (const [key, decl] of oracle.declarations) if (!all.has(key)) all.set(key, decl);
   const keys = [...all.keys()].sort();
   const matched = keys.filter((k) => ourDecls.has(k));
-  const unmatchedByKind: Record<string, number> = {};
+  const unmatchedByKind: Record<string, number> = Object.create(null); // kinds include `constructor`
   const unmatchedExamples: string[] = [];
   for (const key of keys) {
     if (ourDecls.has(key)) continue;
@@ -187,7 +187,7 @@ async function measure(corpus: AccuracyCorpus, options: { sample: number; seed: 
     for (const site of judged.missing) {
       const lang = fileLanguage(site.path)!;
       const source = await lineOf(site.path, site.line);
-      misses.push({ side: 'missing', ...site, lang, cause: guessCause(source, site.column, lang), source, declaration });
+      misses.push({ side: 'missing', ...site, lang, cause: guessCause(source, site.column, lang), source, detail: await ourSymbolAt(reader, site), declaration });
     }
     for (const site of judged.extra) {
       const lang = fileLanguage(site.path)!;
@@ -204,6 +204,17 @@ async function measure(corpus: AccuracyCorpus, options: { sample: number; seed: 
     pool: { oracle: keys.length, matched: matched.length, unmatchedByKind, unmatchedExamples },
     sampled: sample.length, tallies: Object.fromEntries(tallies), unscored, misses,
   };
+}
+
+/** What the index names at a site the oracle has and we do not: goto_definition there. */
+async function ourSymbolAt(reader: IndexReader, site: Site): Promise<string> {
+  try {
+    const answer = await gotoDefinition(reader, { path: site.path, line: site.line, column: site.column });
+    const at = answer.definitions[0];
+    return `ours names ${answer.symbol.kind} ${answer.symbol.qualifiedName}${at ? ` (${at.path}:${at.line})` : ''} here`;
+  } catch (error) {
+    return error instanceof SextantError ? `ours: ${error.code}` : `ours: ${String(error)}`;
+  }
 }
 
 const percent = (x: number) => `${(100 * x).toFixed(2)}%`;
