@@ -49,7 +49,7 @@ public class JavacReferences {
     for (String line : Files.readAllLines(Paths.get(args[1]))) if (!line.isBlank()) sources.add(root.resolve(line));
     JavaCompiler compiler = ToolProvider.getSystemJavaCompiler();
     StandardJavaFileManager files = compiler.getStandardFileManager(null, Locale.ROOT, StandardCharsets.UTF_8);
-    List<String> options = new ArrayList<>(List.of("-proc:none", "-implicit:none", "-nowarn", "-Xmaxerrs", "1",
+    List<String> options = new ArrayList<>(List.of("-proc:none", "-implicit:none", "-nowarn", "-Xmaxerrs", "1000000",
         // Attribute every file even when some do not compile (missing libraries): references javac
         // cannot resolve are simply not written.
         "-XDshould-stop.ifError=FLOW", "-XDshould-stop.ifNoError=FLOW"));
