@@ -9,7 +9,8 @@
 // is unknown), nothing at all when there is no candidate. Never `exact`: there is no compiler here.
 import { MODIFIERS, type Confidence, type ReferenceKind, type SymbolKind } from '@sextant/format';
 import { CALLABLE_KINDS, TYPE_KINDS, type ExprEntry, type RefEntry, type Role } from './file-model.ts';
-import { boxesOf, isIterable, isKotlinScopeFunction, isPackageRoot, jdkPackageDeclares, primitiveArrayElement, primitiveOfBox, primitiveOfKotlin, runtimeName, widens } from './jvm-builtins.ts';
+import { boxesOf, isKotlinDefaultPackage, isPackageRoot, jdkPackageDeclares, primitiveArrayElement, primitiveOfBox, primitiveOfKotlin, runtimeName, widens } from './jvm-builtins.ts';
+import { LibraryTypes, type LibraryFound } from './library/library-types.ts';
 import { envOf, NO_ENV, sameType, substitute, type JType, type TypeEnv } from './jvm-types.ts';
 import { javaRules } from './java-rules.ts';
 import { kotlinRules } from './kotlin-rules.ts';
@@ -91,12 +92,17 @@ interface MemberLookup {
   ext?: string;
   /** A supertype could not be placed: the member may be declared where nobody can see. */
   unknown: boolean;
+  /** Members the library models give the external supertypes (when the repository's types declare none). */
+  library: LibraryFound[];
 }
 
 export class JvmResolver {
   private readonly supers = new Map<Decl, Supertype[]>();
   private readonly declTypes = new Map<Decl, JType | null>();
   private readonly contexts = new Map<FileDecls, FileResolution>();
+
+  /** External types through the library models; a canonical name the repository declares stays the repository's. */
+  readonly library: LibraryTypes = new LibraryTypes((fqn) => this.typeByName(fqn, ''), (from, to) => this.assignable(from, to));
 
   constructor(readonly table: SymbolTable) {}
 
@@ -131,7 +137,7 @@ export class JvmResolver {
       if (decl.def.varargs && type) type = { t: 'array', of: type };
       if (!type && decl.def.value !== undefined && decl.def.value >= 0) {
         const value = context.typeOfExpr(decl.def.value);
-        type = decl.def.iterates ? value && elementType(value) : value;
+        type = decl.def.iterates ? value && this.elementType(value) : value;
       }
     }
     this.declTypes.set(decl, type ?? null);
@@ -199,7 +205,26 @@ export class JvmResolver {
   extendsExternal(sub: Decl, fqn: string, seen = new Set<Decl>()): boolean {
     if (seen.has(sub)) return false;
     seen.add(sub);
-    return this.supertypes(sub).some((s) => (s.type.t === 'ext' ? runtimeName(s.type.fqn) === runtimeName(fqn) : s.type.t === 'decl' && this.extendsExternal(s.type.decl, fqn, seen)));
+    return this.supertypes(sub).some((s) => (s.type.t === 'ext' ? this.library.isSubtype(s.type, fqn) === true : s.type.t === 'decl' && this.extendsExternal(s.type.decl, fqn, seen)));
+  }
+
+  /** The element type of iterating over a value (`for (x : xs)`, `for (x in xs)`): an array's component, an Iterable's type argument. */
+  elementType(type: JType, seen = new Set<Decl>()): JType | undefined {
+    if (type.t === 'array') return type.of;
+    if (type.t === 'ext') return this.library.iterationElement(type);
+    if (type.t === 'var') {
+      const bound = this.bound(type.decl);
+      return bound && this.elementType(bound, seen);
+    }
+    if (type.t !== 'decl' || seen.has(type.decl)) return undefined;
+    seen.add(type.decl);
+    const env = envOf(type);
+    for (const sup of this.supertypes(type.decl)) {
+      if (sup.implicit) continue;
+      const element = this.elementType(substitute(sup.type, env), seen);
+      if (element) return element;
+    }
+    return undefined;
   }
 
   // ---------------------------------------------------------------------------------------------
@@ -229,11 +254,12 @@ export class JvmResolver {
     const found: Found[] = [];
     let ext: string | undefined;
     let unknown = false;
-    if (type.t === 'ext') return { found, ext: type.fqn, unknown };
+    if (type.t === 'ext') return { found, ext: type.fqn, unknown, library: this.library.members(type, name, kinds) };
     if (type.t === 'var' || type.t === 'null' || type.t === 'prim' || type.t === 'array' || type.t === 'fn') {
       const bound = type.t === 'var' ? this.bound(type.decl) : undefined;
-      return bound ? this.members(bound, name, kinds) : { found, unknown: true };
+      return bound ? this.members(bound, name, kinds) : { found, unknown: true, library: [] };
     }
+    const externals: (JType & { t: 'ext' })[] = [];
     const methods = kinds.has('method') || kinds.has('function') || kinds.has('constructor');
     const queue: { decl: Decl; env: TypeEnv }[] = [{ decl: type.decl, env: envOf(type) }];
     const visited = new Set<Decl>();
@@ -253,11 +279,14 @@ export class JvmResolver {
       for (const sup of this.supertypes(decl)) {
         const superType = substitute(sup.type, env);
         if (superType.t === 'decl') queue.push({ decl: superType.decl, env: envOf(superType) });
-        else if (superType.t === 'ext') ext ??= superType.fqn;
-        else unknown = true;
+        else if (superType.t === 'ext') {
+          ext ??= superType.fqn;
+          externals.push(superType);
+        } else unknown = true;
       }
     }
-    return { found, ext, unknown };
+    const library = found.length > 0 && !methods ? [] : externals.flatMap((e) => this.library.members(e, name, kinds));
+    return { found, ext, unknown, library };
   }
 
   private bound(typeParam: Decl): JType | undefined {
@@ -435,7 +464,12 @@ export class JvmResolver {
     const fromPrim = primitiveName(from);
     const toPrim = primitiveName(to);
     if (fromPrim && toPrim) return fromPrim === toPrim ? 'exact' : widens(fromPrim, toPrim) ? 'yes' : 'no';
-    if (fromPrim && to.t === 'ext') return boxesOf(fromPrim).includes(to.fqn) ? 'yes' : isRootType(to.fqn) || to.fqn === 'java.lang.Number' || to.fqn === 'kotlin.Number' ? 'yes' : 'no';
+    if (fromPrim && to.t === 'ext') {
+      if (boxesOf(fromPrim).includes(to.fqn) || isRootType(to.fqn)) return 'yes';
+      // A primitive passes as whatever its box is: Integer is a Number, a Comparable, a Serializable.
+      const box = boxesOf(fromPrim)[0];
+      return box && this.library.isSubtype({ t: 'ext', fqn: box, args: [] }, to.fqn) ? 'yes' : 'no';
+    }
     if (fromPrim && to.t === 'decl') return 'no';
     if (toPrim) return from.t === 'ext' ? (boxesOf(toPrim).includes(from.fqn) ? 'yes' : 'no') : 'no';
     if (to.t === 'ext' && isRootType(to.fqn)) return 'yes';
@@ -443,7 +477,10 @@ export class JvmResolver {
     if (from.t === 'decl' && to.t === 'ext') return this.extendsExternal(from.decl, to.fqn) ? 'yes' : 'maybe';
     if (from.t === 'ext' && to.t === 'decl') return 'no';
     if (from.t === 'array' || to.t === 'array') return from.t === 'array' && to.t === 'array' ? this.assignable(from.of, to.of) : 'no';
-    if (from.t === 'ext' && to.t === 'ext') return from.fqn === 'java.lang.String' && to.fqn === 'java.lang.CharSequence' ? 'yes' : 'maybe';
+    if (from.t === 'ext' && to.t === 'ext') {
+      const sub = this.library.isSubtype(from, to.fqn);
+      return sub === true ? 'yes' : sub === false ? 'no' : 'maybe';
+    }
     return 'maybe';
   }
 
@@ -498,7 +535,8 @@ export class JvmResolver {
   private hasUnknownSuper(decl: Decl, seen = new Set<Decl>()): boolean {
     if (seen.has(decl)) return false;
     seen.add(decl);
-    return this.supertypes(decl).some((s) => (s.type.t === 'decl' ? this.hasUnknownSuper(s.type.decl, seen) : s.type.t === 'ext' && !isRootType(s.type.fqn)));
+    // A library type the model knows never extends a repository type; one it does not know might.
+    return this.supertypes(decl).some((s) => (s.type.t === 'decl' ? this.hasUnknownSuper(s.type.decl, seen) : s.type.t === 'ext' && !isRootType(s.type.fqn) && !this.library.typeOf(s.type.fqn)));
   }
 
   /**
@@ -615,7 +653,7 @@ export class FileResolution {
         return this.typeOfExpr(expr.value);
       case 'element': {
         const of = this.typeOfExpr(expr.value);
-        return of?.t === 'array' ? of.of : of && elementType(of);
+        return of && this.indexedElement(of);
       }
       case 'def': {
         const decl = this.fd.decls[expr.def];
@@ -1238,6 +1276,8 @@ export class FileResolution {
       // `Type.member`: a static field, an enum constant, a companion member or a nested type.
       const lookup = this.accessible(this.staticMembers(receiver.denotes, ref.name, VALUE_MEMBER_KINDS), ref.scope);
       if (lookup.found.length) return this.valued(lookup.found[0]!, kind);
+      const fromLibrary = this.libraryMember(lookup, ref.name, kind, this.valueKind(), undefined, true);
+      if (fromLibrary) return fromLibrary;
       if (ref.name === 'INSTANCE' && receiver.denotes.t === 'decl' && receiver.denotes.decl.def.nodeType === 'object_declaration') {
         return { targets: [], confidence: 'resolved', kind, value: receiver.denotes, ignored: true };
       }
@@ -1261,6 +1301,8 @@ export class FileResolution {
     if (type.t === 'array') return ref.name === 'length' || ref.name === 'size' ? { targets: [], confidence: 'resolved', kind, value: { t: 'prim', name: 'int' }, ignored: true } : { ...UNRESOLVED, kind };
     const lookup = this.accessible(this.resolver.members(type, ref.name, VALUE_MEMBER_KINDS), ref.scope);
     if (lookup.found.length) return this.valued(lookup.found[0]!, kind);
+    const fromLibrary = this.libraryMember(lookup, ref.name, kind, this.valueKind(), undefined, false);
+    if (fromLibrary) return fromLibrary;
     if (ref.name === 'INSTANCE' && type.t === 'decl' && type.decl.def.nodeType === 'object_declaration') {
       // Java reaches a Kotlin object through its synthetic INSTANCE field: no symbol, the object's type.
       return { targets: [], confidence: 'resolved', kind, value: type, ignored: true };
@@ -1269,8 +1311,8 @@ export class FileResolution {
     if (this.fd.file.lang === 'kotlin') {
       const accessor = this.javaAccessor(type, ref.name, kind === 'write');
       if (accessor) return accessor;
-      const extension = this.extension(ref.name, type, 'property');
-      if (extension) return { ...extension, kind };
+      const extension = this.extension(ref.name, type, 'property') ?? this.libraryAccessor(type, ref.name) ?? this.libraryExtension(ref.name, type, 'property');
+      if (extension) return { ...extension, kind: extension.kind === 'call' ? 'call' : kind };
     }
     const ownerName = externalOwner(lookup, ref.name);
     if (ownerName && !lookup.unknown) return { targets: [{ ext: memberOfExternal(ownerName, ref.name, this.valueKind()) }], confidence: 'resolved', kind };
@@ -1404,7 +1446,11 @@ export class FileResolution {
       const named = this.typeName(ref.name, ref.scope);
       if (named.types.length > 0) return this.construct(named, args, 'new');
       const implicit = this.rules.implicitFunction(ref.name);
-      if (implicit) return { targets: [{ ext: external(implicit, implicit.slice(0, implicit.lastIndexOf('.')), 'function') }], confidence: 'resolved', kind: 'call' };
+      if (implicit) {
+        const pkg = implicit.slice(0, implicit.lastIndexOf('.'));
+        const value = this.resolver.library.callType(this.resolver.library.kotlinFunctions(pkg, ref.name), args);
+        return { targets: [{ ext: external(implicit, pkg, 'function') }], confidence: 'resolved', kind: 'call', ...(value ? { value } : {}) };
+      }
     }
     return this.byName(ref.name, METHOD_KINDS, 'call', args);
   }
@@ -1424,7 +1470,8 @@ export class FileResolution {
       if (this.fd.file.lang === 'kotlin') {
         const extension = this.extension(ref.name, undefined, 'function', args);
         if (extension) return { ...extension, confidence: 'candidate' };
-        if (isKotlinScopeFunction(ref.name)) return { targets: [{ ext: external(`kotlin.${ref.name}`, 'kotlin', 'function') }], confidence: 'resolved', kind: 'call' };
+        const anyReceiver = this.resolver.library.anyReceiverExtension(ref.name);
+        if (anyReceiver) return { targets: [{ ext: external(`${anyReceiver}.${ref.name}`, anyReceiver, 'function') }], confidence: 'resolved', kind: 'call' };
       }
       return this.byName(ref.name, METHOD_KINDS, 'call', args);
     }
@@ -1444,19 +1491,72 @@ export class FileResolution {
       const nested = this.memberType(type, ref.name);
       if (nested && (nested.t === 'decl' || lookup.found.length === 0)) return this.construct({ types: [nested], certain: true }, args, 'new');
     }
+    const fromLibrary = this.libraryMember(lookup, ref.name, 'call', 'method', args, isStatic);
+    if (fromLibrary) return fromLibrary;
     if (this.fd.file.lang === 'java') {
       const property = this.kotlinProperty(type, ref.name, args?.length ?? 0);
       if (property) return property;
     } else {
-      const extension = this.extension(ref.name, type, 'function', args);
+      const extension = this.extension(ref.name, type, 'function', args) ?? this.libraryExtension(ref.name, type, 'function', args);
       if (extension) return extension;
-      if (isKotlinScopeFunction(ref.name)) return { targets: [{ ext: external(`kotlin.${ref.name}`, 'kotlin', 'function') }], confidence: 'resolved', kind: 'call' };
     }
-    if (type.t === 'array') return { targets: [], confidence: 'resolved', kind: 'call', ignored: true };
+    // An array's clone() is an array of the same type (JLS 10.7); its other members are Object's.
+    if (type.t === 'array') return { targets: [], confidence: 'resolved', kind: 'call', ignored: true, ...(ref.name === 'clone' ? { value: type } : {}) };
     const ownerName = externalOwner(lookup, ref.name);
     if (ownerName && !lookup.unknown) return { targets: [{ ext: memberOfExternal(ownerName, ref.name, 'method') }], confidence: 'resolved', kind: 'call' };
     if (receiverExpr?.form === 'super' && ownerName) return { targets: [{ ext: memberOfExternal(ownerName, ref.name, 'method') }], confidence: 'resolved', kind: 'call' };
     return this.byName(ref.name, METHOD_KINDS, 'call', args);
+  }
+
+  /**
+   * A member the library models give an external type (or the external supertype of a repository
+   * one), when no repository type declares it: the declaring library type's member, its value the
+   * type the chosen overloads return. Reached through a type name, static members come first.
+   */
+  private libraryMember(lookup: MemberLookup, name: string, kind: ReferenceKind, symbolKind: SymbolKind, args: (JType | undefined)[] | undefined, isStatic: boolean): Resolution | undefined {
+    if (lookup.found.length > 0 || lookup.unknown || lookup.library.length === 0) return undefined;
+    let found = lookup.library;
+    if (isStatic && found.some((f) => f.member.static)) found = found.filter((f) => f.member.static);
+    const library = this.resolver.library;
+    const value = symbolKind === 'method' ? library.callType(found, args) : library.returnType(found[0]!);
+    return { targets: [{ ext: memberOfExternal(found[0]!.member.owner, name, symbolKind) }], confidence: 'resolved', kind, ...(value ? { value } : {}) };
+  }
+
+  /** A Kotlin stdlib extension the file sees (default imports, or imported) that applies to the receiver. */
+  private libraryExtension(name: string, receiver: JType, what: 'function' | 'property', args?: (JType | undefined)[]): Resolution | undefined {
+    const imports = this.fd.file.imports;
+    const found = this.resolver.library.kotlinExtensions(name, receiver, what).filter(({ member: { owner } }) =>
+      isKotlinDefaultPackage(owner) || imports.some((i) => (i.wildcard ? i.path === owner : i.path === `${owner}.${name}`)));
+    if (found.length === 0) return undefined;
+    const owners = [...new Set(found.map((f) => f.member.owner))];
+    const value = what === 'function' ? this.resolver.library.callType(found, args) : this.resolver.library.returnType(found[0]!);
+    return {
+      targets: owners.map((owner) => ({ ext: external(`${owner}.${name}`, owner, what === 'function' ? 'function' : 'property') })),
+      confidence: owners.length === 1 ? 'resolved' : 'candidate', kind: what === 'function' ? 'call' : 'read', ...(value && owners.length === 1 ? { value } : {}),
+    };
+  }
+
+  /** `get<Name>()`/`is<Name>()` of a library type read as a Kotlin property (`file.name` → File.getName()). */
+  private libraryAccessor(type: JType, name: string): Resolution | undefined {
+    const cap = name.charAt(0).toUpperCase() + name.slice(1);
+    for (const accessor of [`get${cap}`, /^is[A-Z]/.test(name) ? name : `is${cap}`]) {
+      const lookup = this.resolver.members(type, accessor, METHOD_KINDS);
+      const found = { ...lookup, library: lookup.library.filter((f) => f.member.params.length === 0 && !f.member.static) };
+      const resolution = this.libraryMember(found, accessor, 'call', 'method', [], false);
+      if (resolution) return resolution;
+    }
+    return undefined;
+  }
+
+  /** The value of `xs[i]`: an array's component, else what the type's `get` operator returns (a list's element, a map's value). */
+  private indexedElement(type: JType): JType | undefined {
+    if (type.t === 'array') return type.of;
+    if (type.t === 'ext') {
+      const get = this.resolver.library.members(type, 'get', METHOD_KINDS).filter((f) => f.member.params.length === 1 && !f.member.static);
+      const value = get.length ? this.resolver.library.callType(get, [undefined]) : undefined;
+      if (value) return value;
+    }
+    return this.resolver.elementType(type);
   }
 
   /** Overload choice among found methods; the value is the return type when one was chosen. */
@@ -1773,11 +1873,4 @@ function jvmView(type: JType): JType {
   if (prim) return { t: 'array', of: { t: 'prim', name: prim } };
   if (type.fqn === 'kotlin.Unit') return { t: 'prim', name: 'void' };
   return type;
-}
-
-/** The element type of iterating over a value (`for (x in xs)`, `xs[i]`). */
-export function elementType(type: JType): JType | undefined {
-  if (type.t === 'array') return type.of;
-  if (type.t === 'ext' && isIterable(type.fqn)) return type.args[0];
-  return undefined;
 }

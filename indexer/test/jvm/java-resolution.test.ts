@@ -712,18 +712,4 @@ class User {
     }
 }
 `));
-
-  // Return types of JDK methods are unknown, so an overload chosen by such an argument stays a candidate.
-  it.skip('picks overloads by the return type of a JDK method', () => expectCase(`
-package com.example;
-
-class Printer {
-    void print(int number) {}
-    void print(String text) {}
-    void use(String text) {
-        print(text.length());
-//      ^ defined: 4
-    }
-}
-`));
 });
