@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ts } from 'ts-morph';
 import {
-  FORMAT_VERSION, OCC_STRIDE, REFERENCE_KINDS, lineHash, splitLines, UNRESOLVED_STRIDE, type ChangeRecord, type FileRecord, type FileTableEntry, type Manifest, type OutlineNode, type SkippedFile,
+  FORMAT_VERSION, OCC_STRIDE, REFERENCE_KINDS, lineHash, splitLines, UNRESOLVED_STRIDE, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type OutlineNode, type SkippedFile,
 } from '@sextant/format';
 import { excludeSextantDir, isUnderSextantDir } from './git/git-exclude.ts';
 import { listTrackedFiles, readBlobs, resolveCommit, type SnapshotFile, type TrackedEntry } from './git/git-snapshot.ts';
@@ -63,7 +63,8 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   const collector = new IndexCollector();
   const languages: Manifest['languages'] = {};
   const parsers: Record<string, string> = { typescript: ts.version, ...syntax.grammarVersions };
-  const context = { root, texts, collector, warnings, progress, parsers };
+  const libraryModels: LibraryModelRef[] = [];
+  const context = { root, texts, collector, warnings, progress, parsers, libraryModels };
 
   for (const indexer of LANGUAGE_INDEXERS) {
     const files = blobs.files.filter((f) => ownerOf(f.path) === indexer);
@@ -114,6 +115,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
     builtAt: new Date().toISOString(),
     indexer: { name: '@sextant/indexer', version: INDEXER_VERSION },
     parsers,
+    ...(libraryModels.length ? { libraryModels } : {}),
     counts: { files: collector.files.length, symbols: collector.symbols.size, references: collector.references, edges: collector.edges },
     languages,
     skipped: skipped.sort((a, b) => (a.path < b.path ? -1 : 1)),

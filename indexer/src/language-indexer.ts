@@ -2,7 +2,7 @@
 // resolves them (all at once: resolution crosses files) into the shared collector, and yields one
 // compiled file at a time so the build can stream file records out. A file it cannot analyse is
 // yielded as skipped (analysis-failure.ts), having added nothing to the collector.
-import type { Language, OutlineNode, ProblemRecord, SkippedFile } from '@sextant/format';
+import type { Language, LibraryModelRef, OutlineNode, ProblemRecord, SkippedFile } from '@sextant/format';
 import type { SnapshotFile } from './git/git-snapshot.ts';
 import type { IndexCollector } from './index-collector.ts';
 import type { Progress } from './progress.ts';
@@ -39,6 +39,8 @@ export interface IndexContext {
   warnings: string[];
   /** Parser and grammar versions used, by package name: indexers add theirs, the manifest lists them. */
   parsers: Record<string, string>;
+  /** Library API models resolution used: indexers add theirs, the manifest lists them (when the caller collects them). */
+  libraryModels?: LibraryModelRef[];
   progress: Progress;
 }
 

@@ -296,6 +296,22 @@ describe('indexer build', () => {
     }
   });
 
+  it('records the library models Java and Kotlin resolution read, and index_status reports them', async () => {
+    const repo = fixtureRepo();
+    try {
+      mkdirSync(join(repo.dir, 'src'));
+      writeFileSync(join(repo.dir, 'src/A.java'), 'class A { int n(String s) { return s.length(); } }\n');
+      writeFileSync(join(repo.dir, 'src/b.kt'), 'fun b(xs: List<String>) = xs.first()\n');
+      commitAll(repo.dir, 'java and kotlin');
+      const { out, manifest } = await build(repo.dir);
+      expect(manifest.libraryModels).toEqual([{ name: 'jdk', version: expect.stringMatching(/^17\./) }, { name: 'kotlin-stdlib', version: '2.4.20' }]);
+      const reader = await IndexReader.open(new DirShardSource(out), new ShardCache(1 << 20));
+      expect(indexStatus(reader).libraryModels).toEqual(manifest.libraryModels);
+    } finally {
+      repo.cleanup();
+    }
+  });
+
   it('indexes a repository with no tsconfig with the default program', async () => {
     const repo = fixtureRepo();
     try {
@@ -305,6 +321,7 @@ describe('indexer build', () => {
       commitAll(repo.dir, 'no tsconfig');
       const { out, manifest } = await build(repo.dir);
       expect(manifest.languages).toEqual({ javascript: { files: 1, precision: 'compiler' }, typescript: { files: 1, precision: 'compiler' } });
+      expect(manifest.libraryModels).toBeUndefined();
       expect(names(out, manifest)).toEqual(expect.arrayContaining(['helper', 'value']));
       expect(existsSync(join(out, 'manifest.json'))).toBe(true);
       expect(git(repo.dir, 'status', '--porcelain')).toBe('');

@@ -11,6 +11,7 @@ import { BUILD_FILE, BuildLayout } from './build-layout.ts';
 import type { FileModel, JvmLanguage } from './file-model.ts';
 import { IndexEmitter, type ResolutionStats } from './index-emitter.ts';
 import { grammarOf, JVM_GRAMMARS, loadTagger, type Tagger } from './jvm-grammars.ts';
+import { libraryModelsFor } from './library/library-model.ts';
 import { SymbolTable } from './symbol-table.ts';
 import { extractFile } from './tag-extractor.ts';
 
@@ -31,7 +32,7 @@ export class JvmIndexer implements LanguageIndexer {
     return BUILD_FILE.test(path);
   }
 
-  async *index(files: SnapshotFile[], { texts, collector, progress, parsers }: IndexContext): AsyncIterable<IndexedFile> {
+  async *index(files: SnapshotFile[], { texts, collector, progress, parsers, libraryModels }: IndexContext): AsyncIterable<IndexedFile> {
     const taggers = new Map<JvmLanguage, Tagger>();
     for (const grammar of JVM_GRAMMARS) {
       const tagger = await loadTagger(grammar);
@@ -50,6 +51,7 @@ export class JvmIndexer implements LanguageIndexer {
     const layout = BuildLayout.detect(texts);
     progress.log(`  ${layout.describe()}`);
     const table = new SymbolTable(models, layout);
+    libraryModels?.push(...libraryModelsFor(models.map((m) => m.lang)));
     const named = lap();
     const emitter = new IndexEmitter(collector, table);
     for (const fd of table.files) {

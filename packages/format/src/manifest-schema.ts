@@ -26,6 +26,8 @@ export const manifestSchema = z.object({
   builtAt: z.iso.datetime({ offset: true }).describe('When the index was built, ISO 8601.'),
   indexer: z.object({ name: z.string(), version: z.string() }),
   parsers: z.record(z.string(), z.string()).describe('Version of each compiler or parser used, by name.'),
+  libraryModels: z.array(z.object({ name: z.string(), version: z.string() })).optional()
+    .describe('Models of library APIs (the JDK, the Kotlin stdlib) that syntactic resolution typed library members with, by name and library version.'),
   layout: z.object({ symbolBucketBits: bucketBits, fileBucketBits: bucketBits, changeBucketBits: bucketBits })
     .describe('Symbols live in 2^symbolBucketBits shards by key, files and texts in 2^fileBucketBits shards by path, change records in 2^changeBucketBits shards by path; every one of them is listed in shards.'),
   counts: z.object({ files: count, symbols: count, references: count, edges: count }),

@@ -47,6 +47,12 @@ export interface SkippedFile {
   detail: string;
 }
 
+/** A model of a library's public API the syntactic resolvers typed library calls with (`{ name: 'jdk', version: '17.0.15' }`). */
+export interface LibraryModelRef {
+  name: string;
+  version: string;
+}
+
 export interface LanguageSummary {
   files: number;
   /** compiler: resolved by a compiler; syntactic: resolved on the syntax tree. */
@@ -62,6 +68,8 @@ export interface Manifest {
   builtAt: string;
   indexer: { name: string; version: string };
   parsers: Record<string, string>;
+  /** The library API models resolution read (the JDK's, the Kotlin stdlib's), when any: which library, of which version. */
+  libraryModels?: LibraryModelRef[];
   /**
    * Shard layout: symbols live in 2^symbolBucketBits buckets by key, files (and their texts) in
    * 2^fileBucketBits by path, change records in 2^changeBucketBits by path (finer: a review reads

@@ -9,6 +9,8 @@ export interface IndexStatus extends Answer {
   builtAt: string;
   indexer: Manifest['indexer'];
   parsers: Manifest['parsers'];
+  /** Library API models resolution used (JDK, Kotlin stdlib); none when the index says nothing. */
+  libraryModels: NonNullable<Manifest['libraryModels']>;
   formatVersion: number;
   languages: Manifest['languages'];
   counts: Manifest['counts'];
@@ -30,6 +32,7 @@ export function indexStatus(reader: IndexReader, requested?: string): IndexStatu
     builtAt: m.builtAt,
     indexer: m.indexer,
     parsers: m.parsers,
+    libraryModels: m.libraryModels ?? [],
     formatVersion: m.formatVersion,
     languages: m.languages,
     counts: m.counts,

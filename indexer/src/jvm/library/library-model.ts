@@ -5,6 +5,8 @@
 // from their compact lines only when that type is first asked for.
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
+import type { LibraryModelRef } from '@sextant/format';
+import type { JvmLanguage } from '../file-model.ts';
 
 export type LibraryTypeKind = 'class' | 'interface' | 'enum' | 'annotation' | 'record' | 'object';
 export type LibraryMemberKind = 'method' | 'constructor' | 'field' | 'property';
@@ -47,10 +49,7 @@ export interface LibraryType {
 }
 
 /** Which model a build used, as the manifest records it. */
-export interface LibraryModelId {
-  name: string;
-  version: string;
-}
+export type LibraryModelId = LibraryModelRef;
 
 interface RawType {
   k: string;
@@ -219,3 +218,14 @@ function committed(file: string): () => Buffer {
 export const JDK_MODEL = new LibraryModel('jdk', committed('jdk-17.json.gz'));
 /** The Kotlin view of the standard library: built-in and mapped types, classes, top-level functions, extensions, aliases. */
 export const KOTLIN_STDLIB_MODEL = new LibraryModel('kotlin-stdlib', committed('kotlin-stdlib-2.4.20.json.gz'));
+
+/**
+ * The models resolving files of these languages reads: every Java file sees java.lang through the
+ * JDK's, every Kotlin file its default imports through the stdlib's (and java.lang through the JDK's).
+ */
+export function libraryModelsFor(languages: Iterable<JvmLanguage>): LibraryModelId[] {
+  const langs = new Set(languages);
+  const models = langs.size > 0 ? [JDK_MODEL] : [];
+  if (langs.has('kotlin')) models.push(KOTLIN_STDLIB_MODEL);
+  return models.map((m) => m.id);
+}

@@ -21,6 +21,7 @@ export const indexStatusTool = defineTool({
     builtAt: z.string(),
     indexer: z.object({ name: z.string(), version: z.string() }),
     parsers: z.record(z.string(), z.string()),
+    libraryModels: z.array(z.object({ name: z.string(), version: z.string() })).describe('Library API models (JDK, Kotlin stdlib) the Java/Kotlin resolution typed library calls with.'),
     formatVersion: z.number().int(),
     languages: z.record(z.string(), languageSummary),
     counts: z.object({ files: z.number().int(), symbols: z.number().int(), references: z.number().int(), edges: z.number().int() }),
@@ -37,6 +38,7 @@ export const indexStatusTool = defineTool({
     return [
       `${s.repo}@${s.commit} indexed ${s.builtAt} by ${s.indexer.name} ${s.indexer.version}`,
       `languages: ${languages || 'none'}`,
+      ...(s.libraryModels.length ? [`library models: ${s.libraryModels.map((m) => `${m.name} ${m.version}`).join(', ')}`] : []),
       `counts: ${s.counts.files} files, ${s.counts.symbols} symbols, ${s.counts.references} references, ${s.counts.edges} edges; ${s.shards.count} shards, ${s.shards.bytes} bytes`,
       ...(s.skipped.length ? [`skipped ${s.skipped.length}:`, ...s.skipped.map((f) => `  ${f.path}: ${f.detail}`)] : []),
       ...s.warnings.map((w) => `warning: ${w}`),
