@@ -110,7 +110,7 @@ for (const makeBackend of BACKENDS) {
         ]);
         const methods = await ok('find_implementations', { qualifiedName: 'com.example.core.Repository#save(T)' });
         expect(methods.results.map((r: any) => r.qualifiedName).sort()).toEqual([
-          'com.example.app.FakeRepository.save', 'com.example.core.InMemoryOrderRepository#save(Order)',
+          'com.example.app.FakeRepository.save(Order)', 'com.example.core.InMemoryOrderRepository#save(Order)',
         ]);
       });
 

@@ -23,6 +23,12 @@
 
 (package_header (qualified_identifier) @package) @ignore
 
+; `@file:JvmName("KotlinExtensions")`: the class Java sees this file's top-level declarations in.
+(file_annotation
+  (constructor_invocation
+    (user_type (identifier) @_annotation (#eq? @_annotation "JvmName"))
+    (value_arguments (value_argument (string_literal (string_content) @facade)))))
+
 (label) @ignore
 
 ; ---------------------------------------------------------------------------------------------
@@ -102,6 +108,21 @@
 (class_parameter . (identifier) @name (type) @type) @definition.parameter
 
 (class_parameter ["val" "var"] . (identifier) @name (type) @type) @definition.property
+
+; `@JvmName("…")`: the name Java calls the declaration by. At file level, after a comment, the
+; grammar reads an annotation with arguments as an annotated expression before the declaration.
+(function_declaration
+  (modifiers
+    (annotation
+      (constructor_invocation
+        (user_type (identifier) @_annotation (#eq? @_annotation "JvmName"))
+        (value_arguments (value_argument (string_literal (string_content) @jvm.name))))))) @declaration
+
+((annotated_expression
+   (annotation (user_type (identifier) @_annotation (#eq? @_annotation "JvmName")))
+   (parenthesized_expression (string_literal (string_content) @jvm.name)))
+  .
+  (function_declaration) @declaration)
 
 (class_declaration (modifiers) @modifiers) @declaration
 

@@ -57,6 +57,8 @@ export interface DefEntry extends NameRange {
   varargs?: boolean;
   /** A loop variable: its type is the element type of `value`. */
   iterates?: boolean;
+  /** The name Java calls a Kotlin declaration by (`@JvmName`). */
+  jvmName?: string;
 }
 
 export interface RefEntry extends NameRange {
@@ -121,6 +123,8 @@ export interface FileModel {
   path: string;
   lang: JvmLanguage;
   pkg: string;
+  /** The class Java sees a Kotlin file's top-level declarations in, when `@file:JvmName` names it. */
+  facade?: string;
   imports: ImportEntry[];
   defs: DefEntry[];
   refs: RefEntry[];

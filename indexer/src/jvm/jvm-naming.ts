@@ -1,11 +1,13 @@
 // Qualified names and modifiers in the style users of each language already know: Java
 // `com.example.OrderService#submit(String)` (parameter types as written, erased; fields
-// `OrderService#repo`; nested types dotted), Kotlin `com.example.OrderService.submit`. The identity
-// a symbol key hashes is the qualified name (plus the parameter list where the name alone would not
-// tell overloads apart), never the file path: a class keeps its key when its file moves.
+// `OrderService#repo`; nested types dotted), Kotlin `com.example.OrderService.submit(String)`
+// (an extension's receiver in brackets: `retrofit2.await[Call]()`). Kotlin overloads may differ in
+// type arguments alone (given distinct @JvmName), so those keep their types as written. The
+// identity a symbol key hashes is the qualified name, never the file path: a class keeps its key
+// when its file moves.
 import { MODIFIERS, type SymbolKind } from '@sextant/format';
 import { CALLABLE_KINDS, TYPE_KINDS, type DefEntry, type JvmLanguage } from './file-model.ts';
-import { erasedText } from './type-text.ts';
+import { erasedText, parseTypeText, type TypeText } from './type-text.ts';
 
 export interface Naming {
   name: string;
@@ -23,6 +25,8 @@ export interface NamingContext {
   params: DefEntry[];
   /** Name given to an anonymous declaration by the caller. */
   anonymous?: string;
+  /** A Kotlin callable whose erased signature another in its scope shares: its types as written. */
+  unerased?: boolean;
 }
 
 export function nameDeclaration(context: NamingContext): Naming {
@@ -30,8 +34,8 @@ export function nameDeclaration(context: NamingContext): Naming {
   const name = def.name || context.anonymous || '<anonymous>';
   const prefix = pkg ? `${pkg}.` : '';
   if (!parent) {
-    const qname = `${prefix}${name}`;
-    return { name, qname, identity: lang === 'kotlin' && CALLABLE_KINDS.has(def.kind) ? `${qname}${kotlinSignature(def, params)}` : qname };
+    const qname = `${prefix}${name}${lang === 'kotlin' && CALLABLE_KINDS.has(def.kind) ? kotlinSignature(def, params, context.unerased) : ''}`;
+    return { name, qname, identity: qname };
   }
   if (lang === 'java') {
     if (TYPE_KINDS.has(def.kind) || !TYPE_KINDS.has(parent.kind) && parent.kind !== 'enumMember') {
@@ -45,13 +49,35 @@ export function nameDeclaration(context: NamingContext): Naming {
     const qname = `${parent.qname}#${name}`;
     return { name, qname, identity: qname };
   }
-  const qname = `${parent.qname}.${name}`;
-  return { name, qname, identity: CALLABLE_KINDS.has(def.kind) ? `${qname}${kotlinSignature(def, params)}` : qname };
+  const qname = `${parent.qname}.${name}${CALLABLE_KINDS.has(def.kind) ? kotlinSignature(def, params, context.unerased) : ''}`;
+  return { name, qname, identity: qname };
 }
 
-/** `(String, Int)` plus the receiver of an extension: Kotlin overloads share their qualified name. */
-function kotlinSignature(def: DefEntry, params: DefEntry[]): string {
-  return `${def.receiverType ? `[${erasedText(def.receiverType)}]` : ''}(${params.map((p) => erasedText(p.type ?? '')).join(', ')})`;
+/** `(String, Int)` plus the receiver of an extension (`[Call]()`), erased unless asked otherwise. */
+export function kotlinSignature(def: DefEntry, params: DefEntry[], unerased = false): string {
+  const type = (text: string) => (unerased ? text.replace(/\s+/g, '') : kotlinErasure(text));
+  return `${def.receiverType ? `[${type(def.receiverType)}]` : ''}(${params.map((p) => `${p.varargs ? 'vararg ' : ''}${type(p.type ?? '')}`).join(', ')})`;
+}
+
+/**
+ * A Kotlin type as its JVM signature tells it apart: type arguments erased except an Array's
+ * (`Array<String>` and `Array<Int>` are different JVM types), no nullability, function types by
+ * their parameter and result types (`(Int) -> Unit`).
+ */
+function kotlinErasure(text: string): string {
+  const parsed = parseTypeText(text);
+  return parsed ? erasedTypeText(parsed) : erasedText(text);
+}
+
+function erasedTypeText(type: TypeText): string {
+  let out: string;
+  if (type.functional) {
+    out = type.params && type.result ? `(${type.params.map(erasedTypeText).join(', ')}) -> ${erasedTypeText(type.result)}` : 'Function';
+  } else {
+    out = type.segments.join('.');
+    if (type.segments[type.segments.length - 1] === 'Array' && type.args.length === 1) out += `<${erasedTypeText(type.args[0]!)}>`;
+  }
+  return out + '[]'.repeat(type.dims);
 }
 
 const JAVA_MODIFIERS: Record<string, number> = {
@@ -77,4 +103,9 @@ export function modifierBits(lang: JvmLanguage, modifiers: string | undefined): 
 export function hasModifier(modifiers: string | undefined, keyword: string): boolean {
   if (!modifiers) return false;
   return new RegExp(`(^|\\s)${keyword}(\\s|$)`).test(modifiers.replace(/@[\w.]+(\s*\((?:[^()]|\([^()]*\))*\))?/g, ' '));
+}
+
+/** Whether the declaration's modifiers carry an annotation (`JvmOverloads`, `JvmStatic`, `JvmField`). */
+export function hasAnnotation(modifiers: string | undefined, name: string): boolean {
+  return modifiers !== undefined && new RegExp(`@(?:[\\w.]*\\.)?${name}\\b`).test(modifiers);
 }

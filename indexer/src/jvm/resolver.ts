@@ -8,7 +8,8 @@
 // `candidate` for each of several possible ones (or for a bare name match when the receiver's type
 // is unknown), nothing at all when there is no candidate. Never `exact`: there is no compiler here.
 import { MODIFIERS, type Confidence, type ReferenceKind, type SymbolKind } from '@sextant/format';
-import { CALLABLE_KINDS, TYPE_KINDS, type ExprEntry, type RefEntry, type Role } from './file-model.ts';
+import { CALLABLE_KINDS, TYPE_KINDS, type ExprEntry, type JvmLanguage, type RefEntry, type Role } from './file-model.ts';
+import { hasAnnotation, hasModifier } from './jvm-naming.ts';
 import { boxesOf, isKotlinDefaultPackage, isPackageRoot, jdkPackageDeclares, primitiveArrayElement, primitiveOfBox, primitiveOfKotlin, runtimeName, widens } from './jvm-builtins.ts';
 import { LibraryTypes, type LibraryFound } from './library/library-types.ts';
 import { envOf, NO_ENV, sameType, substitute, type JType, type TypeEnv } from './jvm-types.ts';
@@ -86,6 +87,13 @@ interface Applicability {
   phase: 1 | 2 | 3;
 }
 
+/** One parameter as a call passes it. */
+interface ParamSlot {
+  type(): JType | undefined;
+  varargs: boolean;
+  optional: boolean;
+}
+
 interface MemberLookup {
   found: Found[];
   /** First external supertype met on the way, which may declare the member instead. */
@@ -150,6 +158,21 @@ export class JvmResolver {
   receiverTypeOf(decl: Decl): JType | undefined {
     if (!decl.def.receiverType) return undefined;
     return this.file(this.declFile(decl)).resolveTypeText(decl.def.receiverType, decl.def.ownScope >= 0 ? decl.def.ownScope : decl.def.scope);
+  }
+
+  private facadeIndex?: Map<string, Map<string, string>>;
+
+  /** Kotlin files with top-level functions or properties, by package and the facade class name Java sees them in. */
+  facades(pkg: string): ReadonlyMap<string, string> | undefined {
+    if (!this.facadeIndex) {
+      this.facadeIndex = new Map();
+      for (const fd of this.table.files) {
+        if (fd.file.lang !== 'kotlin' || !fd.decls.some((d) => !d.parent && (d.kind === 'function' || d.kind === 'property'))) continue;
+        const byName = this.facadeIndex.get(fd.file.pkg) ?? this.facadeIndex.set(fd.file.pkg, new Map()).get(fd.file.pkg)!;
+        byName.set(fd.file.facade ?? facadeName(fd.file.path), fd.file.path);
+      }
+    }
+    return this.facadeIndex.get(pkg);
   }
 
   declFile(decl: Decl): FileDecls {
@@ -322,19 +345,23 @@ export class JvmResolver {
    * The overloads that accept the arguments, chosen as javac does (JLS 15.12.2) as far as the
    * argument types are known: by arity; then the first phase that applies (no boxing nor varargs,
    * then boxing, then varargs); then the most specific method. Where an argument's type is unknown
-   * and that leaves a choice, the overloads matching the known arguments best.
+   * and that leaves a choice, the overloads matching the known arguments best. `caller` is the
+   * calling file's language: Java passes a Kotlin callable's parameters as the JVM sees them (a
+   * suspend function's Continuation last, default values only with @JvmOverloads, an extension's
+   * receiver first when `facade` says it is called through the file's facade class).
    */
-  pick(candidates: Found[], args: (JType | undefined)[] | undefined): { chosen: Found[]; exact: boolean } {
-    if (candidates.length <= 1 || !args) return { chosen: candidates, exact: candidates.length === 1 };
+  pick(candidates: Found[], args: (JType | undefined)[] | undefined, caller: JvmLanguage = 'kotlin', facade = false): { chosen: Found[]; exact: boolean } {
+    if (candidates.length <= 1 && !facade || !args) return { chosen: candidates, exact: candidates.length === 1 };
     const n = args.length;
-    const byArity = candidates.filter(({ decl }) => {
-      const params = decl.params ?? [];
-      const required = params.filter((p) => p.def.value === undefined || decl.file.lang === 'java').length;
-      const varargs = params.length > 0 && params[params.length - 1]!.def.varargs;
-      return varargs ? n >= params.length - 1 : n <= params.length && n >= required;
+    const shapes = new Map(candidates.map((c) => [c, this.slots(c.decl, caller, facade)]));
+    const byArity = candidates.filter((c) => {
+      const slots = shapes.get(c)!;
+      const required = slots.filter((slot) => !slot.optional).length;
+      const varargs = slots.length > 0 && slots[slots.length - 1]!.varargs;
+      return varargs ? n >= slots.length - 1 : n <= slots.length && n >= required;
     });
     if (byArity.length <= 1) return { chosen: byArity.length ? byArity : candidates, exact: byArity.length === 1 };
-    const applicable = byArity.map((candidate) => this.applicability(candidate, args)).filter((a): a is Applicability => a !== undefined);
+    const applicable = byArity.map((candidate) => this.applicability(candidate, args, shapes.get(candidate)!)).filter((a): a is Applicability => a !== undefined);
     if (applicable.length === 0) return { chosen: byArity, exact: false };
     // A method applicable for certain in an earlier phase hides every one of a later phase.
     const certain = applicable.filter((a) => a.certain);
@@ -349,20 +376,19 @@ export class JvmResolver {
     return { chosen: pool.map((a) => a.found), exact: false };
   }
 
-  /** How a candidate takes the arguments; undefined when some known argument does not fit. */
-  private applicability(found: Found, args: (JType | undefined)[]): Applicability | undefined {
-    const params = found.decl.params ?? [];
+  /** How a candidate takes the arguments in its parameter slots; undefined when some known argument does not fit. */
+  private applicability(found: Found, args: (JType | undefined)[], slots: ParamSlot[]): Applicability | undefined {
     const n = args.length;
-    const last = params.length - 1;
-    const spread = last >= 0 && params[last]!.def.varargs === true
-      && !(n === params.length && (args[last]?.t === 'array' || args[last]?.t === 'null'));
+    const last = slots.length - 1;
+    const spread = last >= 0 && slots[last]!.varargs
+      && !(n === slots.length && (args[last]?.t === 'array' || args[last]?.t === 'null'));
     const types: (JType | undefined)[] = [];
     let score = 0;
     let certain = true;
     let boxing = false;
     for (let i = 0; i < n; i++) {
-      const param = params[Math.min(i, last)];
-      let type = param && this.typeOfDecl(param);
+      const slot = slots[Math.min(i, last)];
+      let type = slot?.type();
       if (type) type = this.erased(substitute(type, found.env));
       if (type && spread && i >= last && type.t === 'array') type = type.of;
       types.push(type);
@@ -390,16 +416,35 @@ export class JvmResolver {
     });
   }
 
+  /** A callable's parameters as a caller in `caller` passes them (see pick). */
+  private slots(decl: Decl, caller: JvmLanguage, facade: boolean): ParamSlot[] {
+    const javaView = caller === 'java' && decl.file.lang === 'kotlin';
+    const overloads = javaView && hasAnnotation(decl.def.modifiers, 'JvmOverloads');
+    const slots: ParamSlot[] = (decl.params ?? []).map((p) => ({
+      type: () => this.typeOfDecl(p), varargs: p.def.varargs === true,
+      optional: p.def.value !== undefined && decl.file.lang === 'kotlin' && (!javaView || overloads),
+    }));
+    if (!javaView) return slots;
+    if (facade && decl.def.receiverType) slots.unshift({ type: () => this.receiverTypeOf(decl), varargs: false, optional: false });
+    if (decl.mods & MODIFIERS.async) slots.push({ type: () => ({ t: 'ext', fqn: 'kotlin.coroutines.Continuation', args: [] }), varargs: false, optional: false });
+    return slots;
+  }
+
   /**
    * The type environment of a chosen method with its own type parameters bound from the arguments
    * (`<T> T checkNotNull(T)` on an Item returns an Item): unification of each parameter's type with
    * its argument's, a first binding winning, primitives boxed. Unbound ones stay variables (their
-   * bound gives their members).
+   * bound gives their members). Through a Kotlin file's facade (`facade`), an extension's receiver
+   * is the first argument.
    */
-  inferred(found: Found, args: (JType | undefined)[] | undefined, vars = found.decl.typeParams): TypeEnv {
-    const params = found.decl.params;
-    if (!vars || !params?.length || !args) return found.env;
+  inferred(found: Found, allArgs: (JType | undefined)[] | undefined, vars = found.decl.typeParams, facade = false): TypeEnv {
+    const params = found.decl.params ?? [];
+    const receiver = facade ? this.receiverTypeOf(found.decl) : undefined;
+    if (!vars || !params.length && !receiver || !allArgs) return found.env;
     const env = new Map(found.env);
+    if (receiver && allArgs[0]) this.unify(receiver, allArgs[0], vars, env, found.decl.file.lang);
+    const args = receiver ? allArgs.slice(1) : allArgs;
+    if (!params.length) return env;
     const last = params.length - 1;
     const spread = params[last]!.def.varargs === true && !(args.length === params.length && args[last]?.t === 'array');
     args.forEach((arg, i) => {
@@ -976,21 +1021,18 @@ export class FileResolution {
 
   /**
    * The Kotlin file of this package whose facade class Java calls `name` (`Pricing.kt` is
-   * `PricingKt`; `@file:JvmName` is not read). Java reaches that file's top-level functions and
-   * properties as static members of it.
+   * `PricingKt`, or what its `@file:JvmName` says). Java reaches that file's top-level functions
+   * and properties as static members of it.
    */
   private facadeIn(pkg: string, name: string): string | undefined {
-    if (this.fd.file.lang !== 'java' || !name.endsWith('Kt')) return undefined;
-    for (const decls of this.table.packages.get(pkg)?.values() ?? []) {
-      for (const decl of decls) if (decl.file.lang === 'kotlin' && facadeName(decl.file.path) === name) return decl.file.path;
-    }
-    return undefined;
+    if (this.fd.file.lang !== 'java') return undefined;
+    return this.resolver.facades(pkg)?.get(name);
   }
 
   /** A facade named without qualifier: in this package, imported by name, or under a wildcard import. */
   private facade(name: string): { pkg: string; path: string } | undefined {
     const file = this.fd.file;
-    if (file.lang !== 'java' || !name.endsWith('Kt')) return undefined;
+    if (file.lang !== 'java') return undefined;
     const pkgs = [file.pkg, ...file.imports.filter((i) => !i.static && (i.wildcard || i.path.endsWith(`.${name}`)))
       .map((i) => (i.wildcard ? i.path : i.path.slice(0, i.path.lastIndexOf('.'))))];
     for (const pkg of pkgs) {
@@ -1002,21 +1044,39 @@ export class FileResolution {
 
   /**
    * `PricingKt.priceWithTax(o)`, `PricingKt.isLarge(o)` (an extension, its receiver the first
-   * argument), `PricingKt.getTaxRate()` and `PricingKt.TAX_RATE` (a property's getter, a constant).
+   * argument), `KotlinExtensions.await(call, continuation)` (a suspend function's Continuation
+   * last, overloads by their @JvmName), `PricingKt.getTaxRate()` and `PricingKt.TAX_RATE` (a
+   * property's getter, a constant).
    */
   private facadeMember(receiver: Resolution, name: string, kind: ReferenceKind, args: (JType | undefined)[] | undefined): Resolution {
-    const inFile = (n: string) => (this.table.packages.get(receiver.pkg!)?.get(n) ?? []).filter((d) => d.file.path === receiver.facade);
-    const functions = inFile(name).filter((d) => d.kind === 'function');
-    if (kind === 'call' && functions.length) {
-      const plain = functions.filter((d) => !d.def.receiverType);
-      if (plain.length === functions.length) return this.chosen(plain.map((decl) => ({ decl, env: NO_ENV })), args, 'call');
-      return { targets: functions.map((decl) => ({ decl })), confidence: functions.length === 1 ? 'resolved' : 'candidate', kind };
+    const inFile = [...(this.table.packages.get(receiver.pkg!)?.values() ?? [])].flat().filter((d) => d.file.path === receiver.facade);
+    const functions = inFile.filter((d) => d.kind === 'function' && (d.def.jvmName ?? d.name) === name);
+    if (kind === 'call' && functions.length) return this.chosen(functions.map((decl) => ({ decl, env: NO_ENV })), args, 'call', true);
+    const properties = this.accessedProperties(inFile, kind === 'call' ? name : undefined, args?.length ?? 0);
+    if (kind !== 'call') {
+      const fields = inFile.filter((d) => d.kind === 'property' && d.name === name);
+      if (fields.length === 1) return this.valued({ decl: fields[0]!, env: NO_ENV }, kind);
+    } else if (properties?.found.length === 1) {
+      return this.valued({ decl: properties.found[0]!, env: NO_ENV }, properties.write ? 'write' : 'read');
     }
-    const accessor = kind === 'call' ? /^(?:get|is|set)([A-Z]\w*)$/.exec(name) : undefined;
-    const propertyName = accessor ? accessor[1]!.charAt(0).toLowerCase() + accessor[1]!.slice(1) : name;
-    const properties = inFile(propertyName).filter((d) => d.kind === 'property');
-    if (properties.length === 1) return this.valued({ decl: properties[0]!, env: NO_ENV }, name.startsWith('set') && accessor ? 'write' : kind === 'call' ? 'read' : kind);
     return { ...UNRESOLVED, kind };
+  }
+
+  /**
+   * The Kotlin properties a Java accessor call reaches (`getName()` → name, `isOpen()` → isOpen,
+   * `setOpen(v)` → open or isOpen); a @JvmField or const property has no accessors.
+   */
+  private accessedProperties(candidates: Decl[], accessor: string | undefined, argCount: number): { found: Decl[]; write: boolean } | undefined {
+    const match = accessor ? /^(get|set|is)([A-Z]\w*)$/.exec(accessor) : undefined;
+    if (!match) return undefined;
+    const [, prefix, rest] = match;
+    const write = prefix === 'set';
+    if (write !== (argCount === 1) || argCount > 1) return undefined;
+    const plain = rest!.charAt(0).toLowerCase() + rest!.slice(1);
+    const names = prefix === 'is' ? [accessor!] : write ? [plain, `is${rest}`] : [plain];
+    const found = candidates.filter((d) => d.kind === 'property' && d.file.lang === 'kotlin' && names.includes(d.name)
+      && !hasAnnotation(d.def.modifiers, 'JvmField') && !hasModifier(d.def.modifiers, 'const'));
+    return { found, write };
   }
 
   private qualifier(ref: RefEntry): Resolution {
@@ -1341,7 +1401,9 @@ export class FileResolution {
     const lookup = this.resolver.members(type, name, kinds);
     if (lookup.found.length || type.t !== 'decl' || !type.decl.companion) return lookup;
     const companion = this.resolver.members({ t: 'decl', decl: type.decl.companion, args: [] }, name, kinds);
-    return companion.found.length ? companion : lookup;
+    // Java reaches a companion's members through the class only when they are static there (@JvmStatic, @JvmField, const).
+    const found = this.fd.file.lang === 'java' ? companion.found.filter((f) => isStaticToJava(f.decl)) : companion.found;
+    return found.length ? { ...companion, found } : lookup;
   }
 
   /** `get<Name>()`/`is<Name>()` (or `set<Name>(v)`) of a Java class, read as a Kotlin property. */
@@ -1362,15 +1424,16 @@ export class FileResolution {
   private kotlinProperty(type: JType, name: string, argCount: number): Resolution | undefined {
     const match = /^(get|set|is)([A-Z]\w*)$/.exec(name);
     if (!match) return undefined;
-    const [, prefix, rest] = match;
-    if ((prefix === 'set') !== (argCount === 1) || argCount > 1) return undefined;
-    const property = prefix === 'is' ? name : rest!.charAt(0).toLowerCase() + rest!.slice(1);
-    const found = this.resolver.members(type, property, VALUE_MEMBER_KINDS).found.filter((f) => f.decl.file.lang === 'kotlin' && f.decl.kind === 'property');
-    if (found.length !== 1) return undefined;
-    const valueType = this.resolver.typeOfDecl(found[0]!.decl);
+    const rest = match[2]!;
+    const names = match[1] === 'is' ? [name] : match[1] === 'set' ? [rest.charAt(0).toLowerCase() + rest.slice(1), `is${rest}`] : [rest.charAt(0).toLowerCase() + rest.slice(1)];
+    const members = names.flatMap((n) => this.resolver.members(type, n, VALUE_MEMBER_KINDS).found);
+    const accessed = this.accessedProperties(members.map((f) => f.decl), name, argCount);
+    if (accessed?.found.length !== 1) return undefined;
+    const found = members.find((f) => f.decl === accessed.found[0])!;
+    const valueType = this.resolver.typeOfDecl(found.decl);
     return {
-      targets: [{ decl: found[0]!.decl }], confidence: 'resolved', kind: prefix === 'set' ? 'write' : 'read',
-      ...(valueType && prefix !== 'set' ? { value: substitute(valueType, found[0]!.env) } : {}),
+      targets: [{ decl: found.decl }], confidence: 'resolved', kind: accessed.write ? 'write' : 'read',
+      ...(valueType && !accessed.write ? { value: substitute(valueType, found.env) } : {}),
     };
   }
 
@@ -1560,11 +1623,11 @@ export class FileResolution {
   }
 
   /** Overload choice among found methods; the value is the return type when one was chosen. */
-  private chosen(found: Found[], args: (JType | undefined)[] | undefined, kind: ReferenceKind): Resolution {
-    const { chosen, exact } = this.resolver.pick(found, args);
+  private chosen(found: Found[], args: (JType | undefined)[] | undefined, kind: ReferenceKind, facade = false): Resolution {
+    const { chosen, exact } = this.resolver.pick(found, args, this.fd.file.lang, facade);
     if (exact && chosen.length === 1) {
       const returned = this.resolver.typeOfDecl(chosen[0]!.decl);
-      const env = this.resolver.inferred(chosen[0]!, args);
+      const env = this.resolver.inferred(chosen[0]!, args, undefined, facade);
       return { targets: [{ decl: chosen[0]!.decl }], confidence: 'resolved', kind, env, ...(returned ? { value: substitute(returned, env) } : {}) };
     }
     return { targets: chosen.map((f) => ({ decl: f.decl })), confidence: 'candidate', kind };
@@ -1606,7 +1669,7 @@ export class FileResolution {
     if (type.t !== 'decl') return { targets, confidence: 'resolved', kind, value: type };
     const constructors = type.decl.members?.get(CONSTRUCTOR) ?? [];
     if (constructors.length === 0) return { targets, confidence: 'resolved', kind, value: type };
-    const { chosen, exact } = this.resolver.pick(constructors.map((decl) => ({ decl, env: NO_ENV })), args);
+    const { chosen, exact } = this.resolver.pick(constructors.map((decl) => ({ decl, env: NO_ENV })), args, this.fd.file.lang);
     // A Kotlin primary constructor is the class itself: explicit constructors may not match at all.
     if (this.primaryConstructorFits(type.decl, args) && (!exact || !constructors.some((c) => arityFits(c, args!.length)))) {
       return { targets, confidence: 'resolved', kind, value: type };
@@ -1771,6 +1834,12 @@ function computePackage(fqn: string): string {
   const segments = fqn.split('.');
   const type = segments.findIndex((s) => /^[A-Z]/.test(s));
   return segments.slice(0, type > 0 ? type : Math.max(1, segments.length - 1)).join('.');
+}
+
+/** A companion member Java sees as a static member of the outer class. */
+function isStaticToJava(decl: Decl): boolean {
+  const modifiers = decl.def.modifiers;
+  return hasAnnotation(modifiers, 'JvmStatic') || hasAnnotation(modifiers, 'JvmField') || hasModifier(modifiers, 'const') || hasModifier(modifiers, 'lateinit');
 }
 
 /** Whether a callable takes this many arguments (Kotlin parameters with defaults may be left out). */

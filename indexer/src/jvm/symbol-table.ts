@@ -4,7 +4,7 @@
 import { localSymbolKey, symbolKey, type SymbolKind } from '@sextant/format';
 import type { BuildLayout } from './build-layout.ts';
 import { CALLABLE_KINDS, TYPE_KINDS, type DefEntry, type FileModel } from './file-model.ts';
-import { hasModifier, modifierBits, nameDeclaration } from './jvm-naming.ts';
+import { hasModifier, kotlinSignature, modifierBits, nameDeclaration } from './jvm-naming.ts';
 
 export interface Decl {
   id: number;
@@ -69,6 +69,7 @@ export class SymbolTable {
         const owner = def.scope >= 0 ? scopeOwner.get(def.scope) : undefined;
         if (owner !== undefined) (params.get(owner) ?? params.set(owner, []).get(owner)!).push(i);
       });
+      const unerased = file.lang === 'kotlin' ? clashingSignatures(file, params) : undefined;
       const anonymousCount = new Map<Decl | undefined, number>();
       file.defs.forEach((def, defIndex) => {
         const parent = def.parent >= 0 ? fileDecls.decls[def.parent] : undefined;
@@ -84,7 +85,7 @@ export class SymbolTable {
           }
         }
         const naming = nameDeclaration({
-          lang: file.lang, pkg: file.pkg, def, params: (params.get(defIndex) ?? []).map((i) => file.defs[i]!), anonymous,
+          lang: file.lang, pkg: file.pkg, def, params: (params.get(defIndex) ?? []).map((i) => file.defs[i]!), anonymous, unerased: unerased?.has(defIndex),
           parent: parent && { qname: parent.qname, kind: parent.kind, name: parent.name },
         });
         const decl: Decl = {
@@ -175,4 +176,15 @@ export class SymbolTable {
   isOverride(decl: Decl): boolean {
     return hasModifier(decl.def.modifiers, 'override') || /@Override\b/.test(decl.def.modifiers ?? '');
   }
+}
+
+/** Kotlin callables of a file whose erased signature another in the same scope shares (overloads told apart by @JvmName). */
+function clashingSignatures(file: FileModel, params: Map<number, number[]>): Set<number> {
+  const bySignature = new Map<string, number[]>();
+  file.defs.forEach((def, i) => {
+    if (!CALLABLE_KINDS.has(def.kind) || def.local) return;
+    const signature = `${def.parent}|${def.name}|${kotlinSignature(def, (params.get(i) ?? []).map((p) => file.defs[p]!))}`;
+    (bySignature.get(signature) ?? bySignature.set(signature, []).get(signature)!).push(i);
+  });
+  return new Set([...bySignature.values()].filter((defs) => defs.length > 1).flat());
 }

@@ -5,9 +5,10 @@
 // Capture vocabulary. Each match has one primary capture:
 //   @definition.<SymbolKind>  a declaration node; with @name (none: anonymous), @type (declared or
 //                             return type), @receiver.type (extension receiver), @value (initialiser),
-//                             @doc, @modifiers, and the flags @varargs and @iterates (a loop variable).
-//   @declaration              adds @type, @receiver.type, @value, @doc, @modifiers to the definition
-//                             declared by this node (patterns stay small: one aspect each).
+//                             @doc, @modifiers, @jvm.name (the name Java calls it by), and the flags
+//                             @varargs and @iterates (a loop variable).
+//   @declaration              adds @type, @receiver.type, @value, @doc, @modifiers, @jvm.name to the
+//                             definition declared by this node (patterns stay small: one aspect each).
 //   @reference.<role>         a reference expression (roles in file-model.ts); with @name, and
 //                             @receiver, @arguments, @argument (an argument outside the list),
 //                             @type (of an object creation: the type with its arguments),
@@ -18,9 +19,9 @@
 //   @element (@value: element of), @lambda (its parameters are those declared in its scope)
 //                             expressions whose type resolution can follow.
 // Independent of the primary capture: @scope (a code scope), @members (a node the grammar reads as
-// code that is a class body: no code scope, whatever @scope says), @package, @ignore (no references
-// to names inside this node), @header (a part of a class's header: names in it do not see the class's
-// members).
+// code that is a class body: no code scope, whatever @scope says), @package, @facade (the class
+// name Java sees the file's top-level declarations in), @ignore (no references to names inside
+// this node), @header (a part of a class's header: names in it do not see the class's members).
 //
 // Precedence: a name node yields one entry. A definition beats a reference; among references (and
 // among definitions of one declaration) the pattern that comes last in the file wins.
@@ -44,9 +45,9 @@ const HOLDER_KINDS: ReadonlySet<SymbolKind> = new Set(['class', 'interface', 'en
 const KIND_SET: ReadonlySet<string> = new Set(SYMBOL_KINDS);
 const ROLE_SET: ReadonlySet<string> = new Set(ROLES);
 const AUX_CAPTURES = new Set([
-  'name', 'type', 'receiver.type', 'value', 'doc', 'modifiers', 'varargs', 'iterates', 'receiver', 'arguments', 'argument',
+  'name', 'type', 'receiver.type', 'value', 'doc', 'modifiers', 'jvm.name', 'varargs', 'iterates', 'receiver', 'arguments', 'argument',
   'import.path', 'import.wildcard', 'import.static', 'import.alias', 'scope', 'package', 'ignore', 'header', 'declaration', 'import',
-  'this', 'super', 'cast', 'parens', 'element', 'lambda', 'superclass', 'members', 'case',
+  'this', 'super', 'cast', 'parens', 'element', 'lambda', 'superclass', 'members', 'case', 'facade',
 ]);
 const MAX_DOC = 1000;
 const MAX_SIGNATURE = 300;
@@ -88,6 +89,7 @@ interface Aux {
   value?: Node;
   doc?: Node;
   modifiers?: Node;
+  jvmName?: Node;
 }
 
 type RawExpr =
@@ -118,6 +120,7 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
   const headers: Interval[] = [];
   const imports = new Map<number, { node: Node; pattern: number; entry: ImportEntry }>();
   let pkg = '';
+  let facade: string | undefined;
 
   const captures = new Map<string, Node>();
   const deadline = performance.now() + timeLimitMs;
@@ -139,6 +142,7 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
         ignored.push({ start: capture.node.startIndex, end: capture.node.endIndex });
       } else if (role === HEADER) headers.push({ start: capture.node.startIndex, end: capture.node.endIndex });
       else if (role === PACKAGE) pkg = capture.node.text.replace(/\s+/g, '');
+      else if (role === FACADE) facade = capture.node.text;
       else if (role > primaryRank) {
         primary = capture;
         primaryRank = role;
@@ -237,6 +241,7 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
       if (doc) entry.doc = doc;
     }
     if (a?.modifiers) entry.modifiers = a.modifiers.text;
+    if (a?.jvmName) entry.jvmName = a.jvmName.text;
     if (raw.flags.has('varargs')) entry.varargs = true;
     if (raw.flags.has('iterates')) entry.iterates = true;
     return entry;
@@ -389,7 +394,7 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
 
   const problems: ProblemRecord[] = root.hasError ? problemsOf(root, text, lineStarts(text)) : [];
   return {
-    path, lang: rules.lang, pkg,
+    path, lang: rules.lang, pkg, ...(facade ? { facade } : {}),
     imports: importList.map((i) => i.entry),
     defs: defEntries, refs: refEntries, exprs: exprEntries, scopes: scopeEntries, problems,
   };
@@ -408,6 +413,7 @@ const IGNORE = -2;
 const PACKAGE = -3;
 const MEMBERS = -4;
 const HEADER = -5;
+const FACADE = -6;
 const EXPRESSION_CAPTURES = new Set(['this', 'super', 'cast', 'parens', 'element', 'lambda']);
 const roles = new Map<string, number>();
 
@@ -415,6 +421,7 @@ function roleOf(capture: string): number {
   let role = roles.get(capture);
   if (role === undefined) {
     role = capture === 'scope' ? SCOPE : capture === 'ignore' ? IGNORE : capture === 'package' ? PACKAGE : capture === 'members' ? MEMBERS : capture === 'header' ? HEADER
+      : capture === 'facade' ? FACADE
       : capture.startsWith('definition.') ? DEFINITION : capture.startsWith('reference.') ? REFERENCE
       : capture === 'declaration' || capture === 'import' ? DECLARATION
       : capture.startsWith('literal.') || EXPRESSION_CAPTURES.has(capture) ? EXPRESSION : AUX;
@@ -436,6 +443,8 @@ function mergeAux(aux: Map<number, Aux>, id: number, captures: Map<string, Node>
   if (doc) entry.doc = doc;
   const modifiers = captures.get('modifiers');
   if (modifiers) entry.modifiers = modifiers;
+  const jvmName = captures.get('jvm.name');
+  if (jvmName) entry.jvmName = jvmName;
 }
 
 /**

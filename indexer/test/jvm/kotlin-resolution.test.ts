@@ -15,7 +15,7 @@ package com.example.util
 const val SEPARATOR = ","
 
 fun join(parts: List<String>): String = parts.joinToString(SEPARATOR)
-//  ^ definition.function; qname: com.example.util.join
+//  ^ definition.function; qname: com.example.util.join(List)
 //                                                         ^ defined: 3
 
 class Clock {
@@ -49,7 +49,7 @@ sealed class Shape {
 data class Circle(val radius: Double) : Shape() {
 //         ^ definition.class; extends: com.example.Shape
     override fun area(): Double = radius * radius * PI
-//               ^ overrides: com.example.Shape.area
+//               ^ overrides: com.example.Shape.area()
 //                                ^ defined: 7
 
     companion object {
@@ -117,7 +117,7 @@ class Mailer : Notifier {
 //    ^ implements: com.example.Notifier
 //             ^ reference.inherit; defined: 3
     override suspend fun notify(message: String) {}
-//                       ^ overrides: com.example.Notifier.notify
+//                       ^ overrides: com.example.Notifier.notify(String)
     override val channel: String = "mail"
 //               ^ overrides: com.example.Notifier.channel
 }
@@ -312,7 +312,7 @@ fun size(shape: Any): Double = if (shape is Circle) shape.radius() else 0.0
 package com.example
 
 class A { fun close() {} }
-//            ^ definition.method; qname: com.example.A.close
+//            ^ definition.method; qname: com.example.A.close()
 class B { fun open() {} }
 `));
 
@@ -491,13 +491,13 @@ import kotlin.jvm.functions.Function1;
 
 class FileSink implements Sink {
     @Override public void write(byte[] data) {}
-//                        ^ overrides: com.example.Sink.write
+//                        ^ overrides: com.example.Sink.write(ByteArray)
     @Override public void write(String[] names) {}
     @Override public void write(long count) {}
     @Override public void each(Function1<? super String, Unit> action) {}
-//                        ^ overrides: com.example.Sink.each
+//                        ^ overrides: com.example.Sink.each((String) -> Unit)
     @Override public void all(List<? extends Object> items) {}
-//                        ^ overrides: com.example.Sink.all
+//                        ^ overrides: com.example.Sink.all(List)
 
     void use(Sink sink, String[] names, byte[] bytes) {
         sink.write(names);
@@ -534,6 +534,100 @@ class E : Base {
 class F : RuntimeException {
   constructor(m: String) : super(m)
 //                         ^ external: kotlin.RuntimeException.RuntimeException
+}
+`));
+});
+
+describe('Kotlin as Java sees it (@JvmName, suspend, @JvmOverloads, accessors)', () => {
+  it('reaches @file:JvmName facades and tells apart overloads that differ in type arguments', () => expectCase(`
+// --- src/main/java/retrofit2/Call.java
+package retrofit2;
+
+public interface Call<T> {
+    T execute();
+}
+// --- src/main/java/retrofit2/KotlinExtensions.kt
+@file:JvmName("KotlinExtensions")
+
+package retrofit2
+
+suspend fun <T : Any> Call<T>.await(): T = execute()
+//                             ^ definition.function; qname: retrofit2.await[Call<T>]()
+
+@JvmName("awaitNullable")
+suspend fun <T : Any> Call<T?>.await(): T? = execute()
+//                             ^ qname: retrofit2.await[Call<T?>]()
+
+@JvmName("awaitUnit")
+suspend fun Call<Unit>.await() {}
+//                     ^ qname: retrofit2.await[Call<Unit>]()
+
+suspend fun <T> Call<T>.awaitResponse(timeout: Long = 0): T = execute()
+//                      ^ qname: retrofit2.awaitResponse[Call](Long)
+// --- src/main/java/retrofit2/HttpServiceMethod.java
+package retrofit2;
+
+import kotlin.coroutines.Continuation;
+
+final class HttpServiceMethod {
+    Object adapt(Call<Object> call, Continuation<Object> continuation, boolean nullable) {
+        if (nullable) return KotlinExtensions.awaitNullable(call, continuation);
+//                                            ^ reference.call; defined: src/main/java/retrofit2/KotlinExtensions.kt:9
+        KotlinExtensions.awaitUnit(null, continuation);
+//                       ^ reference.call; defined: src/main/java/retrofit2/KotlinExtensions.kt:13
+        KotlinExtensions.awaitResponse(call, 1L, continuation);
+//                       ^ reference.call; defined: src/main/java/retrofit2/KotlinExtensions.kt:16
+        KotlinExtensions.awaitResponse(call, continuation);
+//                       ^ candidates: src/main/java/retrofit2/KotlinExtensions.kt:16
+        return KotlinExtensions.await(call, continuation);
+//                              ^ reference.call; defined: src/main/java/retrofit2/KotlinExtensions.kt:5
+    }
+}
+`));
+
+  it("passes a suspend member's Continuation, honours @JvmOverloads, is-properties, @JvmField and @JvmStatic", () => expectCase(`
+// --- src/main/kotlin/com/example/Service.kt
+package com.example
+
+class Service {
+    suspend fun load(id: String): String = id
+    fun load(id: String, retries: Int): String = id
+    @JvmOverloads fun open(path: String, mode: Int = 0) {}
+    fun close(path: String, force: Boolean = false) {}
+    var isOpen: Boolean = false
+    @JvmField val tag: String = "s"
+
+    companion object {
+        @JvmStatic fun create(): Service = Service()
+        fun internal(): Service = Service()
+    }
+}
+// --- src/main/java/com/example/Client.java
+package com.example;
+
+import kotlin.coroutines.Continuation;
+
+class Client {
+    Object use(Service service, Continuation<String> continuation) {
+        service.load("a", continuation);
+//              ^ defined: src/main/kotlin/com/example/Service.kt:4
+        service.load("a", 2);
+//              ^ defined: src/main/kotlin/com/example/Service.kt:5
+        service.open("p");
+//              ^ defined: src/main/kotlin/com/example/Service.kt:6
+        service.setOpen(!service.isOpen());
+//              ^ reference.write; defined: src/main/kotlin/com/example/Service.kt:8
+//                               ^ reference.read; defined: src/main/kotlin/com/example/Service.kt:8
+        service.getTag();
+//              ^ unresolved
+        Service.Companion.internal();
+//                        ^ defined: src/main/kotlin/com/example/Service.kt:13
+        Service.internal();
+//              ^ candidates: src/main/kotlin/com/example/Service.kt:13
+        return Service.create().tag;
+//                     ^ defined: src/main/kotlin/com/example/Service.kt:12
+//                              ^ defined: src/main/kotlin/com/example/Service.kt:9
+    }
 }
 `));
 });
