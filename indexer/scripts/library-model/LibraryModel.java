@@ -15,7 +15,7 @@
 //   k: c class, i interface, e enum, a annotation, r record, o object
 //   tp: type parameters, `T:bound&bound`; su: direct supertypes, the superclass first
 //   member: "flags|name|typeParams|receiver|params|type", params and type parameters `;`-separated,
-//     flags m method, c constructor, f field, p property (w: writable), s static, v varargs
+//     flags m method, c constructor, f field, p property (w: writable), s static, a abstract, v varargs
 //   Types are written as in source with canonical names (`java.util.Map.Entry<K, ? extends V>`,
 //   `int[]`, `T`); Kotlin's carry no nullability and function types are `kotlin.Function1<A, R>`.
 import java.io.*;
@@ -136,7 +136,7 @@ public class LibraryModel {
       }
       for (Method m : owner.getDeclaredMethods()) {
         if (!exposed(m.getModifiers()) || m.isSynthetic() || m.isBridge()) continue;
-        String line = member("m" + (Modifier.isStatic(m.getModifiers()) ? "s" : "") + (m.isVarArgs() ? "v" : ""), m.getName(), m.getTypeParameters(), m.getGenericParameterTypes(), typeText(m.getGenericReturnType()));
+        String line = member("m" + (Modifier.isStatic(m.getModifiers()) ? "s" : "") + (Modifier.isAbstract(m.getModifiers()) ? "a" : "") + (m.isVarArgs() ? "v" : ""), m.getName(), m.getTypeParameters(), m.getGenericParameterTypes(), typeText(m.getGenericReturnType()));
         if (seen.add(m.getName() + Arrays.toString(m.getParameterTypes()))) members.add(line);
       }
       for (Field f : owner.getDeclaredFields()) {
@@ -277,7 +277,7 @@ public class LibraryModel {
     for (kotlin.reflect.KCallable<?> m : k.getMembers()) {
       try {
         if (m.getVisibility() != kotlin.reflect.KVisibility.PUBLIC && m.getVisibility() != kotlin.reflect.KVisibility.PROTECTED) continue;
-        String flags = m instanceof kotlin.reflect.KProperty<?> ? (m instanceof kotlin.reflect.KMutableProperty<?> ? "pw" : "p") : "m";
+        String flags = (m instanceof kotlin.reflect.KProperty<?> ? (m instanceof kotlin.reflect.KMutableProperty<?> ? "pw" : "p") : "m") + (m.isAbstract() ? "a" : "");
         members.add(kotlinCallable(flags, m.getName(), m));
       } catch (Throwable e) {
         // A member kotlin-reflect cannot describe (a JVM signature it does not map) is left out.

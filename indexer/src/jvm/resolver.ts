@@ -47,6 +47,8 @@ export interface Resolution {
   pkg?: string;
   /** Not a reference to any symbol (a package segment, an implicit `it`, an array's length). */
   ignored?: boolean;
+  /** A call of a library member: the overloads it may be, for the parameter a lambda argument is passed to. */
+  library?: LibraryFound[];
   /** The name is a Kotlin file's facade class (`PricingKt`): the path of that file, whose top-level declarations are its static members. */
   facade?: string;
 }
@@ -537,7 +539,14 @@ export class JvmResolver {
   private implementable(fn: JType & { t: 'fn' }, to: JType): 'yes' | 'maybe' | 'no' {
     if (to.t === 'var') return this.implementable(fn, this.erased(to));
     if (to.t === 'prim' || to.t === 'array' || to.t === 'null' || to.t === 'fn') return 'no';
-    if (to.t === 'ext') return isRootType(to.fqn) || primitiveName(to) || primitiveOfBox(to.fqn) || to.fqn === 'java.lang.String' ? 'no' : 'maybe';
+    if (to.t === 'ext') {
+      if (isRootType(to.fqn) || primitiveName(to) || primitiveOfBox(to.fqn) || to.fqn === 'java.lang.String') return 'no';
+      // A library type the model knows is functional exactly when it has one abstract method.
+      if (!this.library.typeOf(to.fqn)) return 'maybe';
+      const sam = this.library.functionalMethod(to);
+      if (!sam) return 'no';
+      return !fn.arities ? 'maybe' : fn.arities.includes(sam.member.params.length) ? 'yes' : 'no';
+    }
     const sam = this.functionalMethod(to);
     if (!sam) return to.decl.kind === 'interface' && to.decl.file.lang === 'kotlin' ? 'maybe' : 'no';
     if (sam === 'unknown' || !fn.arities) return 'maybe';
@@ -717,6 +726,12 @@ export class FileResolution {
   lambdaParameterType(param: Decl): JType | undefined {
     const lambda = this.lambdaSites().byScope.get(param.def.scope);
     const target = lambda === undefined ? undefined : this.targetType(lambda);
+    if (target?.t === 'ext') {
+      // A JDK or stdlib functional interface (Consumer<Item>, Function1<A, R>): its one abstract method's parameter.
+      const sam = this.resolver.library.functionalMethod(target);
+      const text = sam?.member.params[this.lambdaParameters(param.def.scope).indexOf(param)];
+      return text === undefined ? undefined : this.resolver.library.resolve(text, sam!.env, sam!.member);
+    }
     if (target?.t !== 'decl') return undefined;
     const sam = this.resolver.functionalMethod(target);
     const samParam = sam && sam !== 'unknown' ? sam.decl.params?.[this.lambdaParameters(param.def.scope).indexOf(param)] : undefined;
@@ -732,6 +747,7 @@ export class FileResolution {
     const argument = sites.arguments.get(expr);
     if (!argument) return undefined;
     const call = this.resolve(argument.ref);
+    if (call.library) return this.libraryParameterType(call.library, this.fd.file.refs[argument.ref]!.args?.length ?? 0, argument.position);
     const method = call.confidence === 'resolved' ? call.targets[call.targets.length - 1]?.decl : undefined;
     const params = method && CALLABLE_KINDS.has(method.kind) ? method.params : undefined;
     if (!params?.length) return undefined;
@@ -739,6 +755,21 @@ export class FileResolution {
     let type = this.resolver.typeOfDecl(param);
     if (type && param.def.varargs && type.t === 'array' && argument.position >= params.length - 1) type = type.of;
     return type && substitute(type, call.env ?? NO_ENV);
+  }
+
+  /** The type of a library call's parameter at a position, when every overload of that arity agrees on it. */
+  private libraryParameterType(found: LibraryFound[], arity: number, position: number): JType | undefined {
+    let result: JType | undefined;
+    for (const { member, env } of found) {
+      if (member.varargs ? arity < member.params.length - 1 : arity > member.params.length || arity < member.required) continue;
+      let text = member.params[Math.min(position, member.params.length - 1)];
+      if (text === undefined) return undefined;
+      if (member.varargs && position >= member.params.length - 1) text = text.replace(/\[\]$/, '');
+      const type = this.resolver.library.resolve(text, env, member);
+      if (!type || (result && (type.t !== result.t || (type.t === 'ext' && result.t === 'ext' && type.fqn !== result.fqn)))) return undefined;
+      result = type;
+    }
+    return result;
   }
 
   private sites?: { byScope: Map<number, number>; arguments: Map<number, { ref: number; position: number }>; variables: Map<number, Decl> };
@@ -1582,7 +1613,7 @@ export class FileResolution {
     if (isStatic && found.some((f) => f.member.static)) found = found.filter((f) => f.member.static);
     const library = this.resolver.library;
     const value = symbolKind === 'method' ? library.callType(found, args) : library.returnType(found[0]!);
-    return { targets: [{ ext: memberOfExternal(found[0]!.member.owner, name, symbolKind) }], confidence: 'resolved', kind, ...(value ? { value } : {}) };
+    return { targets: [{ ext: memberOfExternal(found[0]!.member.owner, name, symbolKind) }], confidence: 'resolved', kind, library: found, ...(value ? { value } : {}) };
   }
 
   /** A Kotlin stdlib extension the file sees (default imports, or imported) that applies to the receiver. */

@@ -694,22 +694,3 @@ class User {
 }
 `));
 });
-
-describe('Java: known gaps', () => {
-  // Lambda parameter types come from the functional interface a lambda is passed to: inference
-  // needs the JDK's signatures, which the index does not have.
-  it.skip('types lambda parameters from the functional interface', () => expectCase(`
-package com.example;
-
-import java.util.List;
-
-class Item { void open() {} }
-
-class User {
-    void run(List<Item> items) {
-        items.forEach(item -> item.open());
-//                                 ^ defined: 5
-    }
-}
-`));
-});

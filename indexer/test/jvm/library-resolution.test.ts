@@ -146,6 +146,48 @@ class Items extends ArrayList<Item> {
 `));
 });
 
+describe('Java: lambdas and JDK functional interfaces', () => {
+  it('types lambda parameters from the JDK functional interface a library method takes', () => expectJava(`
+package com.example;
+
+import java.util.List;
+import java.util.Map;
+
+class Item { void open() {} }
+
+class User {
+    void run(List<Item> items, Map<String, Item> byName) {
+        items.forEach(item -> item.open());
+//                                 ^ defined: 6
+        items.stream().filter(i -> i != null).forEach(i -> i.open());
+//                                                           ^ defined: 6
+        byName.forEach((name, item) -> item.open());
+//                                          ^ defined: 6
+    }
+}
+`));
+
+  it('chooses an overload by the arity of the JDK functional interface a lambda implements', () => expectJava(`
+package com.example;
+
+import java.util.function.Consumer;
+
+class Item { void open() {} }
+
+class Events {
+    void on(Runnable r) {}
+    void on(Consumer<Item> c) {}
+    void use() {
+        on(() -> {});
+//      ^ defined: 8
+        on(i -> i.open());
+//      ^ defined: 9
+//                ^ defined: 5
+    }
+}
+`));
+});
+
 describe('Kotlin: the stdlib model', () => {
   it('types stdlib extensions, mapped collection members, scope functions and Java getters of JDK types', () => expectKotlin(`
 package com.example

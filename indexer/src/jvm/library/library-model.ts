@@ -26,6 +26,8 @@ export interface LibraryMember {
   varargs: boolean;
   /** A Kotlin property with a setter. */
   writable: boolean;
+  /** Declared abstract (an interface's method without a body): what a functional interface's one method is. */
+  abstract: boolean;
   typeParams: LibraryTypeParam[];
   /** Receiver type of a Kotlin extension. */
   receiver?: string;
@@ -199,7 +201,7 @@ function decodeMember(line: string, owner: string): LibraryMember {
   const written = params ? params.split(';') : [];
   const optional = written.findIndex((p) => p.endsWith('='));
   return {
-    kind: MEMBER_KINDS[flags[0]!] ?? 'method', name, owner, static: flags.includes('s'), varargs: flags.includes('v'), writable: flags.includes('w'),
+    kind: MEMBER_KINDS[flags[0]!] ?? 'method', name, owner, static: flags.includes('s'), varargs: flags.includes('v'), writable: flags.includes('w'), abstract: flags.includes('a'),
     typeParams: typeParams ? typeParams.split(';').map(decodeTypeParam) : [],
     ...(receiver ? { receiver } : {}),
     params: written.map((p) => (p.endsWith('=') ? p.slice(0, -1) : p)),

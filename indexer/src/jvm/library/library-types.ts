@@ -280,6 +280,37 @@ export class LibraryTypes {
     return type ? erasedName(type) : '?';
   }
 
+  /**
+   * The one abstract method of a library functional interface (JLS 9.8: Object's public methods
+   * do not count), with the environment of the type that declares it; undefined for none or several.
+   */
+  functionalMethod(type: JType & { t: 'ext' }): LibraryFound | undefined {
+    if (this.typeOf(type.fqn)?.kind !== 'interface') return undefined;
+    const abstract: LibraryFound[] = [];
+    const signatures = new Set<string>();
+    const seen = new Set<string>();
+    const queue: (JType & { t: 'ext' })[] = [type];
+    while (queue.length > 0) {
+      const current = queue.shift()!;
+      if (seen.has(current.fqn)) continue;
+      seen.add(current.fqn);
+      const model = this.typeOf(current.fqn);
+      if (!model) continue;
+      const env = envOfType(model, current);
+      for (const members of model.members.values()) {
+        for (const member of members) {
+          if (member.kind !== 'method' || !member.abstract || OBJECT_METHODS.has(`${member.name}/${member.params.length}`)) continue;
+          const signature = `${member.name}(${member.params.map((p) => this.erasure(p, env, member)).join(',')})`;
+          if (signatures.has(signature)) continue;
+          signatures.add(signature);
+          abstract.push({ member, env });
+        }
+      }
+      for (const sup of this.supertypes(current) ?? []) if (sup.t === 'ext') queue.push(sup);
+    }
+    return abstract.length === 1 ? abstract[0] : undefined;
+  }
+
   /** The element type of iterating over an external type (`for (x : xs)`, `for (x in xs)`). */
   iterationElement(type: JType): JType | undefined {
     if (type.t !== 'ext') return undefined;
@@ -295,6 +326,8 @@ export class LibraryTypes {
 }
 
 const CALLABLES: ReadonlySet<SymbolKind> = new Set(['method', 'function']);
+/** java.lang.Object's public methods by name and arity: an interface redeclaring one (Comparator's equals) gains no abstract method. */
+const OBJECT_METHODS = new Set(['equals/1', 'hashCode/0', 'toString/0']);
 const PRIMITIVES = new Set(['boolean', 'byte', 'short', 'int', 'long', 'char', 'float', 'double', 'void']);
 
 function memberMatches(member: LibraryMember, kinds: ReadonlySet<SymbolKind>): boolean {
