@@ -82,8 +82,9 @@ const MEMBER_KINDS: Record<string, LibraryMemberKind> = { m: 'method', c: 'const
 export class LibraryModel {
   private raw?: RawModel;
   private readonly types = new Map<string, LibraryType | null>();
-  private tops?: Map<string, Map<string, LibraryMember[]>>;
-  private extensionIndex?: Map<string, LibraryMember[]>;
+  /** Top-level member lines by name: [package, line]. */
+  private topLines?: Map<string, [string, string][]>;
+  private readonly tops = new Map<string, Map<string, LibraryMember[]>>();
   /** Milliseconds the load took, once loaded. */
   loadMs?: number;
 
@@ -142,34 +143,36 @@ export class LibraryModel {
 
   /** Top-level functions and properties of a package by name (Kotlin), extensions included. */
   topLevel(pkg: string, name: string): LibraryMember[] {
-    if (!this.tops) {
-      this.tops = new Map();
-      for (const [p, raw] of Object.entries(this.data().packages)) {
-        if (!raw.top) continue;
-        const byName = new Map<string, LibraryMember[]>();
-        for (const line of raw.top) {
-          const member = decodeMember(line, p);
-          (byName.get(member.name) ?? byName.set(member.name, []).get(member.name)!).push(member);
-        }
-        this.tops.set(p, byName);
-      }
-    }
-    return this.tops.get(pkg)?.get(name) ?? [];
+    return this.topByName(name).get(pkg) ?? [];
   }
 
   /** Extension functions and properties of every package, by name. */
   extensions(name: string): LibraryMember[] {
-    if (!this.extensionIndex) {
-      this.extensionIndex = new Map();
-      for (const pkg of Object.keys(this.data().packages)) this.topLevel(pkg, '');
-      for (const byName of this.tops!.values()) {
-        for (const [n, members] of byName) {
-          const ext = members.filter((m) => m.receiver);
-          if (ext.length) (this.extensionIndex.get(n) ?? this.extensionIndex.set(n, []).get(n)!).push(...ext);
+    return [...this.topByName(name).values()].flat().filter((m) => m.receiver);
+  }
+
+  /**
+   * Top-level members of a name, by package. Lines are grouped by their name field alone and
+   * decoded when that name is first asked for: most of the stdlib's 7,000 never are.
+   */
+  private topByName(name: string): Map<string, LibraryMember[]> {
+    if (!this.topLines) {
+      this.topLines = new Map();
+      for (const [pkg, raw] of Object.entries(this.data().packages)) {
+        for (const line of raw.top ?? []) {
+          const start = line.indexOf('|') + 1;
+          const n = line.slice(start, line.indexOf('|', start));
+          (this.topLines.get(n) ?? this.topLines.set(n, []).get(n)!).push([pkg, line]);
         }
       }
     }
-    return this.extensionIndex.get(name) ?? [];
+    let byPackage = this.tops.get(name);
+    if (!byPackage) {
+      byPackage = new Map();
+      for (const [pkg, line] of this.topLines.get(name) ?? []) (byPackage.get(pkg) ?? byPackage.set(pkg, []).get(pkg)!).push(decodeMember(line, pkg));
+      this.tops.set(name, byPackage);
+    }
+    return byPackage;
   }
 
   private decodeType(fqn: string): LibraryType | undefined {
