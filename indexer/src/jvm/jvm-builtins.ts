@@ -70,6 +70,14 @@ export function runtimeName(fqn: string): string {
   return KOTLIN_TO_JAVA[fqn] ?? (/^kotlin\.Function\d+$/.test(fqn) ? `kotlin.jvm.functions.${fqn.slice('kotlin.'.length)}` : fqn);
 }
 
+/** The read-only Kotlin type a Java type is seen as from Kotlin (`java.lang.String` → `kotlin.String`). */
+const JAVA_TO_KOTLIN = new Map<string, string>();
+for (const [kotlin, java] of Object.entries(KOTLIN_TO_JAVA)) if (!JAVA_TO_KOTLIN.has(java) && !/\.Mutable/.test(kotlin)) JAVA_TO_KOTLIN.set(java, kotlin);
+
+export function kotlinViewOf(javaFqn: string): string | undefined {
+  return JAVA_TO_KOTLIN.get(javaFqn);
+}
+
 /** Kotlin's primitive arrays by the Java primitive of their elements (`IntArray` is `int[]`). */
 const PRIMITIVE_ARRAYS: Record<string, string> = {
   'kotlin.BooleanArray': 'boolean', 'kotlin.ByteArray': 'byte', 'kotlin.ShortArray': 'short', 'kotlin.IntArray': 'int',

@@ -209,8 +209,9 @@ fun use(items: List<Item>, names: Map<String, Item>, file: File, item: Item) {
 //                     ^ defined: 5
     listOf(item).last().open()
 //                      ^ defined: 5
-    file.name
+    file.name.length
 //       ^ external: java.io.File#getName
+//            ^ external: kotlin.String.length
 }
 `));
 });

@@ -5,7 +5,7 @@
 // a String, `Objects.requireNonNull(x)` has x's type). The resolver asks; nothing here knows a
 // repository declaration except through the `typeByName` it is given.
 import type { SymbolKind } from '@sextant/format';
-import { runtimeName } from '../jvm-builtins.ts';
+import { kotlinViewOf, runtimeName } from '../jvm-builtins.ts';
 import type { JType } from '../jvm-types.ts';
 import { parseTypeText, type TypeText } from '../type-text.ts';
 import { JDK_MODEL, KOTLIN_STDLIB_MODEL, type LibraryMember, type LibraryType } from './library-model.ts';
@@ -153,7 +153,9 @@ export class LibraryTypes {
       if (kinds.has('constructor')) break;
       for (const sup of this.supertypes(current) ?? []) if (sup.t === 'ext') queue.push(sup);
     }
-    return found;
+    // Kotlin sees a Java String as kotlin.String, with its `length` property: the Kotlin view's members when Java's have none of the name.
+    const kotlin = found.length === 0 ? kotlinViewOf(type.fqn) : undefined;
+    return kotlin ? this.members({ t: 'ext', fqn: kotlin, args: type.args }, name, kinds) : found;
   }
 
   /**
