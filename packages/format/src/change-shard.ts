@@ -9,7 +9,7 @@ import { SYMBOL_KINDS, type ChangeRecord, type DeclRecord } from './records.ts';
 import { KEY_LENGTH } from './symbol-id.ts';
 import { packInts, unpackInts, type DeltaBase } from './varint.ts';
 
-const UNRESOLVED_BASES: DeltaBase[] = ['prev', 'none', 0, 1];
+const UNRESOLVED_BASES: DeltaBase[] = ['prev', 'none', 0, 1, 'none'];
 
 /** A DeclRecord as stored: a tuple, the kind as an index into SYMBOL_KINDS. */
 type StoredDecl = [

@@ -18,6 +18,7 @@ import { NameShard } from './name-shard.ts';
 import { bucketOf, pathKey } from './symbol-id.ts';
 import { SymbolShard } from './symbol-shard.ts';
 import { TextShard } from './text-shard.ts';
+import { UnresolvedShard, unresolvedNameKey } from './unresolved-shard.ts';
 
 const REBUILD = 'Rebuild the index with `indexer build` (and publish it again with `indexer publish`); do not edit an index by hand.';
 
@@ -91,7 +92,7 @@ function checkDigest(where: string, { actual, expected, recordedIn }: RecordedDi
 /** Relations between fields that the schema cannot state. Linear in the number of shards. */
 function checkConsistency(manifest: Manifest, where: string): void {
   const { layout, shards, counts } = manifest;
-  const layoutText = `symbolBucketBits ${layout.symbolBucketBits}, fileBucketBits ${layout.fileBucketBits}, changeBucketBits ${layout.changeBucketBits}`;
+  const layoutText = `symbolBucketBits ${layout.symbolBucketBits}, fileBucketBits ${layout.fileBucketBits}, changeBucketBits ${layout.changeBucketBits}, unresolvedBucketBits ${layout.unresolvedBucketBits}`;
   let symbolRecords = 0;
   let fileRecords = 0;
   let changeRecords = 0;
@@ -146,7 +147,7 @@ function checkConsistency(manifest: Manifest, where: string): void {
 
 /** How many records a decoded shard (a view from shardView) holds, as its manifest entry counts them. */
 export function recordsOf(view: unknown): number {
-  if (view instanceof SymbolShard || view instanceof NameShard || view instanceof FileTable) return view.size;
+  if (view instanceof SymbolShard || view instanceof NameShard || view instanceof FileTable || view instanceof UnresolvedShard) return view.size;
   if (view instanceof FileShard || view instanceof TextShard || view instanceof ChangeShard) return view.paths.length;
   throw new SextantError('INTERNAL', 'recordsOf was given something that is not a shard view.', 'This is a bug in Sextant; report it.');
 }
@@ -173,6 +174,11 @@ export function checkShardHolds(name: string, view: unknown, entry: ShardEntry, 
     const paths = view.paths;
     size = paths.length;
     bucketKeys = () => [pathKey(paths[0]!), pathKey(paths[paths.length - 1]!)];
+  } else if (expected?.kind === 'unresolved' && view instanceof UnresolvedShard) {
+    size = view.size;
+    bits = layout.unresolvedBucketBits;
+    const names = view.names;
+    bucketKeys = () => [unresolvedNameKey(names[0]!), unresolvedNameKey(names[names.length - 1]!)];
   } else if (expected?.kind === 'names' && view instanceof NameShard) {
     size = view.size;
   } else if (expected?.kind === 'filetable' && view instanceof FileTable) {

@@ -28,9 +28,12 @@ export const manifestSchema = z.object({
   parsers: z.record(z.string(), z.string()).describe('Version of each compiler or parser used, by name.'),
   libraryModels: z.array(z.object({ name: z.string(), version: z.string() })).optional()
     .describe('Models of library APIs (the JDK, the Kotlin stdlib) that syntactic resolution typed library members with, by name and library version.'),
-  layout: z.object({ symbolBucketBits: bucketBits, fileBucketBits: bucketBits, changeBucketBits: bucketBits })
-    .describe('Symbols live in 2^symbolBucketBits shards by key, files and texts in 2^fileBucketBits shards by path, change records in 2^changeBucketBits shards by path; every one of them is listed in shards.'),
-  counts: z.object({ files: count, symbols: count, references: count, edges: count }),
+  layout: z.object({ symbolBucketBits: bucketBits, fileBucketBits: bucketBits, changeBucketBits: bucketBits, unresolvedBucketBits: bucketBits })
+    .describe('Symbols live in 2^symbolBucketBits shards by key, files and texts in 2^fileBucketBits shards by path, change records in 2^changeBucketBits shards by path, unresolved identifiers in 2^unresolvedBucketBits shards by name; every one of them is listed in shards.'),
+  counts: z.object({
+    files: count, symbols: count, references: count, edges: count,
+    unresolved: count.describe('Identifiers in reference positions that the indexers resolved to nothing.'),
+  }),
   languages: z.partialRecord(z.enum(LANGUAGES), z.object({
     files: count,
     precision: z.enum(['compiler', 'syntactic']).describe('compiler: resolved by a compiler; syntactic: resolved on the syntax tree.'),
@@ -44,6 +47,6 @@ export const manifestSchema = z.object({
   shards: z.record(z.string(), z.object({
     sha256: lowerHex(64).describe("sha256 of the shard's bytes; also its content address in object storage."),
     bytes: count,
-    records: count.describe('Records the shard holds: symbols in a symbol shard, files in a file or text shard, entries in the name shard.'),
+    records: count.describe('Records the shard holds: symbols in a symbol shard, files in a file, text or change shard, entries in the name shard, names in an unresolved shard.'),
   })).describe('Every shard of the index by name (every bucket the layout implies, names and filetable); readers verify each against its entry before decoding it.'),
 });

@@ -35,6 +35,8 @@ export const CONFLICT_KINDS = [
   'working-tree-differs', // the working tree file differs from the commit the plan was made against
   'usage', // safe_delete: the symbol is still used (or overridden) here
   'candidate-usage', // the index only matched this usage by name; it may or may not be the symbol
+  'unresolved-usage', // an identifier named like the symbol that the index resolved to nothing; it may be a usage
+  'unmatched-override', // a same-named member of a sub- or supertype whose signature could not be matched; it may override the symbol
   'introduces-errors', // the TypeScript compiler reports new errors in the changed program
   'unexpected-text', // the index's range does not hold the text the edit expects
 ] as const;

@@ -183,17 +183,18 @@ export interface ChangeRecord {
   path: string;
   decls: DeclRecord[];
   /**
-   * Identifiers in reference positions that the compiler resolved to no symbol (a name it cannot
-   * find, a member of an `any`), UNRESOLVED_STRIDE each, in position order; null when the file's
-   * indexer does not record them (then nobody knows whether there are any).
+   * Identifiers in reference positions that the indexer resolved to no symbol (a name the compiler
+   * cannot find, a member of an `any`, a Java or Kotlin name nothing in scope declares),
+   * UNRESOLVED_STRIDE each, in position order; null when the file's indexer does not record them
+   * (then nobody knows whether there are any).
    */
   unresolved: IntList | null;
   /** lineHash of each line (as splitLines splits the text), for a line diff without the text. */
   lineHashes: Uint32Array | number[];
 }
 
-/** Stride of one entry in ChangeRecord.unresolved: line, column, endLine, endColumn. */
-export const UNRESOLVED_STRIDE = 4;
+/** Stride of one entry in ChangeRecord.unresolved: line, column, endLine, endColumn, kind (index into REFERENCE_KINDS). */
+export const UNRESOLVED_STRIDE = 5;
 
 export interface FileRecord {
   path: string;

@@ -1,4 +1,4 @@
-// Symbol, file, name and text shards as stored (symbol and file shards version 3, the others 2): what a writer encodes, a reader gets back record by
+// Symbol, file, name, change and text shards as stored: what a writer encodes, a reader gets back record by
 // record, equal to what was written; integer lists survive any values; and stored bytes of the wrong
 // shape are INDEX_CORRUPT naming the shard, never a decoder exception or a wrong record.
 import { describe, expect, it } from 'vitest';
@@ -58,7 +58,7 @@ function changes(): ChangeShardData {
         },
         { key: 'bbbbbbbbbbbbbbbb', name: 'submit', kind: 'method', qname: 'OrderService.submit', mods: 16, container: 0, at: [3, 3, 3, 9], range: [3, 3, 8, 4], body: '', doc: 'zyxwvtsrqpnmk' },
       ],
-      unresolved: i === 0 ? [2, 5, 2, 8, 70000, 1, 70000, 12] : null,
+      unresolved: i === 0 ? [2, 5, 2, 8, 1, 70000, 1, 70000, 12, 3] : null,
       lineHashes: ['', 'export class OrderService {', '\u{1F600}'].map(lineHash),
     })),
   };
