@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ts } from 'ts-morph';
 import {
-  FORMAT_VERSION, OCC_STRIDE, REFERENCE_KINDS, lineHash, splitLines, UNRESOLVED_STRIDE, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type OutlineNode, type SkippedFile,
+  FORMAT_VERSION, OCC_STRIDE, REFERENCE_KINDS, lineHash, splitLines, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type OutlineNode, type SkippedFile,
 } from '@sextant/format';
 import { excludeSextantDir, isUnderSextantDir } from './git/git-exclude.ts';
 import { listTrackedFiles, readBlobs, resolveCommit, type SnapshotFile, type TrackedEntry } from './git/git-snapshot.ts';
@@ -13,7 +13,7 @@ import { declsOf } from './decl-fingerprint.ts';
 import { classifyFile, parseGitattributes } from './file-classification.ts';
 import { Progress } from './progress.ts';
 import { layoutShards, writeIndex } from './shards/shard-writer.ts';
-import { isSkipped, type CompiledFile, type LanguageIndexer } from './language-indexer.ts';
+import { isSkipped, type CompiledFile, type LanguageIndexer, type UnresolvedName } from './language-indexer.ts';
 import { analysisFailed, failedWhileIndexing } from './analysis-failure.ts';
 import { typescriptIndexer } from './ts/typescript-indexer.ts';
 import { jvmIndexer } from './jvm/jvm-indexer.ts';
@@ -87,7 +87,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
           continue;
         }
         const { change, ...file } = record;
-        collector.addFile(file, change);
+        collector.addFile(file, change, isSkipped(result) ? [] : result.unresolved);
         const summary = (languages[record.lang] ??= { files: 0, precision: indexer.precision });
         summary.files++;
       }
@@ -116,7 +116,9 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
     indexer: { name: '@sextant/indexer', version: INDEXER_VERSION },
     parsers,
     ...(libraryModels.length ? { libraryModels } : {}),
-    counts: { files: collector.files.length, symbols: collector.symbols.size, references: collector.references, edges: collector.edges },
+    counts: {
+      files: collector.files.length, symbols: collector.symbols.size, references: collector.references, edges: collector.edges, unresolved: collector.unresolvedCount,
+    },
     languages,
     skipped: skipped.sort((a, b) => (a.path < b.path ? -1 : 1)),
     warnings,
@@ -182,12 +184,11 @@ function sortOccurrences(occ: number[]): number[] {
   return order.flatMap((i) => occ.slice(i * OCC_STRIDE, (i + 1) * OCC_STRIDE));
 }
 
-/** Unresolved identifiers in position order (each entry: line, column, endLine, endColumn). */
-function sortUnresolved(list: number[]): number[] {
-  const order = [...Array(list.length / UNRESOLVED_STRIDE).keys()];
-  const at = (i: number, k: number) => list[i * UNRESOLVED_STRIDE + k]!;
-  order.sort((a, b) => at(a, 0) - at(b, 0) || at(a, 1) - at(b, 1) || at(a, 2) - at(b, 2) || at(a, 3) - at(b, 3));
-  return order.flatMap((i) => list.slice(i * UNRESOLVED_STRIDE, (i + 1) * UNRESOLVED_STRIDE));
+/** Unresolved identifiers in position order, UNRESOLVED_STRIDE each (line, column, endLine, endColumn, kind). */
+function sortUnresolved(list: readonly UnresolvedName[]): number[] {
+  return [...list]
+    .sort((a, b) => a.line - b.line || a.column - b.column || a.endLine - b.endLine || a.endColumn - b.endColumn)
+    .flatMap((u) => [u.line, u.column, u.endLine, u.endColumn, REFERENCE_KINDS.indexOf(u.kind)]);
 }
 
 /**

@@ -1,6 +1,7 @@
 // Accumulates what the language indexers find (symbols, references, edges, files) until the shard
 // writer lays it out.
-import type { ChangeRecord, Confidence, EdgeKind, FileRecord, ReferenceKind, SymbolRecord } from '@sextant/format';
+import type { ChangeRecord, Confidence, EdgeKind, FileRecord, ReferenceKind, SymbolRecord, UnresolvedSiteData } from '@sextant/format';
+import type { UnresolvedName } from './language-indexer.ts';
 
 /** A symbol as stored, but with declarations as tuples naming their path (the writer interns paths per shard). */
 export interface SymbolInfo extends Omit<SymbolRecord, 'defs' | 'refs' | 'edges'> {
@@ -40,8 +41,11 @@ export class IndexCollector {
   readonly files: FileRecord[] = [];
   /** The change record of each file (parallel to files). */
   readonly changes: ChangeRecord[] = [];
+  /** Unresolved identifiers by name (unresolved-shard.ts). */
+  readonly unresolved = new Map<string, UnresolvedSiteData[]>();
   references = 0;
   edges = 0;
+  unresolvedCount = 0;
   /** Open while one file is analysed, so that a file whose analysis throws leaves nothing behind. */
   private journal?: Undo[];
 
@@ -101,13 +105,24 @@ export class IndexCollector {
     }
   }
 
-  addFile(file: FileRecord, change: ChangeRecord): void {
+  addFile(file: FileRecord, change: ChangeRecord, unresolved: readonly UnresolvedName[] = []): void {
     this.files.push(file);
     this.changes.push(change);
+    for (const u of unresolved) {
+      const site: UnresolvedSiteData = { path: file.path, line: u.line, column: u.column, endLine: u.endLine, endColumn: u.endColumn, kind: u.kind, ...(u.from && this.symbols.has(u.from) ? { from: u.from } : {}) };
+      (this.unresolved.get(u.name) ?? this.unresolved.set(u.name, []).get(u.name)!).push(site);
+    }
+    this.unresolvedCount += unresolved.length;
     this.flagsByPath = undefined;
+    this.langsByPath = undefined;
   }
 
   private flagsByPath?: Map<string, number>;
+  private langsByPath?: Map<string, FileRecord['lang']>;
+
+  fileLanguages(): ReadonlyMap<string, FileRecord['lang']> {
+    return (this.langsByPath ??= new Map(this.files.map((f) => [f.path, f.lang])));
+  }
 
   fileFlags(): ReadonlyMap<string, number> {
     return (this.flagsByPath ??= new Map(this.files.map((f) => [f.path, f.flags])));

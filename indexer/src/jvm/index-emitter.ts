@@ -4,7 +4,7 @@
 // lookup or a call hierarchy must not present a candidate as the answer.
 import { REFERENCE_KINDS, symbolKey, type Confidence, type OutlineNode, type ReferenceKind } from '@sextant/format';
 import type { IndexCollector, Site } from '../index-collector.ts';
-import type { CompiledFile } from '../language-indexer.ts';
+import type { CompiledFile, UnresolvedName } from '../language-indexer.ts';
 import { JvmResolver, packageOf, type ExternalTarget, type Target } from './resolver.ts';
 import { CALLABLE_KINDS, TYPE_KINDS } from './file-model.ts';
 import type { Decl, FileDecls, SymbolTable } from './symbol-table.ts';
@@ -51,6 +51,7 @@ export class IndexEmitter {
     const syms: string[] = [];
     const symIndex = new Map<string, number>();
     const occ: number[] = [];
+    const unresolved: UnresolvedName[] = [];
     const occurrence = (key: string, range: Site, kind: ReferenceKind) => {
       let index = symIndex.get(key);
       if (index === undefined) {
@@ -74,7 +75,14 @@ export class IndexEmitter {
         return;
       }
       if (resolution.targets.length === 0) {
+        // A package segment is no symbol's name; anything else might be a reference nobody could decide.
+        if (resolution.pkg !== undefined) {
+          this.stats.ignored++;
+          return;
+        }
         this.stats.unresolved++;
+        const from = ref.owner >= 0 ? fd.decls[ref.owner]!.key : undefined;
+        unresolved.push({ name: ref.name, ...this.site(fd, ref), kind: resolution.kind, ...(from ? { from } : {}) });
         return;
       }
       this.stats[resolution.confidence === 'candidate' ? 'candidate' : 'resolved']++;
@@ -98,7 +106,7 @@ export class IndexEmitter {
       }
       return symIndex.get(key)!;
     };
-    return { path: file.path, lang: file.lang, syms, occ, problems: file.problems, outline: outlineOf(fd, symbolOf) };
+    return { path: file.path, lang: file.lang, syms, occ, problems: file.problems, outline: outlineOf(fd, symbolOf), unresolved };
   }
 
   /** extends/implements, from a type to each supertype it names. */

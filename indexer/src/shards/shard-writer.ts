@@ -6,6 +6,7 @@ import { dirname, join } from 'node:path';
 import {
   bucketOf, changeShardName, compareInReferenceOrder, siteClass, encodeChangeShard, CONFIDENCES, DEF_STRIDE, EDGE_KINDS, EDGE_STRIDE, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine,
   FILE_TABLE_SHARD, NAME_FLAG_EXTERNAL, NAMES_SHARD, pathKey, previewOf, REF_STRIDE, REFERENCE_KINDS, sha256Hex, splitLines, symbolShardName, textShardName,
+  encodeUnresolvedShard, unresolvedBucketOf, unresolvedShardName, type UnresolvedShardData,
   type ChangeRecord, type FileRecord, type FileTableEntry, type Manifest, type NameShardData, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData,
 } from '@sextant/format';
 import type { CollectedSymbol, IndexCollector, Site } from '../index-collector.ts';
@@ -14,6 +15,8 @@ const SYMBOLS_PER_BUCKET = 512;
 const FILES_PER_BUCKET = 8;
 /** Change records per bucket: a review reads the records of a few changed files; few neighbours ride along. */
 const CHANGES_PER_BUCKET = 2;
+/** Unresolved sites per bucket: a find_references reads the one bucket of its name. */
+const UNRESOLVED_SITES_PER_BUCKET = 4096;
 
 export function bucketBits(count: number, perBucket: number): number {
   return Math.min(16, Math.max(0, Math.ceil(Math.log2(Math.max(1, count / perBucket)))));
@@ -40,6 +43,7 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
     symbolBucketBits: bucketBits(collector.symbols.size, SYMBOLS_PER_BUCKET),
     fileBucketBits: bucketBits(collector.files.length, FILES_PER_BUCKET),
     changeBucketBits: bucketBits(collector.files.length, CHANGES_PER_BUCKET),
+    unresolvedBucketBits: bucketBits(collector.unresolvedCount, UNRESOLVED_SITES_PER_BUCKET),
   };
   const shards = new Map<string, Uint8Array>();
   const records = new Map<string, number>();
@@ -82,6 +86,17 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
     const changes = (changeBuckets.get(bucket) ?? []).sort((a, b) => compare(a.path, b.path));
     shards.set(changeShardName(bucket), encodeChangeShard({ files: changes }));
     records.set(changeShardName(bucket), changes.length);
+  }
+
+  const unresolvedBuckets = new Map<number, string[]>();
+  for (const name of collector.unresolved.keys()) {
+    const bucket = unresolvedBucketOf(name, layout.unresolvedBucketBits);
+    (unresolvedBuckets.get(bucket) ?? unresolvedBuckets.set(bucket, []).get(bucket)!).push(name);
+  }
+  for (let bucket = 0; bucket < 2 ** layout.unresolvedBucketBits; bucket++) {
+    const names = unresolvedBuckets.get(bucket) ?? [];
+    shards.set(unresolvedShardName(bucket), encodeUnresolvedShard(unresolvedShard(collector, names)));
+    records.set(unresolvedShardName(bucket), names.length);
   }
 
   const names = nameShard(collector);
@@ -206,6 +221,30 @@ function strided<T>(items: readonly T[], stride: number, fill: (item: T, out: In
 function peerOf(collector: IndexCollector, key: string): PeerRecord {
   const { name, kind } = collector.symbols.get(key)!.info;
   return { key, name, kind };
+}
+
+/** One bucket's unresolved identifiers, each name's sites in REFERENCE_ORDER (as find_references lists). */
+function unresolvedShard(collector: IndexCollector, names: readonly string[]): UnresolvedShardData {
+  const fileFlags = collector.fileFlags();
+  const langs = collector.fileLanguages();
+  const paths = new Set<string>();
+  const peers = new Set<string>();
+  const entries = names.map((name) => {
+    const sites = collector.unresolved.get(name)!
+      .map((site) => ({ site, order: { ...site, siteClass: siteClass(fileFlags.get(site.path) ?? 0) } }))
+      .sort((a, b) => compareInReferenceOrder(a.order, b.order) || compare(a.site.kind, b.site.kind))
+      .map(({ site }) => site);
+    for (const site of sites) {
+      paths.add(site.path);
+      if (site.from) peers.add(site.from);
+    }
+    return { name, sites };
+  });
+  return {
+    paths: [...paths].sort(compare).map((path) => ({ path, flags: fileFlags.get(path) ?? 0, lang: langs.get(path)! })),
+    peers: [...peers].sort(compare).map((key) => peerOf(collector, key)),
+    names: entries,
+  };
 }
 
 function nameShard(collector: IndexCollector): NameShardData {

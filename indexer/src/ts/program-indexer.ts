@@ -7,7 +7,7 @@ import { ts } from 'ts-morph';
 import { REFERENCE_KINDS, symbolKey, type Language, type ProblemRecord, type ReferenceKind, type SkippedFile } from '@sextant/format';
 import { analysisFailed, failedWhileIndexing } from '../analysis-failure.ts';
 import type { IndexCollector, ResolvedDeclaration, Site } from '../index-collector.ts';
-import type { CompiledFile } from '../language-indexer.ts';
+import type { CompiledFile, UnresolvedName } from '../language-indexer.ts';
 import { AssignmentDeclarationKind, bindSourceFile, getAssignmentDeclarationKind, isInJSFile } from './compiler-internals.ts';
 import { DeclarationTable, isAugmentation, isInAugmentation, kindOf, type Declaration } from './declaration-table.ts';
 import { externalQualifiedName, type PackageCache } from './external-origin.ts';
@@ -173,7 +173,7 @@ export class ProgramIndexer {
     const symIndex = new Map<string, number>();
     const syms: string[] = [];
     const occ: number[] = [];
-    const unresolved: number[] = [];
+    const unresolved: UnresolvedName[] = [];
     const checker = this.checker;
     const contextualTypes = new Map<ts.Node, ts.Type | undefined>();
     const patternTypes = new Map<ts.Node, ts.Type>();
@@ -221,7 +221,11 @@ export class ProgramIndexer {
       // A name the parser made up to recover from an error (zero width) is no one's reference.
       if (node.getStart(sourceFile) === node.getEnd()) return;
       const at = siteOf(sourceFile, path, node);
-      unresolved.push(at.line, at.column, at.endLine, at.endColumn);
+      const enclosing = this.enclosingKey(node, table);
+      unresolved.push({
+        name: node.getText(sourceFile), line: at.line, column: at.column, endLine: at.endLine, endColumn: at.endColumn, kind: referenceKind(node),
+        ...(enclosing ? { from: enclosing } : {}),
+      });
     };
 
     const handleName = (node: ts.Identifier | ts.PrivateIdentifier | ts.StringLiteralLike | ts.NumericLiteral) => {

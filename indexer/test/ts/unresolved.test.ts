@@ -2,26 +2,22 @@
 // which a review cannot follow to a changed declaration. Declarations, labels and JSX intrinsics are
 // not references, and a file whose names all resolve records none.
 import { describe, expect, it } from 'vitest';
-import { UNRESOLVED_STRIDE } from '@sextant/format';
 import { indexSnippet } from './index-snippet.ts';
 
-/** Each unresolved entry of `path` as `line:column-endLine:endColumn text`. */
+/** Each unresolved entry of `path` as `line:column-endLine:endColumn name (kind)`, the name checked against the text. */
 function unresolvedOf(files: Record<string, string>, path: string): string[] {
   const file = indexSnippet(files).files.get(path)!;
   const lines = files[path]!.split('\n');
-  const list = file.unresolved ?? [];
-  const out: string[] = [];
-  for (let i = 0; i < list.length; i += UNRESOLVED_STRIDE) {
-    const [line, column, endLine, endColumn] = list.slice(i, i + UNRESOLVED_STRIDE) as number[];
-    out.push(`${line}:${column}-${endLine}:${endColumn} ${lines[line! - 1]!.slice(column! - 1, endColumn! - 1)}`);
-  }
-  return out;
+  return (file.unresolved ?? []).map((u) => {
+    expect(lines[u.line - 1]!.slice(u.column - 1, u.endColumn - 1)).toBe(u.name);
+    return `${u.line}:${u.column}-${u.endLine}:${u.endColumn} ${u.name} (${u.kind})`;
+  });
 }
 
 describe('unresolved identifiers', () => {
   it('records a member of an any and a name the checker cannot find', () => {
     const files = { 'src/a.ts': 'declare const x: any;\nx.foo();\nmissingName();\n' };
-    expect(unresolvedOf(files, 'src/a.ts')).toEqual(['2:3-2:6 foo', '3:1-3:12 missingName']);
+    expect(unresolvedOf(files, 'src/a.ts')).toEqual(['2:3-2:6 foo (call)', '3:1-3:12 missingName (call)']);
   });
 
   it('records nothing for calls that resolve', () => {
@@ -45,6 +41,6 @@ describe('unresolved identifiers', () => {
 
   it('records a shorthand property whose value is not found (once) and an unknown index name', () => {
     const files = { 'src/a.ts': 'export const o = { absent };\nexport const v = o[unknownKey];\n' };
-    expect(unresolvedOf(files, 'src/a.ts')).toEqual(['1:20-1:26 absent', '2:20-2:30 unknownKey']);
+    expect(unresolvedOf(files, 'src/a.ts')).toEqual(['1:20-1:26 absent (read)', '2:20-2:30 unknownKey (read)']);
   });
 });
