@@ -47,6 +47,13 @@ export function renderPage(p: { total: number; hasMore: boolean; nextCursor?: st
   return p.hasMore ? [`(more: ${p.total} in all, cut by ${p.truncationReason}; pass cursor "${p.nextCursor}")`] : [];
 }
 
+/** What an answer could not decide, on one line; nothing when it could decide everything. */
+export function renderUnresolved(u: { count: number; examples: { path: string; line: number; column: number; name: string }[] }): string[] {
+  if (u.count === 0) return [];
+  const shown = u.examples.map((e) => `${e.path}:${e.line}:${e.column} ${e.name}`).join(', ');
+  return [`(${u.count} same-named identifier${u.count === 1 ? '' : 's'} could not be resolved and may belong here: ${shown}${u.count > u.examples.length ? ', ...' : ''})`];
+}
+
 interface Site extends Located {
   text: string;
   before?: string[];

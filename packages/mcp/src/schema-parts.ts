@@ -94,6 +94,12 @@ export const pageOutput = {
   truncationReason: z.string().optional().describe('Which bound cut this answer (limit, depth, maxNodes).'),
 };
 
+/** Identifiers nobody could resolve that might belong in the answer (query unresolved.ts); with any, totalIsExact is false. */
+export const unresolvedOutput = z.object({
+  count: z.number().int(),
+  examples: z.array(z.object({ path: z.string(), line: z.number().int(), column: z.number().int(), name: z.string() })).describe('The first few, production code first.'),
+});
+
 export const errorOutput = z.object({
   repo: z.string().optional(),
   commit: z.string().optional(),

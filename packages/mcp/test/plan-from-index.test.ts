@@ -5,7 +5,7 @@
 // what its edits give.
 import { describe, expect, it } from 'vitest';
 import { applyEdits, FILE_FLAGS, planHashMatches, textHash } from '@sextant/format';
-import { fileText } from '@sextant/query';
+import { fileText, findImplementations, findSuperMethods } from '@sextant/query';
 import { planRenameFromIndex, planSafeDeleteFromIndex } from '../src/index.ts';
 import { buildMemoryIndex, openMemoryIndex } from '../../query/test/support/memory-index.ts';
 
@@ -30,11 +30,22 @@ fun use(r: Storage, x: Any) {
 const GEN = `fun gen(r: Repo) { r.save("g") }
 `;
 
+// Impl.save takes an Array<String> where Repo.save takes a String: no override edge, as many parameters.
+const MORE = `class Impl : Repo {
+    override fun save(order: Array<String>) {}
+    override fun store(order: String) {}
+    fun save(a: Int, b: Int) {}
+}
+
+fun more(m: Mystery) { m.save("m") }
+`;
+
 const index = buildMemoryIndex({
   files: [
     { path: 'src/Repo.kt', text: REPO, lang: 'kotlin' },
     { path: 'src/Use.kt', text: USE, lang: 'kotlin' },
     { path: 'gen/Gen.kt', text: GEN, lang: 'kotlin', flags: FILE_FLAGS.generated },
+    { path: 'src/More.kt', text: MORE, lang: 'kotlin', unresolved: [{ name: 'save', line: 7, kind: 'call', from: 'more' }] },
   ],
   symbols: [
     {
@@ -47,6 +58,7 @@ const index = buildMemoryIndex({
     },
     {
       id: 'Repo.save', name: 'save', qname: 'Repo.save', kind: 'method', lang: 'kotlin', container: 'Repo', defs: [{ path: 'src/Repo.kt', line: 2 }],
+      signature: 'fun save(order: String)',
       refs: [
         { path: 'src/Use.kt', line: 4, kind: 'call' },
         { path: 'src/Use.kt', line: 5, kind: 'call', confidence: 'candidate' },
@@ -56,6 +68,20 @@ const index = buildMemoryIndex({
     },
     { id: 'Repo.store', name: 'store', qname: 'Repo.store', kind: 'method', lang: 'kotlin', container: 'Repo', defs: [{ path: 'src/Repo.kt', line: 3 }] },
     { id: 'helper', name: 'helper', kind: 'function', lang: 'kotlin', defs: [{ path: 'src/Repo.kt', line: 7 }] },
+    { id: 'Impl', name: 'Impl', kind: 'class', lang: 'kotlin', defs: [{ path: 'src/More.kt', line: 1 }], implements: ['Repo'] },
+    {
+      id: 'Impl.save', name: 'save', qname: 'Impl.save', kind: 'method', lang: 'kotlin', container: 'Impl', defs: [{ path: 'src/More.kt', line: 2 }],
+      signature: 'override fun save(order: Array<String>)',
+    },
+    {
+      id: 'Impl.store', name: 'store', qname: 'Impl.store', kind: 'method', lang: 'kotlin', container: 'Impl', defs: [{ path: 'src/More.kt', line: 3 }],
+      signature: 'override fun store(order: String)', overrides: ['Repo.store'],
+    },
+    {
+      id: 'Impl.save2', name: 'save', qname: 'Impl.save', kind: 'method', lang: 'kotlin', container: 'Impl', defs: [{ path: 'src/More.kt', line: 4 }],
+      signature: 'fun save(a: Int, b: Int)',
+    },
+    { id: 'more', name: 'more', kind: 'function', lang: 'kotlin', defs: [{ path: 'src/More.kt', line: 7 }] },
   ],
 });
 
@@ -80,8 +106,21 @@ describe('planRenameFromIndex', () => {
     expect(after['src/Use.kt']).toBe('import shop.Repo as Storage\n\nfun use(r: Storage, x: Any) {\n    r.persist("a")\n    x.persist("b")\n    call("persist")\n}\n');
     expect(plan.conflicts).toEqual([
       expect.objectContaining({ kind: 'candidate-usage', path: 'src/Use.kt', line: 5 }),
+      expect.objectContaining({ kind: 'unresolved-usage', path: 'src/More.kt', line: 7 }),
+      expect.objectContaining({ kind: 'unmatched-override', path: 'src/More.kt', line: 2 }),
       expect.objectContaining({ kind: 'generated-file', path: 'gen/Gen.kt' }),
     ]);
+  });
+
+  it('lists what the index could not decide: same-named calls that resolved to nothing, same-named members no override links', async () => {
+    const reader = await openMemoryIndex(index);
+    const linked = await planRenameFromIndex(reader, { qualifiedName: 'Repo.store' }, 'keep');
+    expect(linked.conflicts).toEqual([]);
+    expect(linked.files.map((f) => f.path).sort()).toEqual(['src/More.kt', 'src/Repo.kt']);
+    const implementations = await findImplementations(reader, { qualifiedName: 'Repo.save' }, {});
+    expect(implementations).toMatchObject({ results: [], totalIsExact: false, unresolved: { count: 1, examples: [{ path: 'src/More.kt', line: 2, column: 18, name: 'save' }] } });
+    const supers = await findSuperMethods(reader, { path: 'src/More.kt', line: 2, column: 18 }, {});
+    expect(supers.unresolved.examples).toEqual([{ path: 'src/Repo.kt', line: 2, column: 9, name: 'save' }]);
   });
 
   it('keeps the alias of an imported type and renames what it aliases', async () => {
@@ -110,6 +149,7 @@ describe('planSafeDeleteFromIndex', () => {
     const plan = await planSafeDeleteFromIndex(await openMemoryIndex(index), { qualifiedName: 'Repo.save' });
     expect(plan.conflicts.map((c) => `${c.kind} ${c.path}:${c.line}`)).toEqual([
       'usage src/Use.kt:4', 'candidate-usage src/Use.kt:5', 'usage src/Use.kt:6', 'usage gen/Gen.kt:1',
+      'unresolved-usage src/More.kt:7', 'unmatched-override src/More.kt:2',
     ]);
     expect(plan.files.map((f) => f.path)).toEqual(['src/Repo.kt']);
   });

@@ -8,6 +8,7 @@ import type { Answer, Location, PeerSummary, SymbolSummary } from './results.ts'
 import { withSiteLinesOf, type SiteLines } from './site-lines.ts';
 import { summarize } from './symbols.ts';
 import { resolveTarget, type Target } from './target.ts';
+import { reportOf, unresolvedCallsIn, unresolvedReason, unresolvedUsesOf, type UnresolvedReport } from './unresolved.ts';
 
 export interface CallHierarchyParams {
   direction?: 'callers' | 'callees';
@@ -46,14 +47,35 @@ const NOT_CALLABLE = new Set(['interface', 'type', 'enum', 'enumMember', 'typePa
 
 export const CALL_HIERARCHY_BOUNDS = { depth: { default: 3, max: 10 }, maxNodes: { default: 100, max: 1000 } };
 
-/** The call hierarchy tool's answer: the graph, and each call site's lines. */
-export async function callHierarchy(reader: IndexReader, target: Target, params: CallHierarchyParams): Promise<CallHierarchyAnswer> {
-  const graph = await callGraph(reader, target, params);
-  return { ...graph, edges: await withSiteLinesOf(reader, graph.edges, params.context) };
+export interface CallHierarchyToolAnswer extends CallHierarchyAnswer {
+  /**
+   * Calls that resolved to nothing and might be edges of this graph: named like one of its nodes
+   * (callers), or made inside one of them (callees). With any, totalIsExact is false.
+   */
+  unresolved: UnresolvedReport;
+}
+
+const CALLS: ReadonlySet<string> = new Set(['call', 'new']);
+
+/** The call hierarchy tool's answer: the graph, each call site's lines, and the calls nobody could resolve. */
+export async function callHierarchy(reader: IndexReader, target: Target, params: CallHierarchyParams): Promise<CallHierarchyToolAnswer> {
+  const { graph, visited } = await walkCalls(reader, target, params);
+  const unresolved = reportOf(graph.direction === 'callers'
+    ? await unresolvedUsesOf(reader, visited.map((s) => ({ record: s.record, paths: s.shard.paths })), (site) => CALLS.has(site.kind))
+    : await unresolvedCallsIn(reader, visited.map((s) => s.record)));
+  const cut = unresolved.count > 0
+    ? { totalIsExact: false, truncationReason: [unresolvedReason(unresolved), ...(graph.truncationReason ? [graph.truncationReason] : [])].join('; ') }
+    : {};
+  return { ...graph, ...cut, edges: await withSiteLinesOf(reader, graph.edges, params.context), unresolved };
 }
 
 /** The graph alone, its sites as locations: what change_impact walks for callers. */
 export async function callGraph(reader: IndexReader, target: Target, params: CallHierarchyParams): Promise<CallHierarchyAnswer<Location>> {
+  return (await walkCalls(reader, target, params)).graph;
+}
+
+/** The graph, and the symbols of its nodes as loaded. */
+async function walkCalls(reader: IndexReader, target: Target, params: CallHierarchyParams): Promise<{ graph: CallHierarchyAnswer<Location>; visited: LoadedSymbol[] }> {
   const start = await resolveTarget(reader, target);
   if (NOT_CALLABLE.has(start.record.kind)) {
     throw new SextantError('INVALID_ARGUMENT', `${start.record.qname} is a ${start.record.kind}; nothing calls it and it calls nothing.`,
@@ -65,6 +87,7 @@ export async function callGraph(reader: IndexReader, target: Target, params: Cal
   const id = (s: LoadedSymbol) => summarize(reader, s.record, s.shard.paths).symbolId;
   const nodes = new Map<string, CallNode>([[start.record.key, { ...summarize(reader, start.record, start.shard.paths), depth: 0 }]]);
   const edges = new Map<string, CallEdge<Location>>();
+  const visited: LoadedSymbol[] = [start];
   let truncation: string | undefined;
 
   let frontier: LoadedSymbol[] = [start];
@@ -99,6 +122,7 @@ export async function callGraph(reader: IndexReader, target: Target, params: Cal
         }
         nodes.set(p.key, { ...summarize(reader, peer.record, peer.shard.paths), depth });
         next.push(peer);
+        visited.push(peer);
       }
       const [from, to] = direction === 'callers' ? [id(peer), id(p.from)] : [id(p.from), id(peer)];
       const edgeKey = `${from}>${to}>${p.through?.record.key ?? ''}`;
@@ -109,10 +133,11 @@ export async function callGraph(reader: IndexReader, target: Target, params: Cal
     frontier = next;
   }
   const nodeList = [...nodes.values()];
-  return {
+  const graph: CallHierarchyAnswer<Location> = {
     repo: reader.repo, commit: reader.commit, symbol: summarize(reader, start.record, start.shard.paths), direction, nodes: nodeList, edges: [...edges.values()],
     total: nodeList.length, totalIsExact: !truncation, hasMore: Boolean(truncation), ...(truncation ? { truncationReason: truncation } : {}),
   };
+  return { graph, visited };
 }
 
 async function superMethods(reader: IndexReader, symbol: LoadedSymbol): Promise<LoadedSymbol[]> {

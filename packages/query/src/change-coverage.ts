@@ -4,13 +4,7 @@
 // answer read). With none, "no broken sites" is exhaustive; with some, the answer says where not.
 import { splitLines, UNRESOLVED_STRIDE, type ChangeRecord } from '@sextant/format';
 import type { ChangeSet, SymbolChange } from './change-set.ts';
-
-export interface UnresolvedIdentifier {
-  path: string;
-  line: number;
-  column: number;
-  name: string;
-}
+import { UNRESOLVED_EXAMPLES, type UnresolvedIdentifier, type UnresolvedReport } from './unresolved.ts';
 
 export interface Coverage {
   files: {
@@ -19,10 +13,8 @@ export interface Coverage {
     skipped: { path: string; reason: string; detail: string }[];
   };
   /** null: a file read records no unresolved identifiers (its language's indexer does not), so nobody knows. */
-  unresolved: { count: number; examples: UnresolvedIdentifier[] } | null;
+  unresolved: UnresolvedReport | null;
 }
-
-const EXAMPLES = 10;
 
 /**
  * `others`: files the answer read besides the changed ones (a site's), by their change records at
@@ -53,15 +45,14 @@ export async function coverageOf(set: ChangeSet, changes: readonly SymbolChange[
       return;
     }
     if (list.length === 0) return;
-    const shard = await set.head.shard<{ text(path: string): string | undefined }>(set.head.textShardNameOf(record.path));
-    const text = shard?.text(record.path);
+    const text = await set.head.text(record.path);
     const lines = text === undefined ? [] : splitLines(text);
     for (let i = 0; i < list.length; i += UNRESOLVED_STRIDE) {
       const [line, column, endLine, endColumn] = [list[i]!, list[i + 1]!, list[i + 2]!, list[i + 3]!];
       const name = endLine === line ? (lines[line - 1] ?? '').slice(column - 1, endColumn - 1) : '';
       if (!keep(line, name)) continue;
       count++;
-      if (examples.length < EXAMPLES) examples.push({ path: record.path, line, column, name });
+      if (examples.length < UNRESOLVED_EXAMPLES) examples.push({ path: record.path, line, column, name });
     }
   };
   // Inside the changed declarations at head, first: whatever they use that the compiler could not resolve.

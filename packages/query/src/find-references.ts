@@ -14,6 +14,7 @@ import { RELATED_BOUND, relatedMembers, type RelatedMembers } from './related-me
 import { defLocation, peerSummary, summarize } from './symbols.ts';
 import { withSiteLines, type SiteLines } from './site-lines.ts';
 import { resolveTarget, type Target } from './target.ts';
+import { reportOf, unresolvedReason, unresolvedUsesOf, type UnresolvedReport } from './unresolved.ts';
 
 export interface ReferenceParams extends PageRequest {
   kinds?: ReferenceKind[];
@@ -39,6 +40,12 @@ export interface ReferencesAnswer extends Answer, PageInfo {
   order: typeof REFERENCE_ORDER;
   /** References that matched every other filter but were below minConfidence. */
   omittedBelowConfidence: number;
+  /**
+   * Identifiers named like the symbol (or a related member), used as it could be, in files the
+   * filters keep, that the indexer resolved to nothing: each may be a reference this list lacks.
+   * With any, totalIsExact is false.
+   */
+  unresolved: UnresolvedReport;
   /** With groupByFile: every file of the whole result (not only this page) with its count. */
   files?: { path: string; count: number }[];
 }
@@ -61,10 +68,17 @@ export async function findReferences(reader: IndexReader, target: Target, params
     order: REFERENCE_ORDER,
   };
   const { items, page } = pageOf(found, reader.commit, query, params, REFERENCES_PAGE);
-  if (group.truncatedBy) {
+  const cuts: string[] = [];
+  if (group.truncatedBy) cuts.push(`related members: more than ${RELATED_BOUND.maxNodes}; references of the rest are not included`);
+  const kinds = params.kinds ? new Set<ReferenceKind>(params.kinds) : undefined;
+  const inPaths = pathFilter(params.paths);
+  const hidden = hiddenFlags(params);
+  const unresolved = reportOf(await unresolvedUsesOf(reader, group.members.map((m) => ({ record: m.record, paths: m.shard.paths })),
+    (site) => (!kinds || kinds.has(site.kind)) && !(site.flags & hidden) && inPaths(site.path)));
+  if (unresolved.count > 0) cuts.push(unresolvedReason(unresolved));
+  if (cuts.length) {
     page.totalIsExact = false;
-    page.truncationReason = `related members: more than ${RELATED_BOUND.maxNodes}; references of the rest are not included`
-      + (page.truncationReason ? `; ${page.truncationReason}` : '');
+    page.truncationReason = [...cuts, ...(page.truncationReason ? [page.truncationReason] : [])].join('; ');
   }
   return {
     repo: reader.repo,
@@ -74,6 +88,7 @@ export async function findReferences(reader: IndexReader, target: Target, params
     references: await withSiteLines(reader, items.map(hit), params.context),
     order: REFERENCE_ORDER,
     omittedBelowConfidence: omitted,
+    unresolved,
     ...(params.groupByFile ? { files: countByFile(found) } : {}),
     ...page,
   };
@@ -100,7 +115,7 @@ function collectReferences(
 ): { found: Found[]; omitted: number; hit: (found: Found) => ReferenceHit } {
   const kinds = params.kinds ? new Set<ReferenceKind>(params.kinds) : undefined;
   const inPaths = pathFilter(params.paths);
-  const hidden = (params.includeTests === false ? FILE_FLAGS.test : 0) | (params.includeGenerated === false ? FILE_FLAGS.generated : 0);
+  const hidden = hiddenFlags(params);
   const worst = CONFIDENCES.indexOf(params.minConfidence ?? 'resolved');
   const declarations: Found[] = [];
   const references: Found[] = [];
@@ -147,6 +162,11 @@ function collectReferences(
   // order; merged members' are interleaved.
   const found = members.length === 1 ? [...inOrder(declarations), ...inOrder(references)] : [...samePlaceOnce(declarations), ...samePlaceOnce(references)];
   return { found, omitted, hit };
+}
+
+/** FILE_FLAGS of the files the includeTests and includeGenerated filters leave out. */
+function hiddenFlags(params: ReferenceParams): number {
+  return (params.includeTests === false ? FILE_FLAGS.test : 0) | (params.includeGenerated === false ? FILE_FLAGS.generated : 0);
 }
 
 /**

@@ -6,6 +6,7 @@ import { pageOf, type PageRequest } from './paging.ts';
 import type { Answer, PageInfo, PeerSummary, SymbolSummary } from './results.ts';
 import { summarize } from './symbols.ts';
 import { resolveTarget, type Target } from './target.ts';
+import { reportOf, undecidedMembers, unresolvedReason, unresolvedUsesOf, type UnresolvedReport } from './unresolved.ts';
 
 const INHERIT = new Set(['extends', 'implements']);
 
@@ -20,6 +21,13 @@ export interface RelatedSymbol extends SymbolSummary {
 export interface RelatedAnswer extends Answer, PageInfo {
   symbol: SymbolSummary;
   results: RelatedSymbol[];
+  /**
+   * What might be one more result but could not be decided: for a type, supertypes named like it
+   * (or like a subtype found) that resolved to nothing; for a member, members named like it in the
+   * types walked, with as many parameters, that no override links (their signatures could not be
+   * matched). With any, totalIsExact is false.
+   */
+  unresolved: UnresolvedReport;
 }
 
 export const IMPLEMENTATIONS_PAGE = { defaultLimit: 100, maxLimit: 1000 };
@@ -48,7 +56,7 @@ export async function findImplementations(reader: IndexReader, target: Target, p
   const follow = isType(start)
     ? (e: EdgeView) => !e.out && INHERIT.has(e.kind)
     : (e: EdgeView) => !e.out && e.kind === 'overrides';
-  return answer(reader, start, await walk(reader, start, follow, WALK_BOUND), page, 'find_implementations');
+  return answer(reader, start, await walk(reader, start, follow, WALK_BOUND), page, 'find_implementations', 'subs');
 }
 
 /** Members a method overrides or implements, up the whole chain. */
@@ -58,14 +66,30 @@ export async function findSuperMethods(reader: IndexReader, target: Target, page
     throw new SextantError('INVALID_ARGUMENT', `${start.record.qname} is a ${start.record.kind}, not a member.`,
       'Pass a method, property or accessor; for the supertypes of a type use type_hierarchy with direction "supertypes".');
   }
-  return answer(reader, start, await walk(reader, start, (e) => e.out && e.kind === 'overrides', WALK_BOUND), page, 'find_super_methods');
+  return answer(reader, start, await walk(reader, start, (e) => e.out && e.kind === 'overrides', WALK_BOUND), page, 'find_super_methods', 'supers');
 }
 
-function answer(reader: IndexReader, start: LoadedSymbol, result: WalkResult, request: PageRequest, tool: string): RelatedAnswer {
+async function answer(
+  reader: IndexReader, start: LoadedSymbol, result: WalkResult, request: PageRequest, tool: string, direction: 'supers' | 'subs',
+): Promise<RelatedAnswer> {
   const results = related(reader, start, result);
   const { items, page } = pageOf(results, reader.commit, { tool, key: start.record.key }, request, IMPLEMENTATIONS_PAGE);
-  const cut = result.truncatedBy ? { totalIsExact: false, truncationReason: `walk bound ${result.truncatedBy} (${WALK_BOUND[result.truncatedBy]})` } : {};
-  return { repo: reader.repo, commit: reader.commit, symbol: summarize(reader, start.record, start.shard.paths), results: items, ...page, ...cut };
+  const unresolved = await undecided(reader, start, result, direction);
+  const cuts = [
+    ...(result.truncatedBy ? [`walk bound ${result.truncatedBy} (${WALK_BOUND[result.truncatedBy]})`] : []),
+    ...(unresolved.count > 0 ? [unresolvedReason(unresolved)] : []),
+  ];
+  const cut = cuts.length ? { totalIsExact: false, truncationReason: cuts.join('; ') } : {};
+  return { repo: reader.repo, commit: reader.commit, symbol: summarize(reader, start.record, start.shard.paths), results: items, ...page, ...cut, unresolved };
+}
+
+async function undecided(reader: IndexReader, start: LoadedSymbol, result: WalkResult, direction: 'supers' | 'subs'): Promise<UnresolvedReport> {
+  const found = [start, ...result.steps.map((s) => s.symbol)];
+  if (isType(start)) {
+    if (direction === 'supers') return { count: 0, examples: [] };
+    return reportOf(await unresolvedUsesOf(reader, found.map((s) => ({ record: s.record, paths: s.shard.paths })), (site) => site.kind === 'inherit'));
+  }
+  return reportOf(await undecidedMembers(reader, start, direction, new Set(found.map((s) => s.record.key))));
 }
 
 export interface HierarchyParams {

@@ -5,7 +5,7 @@
 import {
   bucketOf, checkShardHolds, decodeInflatedShard, decodeShard, fileShardName, manifestSha256, NAMES_SHARD, parseManifest, pathKey,
   SextantError, sha256Hex, shardView, symbolShardName, textShardName, type FileShard, type SymbolShard,
-  NameShard, FILE_TABLE_SHARD, FileTable, changeShardName, type ChangeRecord, type ChangeShard, type FileRecord, type Manifest, type ShardEntry, type SymbolRecord,
+  NameShard, FILE_TABLE_SHARD, FileTable, changeShardName, unresolvedBucketOf, unresolvedShardName, type UnresolvedShard, type UnresolvedSite, type TextShard, type ChangeRecord, type ChangeShard, type FileRecord, type Manifest, type ShardEntry, type SymbolRecord,
 } from '@sextant/format';
 import type { ShardCache } from './shard-cache.ts';
 import type { ShardSource } from './shard-source.ts';
@@ -111,6 +111,22 @@ export class IndexReader {
   async change(path: string): Promise<ChangeRecord | undefined> {
     const shard = await this.shard<ChangeShard>(this.changeShardNameOf(path));
     return shard?.file(path);
+  }
+
+  unresolvedShardNameOf(name: string): string {
+    return unresolvedShardName(unresolvedBucketOf(name, this.manifest.layout.unresolvedBucketBits));
+  }
+
+  /** Identifiers named `name` that the indexer resolved to nothing, in REFERENCE_ORDER. */
+  async unresolvedNamed(name: string): Promise<UnresolvedSite[]> {
+    const shard = await this.shard<UnresolvedShard>(this.unresolvedShardNameOf(name));
+    return shard?.sitesNamed(name) ?? [];
+  }
+
+  /** The file's text at the indexed commit. */
+  async text(path: string): Promise<string | undefined> {
+    const shard = await this.shard<TextShard>(this.textShardNameOf(path));
+    return shard?.text(path);
   }
 
   fileShardNameOf(path: string): string {

@@ -11,6 +11,7 @@ export * from './identifier-at.ts';
 export * from './index-status.ts';
 export * from './search-symbols.ts';
 export * from './goto-definition.ts';
+export * from './unresolved.ts';
 export * from './find-references.ts';
 export * from './edges.ts';
 export * from './related-members.ts';

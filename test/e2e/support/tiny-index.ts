@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   CONFIDENCES, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, FILE_TABLE_SHARD, FORMAT_VERSION, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine, MODIFIERS, NAMES_SHARD, REFERENCE_KINDS,
-  base32, changeShardName, encodeChangeShard, lineHash, fileShardName, sha256Bytes, sha256Hex, symbolKey, symbolShardName, textShardName,
+  base32, changeShardName, encodeUnresolvedShard, unresolvedShardName, encodeChangeShard, lineHash, fileShardName, sha256Bytes, sha256Hex, symbolKey, symbolShardName, textShardName,
   type ChangeShardData, type FileShardData, type Manifest, type NameShardData, type SymbolShardData,
 } from '@sextant/format';
 
@@ -118,6 +118,7 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
     [symbolShardName(0), encodeSymbolShard(symbols)],
     [fileShardName(0), encodeFileShard(files)],
     [changeShardName(0), encodeChangeShard(changes)],
+    [unresolvedShardName(0), encodeUnresolvedShard({ paths: [], peers: [], names: [] })],
     [textShardName(0), encodeTextShard({ files: [{ path: paths[0]!, text: `${greetLine}\n` }, { path: paths[1]!, text: `${mainLine}\n` }] })],
   ]);
   const manifest: Manifest = {
@@ -128,12 +129,12 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
     builtAt: '2025-01-01T00:00:01Z',
     indexer: { name: 'tiny-index', version: '0.0.0' },
     parsers: {},
-    layout: { symbolBucketBits: 0, fileBucketBits: 0, changeBucketBits: 0 },
-    counts: { files: 2, symbols: 2, references: 1, edges: 0 },
+    layout: { symbolBucketBits: 0, fileBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: 0 },
+    counts: { files: 2, symbols: 2, references: 1, edges: 0, unresolved: 0 },
     languages: { typescript: { files: 2, precision: 'syntactic' } },
     skipped: [],
     warnings: [],
-    shards: Object.fromEntries([...shards].map(([name, bytes]) => [name, { sha256: sha256Hex(bytes), bytes: bytes.byteLength, records: 2 }])),
+    shards: Object.fromEntries([...shards].map(([name, bytes]) => [name, { sha256: sha256Hex(bytes), bytes: bytes.byteLength, records: name.startsWith('unresolved/') ? 0 : 2 }])),
   };
   return { manifest, shards };
 }

@@ -4,9 +4,9 @@ import { CALL_HIERARCHY_BOUNDS, callHierarchy } from '@sextant/query';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
 import {
-  answerOutput, commitInput, contextInput, graphBounds, graphOutput, location, peer, siteLines, symbolSummary, targetInput,
+  answerOutput, commitInput, contextInput, graphBounds, graphOutput, location, peer, siteLines, symbolSummary, targetInput, unresolvedOutput,
 } from '../schema-parts.ts';
-import { distinctNames, renderLocation, renderSite, renderSymbol } from '../render.ts';
+import { distinctNames, renderLocation, renderSite, renderSymbol, renderUnresolved } from '../render.ts';
 
 export const callHierarchyTool = defineTool({
   name: 'call_hierarchy',
@@ -26,6 +26,7 @@ export const callHierarchyTool = defineTool({
     direction: z.enum(['callers', 'callees']),
     nodes: z.array(symbolSummary.extend({ depth: z.number().int() })),
     edges: z.array(z.object({ from: z.string(), to: z.string(), sites: z.array(z.object({ ...location, ...siteLines })), through: peer.optional() })),
+    unresolved: unresolvedOutput.describe('Calls that resolved to nothing and may be edges: named like a node (callers) or made inside one (callees).'),
     ...graphOutput,
   }),
   async run(provider, { repo, commit, direction, depth, maxNodes, context, ...target }) {
@@ -40,6 +41,7 @@ export const callHierarchyTool = defineTool({
         `  ${names.get(e.from)} -> ${names.get(e.to)}${e.through ? ` through ${e.through.name}` : ''}`,
         ...e.sites.flatMap((site) => renderSite(site, renderLocation(site), '    ')),
       ]),
+      ...renderUnresolved(a.unresolved),
     ].join('\n');
   },
 });

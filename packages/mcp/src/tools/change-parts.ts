@@ -4,7 +4,7 @@ import * as z from 'zod';
 import { CHANGE_ASPECTS, CHANGE_KINDS, type IndexReader } from '@sextant/query';
 import { SextantError } from '@sextant/format';
 import type { IndexProvider } from '../index-provider.ts';
-import { commitInput, language, location, pathsInput, symbolSummary } from '../schema-parts.ts';
+import { commitInput, language, location, pathsInput, symbolSummary, unresolvedOutput } from '../schema-parts.ts';
 
 const commitRef = (side: string) => z.string().min(1).max(256).describe(`The ${side} commit (sha or ref), indexed.`);
 
@@ -36,10 +36,7 @@ export const coverage = z.object({
     skipped: z.array(z.object({ path: z.string(), reason: z.string(), detail: z.string() }))
       .describe('Changed files that were not analysed (skipped by the indexer, or of a language no indexer reads): their symbols and sites are unknown.'),
   }),
-  unresolved: z.object({
-    count: z.number().int(),
-    examples: z.array(z.object({ path: z.string(), line: z.number().int(), column: z.number().int(), name: z.string() })),
-  }).nullable().describe('Identifiers the compiler could not resolve inside the changed declarations or named like a changed symbol in a file read; null when a file read records none (its indexer does not say), i.e. unknown, never 0.'),
+  unresolved: unresolvedOutput.nullable().describe('Identifiers the compiler could not resolve inside the changed declarations or named like a changed symbol in a file read; null when a file read records none (its indexer does not say), i.e. unknown, never 0.'),
 });
 
 export const fileChange = z.object({

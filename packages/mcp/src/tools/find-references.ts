@@ -4,9 +4,9 @@ import { findReferences, REFERENCES_PAGE } from '@sextant/query';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
 import {
-  answerOutput, commitInput, confidence, contextInput, location, pageInput, pageOutput, pathsInput, peer, referenceKind, siteLines, symbolSummary, targetInput,
+  answerOutput, commitInput, confidence, contextInput, location, pageInput, pageOutput, pathsInput, peer, referenceKind, siteLines, symbolSummary, targetInput, unresolvedOutput,
 } from '../schema-parts.ts';
-import { distinctNames, renderLocation, renderPage, renderSite, renderSitesByFile, renderSymbol } from '../render.ts';
+import { distinctNames, renderLocation, renderPage, renderSite, renderSitesByFile, renderSymbol, renderUnresolved } from '../render.ts';
 
 export const findReferencesTool = defineTool({
   name: 'find_references',
@@ -37,6 +37,7 @@ export const findReferencesTool = defineTool({
     })),
     order: z.string().describe('The order of references, after any declarations.'),
     omittedBelowConfidence: z.number().int().describe('References that matched every other filter but are below minConfidence.'),
+    unresolved: unresolvedOutput.describe('Same-named identifiers, used as this symbol could be, that resolved to nothing: each may be a reference this list lacks.'),
     files: z.array(z.object({ path: z.string(), count: z.number().int() })).optional(),
     ...pageOutput,
   }),
@@ -53,6 +54,7 @@ export const findReferencesTool = defineTool({
       ...(groupByFile
         ? renderSitesByFile(a.references, what, (path) => `${path} (${counts.get(path)})`)
         : a.references.flatMap((r) => renderSite(r, `${renderLocation(r)} ${what(r)}`))),
+      ...renderUnresolved(a.unresolved),
       ...renderPage(a),
     ].join('\n');
   },

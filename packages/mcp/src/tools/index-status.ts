@@ -24,7 +24,10 @@ export const indexStatusTool = defineTool({
     libraryModels: z.array(z.object({ name: z.string(), version: z.string() })).describe('Library API models (JDK, Kotlin stdlib) the Java/Kotlin resolution typed library calls with.'),
     formatVersion: z.number().int(),
     languages: z.record(z.string(), languageSummary),
-    counts: z.object({ files: z.number().int(), symbols: z.number().int(), references: z.number().int(), edges: z.number().int() }),
+    counts: z.object({
+      files: z.number().int(), symbols: z.number().int(), references: z.number().int(), edges: z.number().int(),
+      unresolved: z.number().int().describe('Identifiers in reference positions the indexers resolved to nothing; answers about a same-named symbol report them.'),
+    }),
     shards: z.object({ count: z.number().int(), bytes: z.number().int() }),
     skipped: z.array(z.object({ path: z.string(), reason: z.enum(SKIPPED_REASONS), detail: z.string() })),
     warnings: z.array(z.string()),
@@ -39,7 +42,7 @@ export const indexStatusTool = defineTool({
       `${s.repo}@${s.commit} indexed ${s.builtAt} by ${s.indexer.name} ${s.indexer.version}`,
       `languages: ${languages || 'none'}`,
       ...(s.libraryModels.length ? [`library models: ${s.libraryModels.map((m) => `${m.name} ${m.version}`).join(', ')}`] : []),
-      `counts: ${s.counts.files} files, ${s.counts.symbols} symbols, ${s.counts.references} references, ${s.counts.edges} edges; ${s.shards.count} shards, ${s.shards.bytes} bytes`,
+      `counts: ${s.counts.files} files, ${s.counts.symbols} symbols, ${s.counts.references} references, ${s.counts.edges} edges, ${s.counts.unresolved} unresolved identifiers; ${s.shards.count} shards, ${s.shards.bytes} bytes`,
       ...(s.skipped.length ? [`skipped ${s.skipped.length}:`, ...s.skipped.map((f) => `  ${f.path}: ${f.detail}`)] : []),
       ...s.warnings.map((w) => `warning: ${w}`),
     ].join('\n');

@@ -9,7 +9,7 @@ import {
   type PlanOperation, type PlanSymbol,
 } from '@sextant/format';
 import {
-  fileText, MEMBER_KINDS, RELATED_BOUND, RESERVED_WORDS, relatedMembers, resolveTarget, summarize, walk, type IndexReader, type LoadedSymbol, type Target,
+  fileText, MEMBER_KINDS, RELATED_BOUND, RESERVED_WORDS, relatedMembers, resolveTarget, summarize, undecidedMembers, unresolvedUsesOf, walk, type IndexReader, type LoadedSymbol, type Target,
 } from '@sextant/query';
 
 
@@ -185,6 +185,7 @@ export async function planRenameFromIndex(reader: IndexReader, target: Target, n
     }
   }
   await collisions(reader, texts, group, newName, [...edits.keys()], conflicts);
+  conflicts.push(...await undecidedConflicts(reader, start, group, 'renamed'));
   const files: PlanFile[] = [];
   for (const [path, byPosition] of edits) {
     const file = await texts.get(path);
@@ -192,6 +193,33 @@ export async function planRenameFromIndex(reader: IndexReader, target: Target, n
     files.push(fileEntry(file, path, [...byPosition.values()]));
   }
   return seal(reader, 'rename', { ...targetArguments(target), newName }, planSymbol(reader, start), files, conflicts);
+}
+
+/**
+ * What the index could not decide about the symbol, as conflicts, so that a plan never says 0
+ * conflicts while a same-named site is undecided: identifiers named like a member of the group that
+ * resolved to nothing, and same-named members of the types above and below that no override links.
+ */
+async function undecidedConflicts(reader: IndexReader, start: LoadedSymbol, group: LoadedSymbol[], done: 'renamed' | 'deleted'): Promise<PlanConflict[]> {
+  const conflicts: PlanConflict[] = [];
+  const name = start.record.name;
+  for (const site of await unresolvedUsesOf(reader, group.map((s) => ({ record: s.record, paths: s.shard.paths })))) {
+    conflicts.push({
+      kind: 'unresolved-usage', path: site.path, line: site.line, column: site.column,
+      message: `${site.path}:${site.line}:${site.column} (${site.kind}) is named ${name} but resolved to nothing; it may use ${start.record.qname} and would not be ${done}.`,
+    });
+  }
+  const linked = new Set(group.map((s) => s.record.key));
+  for (const direction of done === 'renamed' ? (['supers', 'subs'] as const) : (['subs'] as const)) {
+    for (const member of await undecidedMembers(reader, start, direction, linked)) {
+      linked.add(member.key);
+      conflicts.push({
+        kind: 'unmatched-override', path: member.path, line: member.line, column: member.column,
+        message: `${member.path}:${member.line}:${member.column} declares ${name} in a ${direction === 'subs' ? 'subtype' : 'supertype'} with a signature the index could not match; it may ${direction === 'subs' ? 'override' : 'be overridden by'} ${start.record.qname} and would not be ${done}.`,
+      });
+    }
+  }
+  return conflicts;
 }
 
 /** Declarations the new name would collide with or shadow, as far as the index can tell. */
@@ -257,6 +285,7 @@ export async function planSafeDeleteFromIndex(reader: IndexReader, target: Targe
     const s = summarize(reader, step.symbol.record, step.symbol.shard.paths);
     conflicts.push({ kind: 'usage', path: s.path, line: s.line, column: s.column, message: `${s.qualifiedName} overrides ${symbol.record.qname} (${s.path}:${s.line}:${s.column})` });
   }
+  conflicts.push(...await undecidedConflicts(reader, symbol, [symbol, ...overriders.steps.map((s) => s.symbol)], 'deleted'));
   const files: PlanFile[] = [];
   for (const [path, spans] of deletions) {
     const file = await texts.get(path);

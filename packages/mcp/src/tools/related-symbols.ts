@@ -4,8 +4,8 @@ import * as z from 'zod';
 import { findImplementations, findSuperMethods, IMPLEMENTATIONS_PAGE } from '@sextant/query';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
-import { answerOutput, commitInput, pageInput, pageOutput, peer, symbolSummary, targetInput } from '../schema-parts.ts';
-import { renderPage, renderSymbol } from '../render.ts';
+import { answerOutput, commitInput, pageInput, pageOutput, peer, symbolSummary, targetInput, unresolvedOutput } from '../schema-parts.ts';
+import { renderPage, renderSymbol, renderUnresolved } from '../render.ts';
 
 const output = z.object({
   ...answerOutput,
@@ -15,6 +15,7 @@ const output = z.object({
     relation: z.enum(['extends', 'implements', 'overrides']),
     via: peer.optional().describe('The symbol one step closer to the target, for depth > 1.'),
   })),
+  unresolved: unresolvedOutput.describe('What could not be decided: supertypes named like a type found that resolved to nothing; same-named members with as many parameters that no override links.'),
   ...pageOutput,
 });
 
@@ -38,6 +39,7 @@ export const findImplementationsTool = defineTool({
     return [
       `${a.total} ${direction === 'supers' ? 'super members' : 'implementations'} of ${renderSymbol(a.symbol)}`,
       ...a.results.map((r) => `  ${'  '.repeat(r.depth - 1)}${r.relation} ${renderSymbol(r)}`),
+      ...renderUnresolved(a.unresolved),
       ...renderPage(a),
     ].join('\n');
   },

@@ -12,7 +12,7 @@
 import {
   compareInReferenceOrder, CONFIDENCES, EDGE_KINDS, EDGE_STRIDE, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, FILE_TABLE_SHARD, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, OCC_STRIDE, REF_STRIDE,
   REFERENCE_KINDS, bucketOf, fileShardName, impliedShardNames, openShard, pathKey, recordsOf, previewOf, sha256Hex, siteClass, splitLines, symbolKey, symbolShardName, textShardName,
-  changeShardName, encodeChangeShard, lineHash, type ChangeRecord, type Confidence, type DeclRecord, type ExternalOrigin, type FileRecord, type FileTableEntry, type Language, type Manifest, type NameShardData,
+  changeShardName, encodeChangeShard, lineHash, encodeUnresolvedShard, unresolvedBucketOf, unresolvedShardName, type UnresolvedSiteData, type ChangeRecord, type Confidence, type DeclRecord, type ExternalOrigin, type FileRecord, type FileTableEntry, type Language, type Manifest, type NameShardData,
   type OutlineNode, type PeerRecord, type ReferenceKind, type SkippedFile, type SymbolKind, type SymbolRecord,
 } from '@sextant/format';
 import { IndexReader, ShardCache, type ShardSource } from '@sextant/query';
@@ -70,8 +70,18 @@ export interface FileSpec {
   flags?: number;
   /** ChangeRecord.decls as given (default none). */
   decls?: DeclRecord[];
-  /** ChangeRecord.unresolved as given (default null: not recorded). */
-  unresolved?: number[] | null;
+  /**
+   * Identifiers the indexer resolved to nothing (ChangeRecord.unresolved and the unresolved shards);
+   * default null: not recorded.
+   */
+  unresolved?: UnresolvedSpec[] | null;
+}
+
+export interface UnresolvedSpec extends SiteSpec {
+  name: string;
+  kind: ReferenceKind;
+  /** `id` of the symbol whose body holds it. */
+  from?: string;
 }
 
 export interface MemoryIndexSpec {
@@ -99,7 +109,7 @@ export interface MemoryIndex {
 
 export const MEMORY_REPO = 'acme/shop';
 export const MEMORY_COMMIT = 'c0ffee0000000000000000000000000000000001';
-const DEFAULT_LAYOUT: Manifest['layout'] = { symbolBucketBits: 2, fileBucketBits: 1, changeBucketBits: 2 };
+const DEFAULT_LAYOUT: Manifest['layout'] = { symbolBucketBits: 2, fileBucketBits: 1, changeBucketBits: 2, unresolvedBucketBits: 1 };
 
 interface Site {
   path: string;
@@ -252,6 +262,8 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
   // File shards: every definition and reference is an occurrence of its file, sorted by position.
   const fileBuckets = new Map<number, FileRecord[]>();
   const changes: ChangeRecord[] = [];
+  const unresolvedByName = new Map<string, UnresolvedSiteData[]>();
+  const unresolvedPaths = new Map<string, { path: string; flags: number; lang: Language }>();
   for (const file of spec.files) {
     const lines = fileLines.get(file.path)!;
     const occurrences: { site: Site; key: string; kind: ReferenceKind }[] = [];
@@ -280,7 +292,19 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
       outline: outlineOf(file.path, byId, syms),
       problems: [],
     };
-    changes.push({ path: file.path, decls: file.decls ?? [], unresolved: file.unresolved ?? null, lineHashes: lines.map(lineHash) });
+    const unresolved = (file.unresolved ?? []).map((u) => ({ ...u, ...resolveSite(fileLines, { ...u, path: file.path }, u.name, `unresolved ${u.name}`) }));
+    for (const u of unresolved) {
+      const from = u.from === undefined ? undefined : byId.get(u.from)?.key;
+      if (u.from !== undefined && !from) throw new Error(`memory-index: unresolved ${u.name} names from ${u.from}, which is no symbol of the fixture`);
+      const sites = unresolvedByName.get(u.name) ?? unresolvedByName.set(u.name, []).get(u.name)!;
+      sites.push({ path: file.path, line: u.line, column: u.column, endLine: u.line, endColumn: u.endColumn, kind: u.kind, ...(from ? { from } : {}) });
+      unresolvedPaths.set(file.path, { path: file.path, flags: file.flags ?? 0, lang: file.lang ?? languageOfPath(file.path) });
+    }
+    changes.push({
+      path: file.path, decls: file.decls ?? [], lineHashes: lines.map(lineHash),
+      unresolved: file.unresolved === undefined || file.unresolved === null ? null
+        : unresolved.sort((a, b) => a.line - b.line || a.column - b.column).flatMap((u) => [u.line, u.column, u.line, u.endColumn, REFERENCE_KINDS.indexOf(u.kind)]),
+    });
     const bucket = bucketOf(pathKey(file.path), layout.fileBucketBits);
     const list = fileBuckets.get(bucket) ?? [];
     list.push(record);
@@ -296,6 +320,21 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
     shards.set(fileShardName(bucket), encodeFileShard({ files }));
     // File texts (read_file, previews) share the files' buckets.
     shards.set(textShardName(bucket), encodeTextShard({ files: files.map((f) => ({ path: f.path, text: texts.get(f.path)! })) }));
+  }
+
+  // Unresolved identifiers by name, each name's sites in REFERENCE_ORDER, as the shard writer lays them out.
+  for (let bucket = 0; bucket < 2 ** layout.unresolvedBucketBits; bucket++) {
+    const inBucket = [...unresolvedByName].filter(([name]) => unresolvedBucketOf(name, layout.unresolvedBucketBits) === bucket);
+    const sitesOf = (list: UnresolvedSiteData[]) => list.sort((a, b) => compareInReferenceOrder(
+      { ...a, siteClass: siteClass(unresolvedPaths.get(a.path)!.flags) }, { ...b, siteClass: siteClass(unresolvedPaths.get(b.path)!.flags) }));
+    const names = inBucket.map(([name, list]) => ({ name, sites: sitesOf(list) }));
+    const paths = [...new Set(names.flatMap((n) => n.sites.map((site) => site.path)))].sort(compare).map((path) => unresolvedPaths.get(path)!);
+    const peers = [...new Set(names.flatMap((n) => n.sites.flatMap((site) => (site.from ? [site.from] : []))))].sort(compare)
+      .map((key): PeerRecord => {
+        const peer = [...byId.values()].find((b) => b.key === key)!;
+        return { key, name: peer.spec.name, kind: peer.spec.kind };
+      });
+    shards.set(unresolvedShardName(bucket), encodeUnresolvedShard({ paths, peers, names }));
   }
 
   // The name shard: searchable (non-local) symbols, sorted by lowercased name then key.
@@ -354,6 +393,7 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
       symbols: byId.size,
       references: [...byId.values()].reduce((sum, s) => sum + s.refs.length, 0),
       edges: 0,
+      unresolved: [...unresolvedByName.values()].reduce((sum, list) => sum + list.length, 0),
     },
     languages: Object.fromEntries(LANGUAGES.filter((l) => languages[l]).map((l) => [l, languages[l]])),
     skipped: spec.skipped ?? [],
