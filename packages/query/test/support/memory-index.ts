@@ -77,7 +77,7 @@ export interface FileSpec {
   unresolved?: UnresolvedSpec[] | null;
 }
 
-export interface UnresolvedSpec extends SiteSpec {
+export interface UnresolvedSpec extends Omit<SiteSpec, 'path'> {
   name: string;
   kind: ReferenceKind;
   /** `id` of the symbol whose body holds it. */
