@@ -57,16 +57,21 @@ export async function unresolvedUsesOf(
 ): Promise<NamedSite[]> {
   const out: NamedSite[] = [];
   const seen = new Set<string>();
+  const byName = new Map<string, UnresolvedSite[]>();
   for (const { record, paths } of symbols) {
     if (record.local || LEXICAL_KINDS.has(record.kind)) continue;
     const uses = usesOf(record.kind);
     const own = family(record.lang);
     const files = record.mods & MODIFIERS.private ? new Set(declarationPaths(record, paths)) : undefined;
-    for (const site of await reader.unresolvedNamed(record.name)) {
+    // Related members mostly share one name: its shard is read and searched once.
+    let sites = byName.get(record.name);
+    if (!sites) byName.set(record.name, (sites = await reader.unresolvedNamed(record.name)));
+    for (const site of sites) {
       if (!uses.has(site.kind) || family(site.lang) !== own || (files && !files.has(site.path))) continue;
-      const named = { ...site, name: record.name };
       const at = `${site.path}:${site.line}:${site.column}`;
-      if (seen.has(at) || !keep(named)) continue;
+      if (seen.has(at)) continue;
+      const named = { ...site, name: record.name };
+      if (!keep(named)) continue;
       seen.add(at);
       out.push(named);
     }
