@@ -308,5 +308,21 @@
 
 (array_access array: (_) @value) @element
 
+; Operators: comparisons and logic are booleans; arithmetic promotes its operands (JLS 5.6) or, for a
+; `+` of a String, concatenates; a shift has its left operand's type; `x++` has x's.
+((binary_expression operator: ["<" ">" "<=" ">=" "==" "!=" "&&" "||"]) @literal.boolean)
+
+(instanceof_expression) @literal.boolean
+
+(unary_expression operator: "!") @literal.boolean
+
+(binary_expression left: (_) @value operator: ["+" "-" "*" "/" "%" "&" "|" "^" "<<" ">>" ">>>"]) @arithmetic
+
+(binary_expression operator: ["+" "-" "*" "/" "%" "&" "|" "^"] right: (_) @value) @arithmetic
+
+(unary_expression operator: ["+" "-" "~"] operand: (_) @value) @arithmetic
+
+(update_expression (_) @value) @parens
+
 ; A lambda takes the type its target gives it; its parameters are those declared in its scope.
 (lambda_expression) @lambda

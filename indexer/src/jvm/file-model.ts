@@ -96,6 +96,8 @@ export type ExprEntry =
   | { form: 'super'; scope: number }
   | { form: 'cast'; type: string; scope: number }
   | { form: 'parens'; value: number }
+  /** An arithmetic operation: the binary numeric promotion of its operands, a String when one is. */
+  | { form: 'arithmetic'; operands: number[] }
   | { form: 'element'; value: number }
   /** An object expression that declares a class (`object : Runnable { … }`). */
   | { form: 'def'; def: number }

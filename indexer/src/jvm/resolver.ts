@@ -715,6 +715,8 @@ export class FileResolution {
       }
       case 'lambda':
         return { t: 'fn', arities: [this.lambdaParameters(expr.scope).length] };
+      case 'arithmetic':
+        return this.promoted(expr.operands.map((o) => this.typeOfExpr(o)));
     }
   }
 
@@ -792,6 +794,20 @@ export class FileResolution {
       }
     }
     return (this.sites = sites);
+  }
+
+  /**
+   * The type of an arithmetic operation on operands of these types: a String when one is (only
+   * `+` takes one), boolean for booleans (`&`, `|`, `^`), else the binary numeric promotion of the
+   * unboxed operands (JLS 5.6: double, float, long, or int).
+   */
+  private promoted(operands: (JType | undefined)[]): JType | undefined {
+    if (operands.some((t) => t?.t === 'ext' && t.fqn === 'java.lang.String')) return { t: 'ext', fqn: 'java.lang.String', args: [] };
+    const prims = operands.map((t) => t && (t.t === 'prim' ? t.name : t.t === 'ext' ? primitiveOfBox(t.fqn) : undefined));
+    if (prims.some((p) => p === undefined)) return undefined;
+    if (prims.every((p) => p === 'boolean')) return { t: 'prim', name: 'boolean' };
+    const name = ['double', 'float', 'long'].find((wide) => prims.includes(wide)) ?? 'int';
+    return { t: 'prim', name };
   }
 
   /** A lambda's parameters, in order. */

@@ -16,7 +16,8 @@
 //                             @case (a switch label: @receiver is the switch's subject).
 //   @import                   with @import.path, @import.wildcard, @import.static, @import.alias.
 //   @literal.<type>, @this (@receiver: qualifier), @super, @cast (@type), @parens (@value: same type),
-//   @element (@value: element of), @lambda (its parameters are those declared in its scope)
+//   @element (@value: element of), @lambda (its parameters are those declared in its scope),
+//   @arithmetic (@value: an operand, one match each)
 //                             expressions whose type resolution can follow.
 // Independent of the primary capture: @scope (a code scope), @members (a node the grammar reads as
 // code that is a class body: no code scope, whatever @scope says), @package, @facade (the class
@@ -47,7 +48,7 @@ const ROLE_SET: ReadonlySet<string> = new Set(ROLES);
 const AUX_CAPTURES = new Set([
   'name', 'type', 'receiver.type', 'value', 'doc', 'modifiers', 'jvm.name', 'varargs', 'iterates', 'receiver', 'arguments', 'argument',
   'import.path', 'import.wildcard', 'import.static', 'import.alias', 'scope', 'package', 'ignore', 'header', 'declaration', 'import',
-  'this', 'super', 'cast', 'parens', 'element', 'lambda', 'superclass', 'members', 'case', 'facade',
+  'this', 'super', 'cast', 'parens', 'element', 'lambda', 'arithmetic', 'superclass', 'members', 'case', 'facade',
 ]);
 const MAX_DOC = 1000;
 const MAX_SIGNATURE = 300;
@@ -100,7 +101,8 @@ type RawExpr =
   | { form: 'cast'; node: Node; type: Node }
   | { form: 'parens'; value: Node }
   | { form: 'element'; value: Node }
-  | { form: 'lambda'; node: Node };
+  | { form: 'lambda'; node: Node }
+  | { form: 'arithmetic'; operands: Node[] };
 
 /**
  * `timeLimitMs`: the tags query is linear in practice but not on every tree (100,000 nested
@@ -201,6 +203,11 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
     } else if (name === 'cast') {
       const type = captures.get('type');
       if (type) exprs.set(node.id, { form: 'cast', node, type });
+    } else if (name === 'arithmetic') {
+      const operand = captures.get('value');
+      const previous = exprs.get(node.id);
+      if (operand && previous?.form === 'arithmetic') previous.operands.push(operand);
+      else if (operand) exprs.set(node.id, { form: 'arithmetic', operands: [operand] });
     } else if (name === 'lambda') {
       exprs.set(node.id, { form: 'lambda', node });
     } else if (name === 'parens' || name === 'element') {
@@ -349,6 +356,9 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
       case 'element':
         exprEntries[index] = { form: raw.form, value: exprOf(raw.value) };
         break;
+      case 'arithmetic':
+        exprEntries[index] = { form: 'arithmetic', operands: raw.operands.map(exprOf) };
+        break;
       case 'lambda':
         exprEntries[index] = { form: 'lambda', scope: scopeByExtent.get(`${raw.node.startIndex}:${raw.node.endIndex}`) ?? -1 };
         break;
@@ -414,7 +424,7 @@ const PACKAGE = -3;
 const MEMBERS = -4;
 const HEADER = -5;
 const FACADE = -6;
-const EXPRESSION_CAPTURES = new Set(['this', 'super', 'cast', 'parens', 'element', 'lambda']);
+const EXPRESSION_CAPTURES = new Set(['this', 'super', 'cast', 'parens', 'element', 'lambda', 'arithmetic']);
 const roles = new Map<string, number>();
 
 function roleOf(capture: string): number {

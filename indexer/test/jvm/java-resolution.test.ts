@@ -440,6 +440,49 @@ class Use {
 }
 `));
 
+  it('types operators for overload choice: numeric promotion, String concatenation, booleans', () => expectCase(`
+package com.example;
+
+class Failure extends Exception {
+    Failure(String message) {}
+    Failure(Throwable cause) {}
+    Failure(long code) {}
+}
+
+class Printer {
+    void print(int value) {}
+    void print(long value) {}
+    void print(double value) {}
+    void print(boolean value) {}
+    void print(String value) {}
+
+    void run(int a, long b, float c, char d, byte e, Integer boxed, Object any) throws Failure {
+        print(a + b);
+//      ^ defined: 11
+        print(a * c);
+//      ^ defined: 12
+        print(d + e);
+//      ^ defined: 10
+        print(boxed + 1);
+//      ^ defined: 10
+        print(a > b);
+//      ^ defined: 13
+        print(any instanceof String && !(a == 1));
+//      ^ defined: 13
+        print("total " + a);
+//      ^ defined: 14
+        print(b << 2);
+//      ^ defined: 11
+        print(-e);
+//      ^ defined: 10
+        print(a++);
+//      ^ defined: 10
+        throw new Failure("code " + b);
+//                ^ defined: 4
+    }
+}
+`));
+
   it('tells overloads apart by the bounds of their type parameters', () => expectCase(`
 package com.example;
 
