@@ -517,9 +517,21 @@ export class JvmResolver {
       const box = boxesOf(fromPrim)[0];
       return box && this.library.isSubtype({ t: 'ext', fqn: box, args: [] }, to.fqn) ? 'yes' : 'no';
     }
-    if (fromPrim && to.t === 'decl') return 'no';
-    if (toPrim) return from.t === 'ext' ? (boxesOf(toPrim).includes(from.fqn) ? 'yes' : 'no') : 'no';
+    if (fromPrim && to.t === 'decl') {
+      // Boxing, then a widening reference conversion (JLS 5.3), to the repository's own Number or Object (java.base).
+      const box = this.table.types.get(boxesOf(fromPrim)[0] ?? '')?.[0];
+      return box && this.isSubtype(box, to.decl) ? 'yes' : 'no';
+    }
+    if (toPrim) {
+      // Unboxing, then a widening primitive conversion.
+      const held = boxedPrimitive(from);
+      return held && (held === toPrim || widens(held, toPrim)) ? 'yes' : 'no';
+    }
     if (to.t === 'ext' && isRootType(to.fqn)) return 'yes';
+    if (from.t === 'array' && (to.t === 'decl' || to.t === 'ext')) {
+      // Arrays are Objects, Cloneables and Serializables (JLS 4.10.3).
+      return ARRAY_SUPERTYPES.has(to.t === 'decl' ? to.decl.fqn ?? '' : to.fqn) ? 'yes' : 'no';
+    }
     if (from.t === 'decl' && to.t === 'decl') return this.isSubtype(from.decl, to.decl) ? 'yes' : this.hasUnknownSuper(from.decl) ? 'maybe' : 'no';
     if (from.t === 'decl' && to.t === 'ext') return this.extendsExternal(from.decl, to.fqn) ? 'yes' : 'maybe';
     if (from.t === 'ext' && to.t === 'decl') return 'no';
@@ -802,8 +814,9 @@ export class FileResolution {
    * unboxed operands (JLS 5.6: double, float, long, or int).
    */
   private promoted(operands: (JType | undefined)[]): JType | undefined {
-    if (operands.some((t) => t?.t === 'ext' && t.fqn === 'java.lang.String')) return { t: 'ext', fqn: 'java.lang.String', args: [] };
-    const prims = operands.map((t) => t && (t.t === 'prim' ? t.name : t.t === 'ext' ? primitiveOfBox(t.fqn) : undefined));
+    const string = operands.find(isStringType);
+    if (string) return string;
+    const prims = operands.map((t) => t && (t.t === 'prim' ? t.name : boxedPrimitive(t)));
     if (prims.some((p) => p === undefined)) return undefined;
     if (prims.every((p) => p === 'boolean')) return { t: 'prim', name: 'boolean' };
     const name = ['double', 'float', 'long'].find((wide) => prims.includes(wide)) ?? 'int';
@@ -1214,7 +1227,7 @@ export class FileResolution {
       const targets = [...named, ...constants];
       return targets.length ? { targets, confidence: 'candidate', kind } : { ...UNRESOLVED, kind };
     }
-    const enumLike = subject.t === 'decl' ? subject.decl.kind === 'enum' : subject.t === 'ext' && !primitiveOfBox(subject.fqn) && subject.fqn !== 'java.lang.String';
+    const enumLike = subject.t === 'decl' ? subject.decl.kind === 'enum' : subject.t === 'ext' && !primitiveOfBox(subject.fqn) && !isStringType(subject);
     return enumLike ? this.valueOfMember(ref, kind) : inScope();
   }
 
@@ -1903,6 +1916,18 @@ const KCLASS = 'kotlin.reflect.KClass';
 function classMapping(type: JType, name: string): JType | undefined {
   if (type.t !== 'ext' || type.fqn !== KCLASS || !['java', 'javaObjectType', 'javaPrimitiveType'].includes(name)) return undefined;
   return { t: 'ext', fqn: 'java.lang.Class', args: type.args };
+}
+
+const ARRAY_SUPERTYPES = new Set(['java.lang.Object', 'java.lang.Cloneable', 'java.io.Serializable', 'kotlin.Any']);
+
+/** The primitive a box holds, whether the box is external or the repository's own (java.base declares java.lang.Integer). */
+function boxedPrimitive(type: JType): string | undefined {
+  if (type.t === 'ext') return primitiveOfBox(type.fqn);
+  return type.t === 'decl' && type.decl.fqn ? primitiveOfBox(type.decl.fqn) : undefined;
+}
+
+function isStringType(type: JType | undefined): boolean {
+  return type?.t === 'ext' ? type.fqn === 'java.lang.String' : type?.t === 'decl' && type.decl.fqn === 'java.lang.String';
 }
 
 function primitiveName(type: JType): string | undefined {

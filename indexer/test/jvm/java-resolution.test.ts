@@ -483,6 +483,53 @@ class Printer {
 }
 `));
 
+  it('boxes, unboxes and widens against the repository\'s own java.lang types (java.base)', () => expectCase(`
+// --- java.base/java/lang/Object.java
+package java.lang;
+
+public class Object {}
+// --- java.base/java/lang/Number.java
+package java.lang;
+
+public abstract class Number {}
+// --- java.base/java/lang/Integer.java
+package java.lang;
+
+public final class Integer extends Number {}
+// --- java.base/java/lang/String.java
+package java.lang;
+
+public final class String {}
+// --- java.base/java/util/Locale.java
+package java.util;
+
+public final class Locale {}
+// --- java.base/java/util/Formats.java
+package java.util;
+
+final class Formats {
+    static String format(String pattern, Object... args) { return pattern; }
+    static String format(Locale locale, String pattern, Object... args) { return pattern; }
+    static void take(long value) {}
+    static void take(Object value) {}
+    static void copy(Object array) {}
+    static void copy(int value) {}
+    static void sum(Number value) {}
+    static void sum(String value) {}
+
+    void run(int count, Integer boxed, char[] chars) {
+        format("%d of %d", count, 2);
+//      ^ defined: java.base/java/util/Formats.java:4
+        take(boxed);
+//      ^ defined: java.base/java/util/Formats.java:7
+        copy(chars);
+//      ^ defined: java.base/java/util/Formats.java:8
+        sum(count);
+//      ^ defined: java.base/java/util/Formats.java:10
+    }
+}
+`));
+
   it('tells overloads apart by the bounds of their type parameters', () => expectCase(`
 package com.example;
 
