@@ -21,22 +21,30 @@ export function sha256Bytes(text: string): Uint8Array {
 }
 
 const BASE32 = '0123456789abcdefghjkmnpqrstvwxyz'; // Crockford: no i, l, o, u.
+const BASE32_CODES = Array.from(BASE32, (ch) => ch.charCodeAt(0));
 
 /** Lowercase Crockford base32 of the first `chars * 5` bits of `bytes`. */
 export function base32(bytes: Uint8Array, chars: number): string {
-  let out = '';
+  // One string made at the end: appending character by character leaves V8 a chain of cons
+  // strings past 13 characters, kept for as long as the key (an index holds millions of keys).
+  return String.fromCharCode(...base32Codes(bytes, chars));
+}
+
+/** The character codes of base32(bytes, chars). */
+export function base32Codes(bytes: Uint8Array, chars: number): number[] {
+  const codes = new Array<number>(chars);
   let buffer = 0;
   let bits = 0;
   let index = 0;
-  while (out.length < chars) {
+  for (let i = 0; i < chars; i++) {
     if (bits < 5) {
       buffer = (buffer << 8) | (bytes[index++] ?? 0);
       bits += 8;
     }
-    out += BASE32[(buffer >> (bits - 5)) & 31];
+    codes[i] = BASE32_CODES[(buffer >> (bits - 5)) & 31]!;
     bits -= 5;
   }
-  return out;
+  return codes;
 }
 
 /** The top `bits` bits (0..20) of a base32 string, as an integer. */

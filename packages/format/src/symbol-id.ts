@@ -2,7 +2,7 @@
 // qualified name, kind, disambiguator), so it survives commits that leave that identity alone; the
 // commit part pins the answer to one index; the key's leading bits name the shard that holds it.
 import { SextantError } from './errors.ts';
-import { base32, isBase32, leadingBits, sha256Bytes } from './hash.ts';
+import { base32, base32Codes, isBase32, leadingBits, sha256Bytes } from './hash.ts';
 
 export const KEY_LENGTH = 16; // 80 bits
 export const COMMIT_PREFIX_LENGTH = 12;
@@ -19,6 +19,9 @@ export function symbolKey(identity: string): string {
 /** Characters of a local's key taken from its file's path hash. */
 const LOCAL_PATH_PREFIX = 8; // 40 bits; the identity keeps the other 40
 
+let lastLocalPath: string | undefined;
+let lastLocalPrefix: number[] = [];
+
 /**
  * Key of a local (a parameter, a local variable or type, a member of a type literal): its file's path
  * hash leads, so the locals of one file share a shard, with the enclosing symbols their references
@@ -26,7 +29,15 @@ const LOCAL_PATH_PREFIX = 8; // 40 bits; the identity keeps the other 40
  * halves the symbol shards of a large TypeScript repository.
  */
 export function localSymbolKey(path: string, identity: string): string {
-  return pathKey(path).slice(0, LOCAL_PATH_PREFIX) + symbolKey(identity).slice(LOCAL_PATH_PREFIX);
+  // Indexers key a file's locals one after another: its path is hashed once for all of them.
+  if (path !== lastLocalPath) {
+    lastLocalPath = path;
+    lastLocalPrefix = base32Codes(pathHash(path), LOCAL_PATH_PREFIX);
+  }
+  // Joined as character codes: a string concatenated from two halves would be a cons string.
+  const codes = base32Codes(sha256Bytes(identity), KEY_LENGTH);
+  codes.splice(0, LOCAL_PATH_PREFIX, ...lastLocalPrefix);
+  return String.fromCharCode(...codes);
 }
 
 /** Bucket of a key or path hash among 2^bits buckets. */
@@ -35,7 +46,11 @@ export function bucketOf(key: string, bits: number): number {
 }
 
 export function pathKey(path: string): string {
-  return base32(sha256Bytes(`path\0${path}`), KEY_LENGTH);
+  return base32(pathHash(path), KEY_LENGTH);
+}
+
+function pathHash(path: string): Uint8Array {
+  return sha256Bytes(`path\0${path}`);
 }
 
 export function formatSymbolId(key: string, commit: string): string {

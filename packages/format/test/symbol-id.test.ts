@@ -103,6 +103,12 @@ describe('localSymbolKey', () => {
     expect(local('src/a.ts', 'x').slice(0, 8)).toBe(pathKey('src/a.ts').slice(0, 8));
   });
 
+  it('leads with the path of each call when paths alternate (the path hash is remembered for one path only)', () => {
+    for (const path of ['src/a.ts', 'src/b.ts', 'src/a.ts', 'src/c.ts', 'src/c.ts', 'src/b.ts']) {
+      expect(local(path, 'y')).toBe(pathKey(path).slice(0, 8) + symbolKey(`${path}|f.y|parameter`).slice(8));
+    }
+  });
+
   it('puts the locals of one file in one bucket (the path\'s) at every layout, and those of different files apart', () => {
     for (const bits of [0, 1, 4, 9, 16]) {
       const buckets = new Set(Array.from({ length: 200 }, (_, i) => bucketOf(local('src/a.ts', `p${i}`), bits)));
