@@ -1,16 +1,21 @@
 // Java/Kotlin indexer bench on real corpora fetched from the registries at bench time (jvm-corpora.ts:
-// ReactAndroid of react-native@0.80.0 and java.base of Debian's openjdk-17-source).
-// For each corpus it measures, each in a fresh process:
+// ReactAndroid of react-native@0.80.0 and java.base of Debian's openjdk-17-source), and on synthetic
+// multi-module repositories made from them (synthetic-corpus.ts) to measure how memory grows with
+// the number of files. For each corpus it measures, each in a fresh process:
 //   parse   a bare tree-sitter parse of every file with the same grammars (the floor);
-//   index   the Java/Kotlin LanguageIndexer alone (parse, extract, resolve, emit) from the same texts;
-//   build   the whole `indexer build` (git, every language, shards written);
+//   index   the Java/Kotlin LanguageIndexer alone (parse, extract, name, resolve, emit) from the same texts;
+//   build   the whole `indexer build` (git, every language, file records, shards written);
 // and reports files/s, MB/s per core (source bytes per CPU second), peak RSS, shard bytes / source
-// bytes and the share of references at each confidence. Targets: index throughput at least half
-// the parse rate, shards at most a quarter of the source bytes, on java.base at least 90% of
+// bytes and the share of references at each confidence; for index and build, where the time and
+// memory go (the stage split of stage-clock.ts: CPU seconds, resident and live heap at each stage's
+// end); over the synthetic sizes, the slope of peak RSS per 1,000 files. Targets: index throughput
+// at least 0.35x the parse rate, peak RSS at most 4 GB for 20,000 files and at most 100 MB more per
+// 1,000 files, shards at most a quarter of the source bytes, on java.base at least 90% of
 // references resolved or better.
 //
-//   cd indexer && npm run bench:jvm                      # both corpora
+//   cd indexer && npm run bench:jvm                      # both real corpora
 //   cd indexer && npm run bench:jvm -- --corpus java.base
+//   cd indexer && npm run bench:jvm -- --corpus synthetic --files 5000,10000,20000 --steps build
 import { execFile, spawn } from 'node:child_process';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
@@ -23,7 +28,10 @@ import type { IndexContext } from '../src/language-indexer.ts';
 import { JvmIndexer } from '../src/jvm/jvm-indexer.ts';
 import { grammarOf, JVM_GRAMMARS, loadTagger } from '../src/jvm/jvm-grammars.ts';
 import { Progress } from '../src/progress.ts';
+import { StageClock, STAGES, type StageSample } from '../src/stage-clock.ts';
 import { JVM_CACHE, JVM_CORPORA, type JvmCorpus } from './jvm-corpora.ts';
+import { positiveOption } from './bench-options.ts';
+import { syntheticCorpus } from './synthetic-corpus.ts';
 
 const run = promisify(execFile);
 const CACHE = JVM_CACHE;
@@ -41,6 +49,7 @@ interface Sample {
   files: number;
   bytes: number;
   extra?: Record<string, number>;
+  stages?: Partial<Record<string, StageSample>>;
 }
 
 async function sourceFiles(repo: string) {
@@ -65,35 +74,47 @@ async function step(kind: string, repo: string, out: string): Promise<Sample> {
   const cpu0 = process.cpuUsage();
   const started = performance.now();
   let extra: Record<string, number> | undefined;
+  const stages = new StageClock();
   if (kind === 'parse') {
     for (const file of sources) parsers.get(grammarOf(file.path)!.lang)!.parse(file.text)?.delete();
   } else if (kind === 'index') {
     const indexer = new JvmIndexer();
     const collector = new IndexCollector();
-    const context: IndexContext = { root, texts: new Map(files.map((f) => [f.path, f.text])), collector, warnings: [], parsers: {}, progress: new Progress(process.stderr) };
+    const context: IndexContext = { root, texts: new Map(files.map((f) => [f.path, f.text])), collector, warnings: [], parsers: {}, progress: new Progress(process.stderr), stages };
     for await (const compiled of indexer.index(sources, context)) void compiled;
     const confidence = { resolved: 0, candidate: 0 };
     for (const symbol of collector.symbols.values()) for (const ref of symbol.refs) confidence[ref.confidence === 'candidate' ? 'candidate' : 'resolved']++;
     extra = { ...indexer.stats!, recordedResolved: confidence.resolved, recordedCandidates: confidence.candidate, symbols: collector.symbols.size, edges: collector.edges };
   } else {
-    const manifest = await buildIndex({ repo: root, commit: 'HEAD', out, repoName: 'bench/jvm', maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true) });
+    const manifest = await buildIndex({ repo: root, commit: 'HEAD', out, repoName: 'bench/jvm', maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true), stages });
     const shardBytes = (prefix?: string) => Object.entries(manifest.shards).filter(([name]) => !prefix || name.startsWith(prefix)).reduce((sum, [, s]) => sum + s.bytes, 0);
     extra = { shardBytes: shardBytes(), indexShardBytes: shardBytes('symbols/') + shardBytes('files/') + shardBytes('names'), textShardBytes: shardBytes('texts/') };
   }
   const wallSeconds = (performance.now() - started) / 1000;
   const cpu = process.cpuUsage(cpu0);
-  return { wallSeconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, peakRssBytes: process.resourceUsage().maxRSS * 1024, files: sources.length, bytes, ...(extra ? { extra } : {}) };
+  const split = stages.report();
+  return {
+    wallSeconds, cpuSeconds: (cpu.user + cpu.system) / 1e6, peakRssBytes: process.resourceUsage().maxRSS * 1024, files: sources.length, bytes,
+    ...(extra ? { extra } : {}), ...(Object.keys(split).length ? { stages: split } : {}),
+  };
 }
 
-function measureInChild(kind: string, repo: string, out: string): Promise<Sample> {
+/** A step's sample, or why its process failed (a heap limit reached is the finding at some sizes). */
+function measureInChild(kind: string, repo: string, out: string): Promise<Sample | { failed: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, SELF, '--step', kind, '--repo', repo, '--out', out], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn(process.execPath, [...process.execArgv, '--expose-gc', SELF, '--step', kind, '--repo', repo, '--out', out], { stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
+    let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));
+    child.stderr.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString('utf8')).slice(-4000);
+      process.stderr.write(chunk);
+    });
     child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) return reject(new Error(`bench step ${kind} exited with ${code}`));
-      resolve(JSON.parse(stdout.trim().split('\n').pop()!) as Sample);
+    child.on('close', (code, signal) => {
+      if (code === 0) return resolve(JSON.parse(stdout.trim().split('\n').pop()!) as Sample);
+      const cause = /heap out of memory|Reached heap limit/.test(stderr) ? 'JS heap limit reached' : `exited with ${code ?? signal}`;
+      resolve({ failed: `${kind} ${cause}` });
     });
   });
 }
@@ -104,48 +125,96 @@ function measureInChild(kind: string, repo: string, out: string): Promise<Sample
 const mb = (bytes: number) => bytes / 1e6;
 const fixed = (n: number, digits = 1) => n.toFixed(digits);
 const percent = (n: number, total: number) => `${fixed((100 * n) / Math.max(1, total))}%`;
+const STEPS = ['parse', 'index', 'build'];
 
-async function bench(corpora: Corpus[]): Promise<void> {
+/** Least-squares slope and intercept of y over x. */
+function fit(points: readonly [number, number][]): { slope: number; intercept: number } {
+  const n = points.length;
+  const mx = points.reduce((s, [x]) => s + x, 0) / n;
+  const my = points.reduce((s, [, y]) => s + y, 0) / n;
+  const sxx = points.reduce((s, [x]) => s + (x - mx) ** 2, 0);
+  const slope = sxx ? points.reduce((s, [x, y]) => s + (x - mx) * (y - my), 0) / sxx : 0;
+  return { slope, intercept: my - slope * mx };
+}
+
+function stageTable(corpus: string, kind: string, s: Sample): string[] {
+  const split = s.stages ?? {};
+  const cpu = STAGES.reduce((sum, stage) => sum + (split[stage]?.cpuSeconds ?? 0), 0);
+  const rows = STAGES.filter((stage) => split[stage]).map((stage) => {
+    const t = split[stage]!;
+    return `| ${stage} | ${fixed(t.wallSeconds)} | ${fixed(t.cpuSeconds)} | ${percent(t.cpuSeconds, s.cpuSeconds)} | ${fixed(mb(t.rssBytes), 0)} | ${fixed(mb(t.peakRssBytes), 0)} | ${fixed(mb(t.heapUsedBytes), 0)} | ${fixed(mb(t.externalBytes), 0)} |`;
+  });
+  return [
+    '', `${corpus}, ${kind}: where the time and memory go (CPU of the stages ${fixed(cpu)} s of ${fixed(s.cpuSeconds)} s; the rest is loading, git, garbage collection outside the stages)`, '',
+    '| stage | wall s | CPU s | share of CPU | RSS at end MB | peak RSS by end MB | live heap at end MB | external MB |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...rows,
+  ];
+}
+
+async function bench(corpora: Corpus[], steps: readonly string[]): Promise<void> {
   const results: Record<string, unknown> = {};
   const lines = [
     `# JVM indexer bench (${new Date().toISOString()}, ${(await run('nproc')).stdout.trim()} cores, load ${(await readFile('/proc/loadavg', 'utf8')).split(' ').slice(0, 3).join(' ')})`,
     '',
-    '| corpus | files | source MB | step | wall s | files/s | MB/s per core | peak RSS MB | vs parse |',
-    '| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: |',
+    '| corpus | files | source MB | step | wall s | CPU s | files/s | MB/s per core | peak RSS MB | vs parse |',
+    '| --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
   ];
   const notes: string[] = [];
+  const splits: string[] = [];
+  const peaks = new Map<string, [number, number][]>();
   for (const corpus of corpora) {
     process.stderr.write(`preparing ${corpus.id} (${corpus.note})...\n`);
     const repo = await corpus.prepare();
     const out = join(CACHE, `${corpus.id}-index`);
     const samples: Record<string, Sample> = {};
-    for (const kind of ['parse', 'index', 'build']) {
+    for (const kind of steps) {
       process.stderr.write(`  ${kind}...\n`);
-      samples[kind] = await measureInChild(kind, repo, out);
+      const sample = await measureInChild(kind, repo, out);
+      if ('failed' in sample) {
+        lines.push(`| ${corpus.id} | | | ${kind} | ${sample.failed} | | | | | |`);
+        continue;
+      }
+      samples[kind] = sample;
     }
-    const parseRate = samples.parse!.bytes / samples.parse!.cpuSeconds;
+    const parseRate = samples.parse ? samples.parse.bytes / samples.parse.cpuSeconds : undefined;
     for (const [kind, s] of Object.entries(samples)) {
       const rate = s.bytes / s.cpuSeconds;
-      lines.push(`| ${corpus.id} | ${s.files} | ${fixed(mb(s.bytes), 2)} | ${kind} | ${fixed(s.wallSeconds)} | ${fixed(s.files / s.wallSeconds, 0)} | ${fixed(mb(rate), 2)} | ${fixed(mb(s.peakRssBytes), 0)} | ${fixed(rate / parseRate, 2)}x |`);
+      lines.push(`| ${corpus.id} | ${s.files} | ${fixed(mb(s.bytes), 2)} | ${kind} | ${fixed(s.wallSeconds)} | ${fixed(s.cpuSeconds)} | ${fixed(s.files / s.wallSeconds, 0)} | ${fixed(mb(rate), 2)} | ${fixed(mb(s.peakRssBytes), 0)} | ${parseRate ? `${fixed(rate / parseRate, 2)}x` : ''} |`);
+      if (s.stages) splits.push(...stageTable(corpus.id, kind, s));
+      if (corpus.id.startsWith('synthetic-')) (peaks.get(kind) ?? peaks.set(kind, []).get(kind)!).push([s.files, s.peakRssBytes]);
     }
-    const stats = samples.index!.extra!;
-    const total = stats.resolved! + stats.candidate! + stats.unresolved!;
-    const build = samples.build!.extra!;
-    notes.push(
-      `- ${corpus.id}: ${total} references: ${percent(stats.resolved!, total)} resolved, ${percent(stats.candidate!, total)} candidates only, `
-      + `${percent(stats.unresolved!, total)} unresolved (${stats.ignored} package segments and implicit names not counted); `
-      + `recorded references ${stats.recordedResolved} resolved, ${stats.recordedCandidates} candidate; ${stats.symbols} symbols, ${stats.edges} edges. `
-      + `Shards ${fixed(mb(build.shardBytes!), 2)} MB = ${fixed(build.shardBytes! / samples.build!.bytes, 2)}x source `
-      + `(symbols + files + names ${fixed(build.indexShardBytes! / samples.build!.bytes, 2)}x, file texts ${fixed(build.textShardBytes! / samples.build!.bytes, 2)}x).`,
-    );
+    const stats = samples.index?.extra;
+    const build = samples.build?.extra;
+    if (stats) {
+      const total = stats.resolved! + stats.candidate! + stats.unresolved!;
+      notes.push(
+        `- ${corpus.id}: ${total} references: ${percent(stats.resolved!, total)} resolved, ${percent(stats.candidate!, total)} candidates only, `
+        + `${percent(stats.unresolved!, total)} unresolved (${stats.ignored} package segments and implicit names not counted); `
+        + `recorded references ${stats.recordedResolved} resolved, ${stats.recordedCandidates} candidate; ${stats.symbols} symbols, ${stats.edges} edges.`,
+      );
+    }
+    if (build) {
+      notes.push(
+        `- ${corpus.id}: shards ${fixed(mb(build.shardBytes!), 2)} MB = ${fixed(build.shardBytes! / samples.build!.bytes, 2)}x source `
+        + `(symbols + files + names ${fixed(build.indexShardBytes! / samples.build!.bytes, 2)}x, file texts ${fixed(build.textShardBytes! / samples.build!.bytes, 2)}x).`,
+      );
+    }
     results[corpus.id] = { note: corpus.note, samples };
   }
-  const report = [...lines, '', ...notes, ''].join('\n');
+  for (const [kind, points] of peaks) {
+    if (points.length < 2) continue;
+    const { slope, intercept } = fit(points.map(([files, peak]) => [files / 1000, mb(peak)]));
+    notes.push(`- synthetic, ${kind}: peak RSS = ${fixed(intercept, 0)} MB + ${fixed(slope, 0)} MB per 1,000 files (least squares over ${points.map(([f]) => f).join(', ')} files; target at most 100 MB per 1,000 files, at most 4,000 MB at 20,000: ${fixed(intercept + 20 * slope, 0)} MB).`);
+  }
+  const report = [...lines, '', ...notes, ...splits, ''].join('\n');
   process.stdout.write(report);
   await writeFile(join(CACHE, 'results.json'), JSON.stringify(results, null, 2));
   await writeFile(join(CACHE, 'results.md'), report);
   process.stderr.write(`wrote ${relative(process.cwd(), join(CACHE, 'results.md'))} and results.json\n`);
 }
+
+const USAGE = 'usage: tsx bench/jvm-bench.ts [--corpus react-native,java.base,synthetic] [--files 5000,10000,20000] [--steps parse,index,build]';
 
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
@@ -159,14 +228,22 @@ async function main(): Promise<void> {
     return;
   }
   if (args.includes('--help')) {
-    process.stdout.write('usage: tsx bench/jvm-bench.ts [--corpus react-native,java.base]\n');
+    process.stdout.write(`${USAGE}\n`);
     return;
   }
   const wanted = (option('corpus') ?? CORPORA.map((c) => c.id).join(',')).split(',');
-  const unknown = wanted.filter((id) => !CORPORA.some((c) => c.id === id));
-  if (unknown.length) throw new Error(`unknown corpus ${unknown.join(', ')}. To fix this, pick from ${CORPORA.map((c) => c.id).join(', ')}.`);
+  const unknown = wanted.filter((id) => id !== 'synthetic' && !CORPORA.some((c) => c.id === id));
+  if (unknown.length) throw new Error(`unknown corpus ${unknown.join(', ')}. To fix this, pick from ${[...CORPORA.map((c) => c.id), 'synthetic'].join(', ')}.`);
+  const steps = (option('steps') ?? STEPS.join(',')).split(',');
+  const badStep = steps.find((s) => !STEPS.includes(s));
+  if (badStep) throw new Error(`unknown step ${badStep}. To fix this, pick from ${STEPS.join(', ')}.`);
+  const sizes = (option('files') ?? '5000,10000,20000').split(',').map((text) => positiveOption(text, '--files', USAGE));
+  const corpora = [
+    ...CORPORA.filter((c) => wanted.includes(c.id)),
+    ...(wanted.includes('synthetic') ? sizes.map(syntheticCorpus) : []),
+  ];
   await mkdir(CACHE, { recursive: true });
-  await bench(CORPORA.filter((c) => wanted.includes(c.id)));
+  await bench(corpora, steps);
 }
 
 await main().catch((error: unknown) => {

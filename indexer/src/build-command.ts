@@ -12,6 +12,7 @@ import { IndexCollector, type CollectedSymbol } from './index-collector.ts';
 import { declsOf } from './decl-fingerprint.ts';
 import { classifyFile, parseGitattributes } from './file-classification.ts';
 import { Progress } from './progress.ts';
+import type { StageClock } from './stage-clock.ts';
 import { layoutShards, writeIndex } from './shards/shard-writer.ts';
 import { isSkipped, type CompiledFile, type LanguageIndexer, type UnresolvedName } from './language-indexer.ts';
 import { analysisFailed, failedWhileIndexing } from './analysis-failure.ts';
@@ -30,13 +31,15 @@ export interface BuildOptions {
   progress: Progress;
   /** Print every warning; otherwise several are one line with their count (the manifest keeps them all). */
   verbose?: boolean;
+  /** Time and memory by stage (the bench's stage split); absent, nothing is measured. */
+  stages?: StageClock;
 }
 
 /** Every language Sextant indexes; the first that accepts a path owns it. */
 export const LANGUAGE_INDEXERS: readonly LanguageIndexer[] = [typescriptIndexer, jvmIndexer];
 
 export async function buildIndex(options: BuildOptions): Promise<Manifest> {
-  const { progress } = options;
+  const { progress, stages } = options;
   const started = performance.now();
   const { root, commit, commitDate } = await resolveCommit(options.repo, options.commit);
   progress.log(`indexing ${root} at ${commit}`);
@@ -51,7 +54,10 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
     return false;
   });
   progress.start('reading files from git', readable.length);
+  const read = stages?.begin('read');
   const blobs = await readBlobs(root, readable);
+  read?.();
+  stages?.mark('read');
   progress.tick(readable.length);
   skipped.push(...blobs.skipped);
   const texts = new Map(blobs.files.map((f) => [f.path, f.text]));
@@ -64,7 +70,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   const languages: Manifest['languages'] = {};
   const parsers: Record<string, string> = { typescript: ts.version, ...syntax.grammarVersions };
   const libraryModels: LibraryModelRef[] = [];
-  const context = { root, texts, collector, warnings, progress, parsers, libraryModels };
+  const context = { root, texts, collector, warnings, progress, parsers, libraryModels, stages };
 
   for (const indexer of LANGUAGE_INDEXERS) {
     const files = blobs.files.filter((f) => ownerOf(f.path) === indexer);
@@ -76,10 +82,13 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
         last = result.path;
         progress.tick();
         let record: (FileRecord & { change: ChangeRecord }) | SkippedFile;
+        const recorded = stages?.begin('records');
         try {
           record = isSkipped(result) ? result : fileRecord(byPath.get(result.path)!, result, syntax, rules, collector.symbols);
         } catch (error) {
           record = analysisFailed(result.path, 'the file record (outline, lines, classification)', error);
+        } finally {
+          recorded?.();
         }
         if ('reason' in record) {
           skipped.push(record);
@@ -96,6 +105,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
     }
     progress.finishLine();
   }
+  stages?.mark('records');
   if (options.verbose || warnings.length <= 1) {
     for (const warning of warnings) progress.log(`warning: ${warning}`);
   } else {
@@ -106,6 +116,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   progress.start('writing shards');
   // The default --out is <repo>/.sextant/index: the first build keeps it out of `git status`.
   if (await isUnderSextantDir(options.out, root)) await excludeSextantDir(root);
+  const written = stages?.begin('shards');
   const set = layoutShards(collector, texts, fileTableOf(tracked.entries, collector.files, skipped));
   const manifest = await writeIndex(options.out, set, {
     formatVersion: FORMAT_VERSION,
@@ -123,6 +134,8 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
     skipped: skipped.sort((a, b) => (a.path < b.path ? -1 : 1)),
     warnings,
   });
+  written?.();
+  stages?.mark('shards');
   progress.finishLine();
   const bytes = Object.values(manifest.shards).reduce((sum, s) => sum + s.bytes, 0);
   progress.log(`wrote ${options.out}: ${Object.keys(manifest.shards).length} shards, ${bytes} bytes; ${manifest.counts.files} files, ${manifest.counts.symbols} symbols, ${manifest.counts.references} references, ${manifest.counts.edges} edges, ${skipped.length} skipped, in ${((performance.now() - started) / 1000).toFixed(1)}s`);

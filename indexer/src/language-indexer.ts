@@ -6,6 +6,7 @@ import type { Language, LibraryModelRef, OutlineNode, ProblemRecord, ReferenceKi
 import type { SnapshotFile } from './git/git-snapshot.ts';
 import type { IndexCollector } from './index-collector.ts';
 import type { Progress } from './progress.ts';
+import type { StageClock } from './stage-clock.ts';
 
 export interface CompiledFile {
   path: string;
@@ -55,6 +56,8 @@ export interface IndexContext {
   /** Library API models resolution used: indexers add theirs, the manifest lists them (when the caller collects them). */
   libraryModels?: LibraryModelRef[];
   progress: Progress;
+  /** Time and memory by stage, when the caller (the bench) measures them. */
+  stages?: StageClock;
 }
 
 export interface LanguageIndexer {

@@ -5,7 +5,8 @@
 import { REFERENCE_KINDS, symbolKey, type Confidence, type OutlineNode, type ReferenceKind } from '@sextant/format';
 import type { IndexCollector, Site } from '../index-collector.ts';
 import type { CompiledFile, UnresolvedName } from '../language-indexer.ts';
-import { JvmResolver, packageOf, type ExternalTarget, type Target } from './resolver.ts';
+import type { StageClock } from '../stage-clock.ts';
+import { JvmResolver, packageOf, type ExternalTarget, type Resolution, type Target } from './resolver.ts';
 import { CALLABLE_KINDS, TYPE_KINDS } from './file-model.ts';
 import type { Decl, FileDecls, SymbolTable } from './symbol-table.ts';
 
@@ -24,7 +25,8 @@ export class IndexEmitter {
   /** External symbols are met at every use: hash each identity once. */
   private readonly externalKeys = new Map<string, string>();
 
-  constructor(private readonly collector: IndexCollector, private readonly table: SymbolTable) {
+  constructor(private readonly collector: IndexCollector, private readonly table: SymbolTable, private readonly stages?: StageClock) {
+    const emitted = stages?.begin('emit');
     this.resolver = new JvmResolver(table);
     for (const decl of table.decls) {
       const def = decl.def;
@@ -43,11 +45,26 @@ export class IndexEmitter {
         defs: [[decl.file.path, def.line, def.column, def.endLine, def.endColumn]],
       });
     }
+    emitted?.();
   }
 
   emit(fd: FileDecls): CompiledFile {
     const { file } = fd;
+    // Resolved first, then emitted, so the bench's stage split can tell the two apart.
+    const resolved = this.stages?.begin('resolve');
     const context = this.resolver.file(fd);
+    const resolutions = file.refs.map((_, index) => context.resolve(index));
+    resolved?.();
+    const emitted = this.stages?.begin('emit');
+    try {
+      return this.emitResolved(fd, resolutions);
+    } finally {
+      emitted?.();
+    }
+  }
+
+  private emitResolved(fd: FileDecls, resolutions: readonly Resolution[]): CompiledFile {
+    const { file } = fd;
     const syms: string[] = [];
     const symIndex = new Map<string, number>();
     const occ: number[] = [];
@@ -69,7 +86,7 @@ export class IndexEmitter {
     }
 
     file.refs.forEach((ref, index) => {
-      const resolution = context.resolve(index);
+      const resolution = resolutions[index]!;
       if (resolution.ignored) {
         this.stats.ignored++;
         return;

@@ -13,6 +13,7 @@ import { IndexEmitter, type ResolutionStats } from './index-emitter.ts';
 import { grammarOf, JVM_GRAMMARS, loadTagger, type Tagger } from './jvm-grammars.ts';
 import { libraryModelsFor } from './library/library-model.ts';
 import { SymbolTable } from './symbol-table.ts';
+import type { StageClock } from '../stage-clock.ts';
 import { extractFile } from './tag-extractor.ts';
 
 /** A pathological (generated, minified) file must not stall a whole run: the limit of its parse, and of its tags query. */
@@ -32,7 +33,7 @@ export class JvmIndexer implements LanguageIndexer {
     return BUILD_FILE.test(path);
   }
 
-  async *index(files: SnapshotFile[], { texts, collector, progress, parsers, libraryModels }: IndexContext): AsyncIterable<IndexedFile> {
+  async *index(files: SnapshotFile[], { texts, collector, progress, parsers, libraryModels, stages }: IndexContext): AsyncIterable<IndexedFile> {
     const taggers = new Map<JvmLanguage, Tagger>();
     for (const grammar of JVM_GRAMMARS) {
       const tagger = await loadTagger(grammar);
@@ -45,15 +46,17 @@ export class JvmIndexer implements LanguageIndexer {
       started = performance.now();
       return `${seconds.toFixed(1)}s`;
     };
-    const { models, skipped } = extractAll(files, taggers);
+    const { models, skipped } = extractAll(files, taggers, PARSE_TIMEOUT_MS, stages);
+    stages?.mark('parse', 'extract');
     yield* skipped;
     const parsed = lap();
     const layout = BuildLayout.detect(texts);
     progress.log(`  ${layout.describe()}`);
-    const table = new SymbolTable(models, layout);
+    const table = stages ? stages.time('name', () => new SymbolTable(models, layout)) : new SymbolTable(models, layout);
+    stages?.mark('name');
     libraryModels?.push(...libraryModelsFor(models.map((m) => m.lang)));
     const named = lap();
-    const emitter = new IndexEmitter(collector, table);
+    const emitter = new IndexEmitter(collector, table, stages);
     for (const fd of table.files) {
       try {
         yield collector.atomically(() => emitter.emit(fd));
@@ -62,6 +65,7 @@ export class JvmIndexer implements LanguageIndexer {
         yield analysisFailed(fd.file.path, 'the Java/Kotlin resolver', error);
       }
     }
+    stages?.mark('resolve', 'emit');
     progress.log(`  parsed and extracted ${models.length} files in ${parsed}, named ${table.decls.length} declarations in ${named}, resolved in ${lap()}`);
     this.stats = emitter.stats;
     const total = this.stats.resolved + this.stats.candidate + this.stats.unresolved;
@@ -77,7 +81,7 @@ export class JvmIndexer implements LanguageIndexer {
  * file the extractor throws on is skipped, and resolution never sees it.
  */
 export function extractAll(
-  files: readonly SnapshotFile[], taggers: ReadonlyMap<JvmLanguage, Tagger>, queryTimeLimitMs = PARSE_TIMEOUT_MS,
+  files: readonly SnapshotFile[], taggers: ReadonlyMap<JvmLanguage, Tagger>, queryTimeLimitMs = PARSE_TIMEOUT_MS, stages?: StageClock,
 ): { models: FileModel[]; skipped: SkippedFile[] } {
   const parsers = new Map<JvmLanguage, Parser>();
   const models: FileModel[] = [];
@@ -95,18 +99,22 @@ export function extractAll(
       }
       const deadline = performance.now() + PARSE_TIMEOUT_MS;
       // Returning true from the progress callback cancels the parse (web-tree-sitter's typings say void).
+      const parsed = stages?.begin('parse');
       const tree = parser.parse(file.text, null, { progressCallback: () => performance.now() > deadline });
+      parsed?.();
       if (!tree) {
         parser.reset();
         models.push(emptyModel(file.path, grammar.lang, `Syntax check failed: gave up after ${PARSE_TIMEOUT_MS} ms`));
         continue;
       }
+      const extracted = stages?.begin('extract');
       try {
         models.push(extractFile(tree, file.text, file.path, tagger.query, grammar.rules, queryTimeLimitMs));
       } catch (error) {
         skipped.push(analysisFailed(file.path, `the ${grammar.lang === 'java' ? 'Java' : 'Kotlin'} tag extractor`, error));
       } finally {
         tree.delete();
+        extracted?.();
       }
     }
   } finally {
