@@ -6,7 +6,7 @@ import { REFERENCE_KINDS, symbolKey, type Confidence, type OutlineNode, type Ref
 import type { IndexCollector, Site } from '../index-collector.ts';
 import type { CompiledFile, UnresolvedName } from '../language-indexer.ts';
 import type { StageClock } from '../stage-clock.ts';
-import { JvmResolver, packageOf, type ExternalTarget, type Resolution, type Target } from './resolver.ts';
+import { FileResolution, JvmResolver, packageOf, type ExternalTarget, type Resolution, type Target } from './resolver.ts';
 import { CALLABLE_KINDS, TYPE_KINDS } from './file-model.ts';
 import type { Decl, FileDecls, SymbolTable } from './symbol-table.ts';
 
@@ -27,7 +27,7 @@ export class IndexEmitter {
 
   constructor(private readonly collector: IndexCollector, private readonly table: SymbolTable, private readonly stages?: StageClock) {
     const emitted = stages?.begin('emit');
-    this.resolver = new JvmResolver(table);
+    this.resolver = new RecentFilesResolver(table);
     for (const decl of table.decls) {
       const def = decl.def;
       collector.addSymbol({
@@ -172,6 +172,32 @@ export class IndexEmitter {
       });
     }
     return key;
+  }
+}
+
+/** Files whose resolution memo is kept: the one being emitted and those it asked about lately. */
+const RECENT_FILES = 64;
+
+/**
+ * The resolver, keeping the memo of the last RECENT_FILES files it resolved in (each file's
+ * resolutions, expression types and type names) instead of every file's until the run ends: files
+ * are emitted one after another, a file asks again mostly about the few whose declarations it uses,
+ * and what every file asks of a declaration (its type, supertypes, members) is memoised per
+ * declaration by the resolver itself. A memo dropped and asked for again is computed again, alike.
+ */
+class RecentFilesResolver extends JvmResolver {
+  private readonly recent = new Map<FileDecls, FileResolution>();
+
+  override file(fd: FileDecls): FileResolution {
+    let context = this.recent.get(fd);
+    if (context) {
+      this.recent.delete(fd); // most recent last
+    } else {
+      context = new FileResolution(this, fd);
+      if (this.recent.size >= RECENT_FILES) this.recent.delete(this.recent.keys().next().value!);
+    }
+    this.recent.set(fd, context);
+    return context;
   }
 }
 
