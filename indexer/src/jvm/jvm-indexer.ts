@@ -12,6 +12,7 @@ import type { FileModel, JvmLanguage } from './file-model.ts';
 import { IndexEmitter, type ResolutionStats } from './index-emitter.ts';
 import { grammarOf, JVM_GRAMMARS, loadTagger, type Tagger } from './jvm-grammars.ts';
 import { libraryModelsFor } from './library/library-model.ts';
+import { PackedFileModel, UnpackedModels } from './packed-file-model.ts';
 import { SymbolTable } from './symbol-table.ts';
 import type { StageClock } from '../stage-clock.ts';
 import { extractFile } from './tag-extractor.ts';
@@ -77,8 +78,9 @@ export class JvmIndexer implements LanguageIndexer {
 }
 
 /**
- * Parses and extracts every file (one parse each; trees are released as soon as they are read). A
- * file the extractor throws on is skipped, and resolution never sees it.
+ * Parses and extracts every file (one parse each; trees are released as soon as they are read),
+ * each model packed until resolution reads it (packed-file-model.ts). A file the extractor throws
+ * on is skipped, and resolution never sees it.
  */
 export function extractAll(
   files: readonly SnapshotFile[], taggers: ReadonlyMap<JvmLanguage, Tagger>, queryTimeLimitMs = PARSE_TIMEOUT_MS, stages?: StageClock,
@@ -86,6 +88,7 @@ export function extractAll(
   const parsers = new Map<JvmLanguage, Parser>();
   const models: FileModel[] = [];
   const skipped: SkippedFile[] = [];
+  const unpacked = new UnpackedModels();
   try {
     for (const file of files) {
       const grammar = grammarOf(file.path);
@@ -109,7 +112,7 @@ export function extractAll(
       }
       const extracted = stages?.begin('extract');
       try {
-        models.push(extractFile(tree, file.text, file.path, tagger.query, grammar.rules, queryTimeLimitMs));
+        models.push(new PackedFileModel(extractFile(tree, file.text, file.path, tagger.query, grammar.rules, queryTimeLimitMs), unpacked));
       } catch (error) {
         skipped.push(analysisFailed(file.path, `the ${grammar.lang === 'java' ? 'Java' : 'Kotlin'} tag extractor`, error));
       } finally {
