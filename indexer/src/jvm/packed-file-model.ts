@@ -40,13 +40,13 @@ export class UnpackedModels {
 
 /** A FileModel whose refs and exprs are unpacked on first read and dropped when the cache says so. */
 export class PackedFileModel implements FileModel {
-  readonly path: string;
-  readonly lang: JvmLanguage;
-  readonly pkg: string;
-  readonly imports: ImportEntry[];
-  readonly defs: DefEntry[];
-  readonly scopes: ScopeEntry[];
-  readonly problems: ProblemRecord[];
+  declare readonly path: string;
+  declare readonly lang: JvmLanguage;
+  declare readonly pkg: string;
+  declare readonly imports: ImportEntry[];
+  declare readonly defs: DefEntry[];
+  declare readonly scopes: ScopeEntry[];
+  declare readonly problems: ProblemRecord[];
   private readonly refData: Int32Array;
   private readonly argData: Int32Array;
   private readonly exprData: Int32Array;
@@ -60,13 +60,9 @@ export class PackedFileModel implements FileModel {
   private unpacked?: { refs: RefEntry[]; exprs: ExprEntry[] };
 
   constructor(model: FileModel, private readonly cache: UnpackedModels) {
-    this.path = model.path;
-    this.lang = model.lang;
-    this.pkg = model.pkg;
-    this.imports = model.imports;
-    this.defs = model.defs;
-    this.scopes = model.scopes;
-    this.problems = model.problems;
+    // Every field but the two packed ones, as it is (those the extractor adds later too).
+    const { refs: _refs, exprs: _exprs, ...fields } = model;
+    Object.assign(this, fields);
     const strings: string[] = [];
     const stringIndex = new Map<string, number>();
     const intern = (text: string) => {
