@@ -168,6 +168,8 @@ private fun kindOf(d: DeclarationDescriptor): String = when (d) {
 /** The id of a declaration of the corpus at its name (declared on first sight), or null. */
 private fun idOf(d: DeclarationDescriptor): Int? {
     val psi = DescriptorToSourceUtils.getSourceFromDescriptor(d) ?: return null
+    // A library's class file has PSI too (without text): only the corpus's sources are declarations.
+    if (relative(psi) == null) return null
     val name = nameOf(psi) ?: return null
     val at = position(name, name.textRange.startOffset) ?: return null
     ids[at]?.let { return it }
