@@ -200,7 +200,7 @@ export function guessCause(lineText: string, column: number, lang: JvmLanguage |
   if (/@$/.test(before)) return 'annotation';
   if (/::$/.test(trimmedBefore)) return name === 'new' ? 'constructor reference (::new)' : 'method or property reference (::name)';
   if (/\bnew\s+([\w$.]+\.)?$/.test(before)) return 'constructor (new X)';
-  if (name === 'this' || name === 'super') return 'this(…) / super(…) constructor call';
+  if ((name === 'this' || name === 'super') && /^\s*\(/.test(after)) return 'this(…) / super(…) constructor call';
   if (/\bcase\s+$/.test(before) || (/^\s*[\w$.]*$/.test(before) && /^\s*(,\s*[\w$.]+\s*)*->/.test(after) && lang === 'kotlin')) return 'case label / when branch';
   const call = /^\s*(<[^()]*>)?\s*\(/.test(after) || (lang === 'kotlin' && /^\s*\{/.test(after));
   const member = /\.$/.test(trimmedBefore) || /\?\.$/.test(trimmedBefore);

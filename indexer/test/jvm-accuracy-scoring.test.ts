@@ -98,5 +98,7 @@ describe('guessCause', () => {
     expect(at('    items.map { it.price }', 'price', 'kotlin')).toBe('member access on `it`');
     expect(at('class DiffBuilder<T> implements Builder<DiffResult<T>> {', 'Builder<D')).toBe('supertype');
     expect(at('    super(name);', 'super')).toBe('this(…) / super(…) constructor call');
+    expect(at('    super.invalidate()', 'super', 'kotlin')).toBe('receiver of a member access (the name before a dot)');
+    expect(at('    if (UNSAFE.shouldBeInitialized(type))', 'UNSAFE')).toBe('receiver of a member access (the name before a dot)');
   });
 });

@@ -59,6 +59,7 @@ import org.jetbrains.kotlin.descriptors.synthetic.SyntheticMemberDescriptor
 import org.jetbrains.kotlin.psi.KtBinaryExpression
 import org.jetbrains.kotlin.psi.KtConstructorDelegationReferenceExpression
 import org.jetbrains.kotlin.psi.KtFile
+import org.jetbrains.kotlin.psi.KtInstanceExpressionWithLabel
 import org.jetbrains.kotlin.psi.KtNameReferenceExpression
 import org.jetbrains.kotlin.psi.KtNamedDeclaration
 import org.jetbrains.kotlin.psi.KtPrimaryConstructor
@@ -230,6 +231,8 @@ private fun references(file: KtFile, context: BindingContext) {
             super.visitSimpleNameExpression(expression)
             // Names only: operators (`+`, `in`, `==`) are references of their own kind.
             if (expression !is KtNameReferenceExpression && expression !is KtConstructorDelegationReferenceExpression) return
+            // `this.x`, `super.f()`: an instance, not a name of a declaration (javac's `this` and `super` are variables).
+            if (expression.parent is KtInstanceExpressionWithLabel) return
             val site = expression.getIdentifier() ?: expression
             if (site.text.isEmpty()) return // an implicit `super()` delegation call
             val at = position(site, site.textRange.startOffset) ?: return
