@@ -193,6 +193,9 @@
   (value_arguments)? @arguments
   (annotated_lambda)? @argument) @reference.call
 
+; `a to b`, `0 until n`: a call of the infix function on the left operand, the right one its argument.
+(infix_expression (_) @receiver . (identifier) @name . (_) @argument) @reference.call
+
 (assignment left: (identifier) @name @reference.write)
 
 (assignment left: (navigation_expression (_) @receiver . (identifier) @name) @reference.write)
@@ -294,3 +297,19 @@
 (value_argument (expression) @value .) @parens
 
 (index_expression . (expression) @value) @element
+
+; ---------------------------------------------------------------------------------------------
+; Smart casts: after `x is T` the variable is a T in the branch the check guards, in the rest of
+; an `&&`, in a `when` entry, and after `if (x !is T) return`/`throw` in the rest of the block.
+
+(if_expression (is_expression . (identifier) @narrow.name "is" (_) @type) . (_) @narrow)
+
+(if_expression (binary_expression (is_expression . (identifier) @narrow.name "is" (_) @type) "&&") . (_) @narrow)
+
+(binary_expression (is_expression . (identifier) @narrow.name "is" (_) @type) "&&" (_) @narrow)
+
+(when_expression (when_subject . (identifier) @narrow.name) (when_entry (type_test "is" (_) @type) . (_) @narrow))
+
+(when_expression (when_entry (is_expression . (identifier) @narrow.name "is" (_) @type) . (_) @narrow))
+
+(if_expression (is_expression . (identifier) @narrow.name "!is" (_) @type) . [(return_expression) (throw_expression)]) @narrow.after

@@ -121,6 +121,16 @@ export interface ImportEntry {
   alias?: string;
 }
 
+/** A region where a Kotlin variable is known to have a narrower type (a smart cast after `x is T`). */
+export interface NarrowEntry {
+  name: string;
+  /** The type as written, read in `scope`. */
+  type: string;
+  scope: number;
+  start: number;
+  end: number;
+}
+
 export interface FileModel {
   path: string;
   lang: JvmLanguage;
@@ -132,5 +142,7 @@ export interface FileModel {
   refs: RefEntry[];
   exprs: ExprEntry[];
   scopes: ScopeEntry[];
+  /** Kotlin smart casts, in document order of their start. */
+  narrowings?: NarrowEntry[];
   problems: ProblemRecord[];
 }

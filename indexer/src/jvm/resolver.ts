@@ -8,7 +8,7 @@
 // `candidate` for each of several possible ones (or for a bare name match when the receiver's type
 // is unknown), nothing at all when there is no candidate. Never `exact`: there is no compiler here.
 import { MODIFIERS, type Confidence, type ReferenceKind, type SymbolKind } from '@sextant/format';
-import { CALLABLE_KINDS, TYPE_KINDS, type ExprEntry, type JvmLanguage, type RefEntry, type Role } from './file-model.ts';
+import { CALLABLE_KINDS, TYPE_KINDS, type ExprEntry, type JvmLanguage, type NarrowEntry, type RefEntry, type Role } from './file-model.ts';
 import { hasAnnotation, hasModifier } from './jvm-naming.ts';
 import { boxesOf, isKotlinDefaultPackage, isPackageRoot, jdkPackageDeclares, primitiveArrayElement, primitiveOfBox, primitiveOfKotlin, runtimeName, widens } from './jvm-builtins.ts';
 import { LibraryTypes, type LibraryFound } from './library/library-types.ts';
@@ -1188,7 +1188,12 @@ export class FileResolution {
     if (ref.caseLabel) return this.caseLabel(ref, index, kind);
     if (ref.receiver >= 0) return this.valueOfMember(ref, kind);
     const variable = this.variable(ref.name, ref.scope, ref.start);
-    if (variable) return variable.length === 1 ? this.valued(variable[0]!, kind) : { targets: variable.map((v) => ({ decl: v.decl })), confidence: 'candidate', kind };
+    if (variable?.length === 1) {
+      const resolution = this.valued(variable[0]!, kind);
+      const narrowed = kind === 'read' ? this.smartCast(variable[0]!.decl, ref) : undefined;
+      return narrowed ? { ...resolution, value: narrowed } : resolution;
+    }
+    if (variable) return { targets: variable.map((v) => ({ decl: v.decl })), confidence: 'candidate', kind };
     if (this.fd.file.lang === 'kotlin' && ref.name === 'field') {
       const property = this.fd.decls[ref.owner];
       if (property?.kind === 'property') return this.valued({ decl: property, env: NO_ENV }, kind);
@@ -1229,6 +1234,21 @@ export class FileResolution {
     }
     const enumLike = subject.t === 'decl' ? subject.decl.kind === 'enum' : subject.t === 'ext' && !primitiveOfBox(subject.fqn) && !isStringType(subject);
     return enumLike ? this.valueOfMember(ref, kind) : inScope();
+  }
+
+  /**
+   * The type a Kotlin smart cast gives a local, a parameter or a property read here: the innermost
+   * `x is T` region around the read, for a variable declared before the region began.
+   */
+  private smartCast(decl: Decl, ref: RefEntry): JType | undefined {
+    const narrowings = this.fd.file.narrowings;
+    if (!narrowings || !(decl.kind === 'local' || decl.kind === 'parameter' || decl.kind === 'property')) return undefined;
+    let inner: NarrowEntry | undefined;
+    for (const n of narrowings) {
+      if (n.start > ref.start) break;
+      if (n.name === ref.name && ref.start < n.end && (decl.file !== this.fd.file || decl.def.start < n.start)) inner = n;
+    }
+    return inner && this.resolveTypeText(inner.type, inner.scope);
   }
 
   /** An undeclared name that qualifies another and looks like a package root (`java` in `java.util.List.of()`). */

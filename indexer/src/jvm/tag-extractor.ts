@@ -19,6 +19,8 @@
 //   @element (@value: element of), @lambda (its parameters are those declared in its scope),
 //   @arithmetic (@value: an operand, one match each)
 //                             expressions whose type resolution can follow.
+//   @narrow                   a region where the variable @narrow.name has the type @type (a Kotlin
+//                             smart cast); @narrow.after: the rest of the enclosing block after it.
 // Independent of the primary capture: @scope (a code scope), @members (a node the grammar reads as
 // code that is a class body: no code scope, whatever @scope says), @package, @facade (the class
 // name Java sees the file's top-level declarations in), @ignore (no references to names inside
@@ -29,7 +31,7 @@
 import { lineStarts, SYMBOL_KINDS, type ProblemRecord, type SymbolKind } from '@sextant/format';
 import type { Node, Query, QueryCapture, QueryOptions, Tree } from 'web-tree-sitter';
 import { positionOf, problemsOf, wellFormed } from '../syntax/syntax-parser.ts';
-import { CALLABLE_KINDS, ROLES, TYPE_KINDS, type DefEntry, type ExprEntry, type FileModel, type ImportEntry, type JvmLanguage, type NameRange, type RefEntry, type Role, type ScopeEntry } from './file-model.ts';
+import { CALLABLE_KINDS, ROLES, TYPE_KINDS, type DefEntry, type ExprEntry, type FileModel, type ImportEntry, type JvmLanguage, type NameRange, type NarrowEntry, type RefEntry, type Role, type ScopeEntry } from './file-model.ts';
 import { IntervalNesting, type Interval } from './interval-nesting.ts';
 
 /** What a language adds to the generic extraction. */
@@ -48,7 +50,7 @@ const ROLE_SET: ReadonlySet<string> = new Set(ROLES);
 const AUX_CAPTURES = new Set([
   'name', 'type', 'receiver.type', 'value', 'doc', 'modifiers', 'jvm.name', 'varargs', 'iterates', 'receiver', 'arguments', 'argument',
   'import.path', 'import.wildcard', 'import.static', 'import.alias', 'scope', 'package', 'ignore', 'header', 'declaration', 'import',
-  'this', 'super', 'cast', 'parens', 'element', 'lambda', 'arithmetic', 'superclass', 'members', 'case', 'facade',
+  'this', 'super', 'cast', 'parens', 'element', 'lambda', 'arithmetic', 'superclass', 'members', 'case', 'facade', 'narrow', 'narrow.name', 'narrow.after',
 ]);
 const MAX_DOC = 1000;
 const MAX_SIGNATURE = 300;
@@ -123,6 +125,7 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
   const imports = new Map<number, { node: Node; pattern: number; entry: ImportEntry }>();
   let pkg = '';
   let facade: string | undefined;
+  const narrows: NarrowEntry[] = [];
 
   const captures = new Map<string, Node>();
   const deadline = performance.now() + timeLimitMs;
@@ -208,6 +211,11 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
       const previous = exprs.get(node.id);
       if (operand && previous?.form === 'arithmetic') previous.operands.push(operand);
       else if (operand) exprs.set(node.id, { form: 'arithmetic', operands: [operand] });
+    } else if (name === 'narrow' || name === 'narrow.after') {
+      const variable = captures.get('narrow.name');
+      const type = captures.get('type');
+      const end = name === 'narrow' ? node.endIndex : node.parent?.endIndex;
+      if (variable && type && end !== undefined) narrows.push({ name: variable.text, type: squash(type.text), start: name === 'narrow' ? node.startIndex : node.endIndex, end, scope: -1 });
     } else if (name === 'lambda') {
       exprs.set(node.id, { form: 'lambda', node });
     } else if (name === 'parens' || name === 'element') {
@@ -404,6 +412,7 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
 
   const problems: ProblemRecord[] = root.hasError ? problemsOf(root, text, lineStarts(text)) : [];
   return {
+    ...(narrows.length ? { narrowings: narrows.sort((a, b) => a.start - b.start).map((n) => ({ ...n, scope: scopeNesting.innermost(n.start) })) } : {}),
     path, lang: rules.lang, pkg, ...(facade ? { facade } : {}),
     imports: importList.map((i) => i.entry),
     defs: defEntries, refs: refEntries, exprs: exprEntries, scopes: scopeEntries, problems,
@@ -424,7 +433,7 @@ const PACKAGE = -3;
 const MEMBERS = -4;
 const HEADER = -5;
 const FACADE = -6;
-const EXPRESSION_CAPTURES = new Set(['this', 'super', 'cast', 'parens', 'element', 'lambda', 'arithmetic']);
+const EXPRESSION_CAPTURES = new Set(['this', 'super', 'cast', 'parens', 'element', 'lambda', 'arithmetic', 'narrow', 'narrow.after']);
 const roles = new Map<string, number>();
 
 function roleOf(capture: string): number {

@@ -294,16 +294,47 @@ fun greet(name: String) = "hello $name"
 //                                ^ defined: 3
 `));
 
-  // Smart casts narrow a type after \`is\`: flow typing is beyond syntactic resolution.
-  it.skip('follows smart casts', () => expectCase(`
+  it('follows smart casts: if, &&, when and early exits', () => expectCase(`
 package com.example
 
 class Circle {
     fun radius() = 1.0
+    val round = true
+}
+
+class Square {
+    fun side() = 2.0
 }
 
 fun size(shape: Any): Double = if (shape is Circle) shape.radius() else 0.0
 //                                                        ^ defined: 4
+
+fun check(shape: Any, other: Any) {
+    if (shape is Circle && shape.round) shape.radius()
+//                               ^ defined: 5
+//                                            ^ defined: 4
+    when (shape) {
+        is Square -> shape.side()
+//                         ^ defined: 9
+        is Circle -> shape.radius()
+//                         ^ defined: 4
+    }
+    when {
+        other is Square -> other.side()
+//                               ^ defined: 9
+    }
+    if (other !is Circle) return
+    other.radius()
+//        ^ defined: 4
+}
+
+fun shadowed(shape: Any) {
+    if (shape is Circle) {
+        val shape = Square()
+        shape.side()
+//            ^ defined: 9
+    }
+}
 `));
 
   // The grammar (tree-sitter-kotlin 1.1.0) rejects a one-line class body with a member followed by
