@@ -186,12 +186,21 @@
 
 (callable_reference (_) @receiver . (identifier) @name) @reference.methodref
 
-(call_expression . (identifier) @name (value_arguments)? @arguments (annotated_lambda)? @argument) @reference.call
+(call_expression . (identifier) @name (value_arguments)? @arguments (annotated_lambda (lambda_literal) @argument)?) @reference.call
 
 (call_expression
   . (navigation_expression (_) @receiver . (identifier) @name)
   (value_arguments)? @arguments
-  (annotated_lambda)? @argument) @reference.call
+  (annotated_lambda (lambda_literal) @argument)?) @reference.call
+
+; `visit(orders) { … }`: the grammar nests the call with arguments inside the one with the trailing lambda.
+(call_expression
+  . (call_expression . (identifier) @name (value_arguments) @arguments)
+  (annotated_lambda (lambda_literal) @argument)) @reference.call
+
+(call_expression
+  . (call_expression . (navigation_expression (_) @receiver . (identifier) @name) (value_arguments) @arguments)
+  (annotated_lambda (lambda_literal) @argument)) @reference.call
 
 ; `a to b`, `0 until n`: a call of the infix function on the left operand, the right one its argument.
 (infix_expression (_) @receiver . (identifier) @name . (_) @argument) @reference.call
@@ -297,6 +306,10 @@
 (value_argument (expression) @value .) @parens
 
 (index_expression . (expression) @value) @element
+
+; A lambda takes the type its target gives it (a function type, a functional interface); its
+; parameters are those declared in its scope, else the implicit `it`.
+(lambda_literal) @lambda
 
 ; ---------------------------------------------------------------------------------------------
 ; Smart casts: after `x is T` the variable is a T in the branch the check guards, in the rest of

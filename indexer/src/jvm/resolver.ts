@@ -738,19 +738,41 @@ export class FileResolution {
    * it is passed to or the variable it initialises (JLS 15.27.3).
    */
   lambdaParameterType(param: Decl): JType | undefined {
-    const lambda = this.lambdaSites().byScope.get(param.def.scope);
+    return this.lambdaParameterAt(param.def.scope, this.lambdaParameters(param.def.scope).indexOf(param));
+  }
+
+  /**
+   * The type of a lambda's parameter by position: of the functional interface method it
+   * implements, or the parameter type of the Kotlin function type it is passed as (`(Order) -> Unit`).
+   */
+  private lambdaParameterAt(scope: number, position: number): JType | undefined {
+    const lambda = this.lambdaSites().byScope.get(scope);
     const target = lambda === undefined ? undefined : this.targetType(lambda);
+    if (target?.t === 'ext' && /^kotlin\.Function\d+$/.test(target.fqn) && target.args.length > 1) {
+      const type = target.args[position];
+      return type && position < target.args.length - 1 && type.t !== 'null' ? type : undefined;
+    }
     if (target?.t === 'ext') {
       // A JDK or stdlib functional interface (Consumer<Item>, Function1<A, R>): its one abstract method's parameter.
       const sam = this.resolver.library.functionalMethod(target);
-      const text = sam?.member.params[this.lambdaParameters(param.def.scope).indexOf(param)];
+      const text = sam?.member.params[position];
       return text === undefined ? undefined : this.resolver.library.resolve(text, sam!.env, sam!.member);
     }
     if (target?.t !== 'decl') return undefined;
     const sam = this.resolver.functionalMethod(target);
-    const samParam = sam && sam !== 'unknown' ? sam.decl.params?.[this.lambdaParameters(param.def.scope).indexOf(param)] : undefined;
+    const samParam = sam && sam !== 'unknown' ? sam.decl.params?.[position] : undefined;
     const type = samParam && this.resolver.typeOfDecl(samParam);
     return type && substitute(type, (sam as Found).env);
+  }
+
+  /** Kotlin's implicit `it`: the only parameter of the innermost enclosing lambda that declares none. */
+  private implicitIt(scope: number): JType | undefined {
+    const lambdas = this.lambdaSites().byScope;
+    for (let s = scope; s >= 0; s = this.fd.file.scopes[s]!.parent) {
+      if (!lambdas.has(s) || this.lambdaParameters(s).length > 0) continue;
+      return this.lambdaParameterAt(s, 0);
+    }
+    return undefined;
   }
 
   /** The type a lambda expression is expected to have: a call's parameter, a variable's declared type. */
@@ -1214,7 +1236,10 @@ export class FileResolution {
     const facade = this.facade(ref.name);
     if (facade) return { targets: [], confidence: 'resolved', kind, pkg: facade.pkg, facade: facade.path, ignored: true };
     if (inherited) return { ...inherited, kind };
-    if (this.rules.implicitName(ref.name)) return { targets: [], confidence: 'resolved', kind, ignored: true };
+    if (this.rules.implicitName(ref.name)) {
+      const it = this.implicitIt(ref.scope);
+      return { targets: [], confidence: 'resolved', kind, ignored: true, ...(it ? { value: it } : {}) };
+    }
     if (this.isPackageName(ref.name, index)) return { targets: [], confidence: 'resolved', kind, pkg: ref.name, ignored: true };
     return this.byName(ref.name, VALUE_MEMBER_KINDS, kind, undefined);
   }
@@ -1544,9 +1569,11 @@ export class FileResolution {
     const picked = what === 'function' ? this.resolver.pick(applicable.map((decl) => ({ decl, env: NO_ENV })), args) : { chosen: applicable.map((decl) => ({ decl, env: NO_ENV })), exact: applicable.length === 1 };
     const exact = picked.exact && picked.chosen.length === 1 && receiver !== undefined;
     const returned = exact ? this.resolver.typeOfDecl(picked.chosen[0]!.decl) : undefined;
+    // The extension's type parameters bound by its receiver and arguments (`List<Order>.each { … }` takes an Order).
+    const env = exact ? this.resolver.inferred(picked.chosen[0]!, [receiver, ...(args ?? [])], undefined, true) : undefined;
     return {
       targets: picked.chosen.map((f) => ({ decl: f.decl })), confidence: exact ? 'resolved' : 'candidate', kind: what === 'function' ? 'call' : 'read',
-      ...(returned ? { value: returned } : {}),
+      ...(env ? { env } : {}), ...(returned ? { value: env ? substitute(returned, env) : returned } : {}),
     };
   }
 

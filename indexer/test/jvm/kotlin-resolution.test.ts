@@ -280,9 +280,9 @@ class B {
     fun close() {}
 }
 
-fun use(items: List<A>) {
-    items.forEach { it.close() }
-//                     ^ candidates: 4, 8
+fun use(items: Unknown) {
+    items.first().close()
+//                ^ candidates: 4, 8
 }
 `));
 
@@ -347,8 +347,42 @@ class A { fun close() {} }
 class B { fun open() {} }
 `));
 
-  // Lambda parameters (\`it\`) take the element type of the collection operation they are passed to.
-  it.skip('types the implicit lambda parameter', () => expectCase(`
+  it('types lambda parameters and \`it\` from the function type or functional interface they are passed as', () => expectCase(`
+// --- src/main/java/com/example/Listener.java
+package com.example;
+
+public interface Listener {
+    void on(Order order);
+}
+// --- src/main/kotlin/com/example/Lambdas.kt
+package com.example
+
+class Order(val total: Long) {
+    fun close() {}
+}
+
+fun <T> List<T>.each(block: (T) -> Unit) {}
+fun visit(orders: List<Order>, visitor: (Order, Int) -> Unit) {}
+fun withOrder(block: (Order) -> Unit) {}
+fun listen(listener: Listener) {}
+
+fun use(orders: List<Order>) {
+    orders.each { it.close() }
+//                   ^ defined: 4
+    orders.each { order -> order.total }
+//                               ^ defined: 3
+    visit(orders) { order, i -> order.close() }
+//                                    ^ defined: 4
+    withOrder({ o -> o.close() })
+//                     ^ defined: 4
+    withOrder { outer -> orders.each { it.close() } }
+//                                        ^ defined: 4
+    listen { it.close() }
+//              ^ defined: 4
+}
+`));
+
+  it('types the implicit lambda parameter of a standard library function', () => expectCase(`
 package com.example
 
 class A {
