@@ -852,6 +852,13 @@ export class FileResolution {
     return params.sort((a, b) => a.def.start - b.def.start);
   }
 
+  /** In Kotlin a Java primitive (a Java method's `long`) is a kotlin.Long, with its members (`toFloat()`). */
+  private kotlinView(type: JType | undefined): JType | undefined {
+    if (type?.t !== 'prim' || this.fd.file.lang !== 'kotlin') return type;
+    const kotlin = boxesOf(type.name)[1];
+    return kotlin ? { t: 'ext', fqn: kotlin, args: [] } : type;
+  }
+
   private exprResolution(index: number): Resolution | undefined {
     const expr = this.fd.file.exprs[index];
     if (!expr) return undefined;
@@ -1459,7 +1466,7 @@ export class FileResolution {
       if (ownerName && !lookup.unknown) return { targets: [{ ext: memberOfExternal(ownerName, ref.name, this.valueKind()) }], confidence: 'resolved', kind };
       return this.byName(ref.name, VALUE_MEMBER_KINDS, kind, undefined);
     }
-    const type = ref.receiver >= 0 ? this.typeOfExpr(ref.receiver) : undefined;
+    const type = ref.receiver >= 0 ? this.kotlinView(this.typeOfExpr(ref.receiver)) : undefined;
     if (!type) return this.byName(ref.name, VALUE_MEMBER_KINDS, kind, undefined);
     const mapped = this.fd.file.lang === 'kotlin' ? classMapping(type, ref.name) : undefined;
     if (mapped) return { targets: [{ ext: external(`kotlin.jvm.${ref.name}`, 'kotlin.jvm', 'property') }], confidence: 'resolved', kind, value: mapped };
@@ -1635,7 +1642,7 @@ export class FileResolution {
       return inPackage?.denotes ? this.construct({ types: [inPackage.denotes], certain: true }, args, 'new') : { ...UNRESOLVED, kind: 'call' };
     }
     const isStatic = receiver?.denotes !== undefined && receiver.value === undefined;
-    const type = isStatic ? receiver!.denotes! : this.typeOfExpr(ref.receiver);
+    const type = isStatic ? receiver!.denotes! : this.kotlinView(this.typeOfExpr(ref.receiver));
     if (!type) {
       if (this.fd.file.lang === 'kotlin') {
         const extension = this.extension(ref.name, undefined, 'function', args);

@@ -696,3 +696,19 @@ class Client {
 }
 `));
 });
+
+describe('Kotlin: Java primitives as Kotlin types', () => {
+  it('calls kotlin.Long members on the long a Java method returns', () => expectCase(`
+// --- src/main/java/com/example/Clock.java
+package com.example;
+
+public class Clock {
+    public long now() { return 0; }
+}
+// --- src/main/kotlin/com/example/Use.kt
+package com.example
+
+fun use(clock: Clock): Float = clock.now().toFloat()
+//                                         ^ external: kotlin.Long.toFloat
+`));
+});
