@@ -50,19 +50,29 @@ export function javaLangType(name: string): string | undefined {
 }
 
 /**
+ * What the compiler builds in and the stdlib's class files (so its model) lack: the mutable
+ * collection interfaces (at run time the Java ones), `Nothing`, and the intrinsics of
+ * kotlin/Library.kt (`arrayOf`, `intArrayOf`, `enumValues`, …), which no facade class declares.
+ */
+const KOTLIN_COMPILER_TYPES = new Map(['MutableList', 'MutableMap', 'MutableSet', 'MutableCollection', 'MutableIterable', 'MutableIterator', 'MutableListIterator']
+  .map((name) => [name, `kotlin.collections.${name}`] as const).concat([['Nothing', 'kotlin.Nothing']]));
+const KOTLIN_INTRINSICS = new Set(['arrayOf', 'arrayOfNulls', 'emptyArray', 'enumValues', 'enumValueOf',
+  ...['boolean', 'byte', 'char', 'short', 'int', 'long', 'float', 'double'].map((t) => `${t}ArrayOf`)]);
+
+/**
  * A type of Kotlin's default imports by its canonical name. A type alias keeps its Kotlin name
  * (`kotlin.collections.ArrayList`), as Kotlin code spells it; the library types read its members
  * through the type it stands for.
  */
 export function kotlinDefaultType(name: string): string | undefined {
   const pkg = KOTLIN_DEFAULT_PACKAGES.find((p) => KOTLIN_STDLIB_MODEL.packageDeclares(p, name));
-  return pkg ? `${pkg}.${name}` : javaLangType(name);
+  return pkg ? `${pkg}.${name}` : KOTLIN_COMPILER_TYPES.get(name) ?? javaLangType(name);
 }
 
 /** A top-level function (not an extension) of Kotlin's default imports, by its qualified name. */
 export function kotlinDefaultFunction(name: string): string | undefined {
   const pkg = KOTLIN_DEFAULT_PACKAGES.find((p) => KOTLIN_STDLIB_MODEL.topLevel(p, name).some((m) => m.kind === 'method' && !m.receiver));
-  return pkg && `${pkg}.${name}`;
+  return pkg ? `${pkg}.${name}` : KOTLIN_INTRINSICS.has(name) ? `kotlin.${name}` : undefined;
 }
 
 /** The name a type has at run time, so Kotlin and Java spellings of one type compare equal. */

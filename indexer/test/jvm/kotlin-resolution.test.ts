@@ -74,6 +74,22 @@ fun demo() {
 //         ^ defined: 14
 }
 `));
+  it('knows what the compiler builds in and the stdlib model lacks: mutable collections, Nothing, array intrinsics', () => expectCase(`
+// --- src/main/kotlin/com/example/Builtins.kt
+package com.example
+
+fun fail(): Nothing = throw IllegalStateException()
+//          ^ external: kotlin.Nothing
+
+fun fill(into: MutableMap<String, MutableList<Int>>) {
+//             ^ external: kotlin.collections.MutableMap
+//                                ^ external: kotlin.collections.MutableList
+    val sizes = floatArrayOf(1f, 2f)
+//              ^ external: kotlin.floatArrayOf
+    val names = arrayOf("a")
+//              ^ external: kotlin.arrayOf
+}
+`));
 });
 
 describe('Kotlin: extensions, overrides, suspend functions, properties', () => {
