@@ -309,16 +309,14 @@
 (array_access array: (_) @value) @element
 
 ; Operators: comparisons and logic are booleans; arithmetic promotes its operands (JLS 5.6) or, for a
-; `+` of a String, concatenates; a shift has its left operand's type; `x++` has x's.
-((binary_expression operator: ["<" ">" "<=" ">=" "==" "!=" "&&" "||"]) @literal.boolean)
+; `+` of a String, concatenates; a shift has its left operand's type; `x++` has x's. A binary
+; expression is captured whole and read by its fields (left, operator, right): patterns on its
+; children cost more than linear time on long concatenations (GB18030.java: 0.7 s became > 60 s).
+(binary_expression) @arithmetic
 
 (instanceof_expression) @literal.boolean
 
 (unary_expression operator: "!") @literal.boolean
-
-(binary_expression left: (_) @value operator: ["+" "-" "*" "/" "%" "&" "|" "^" "<<" ">>" ">>>"]) @arithmetic
-
-(binary_expression operator: ["+" "-" "*" "/" "%" "&" "|" "^"] right: (_) @value) @arithmetic
 
 (unary_expression operator: ["+" "-" "~"] operand: (_) @value) @arithmetic
 

@@ -17,7 +17,8 @@
 //   @import                   with @import.path, @import.wildcard, @import.static, @import.alias.
 //   @literal.<type>, @this (@receiver: qualifier), @super, @cast (@type), @parens (@value: same type),
 //   @element (@value: element of), @lambda (its parameters are those declared in its scope),
-//   @arithmetic (@value: an operand, one match each)
+//   @arithmetic (@value: an operand, one match each; without it, a node with left, operator and
+//   right fields: comparisons and logic are booleans, a shift has its left operand's type)
 //                             expressions whose type resolution can follow.
 //   @narrow                   a region where the variable @narrow.name has the type @type (a Kotlin
 //                             smart cast); @narrow.after: the rest of the enclosing block after it.
@@ -52,6 +53,8 @@ const AUX_CAPTURES = new Set([
   'import.path', 'import.wildcard', 'import.static', 'import.alias', 'scope', 'package', 'ignore', 'header', 'declaration', 'import',
   'this', 'super', 'cast', 'parens', 'element', 'lambda', 'arithmetic', 'superclass', 'members', 'case', 'facade', 'narrow', 'narrow.name', 'narrow.after',
 ]);
+const COMPARISONS = new Set(['<', '>', '<=', '>=', '==', '!=', '&&', '||']);
+const SHIFTS = new Set(['<<', '>>', '>>>']);
 const MAX_DOC = 1000;
 const MAX_SIGNATURE = 300;
 
@@ -206,6 +209,12 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
     } else if (name === 'cast') {
       const type = captures.get('type');
       if (type) exprs.set(node.id, { form: 'cast', node, type });
+    } else if (name === 'arithmetic' && !captures.has('value') && node.childForFieldName('left')) {
+      const operator = node.childForFieldName('operator')?.type ?? '';
+      const left = node.childForFieldName('left');
+      const right = node.childForFieldName('right');
+      if (COMPARISONS.has(operator)) exprs.set(node.id, { form: 'literal', type: 'boolean' });
+      else if (left && right) exprs.set(node.id, { form: 'arithmetic', operands: SHIFTS.has(operator) ? [left] : [left, right] });
     } else if (name === 'arithmetic') {
       const operand = captures.get('value');
       const previous = exprs.get(node.id);
