@@ -54,8 +54,11 @@ export function javaLangType(name: string): string | undefined {
  * collection interfaces (at run time the Java ones), `Nothing`, and the intrinsics of
  * kotlin/Library.kt (`arrayOf`, `intArrayOf`, `enumValues`, …), which no facade class declares.
  */
-const KOTLIN_COMPILER_TYPES = new Map(['MutableList', 'MutableMap', 'MutableSet', 'MutableCollection', 'MutableIterable', 'MutableIterator', 'MutableListIterator']
-  .map((name) => [name, `kotlin.collections.${name}`] as const).concat([['Nothing', 'kotlin.Nothing']]));
+const KOTLIN_COMPILER_TYPES = new Map<string, string>([
+  ...['MutableList', 'MutableMap', 'MutableSet', 'MutableCollection', 'MutableIterable', 'MutableIterator', 'MutableListIterator']
+    .map((name): [string, string] => [name, `kotlin.collections.${name}`]),
+  ['Nothing', 'kotlin.Nothing'],
+]);
 const KOTLIN_INTRINSICS = new Set(['arrayOf', 'arrayOfNulls', 'emptyArray', 'enumValues', 'enumValueOf',
   ...['boolean', 'byte', 'char', 'short', 'int', 'long', 'float', 'double'].map((t) => `${t}ArrayOf`)]);
 
