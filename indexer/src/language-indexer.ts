@@ -2,7 +2,7 @@
 // resolves them (all at once: resolution crosses files) into the shared collector, and yields one
 // compiled file at a time so the build can stream file records out. A file it cannot analyse is
 // yielded as skipped (analysis-failure.ts), having added nothing to the collector.
-import type { Language, LibraryModelRef, OutlineNode, ProblemRecord, ReferenceKind, SkippedFile } from '@sextant/format';
+import type { Language, LibraryModelRef, OutlineNode, ProblemRecord, SkippedFile, UnresolvedSiteData } from '@sextant/format';
 import type { SnapshotFile } from './git/git-snapshot.ts';
 import type { IndexCollector } from './index-collector.ts';
 import type { Progress } from './progress.ts';
@@ -25,17 +25,12 @@ export interface CompiledFile {
   unresolved?: UnresolvedName[];
 }
 
-/** An identifier in a reference position that resolved to no symbol: kept, so answers can say they may be incomplete. */
-export interface UnresolvedName {
+/**
+ * An identifier in a reference position that resolved to no symbol: kept, so answers can say they
+ * may be incomplete. Its site as an unresolved shard stores it, the file's path left to the file.
+ */
+export interface UnresolvedName extends Omit<UnresolvedSiteData, 'path'> {
   name: string;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
-  /** What the syntax says the use is (a call, a read, a type). */
-  kind: ReferenceKind;
-  /** Key of the innermost enclosing symbol that holds code. */
-  from?: string;
 }
 
 export type IndexedFile = CompiledFile | SkippedFile;

@@ -132,16 +132,8 @@ export class LibraryTypes {
   members(type: JType & { t: 'ext' }, name: string, kinds: ReadonlySet<SymbolKind>): LibraryFound[] {
     const found: LibraryFound[] = [];
     const signatures = new Set<string>();
-    const seen = new Set<string>();
-    const queue: (JType & { t: 'ext' })[] = [type];
     const wantsCallable = kinds.has('method') || kinds.has('function') || kinds.has('constructor');
-    while (queue.length > 0) {
-      const current = queue.shift()!;
-      if (seen.has(current.fqn)) continue;
-      seen.add(current.fqn);
-      const model = this.typeOf(current.fqn);
-      if (!model) continue;
-      const env = envOfType(model, current);
+    for (const { model, env } of this.ancestry(type)) {
       const own = (model.members.get(name) ?? []).filter((m) => memberMatches(m, kinds));
       for (const member of own) {
         const signature = `${member.kind}(${member.params.map((p) => this.erasure(p, env, member)).join(',')})`;
@@ -151,11 +143,25 @@ export class LibraryTypes {
       }
       if (own.length > 0 && !wantsCallable) break;
       if (kinds.has('constructor')) break;
-      for (const sup of this.supertypes(current) ?? []) if (sup.t === 'ext') queue.push(sup);
     }
     // Kotlin sees a Java String as kotlin.String, with its `length` property: the Kotlin view's members when Java's have none of the name.
     const kotlin = found.length === 0 ? kotlinViewOf(type.fqn) : undefined;
     return kotlin ? this.members({ t: 'ext', fqn: kotlin, args: type.args }, name, kinds) : found;
+  }
+
+  /** The type and its external supertypes, breadth first, each once, with the type arguments each is reached with. */
+  private *ancestry(type: JType & { t: 'ext' }): Generator<{ model: LibraryType; env: LibraryEnv }> {
+    const seen = new Set<string>();
+    const queue: (JType & { t: 'ext' })[] = [type];
+    while (queue.length > 0) {
+      const current = queue.shift()!;
+      if (seen.has(current.fqn)) continue;
+      seen.add(current.fqn);
+      const model = this.typeOf(current.fqn);
+      if (!model) continue;
+      yield { model, env: envOfType(model, current) };
+      for (const sup of this.supertypes(current) ?? []) if (sup.t === 'ext') queue.push(sup);
+    }
   }
 
   /**
@@ -290,15 +296,7 @@ export class LibraryTypes {
     if (this.typeOf(type.fqn)?.kind !== 'interface') return undefined;
     const abstract: LibraryFound[] = [];
     const signatures = new Set<string>();
-    const seen = new Set<string>();
-    const queue: (JType & { t: 'ext' })[] = [type];
-    while (queue.length > 0) {
-      const current = queue.shift()!;
-      if (seen.has(current.fqn)) continue;
-      seen.add(current.fqn);
-      const model = this.typeOf(current.fqn);
-      if (!model) continue;
-      const env = envOfType(model, current);
+    for (const { model, env } of this.ancestry(type)) {
       for (const members of model.members.values()) {
         for (const member of members) {
           if (member.kind !== 'method' || !member.abstract || OBJECT_METHODS.has(`${member.name}/${member.params.length}`)) continue;
@@ -308,7 +306,6 @@ export class LibraryTypes {
           abstract.push({ member, env });
         }
       }
-      for (const sup of this.supertypes(current) ?? []) if (sup.t === 'ext') queue.push(sup);
     }
     return abstract.length === 1 ? abstract[0] : undefined;
   }
