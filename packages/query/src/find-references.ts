@@ -70,9 +70,7 @@ export async function findReferences(reader: IndexReader, target: Target, params
   const { items, page } = pageOf(found, reader.commit, query, params, REFERENCES_PAGE);
   const cuts: string[] = [];
   if (group.truncatedBy) cuts.push(`related members: more than ${RELATED_BOUND.maxNodes}; references of the rest are not included`);
-  const kinds = params.kinds ? new Set<ReferenceKind>(params.kinds) : undefined;
-  const inPaths = pathFilter(params.paths);
-  const hidden = hiddenFlags(params);
+  const { kinds, inPaths, hidden } = siteFilters(params);
   const unresolved = reportOf(await unresolvedUsesOf(reader, group.members.map((m) => ({ record: m.record, paths: m.shard.paths })),
     (site) => (!kinds || kinds.has(site.kind)) && !(site.flags & hidden) && inPaths(site.path)));
   if (unresolved.count > 0) cuts.push(unresolvedReason(unresolved));
@@ -113,9 +111,7 @@ interface Found extends Location {
 function collectReferences(
   reader: IndexReader, members: LoadedSymbol[], params: ReferenceParams,
 ): { found: Found[]; omitted: number; hit: (found: Found) => ReferenceHit } {
-  const kinds = params.kinds ? new Set<ReferenceKind>(params.kinds) : undefined;
-  const inPaths = pathFilter(params.paths);
-  const hidden = hiddenFlags(params);
+  const { kinds, inPaths, hidden } = siteFilters(params);
   const worst = CONFIDENCES.indexOf(params.minConfidence ?? 'resolved');
   const declarations: Found[] = [];
   const references: Found[] = [];
@@ -164,9 +160,13 @@ function collectReferences(
   return { found, omitted, hit };
 }
 
-/** FILE_FLAGS of the files the includeTests and includeGenerated filters leave out. */
-function hiddenFlags(params: ReferenceParams): number {
-  return (params.includeTests === false ? FILE_FLAGS.test : 0) | (params.includeGenerated === false ? FILE_FLAGS.generated : 0);
+/** The filters a site must pass, for references and unresolved identifiers alike: kinds, path globs, and the FILE_FLAGS left out. */
+function siteFilters(params: ReferenceParams): { kinds?: Set<ReferenceKind>; inPaths: (path: string) => boolean; hidden: number } {
+  return {
+    kinds: params.kinds ? new Set<ReferenceKind>(params.kinds) : undefined,
+    inPaths: pathFilter(params.paths),
+    hidden: (params.includeTests === false ? FILE_FLAGS.test : 0) | (params.includeGenerated === false ? FILE_FLAGS.generated : 0),
+  };
 }
 
 /**
