@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ts } from 'ts-morph';
 import {
-  FORMAT_VERSION, OCC_STRIDE, REFERENCE_KINDS, lineHash, splitLines, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type OutlineNode, type SkippedFile,
+  FORMAT_VERSION, lineHash, occurrencesOf, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type OutlineNode, type SkippedFile,
 } from '@sextant/format';
 import { excludeSextantDir, isUnderSextantDir } from './git/git-exclude.ts';
 import { listTrackedFiles, readBlobs, resolveCommit, type SnapshotFile, type TrackedEntry } from './git/git-snapshot.ts';
@@ -160,9 +160,8 @@ function fileRecord(
   const language = compiled.outline ? undefined : syntaxLanguageOf(file.path);
   const parsed = language ? syntax.parse(language, file.text) : { outline: [], problems: [] };
   const definitions = new Map<string, number>();
-  const definition = REFERENCE_KINDS.indexOf('definition');
-  for (let i = 0; i < compiled.occ.length; i += OCC_STRIDE) {
-    if (compiled.occ[i + 5] === definition) definitions.set(`${compiled.occ[i]}:${compiled.occ[i + 1]}`, compiled.occ[i + 4]!);
+  for (const o of occurrencesOf(compiled)) {
+    if (o.kind === 'definition') definitions.set(`${o.line}:${o.column}`, o.symbolIndex);
   }
   const link = (node: SyntaxOutlineNode): OutlineNode => ({
     name: node.name, kind: node.kind, sym: definitions.get(`${node.at[0]}:${node.at[1]}`) ?? -1,
@@ -178,7 +177,7 @@ function fileRecord(
     lineLengths: lines.map((line) => line.length),
     flags: classifyFile(file.path, file.text, rules),
     syms: compiled.syms,
-    occ: sortOccurrences(compiled.occ),
+    occ: sortedOccurrences(compiled.occ),
     outline,
     problems: [...parsed.problems, ...compiled.problems],
     change: {
@@ -190,18 +189,9 @@ function fileRecord(
   };
 }
 
-function sortOccurrences(occ: number[]): number[] {
-  const order = [...Array(occ.length / OCC_STRIDE).keys()];
-  const at = (i: number, k: number) => occ[i * OCC_STRIDE + k]!;
-  order.sort((a, b) => at(a, 0) - at(b, 0) || at(a, 1) - at(b, 1) || at(a, 4) - at(b, 4) || at(a, 5) - at(b, 5));
-  return order.flatMap((i) => occ.slice(i * OCC_STRIDE, (i + 1) * OCC_STRIDE));
-}
-
-/** Unresolved identifiers in position order, UNRESOLVED_STRIDE each (line, column, endLine, endColumn, kind). */
+/** Unresolved identifiers in position order, as a change record stores them. */
 function sortUnresolved(list: readonly UnresolvedName[]): number[] {
-  return [...list]
-    .sort((a, b) => a.line - b.line || a.column - b.column || a.endLine - b.endLine || a.endColumn - b.endColumn)
-    .flatMap((u) => [u.line, u.column, u.endLine, u.endColumn, REFERENCE_KINDS.indexOf(u.kind)]);
+  return unresolvedColumn([...list].sort((a, b) => a.line - b.line || a.column - b.column || a.endLine - b.endLine || a.endColumn - b.endColumn));
 }
 
 /**

@@ -13,7 +13,7 @@ export interface CompiledFile {
   lang: Language;
   /** Keys of the symbols occurring in the file; occ entries index into it. */
   syms: string[];
-  /** Occurrences, OCC_STRIDE each (any order: the build sorts them). */
+  /** Occurrences, laid out by pushOccurrence (any order: the build sorts them). */
   occ: number[];
   problems: ProblemRecord[];
   /** An outline the indexer made itself; absent, the build derives one with tree-sitter. */

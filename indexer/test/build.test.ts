@@ -4,7 +4,7 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openShard, REF_STRIDE, sha256Hex, type FileShard, type Manifest, type NameShard } from '@sextant/format';
+import { openShard, refsOf, sha256Hex, type FileShard, type Manifest, type NameShard } from '@sextant/format';
 import { fileStructure, indexStatus, IndexReader, ShardCache } from '@sextant/query';
 import { DirShardSource } from '@sextant/query/node';
 import { buildIndex } from '../src/build-command.ts';
@@ -86,7 +86,7 @@ describe('indexer build', () => {
       const [entry] = names.exactly(names.names, 'main');
       const { record, shard } = (await reader.symbol(names.key(entry!)))!;
       const sites: string[] = [];
-      for (let i = 0; i < record.refs.length; i += REF_STRIDE) sites.push(`${shard.paths[record.refs[i]!]}:${record.refs[i + 1]}`);
+      for (const ref of refsOf(record)) sites.push(`${shard.paths[ref.pathIndex]}:${ref.line}`);
       expect(sites).toEqual([
         'src/use.ts:1', 'src/use.ts:2', 'src/__tests__/app.test.ts:1', 'src/__tests__/app.test.ts:2',
         'src/__generated__/client.ts:1', 'src/__generated__/client.ts:2',

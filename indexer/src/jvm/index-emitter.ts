@@ -2,7 +2,7 @@
 // references with their confidence, edges (extends, implements, overrides, calls) and each file's
 // occurrences and outline. Only `resolved` references become occurrences and call edges: a position
 // lookup or a call hierarchy must not present a candidate as the answer.
-import { REFERENCE_KINDS, symbolKey, type Confidence, type OutlineNode, type ReferenceKind } from '@sextant/format';
+import { pushOccurrence, symbolKey, type Confidence, type OutlineNode, type ReferenceKind } from '@sextant/format';
 import type { IndexCollector, Site } from '../index-collector.ts';
 import type { CompiledFile, UnresolvedName } from '../language-indexer.ts';
 import type { StageClock } from '../stage-clock.ts';
@@ -76,7 +76,7 @@ export class IndexEmitter {
         symIndex.set(key, index);
         syms.push(key);
       }
-      occ.push(range.line, range.column, range.endLine, range.endColumn, index, REFERENCE_KINDS.indexOf(kind));
+      pushOccurrence(occ, { line: range.line, column: range.column, endLine: range.endLine, endColumn: range.endColumn, symbolIndex: index, kind });
     };
 
     for (const decl of fd.decls) {

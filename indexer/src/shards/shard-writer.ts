@@ -4,10 +4,10 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
-  bucketOf, changeShardName, compareInReferenceOrder, siteClass, encodeChangeShard, CONFIDENCES, DEF_STRIDE, EDGE_KINDS, EDGE_STRIDE, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine,
-  FILE_TABLE_SHARD, NAME_FLAG_EXTERNAL, NAMES_SHARD, pathKey, previewOf, REF_STRIDE, REFERENCE_KINDS, sha256Hex, splitLines, symbolShardName, textShardName,
+  bucketOf, changeShardName, compareInReferenceOrder, siteClass, encodeChangeShard, defColumn, edgeColumn, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine,
+  FILE_TABLE_SHARD, NAME_FLAG_EXTERNAL, NAMES_SHARD, pathKey, previewOf, refColumn, refDeclColumn, sha256Hex, splitLines, symbolShardName, textShardName,
   encodeUnresolvedShard, unresolvedBucketOf, unresolvedShardName, type UnresolvedShardData,
-  type ChangeRecord, type FileRecord, type FileTableEntry, type Manifest, type NameShardData, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData,
+  type ChangeRecord, type DefFields, type FileRecord, type FileTableEntry, type Manifest, type NameShardData, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData,
 } from '@sextant/format';
 import type { CollectedSymbol, IndexCollector, Site } from '../index-collector.ts';
 
@@ -152,29 +152,18 @@ function symbolShard(collector: IndexCollector, symbols: CollectedSymbol[], line
       ...(info.local ? { local: true } : {}),
       // A definition's preview without its file's text shard: one round fewer for a cold call.
       ...(!info.local && defs.length ? { previews: defs.map((d) => previewOf(linesOf(d[0])[d[1] - 1] ?? '')) } : {}),
-      // Filled in place: one array per column list, not one small array per entry (effect has
-      // hundreds of thousands of references).
-      defs: strided(defs, DEF_STRIDE, (d, out, at) => {
-        out[at] = pathIndex.get(d[0])!;
-        out.set(d.slice(1) as number[], at + 1);
-      }),
-      refs: strided(sortedRefs, REF_STRIDE, (r, out, at) => {
-        out[at] = pathIndex.get(r.site.path)!;
-        out[at + 1] = r.site.line;
-        out[at + 2] = r.site.column;
-        out[at + 3] = r.site.endLine;
-        out[at + 4] = r.site.endColumn;
-        out[at + 5] = REFERENCE_KINDS.indexOf(r.kind);
-        out[at + 6] = r.from ? peerIndex.get(r.from)! : -1;
-        out[at + 7] = CONFIDENCES.indexOf(r.confidence);
-      }),
+      // Filled in place by the format's builders: one array per column list, not one small array
+      // per entry (effect has hundreds of thousands of references).
+      defs: defColumn(defs, (d) => defFields(d, pathIndex)),
+      refs: refColumn(sortedRefs, (r) => ({
+        pathIndex: pathIndex.get(r.site.path)!, line: r.site.line, column: r.site.column, endLine: r.site.endLine, endColumn: r.site.endColumn,
+        kind: r.kind, fromIndex: r.from ? peerIndex.get(r.from)! : -1, confidence: r.confidence,
+      })),
       ...refDeclsOf(defs, sortedRefs, pathIndex),
-      edges: strided(sortedEdges, EDGE_STRIDE, (e, out, at) => {
-        out[at] = EDGE_KINDS.indexOf(e.kind);
-        out[at + 1] = e.out ? 0 : 1;
-        out[at + 2] = peerIndex.get(e.peer)!;
-        if (e.site) out.set([pathIndex.get(e.site.path)!, e.site.line, e.site.column, e.site.endLine, e.site.endColumn], at + 3);
-        else out.fill(-1, at + 3, at + 8);
+      edges: edgeColumn(sortedEdges, (e) => {
+        const edge = { kind: e.kind, out: e.out, peerIndex: peerIndex.get(e.peer)! };
+        if (!e.site) return { ...edge, pathIndex: -1 as const };
+        return { ...edge, pathIndex: pathIndex.get(e.site.path)!, line: e.site.line, column: e.site.column, endLine: e.site.endLine, endColumn: e.site.endColumn };
       }),
     };
     return record;
@@ -194,7 +183,7 @@ function refDeclsOf(
   const defIndex = new Map(defs.map((d, i) => [at(d), i]));
   const signatures: (readonly [string, number, number, number, number])[] = [];
   const signatureIndex = new Map<string, number>();
-  const decls = Int32Array.from(refs, (r) => {
+  const decls = refDeclColumn(refs, (r) => {
     if (!r.decl) return -1;
     const key = at(r.decl.def);
     if (!r.decl.signature) return defs.length > 1 ? defIndex.get(key) ?? -1 : -1;
@@ -205,17 +194,12 @@ function refDeclsOf(
   if (!decls.some((d) => d >= 0)) return {};
   return {
     refDecls: decls,
-    ...(signatures.length ? { signatures: strided(signatures, DEF_STRIDE, (d, out, i) => {
-      out[i] = pathIndex.get(d[0])!;
-      out.set(d.slice(1) as number[], i + 1);
-    }) } : {}),
+    ...(signatures.length ? { signatures: defColumn(signatures, (d) => defFields(d, pathIndex)) } : {}),
   };
 }
 
-function strided<T>(items: readonly T[], stride: number, fill: (item: T, out: Int32Array, at: number) => void): Int32Array {
-  const out = new Int32Array(items.length * stride);
-  items.forEach((item, i) => fill(item, out, i * stride));
-  return out;
+function defFields(d: readonly [string, number, number, number, number], pathIndex: Map<string, number>): DefFields {
+  return { pathIndex: pathIndex.get(d[0])!, line: d[1], column: d[2], endLine: d[3], endColumn: d[4] };
 }
 
 function peerOf(collector: IndexCollector, key: string): PeerRecord {

@@ -4,7 +4,7 @@
 // own symbol (related-symbols.ts). Walks compiler nodes with ts.forEachChild: wrapped nodes cost
 // too much here.
 import { ts } from 'ts-morph';
-import { REFERENCE_KINDS, symbolKey, type Language, type ProblemRecord, type ReferenceKind, type SkippedFile } from '@sextant/format';
+import { pushOccurrence, symbolKey, type Language, type ProblemRecord, type ReferenceKind, type SkippedFile } from '@sextant/format';
 import { analysisFailed, failedWhileIndexing } from '../analysis-failure.ts';
 import type { IndexCollector, ResolvedDeclaration, Site } from '../index-collector.ts';
 import type { CompiledFile, UnresolvedName } from '../language-indexer.ts';
@@ -198,7 +198,7 @@ export class ProgramIndexer {
           symIndex.set(key, index);
           syms.push(key);
         }
-        occ.push(site!.line, site!.column, site!.endLine, site!.endColumn, index, REFERENCE_KINDS.indexOf(kind));
+        pushOccurrence(occ, { line: site!.line, column: site!.column, endLine: site!.endLine, endColumn: site!.endColumn, symbolIndex: index, kind });
       }
       if (kind === 'definition') return;
       from ??= this.enclosingKey(node, table) ?? '';

@@ -17,7 +17,7 @@
 //                                     implements, overrides) to that symbol
 //   <edge>: none                      the symbol declared here has no outgoing edge of that kind
 //   calls: <qualified name>           a calls edge to that symbol starts at this call site
-import { OCC_STRIDE, REFERENCE_KINDS } from '@sextant/format';
+import { occurrencesOf } from '@sextant/format';
 import type { SnapshotFile } from '../../src/git/git-snapshot.ts';
 import { IndexCollector, type CollectedSymbol } from '../../src/index-collector.ts';
 import { isSkipped, type CompiledFile } from '../../src/language-indexer.ts';
@@ -113,9 +113,8 @@ function occurrencesAt({ compiled }: IndexedCase, path: string, line: number, co
   const file = compiled.get(path);
   if (!file) return [];
   const found: Occurrence[] = [];
-  for (let i = 0; i < file.occ.length; i += OCC_STRIDE) {
-    const [l, c, el, ec, sym, kind] = file.occ.slice(i, i + OCC_STRIDE) as number[];
-    if (l === line && c! <= column && (el! > line || column < ec! || c === ec && column === c)) found.push({ key: file.syms[sym!]!, kind: REFERENCE_KINDS[kind!]! });
+  for (const { line: l, column: c, endLine: el, endColumn: ec, symbolIndex, kind } of occurrencesOf(file)) {
+    if (l === line && c <= column && (el > line || column < ec || c === ec && column === c)) found.push({ key: file.syms[symbolIndex]!, kind });
   }
   return found;
 }

@@ -6,8 +6,8 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  CONFIDENCES, openShard, DEF_STRIDE, EDGE_KINDS, EDGE_STRIDE, FILE_FLAGS, FILE_TABLE_SHARD, MANIFEST_FILE, MODIFIERS, OCC_STRIDE, REF_STRIDE,
-  REFERENCE_KINDS, UNRESOLVED_STRIDE, type ChangeRecord, type ChangeShard, type FileRecord, type FileShard, type FileTable, type Manifest, type OutlineNode, type SymbolRecord,
+  defsOf, edgeFieldsOf, FILE_FLAGS, FILE_TABLE_SHARD, MANIFEST_FILE, MODIFIERS, occurrencesOf, openShard, refCount, refsOf, signatureAt,
+  unresolvedCount, unresolvedOf, type ChangeRecord, type ChangeShard, type FileRecord, type FileShard, type FileTable, type Manifest, type OutlineNode, type SymbolRecord,
   type SymbolShard,
 } from '@sextant/format';
 
@@ -45,11 +45,10 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
     out.push('', `## ${file.path} [${file.lang}${flagNames(file.flags)}]`);
     const lines = (sources.get(file.path) ?? '').split(/\r?\n/);
     const byLine = new Map<number, string[]>();
-    for (let i = 0; i < file.occ.length; i += OCC_STRIDE) {
-      const [line, column, endLine, endColumn, sym, kind] = file.occ.slice(i, i + OCC_STRIDE) as number[];
-      const width = endLine === line ? Math.max(1, endColumn! - column!) : 1;
-      const mark = `${' '.repeat(column! - 1)}${'^'.repeat(width)} ${REFERENCE_KINDS[kind!]} ${label(file.syms[sym!]!)}`;
-      (byLine.get(line!) ?? byLine.set(line!, []).get(line!)!).push(mark);
+    for (const { line, column, endLine, endColumn, symbolIndex, kind } of occurrencesOf(file)) {
+      const width = endLine === line ? Math.max(1, endColumn - column) : 1;
+      const mark = `${' '.repeat(column - 1)}${'^'.repeat(width)} ${kind} ${label(file.syms[symbolIndex]!)}`;
+      (byLine.get(line) ?? byLine.set(line, []).get(line)!).push(mark);
     }
     lines.forEach((text, index) => {
       out.push(`${String(index + 1).padStart(4)}| ${text}`);
@@ -72,13 +71,11 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
       out.push(`  decl ${d.qname} ${d.kind}${mods.length ? ` [${mods.join(' ')}]` : ''}${container} ${d.range.join(':')}${symbol}`
         + `${d.body ? ` body=${d.body.slice(0, 6)}` : ''}${d.doc ? ` doc=${d.doc.slice(0, 6)}` : ''}`);
     }
-    const unresolved = change?.unresolved ?? null;
     if (change && change.lineHashes.length !== lines.length) out.push(`  line hashes: ${change.lineHashes.length} for ${lines.length} lines`);
-    if (unresolved === null) out.push('  unresolved: not recorded');
+    if (!change || unresolvedCount(change) === null) out.push('  unresolved: not recorded');
     else {
-      for (let i = 0; i < unresolved.length; i += UNRESOLVED_STRIDE) {
-        const [line, column, endLine, endColumn] = [...unresolved.slice(i, i + UNRESOLVED_STRIDE)] as number[];
-        const text = endLine === line ? (lines[line! - 1] ?? '').slice(column! - 1, endColumn! - 1) : '…';
+      for (const { line, column, endLine, endColumn } of unresolvedOf(change)) {
+        const text = endLine === line ? (lines[line - 1] ?? '').slice(column - 1, endColumn - 1) : '…';
         out.push(`  unresolved ${line}:${column}-${endLine}:${endColumn} ${text}`);
       }
     }
@@ -87,37 +84,33 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
   out.push('', '## symbols');
   // By label, then declaration: keys are hashes, so ordering by them would reorder the rendering
   // whenever the key function changes although nothing indexed did.
-  const defsOf = ({ record, shard }: { record: SymbolRecord; shard: SymbolShard }) => {
+  const defLabels = ({ record, shard }: { record: SymbolRecord; shard: SymbolShard }) => {
     const defs: string[] = [];
-    for (let i = 0; i < record.defs.length; i += DEF_STRIDE) defs.push(`${shard.paths[record.defs[i]!]}:${record.defs[i + 1]}:${record.defs[i + 2]}`);
+    for (const d of defsOf(record)) defs.push(`${shard.paths[d.pathIndex]}:${d.line}:${d.column}`);
     return defs;
   };
-  const sorted = [...symbols.values()].map((s) => ({ ...s, label: label(s.record.key), defs: defsOf(s) }))
+  const sorted = [...symbols.values()].map((s) => ({ ...s, label: label(s.record.key), defs: defLabels(s) }))
     .sort((a, b) => compareText(a.label, b.label) || compareDefs(a.defs, b.defs));
   for (const { record, shard, defs } of sorted) {
     const mods = modifierNames(record.mods);
-    out.push(`${label(record.key)}${record.local ? ' local' : ''}${mods.length ? ` [${mods.join(' ')}]` : ''} refs=${record.refs.length / REF_STRIDE}${defs.length ? ` defs=${defs.join(',')}` : ''}`);
-    for (let i = 0; i < record.refs.length; i += REF_STRIDE) {
+    out.push(`${label(record.key)}${record.local ? ' local' : ''}${mods.length ? ` [${mods.join(' ')}]` : ''} refs=${refCount(record)}${defs.length ? ` defs=${defs.join(',')}` : ''}`);
+    for (const ref of refsOf(record)) {
       // Occurrences (above) are only what resolution is sure of; name-only candidates are listed here.
-      if (CONFIDENCES[record.refs[i + 7]!] === 'candidate') {
-        out.push(`    candidate ${REFERENCE_KINDS[record.refs[i + 5]!]} at ${shard.paths[record.refs[i]!]}:${record.refs[i + 1]}:${record.refs[i + 2]}`);
-      }
+      if (ref.confidence === 'candidate') out.push(`    candidate ${ref.kind} at ${shard.paths[ref.pathIndex]}:${ref.line}:${ref.column}`);
       // Which of several declarations (an overload) or call signatures of its type a call resolved to.
-      const decl = record.refDecls?.[i / REF_STRIDE] ?? -1;
-      if (decl >= 0) {
-        const s = (decl - defs.length) * DEF_STRIDE;
-        const to = decl < defs.length ? defs[decl] : `call signature ${shard.paths[record.signatures![s]!]}:${record.signatures![s + 1]}:${record.signatures![s + 2]}`;
-        out.push(`    ${REFERENCE_KINDS[record.refs[i + 5]!]} at ${shard.paths[record.refs[i]!]}:${record.refs[i + 1]}:${record.refs[i + 2]} resolves to ${to}`);
+      if (ref.decl >= 0) {
+        const s = ref.decl < defs.length ? undefined : signatureAt(record, ref.decl - defs.length);
+        const to = s ? `call signature ${shard.paths[s.pathIndex]}:${s.line}:${s.column}` : defs[ref.decl];
+        out.push(`    ${ref.kind} at ${shard.paths[ref.pathIndex]}:${ref.line}:${ref.column} resolves to ${to}`);
       }
     }
     if (record.signature) out.push(`    signature: ${record.signature}`);
     if (record.doc) out.push(`    doc: ${record.doc}`);
     if (record.container) out.push(`    container: ${label(record.container)}`);
     const edges: string[] = [];
-    for (let i = 0; i < record.edges.length; i += EDGE_STRIDE) {
-      const [kind, direction, peer, path, line, column, endLine, endColumn] = record.edges.slice(i, i + EDGE_STRIDE) as number[];
-      const site = path! >= 0 ? ` at ${shard.paths[path!]}:${line}:${column}-${endLine === line ? '' : `${endLine}:`}${endColumn}` : '';
-      edges.push(`    ${direction === 0 ? '->' : '<-'} ${EDGE_KINDS[kind!]} ${label(shard.peer(peer!).key)}${site}`);
+    for (const { kind, out: outgoing, peerIndex, pathIndex, line, column, endLine, endColumn } of edgeFieldsOf(record)) {
+      const site = pathIndex >= 0 ? ` at ${shard.paths[pathIndex]}:${line}:${column}-${endLine === line ? '' : `${endLine}:`}${endColumn}` : '';
+      edges.push(`    ${outgoing ? '->' : '<-'} ${kind} ${label(shard.peer(peerIndex).key)}${site}`);
     }
     out.push(...edges.sort());
   }

@@ -6,7 +6,7 @@
 //
 // A caret names a reference kind and the qualified name of a symbol that must occur there, so a
 // test states what the index says next to the source it says it about.
-import { OCC_STRIDE, REFERENCE_KINDS } from '@sextant/format';
+import { occurrencesOf } from '@sextant/format';
 import { IndexCollector } from '../../src/index-collector.ts';
 import { isSkipped, type CompiledFile, type IndexedFile } from '../../src/language-indexer.ts';
 import { Progress } from '../../src/progress.ts';
@@ -53,10 +53,10 @@ export function indexSnippet(files: Record<string, string>, root = SNIPPET_ROOT)
       const file = compiled.get(path);
       if (!file) throw new Error(`${path} was not indexed`);
       const found: SnippetOccurrence[] = [];
-      for (let i = 0; i < file.occ.length; i += OCC_STRIDE) {
-        if (file.occ[i] !== line || file.occ[i + 1] !== column) continue;
-        const key = file.syms[file.occ[i + 4]!]!;
-        found.push({ line, column, kind: REFERENCE_KINDS[file.occ[i + 5]!]!, key, qname: collector.symbols.get(key)?.info.qname ?? `<missing ${key}>` });
+      for (const o of occurrencesOf(file)) {
+        if (o.line !== line || o.column !== column) continue;
+        const key = file.syms[o.symbolIndex]!;
+        found.push({ line, column, kind: o.kind, key, qname: collector.symbols.get(key)?.info.qname ?? `<missing ${key}>` });
       }
       return found;
     },

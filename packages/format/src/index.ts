@@ -4,6 +4,7 @@ export * from './codec.ts';
 export * from './hash.ts';
 export * from './symbol-id.ts';
 export * from './records.ts';
+export * from './record-fields.ts';
 export * from './reference-order.ts';
 export * from './varint.ts';
 export * from './packed-records.ts';

@@ -2,7 +2,7 @@
 // tree, which were skipped or not indexed, and the identifiers the compiler could not resolve where
 // they matter (inside a changed declaration at head, or named like a changed symbol in a file the
 // answer read). With none, "no broken sites" is exhaustive; with some, the answer says where not.
-import { splitLines, UNRESOLVED_STRIDE, type ChangeRecord } from '@sextant/format';
+import { splitLines, unresolvedCount, unresolvedOf, type ChangeRecord } from '@sextant/format';
 import type { ChangeSet, SymbolChange } from './change-set.ts';
 import { UNRESOLVED_EXAMPLES, type UnresolvedIdentifier, type UnresolvedReport } from './unresolved.ts';
 
@@ -39,16 +39,15 @@ export async function coverageOf(set: ChangeSet, changes: readonly SymbolChange[
   const scan = async (record: ChangeRecord, keep: (line: number, name: string) => boolean) => {
     if (seen.has(record.path)) return;
     seen.add(record.path);
-    const list = record.unresolved;
-    if (list === null) {
+    const recorded = unresolvedCount(record);
+    if (recorded === null) {
       unknown = true;
       return;
     }
-    if (list.length === 0) return;
+    if (recorded === 0) return;
     const text = await set.head.text(record.path);
     const lines = text === undefined ? [] : splitLines(text);
-    for (let i = 0; i < list.length; i += UNRESOLVED_STRIDE) {
-      const [line, column, endLine, endColumn] = [list[i]!, list[i + 1]!, list[i + 2]!, list[i + 3]!];
+    for (const { line, column, endLine, endColumn } of unresolvedOf(record)) {
       const name = endLine === line ? (lines[line - 1] ?? '').slice(column - 1, endColumn - 1) : '';
       if (!keep(line, name)) continue;
       count++;

@@ -14,7 +14,7 @@
 // and resolved. It reads the changed files, then the symbols and files its sites, callers and
 // tests need: its cost grows with what it reports, not with the repository.
 import {
-  CONFIDENCES, FILE_FLAGS, formatSymbolId, MODIFIERS, parseSymbolId, REF_STRIDE, REFERENCE_KINDS, SextantError, splitLines,
+  defAt, defCount, FILE_FLAGS, formatSymbolId, MODIFIERS, parseSymbolId, refsOf, SextantError, splitLines,
   type ChangeRecord, type Confidence, type FileRecord, type ProblemRecord, type ReferenceKind,
 } from '@sextant/format';
 import { callGraph } from './call-hierarchy.ts';
@@ -311,7 +311,7 @@ async function sitesOf(set: ChangeSet, files: FileCache, change: SymbolChange): 
   if (change.head) {
     const loaded = await set.head.symbol(change.head.key);
     if (loaded) {
-      for (const ref of refsOf(set.head, loaded)) {
+      for (const ref of impactSitesOf(set.head, loaded)) {
         seen.add(at(ref));
         candidates.push({ ...ref, fromBase: false });
       }
@@ -321,7 +321,7 @@ async function sitesOf(set: ChangeSet, files: FileCache, change: SymbolChange): 
   // import of what is no longer exported, a use of what was renamed) are not references at head.
   if (change.base) {
     const loaded = await set.base.symbol(change.base.key);
-    for (const ref of loaded ? refsOf(set.base, loaded) : []) {
+    for (const ref of loaded ? impactSitesOf(set.base, loaded) : []) {
       const path = headPathOf(set, ref.path);
       if (path === undefined) continue;
       const line = files.headLine(path, ref.line);
@@ -345,15 +345,13 @@ async function sitesOf(set: ChangeSet, files: FileCache, change: SymbolChange): 
   return sites.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line || a.column - b.column);
 }
 
-function refsOf(reader: IndexReader, { record, shard }: LoadedSymbol): Omit<ImpactSite, 'status' | 'reason'>[] {
-  const refs = record.refs;
+function impactSitesOf(reader: IndexReader, { record, shard }: LoadedSymbol): Omit<ImpactSite, 'status' | 'reason'>[] {
   const list: Omit<ImpactSite, 'status' | 'reason'>[] = [];
-  for (let i = 0; i < refs.length; i += REF_STRIDE) {
-    const from = refs[i + 6]!;
+  for (const ref of refsOf(record)) {
     list.push({
-      path: shard.paths[refs[i]!]!, line: refs[i + 1]!, column: refs[i + 2]!, endLine: refs[i + 3]!, endColumn: refs[i + 4]!,
-      kind: REFERENCE_KINDS[refs[i + 5]!]!, confidence: CONFIDENCES[refs[i + 7]!]!,
-      ...(from >= 0 ? { enclosing: peerSummary(reader, shard.peer(from)) } : {}),
+      path: shard.paths[ref.pathIndex]!, line: ref.line, column: ref.column, endLine: ref.endLine, endColumn: ref.endColumn,
+      kind: ref.kind, confidence: ref.confidence,
+      ...(ref.fromIndex >= 0 ? { enclosing: peerSummary(reader, shard.peer(ref.fromIndex)) } : {}),
     });
   }
   return list;
@@ -382,8 +380,9 @@ async function missingImplementations(set: ChangeSet, added: DeclSide): Promise<
         if (edge.out || (edge.kind !== 'implements' && edge.kind !== 'extends') || visited.has(edge.peer.key)) continue;
         visited.add(edge.peer.key);
         const subtype = await set.head.symbol(edge.peer.key);
-        if (!subtype || subtype.record.defs.length < 5) continue;
-        const path = subtype.shard.paths[subtype.record.defs[0]!]!;
+        if (!subtype || defCount(subtype.record) === 0) continue;
+        const declared = defAt(subtype.record, 0);
+        const path = subtype.shard.paths[declared.pathIndex]!;
         const file = await set.head.change(path);
         const index = file?.decls.findIndex((d) => d.key === edge.peer.key) ?? -1;
         // A subtype declaring a member of that name implements (or redeclares) it: its own subtypes are its concern.
@@ -392,8 +391,8 @@ async function missingImplementations(set: ChangeSet, added: DeclSide): Promise<
           next.push(subtype); // an interface or an abstract class passes the duty to its subtypes
           continue;
         }
-        const [, line, column, endLine, endColumn] = subtype.record.defs;
-        sites.push({ path, line: line!, column: column!, endLine: endLine!, endColumn: endColumn!, kind: 'inherit', confidence: 'resolved', enclosing: peerSummary(set.head, edge.peer) });
+        const { line, column, endLine, endColumn } = declared;
+        sites.push({ path, line, column, endLine, endColumn, kind: 'inherit', confidence: 'resolved', enclosing: peerSummary(set.head, edge.peer) });
       }
     }
     frontier = next;
@@ -615,22 +614,20 @@ async function affectedTests(set: ChangeSet, files: FileCache, changes: SymbolCh
       for (const { key, chain } of frontier) {
         const symbol = await reader.symbol(key);
         if (!symbol) continue;
-        const refs = symbol.record.refs;
-        for (let i = 0; i < refs.length; i += REF_STRIDE) {
+        for (const ref of refsOf(symbol.record)) {
           // Imports and exports reach nothing at run time; the uses after them do.
-          if (WIRING.has(REFERENCE_KINDS[refs[i + 5]!]!)) continue;
-          const from = refs[i + 6]!;
-          const peer = from >= 0 ? symbol.shard.peer(from) : undefined;
+          if (WIRING.has(ref.kind)) continue;
+          const peer = ref.fromIndex >= 0 ? symbol.shard.peer(ref.fromIndex) : undefined;
           // A use at a module's top level is the module's; the walk goes on from there only through the file's own symbols.
           const enclosing = peer && peer.kind !== 'module' ? peer : undefined;
-          if (symbol.shard.pathFlags[refs[i]!]! & FILE_FLAGS.test) {
+          if (symbol.shard.pathFlags[ref.pathIndex]! & FILE_FLAGS.test) {
             // Base references of a removed symbol: the test file must still exist at head.
-            const path = symbol.shard.paths[refs[i]!]!;
+            const path = symbol.shard.paths[ref.pathIndex]!;
             const headPath = reader === set.base ? headPathOf(set, path) : path;
             if (headPath === undefined) continue;
             const test = found.get(headPath) ?? { path: headPath, tests: [], chain: [...chain, ...(enclosing ? [formatSymbolId(enclosing.key, reader.commit)] : [])] };
             found.set(headPath, test);
-            const name = await testNameAt(set, files, headPath, reader === set.head ? refs[i + 1]! : undefined, enclosing?.key, enclosing?.name);
+            const name = await testNameAt(set, files, headPath, reader === set.head ? ref.line : undefined, enclosing?.key, enclosing?.name);
             if (name && !test.tests.some((t) => t.name === name.name)) test.tests.push(name);
             continue;
           }
@@ -666,7 +663,7 @@ async function testNameAt(
   if (!lines) return undefined;
   if (enclosingKey) {
     const method = await set.head.symbol(enclosingKey);
-    const defLine = method?.record.defs[1];
+    const defLine = method && defCount(method.record) > 0 ? defAt(method.record, 0).line : undefined;
     if (method && defLine !== undefined && ['method', 'function'].includes(method.record.kind)) {
       // The annotation is on the declaration's line or on one of the few above it (with other annotations).
       for (let l = defLine; l >= Math.max(1, defLine - 4); l--) {

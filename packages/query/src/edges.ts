@@ -1,7 +1,7 @@
 // Reading a symbol's edges, and walking them across shards: each step loads the next level's
 // symbols together (one round of shard reads per level), and every symbol is visited once, so
 // cycles end and a bound cuts the walk honestly.
-import { EDGE_KINDS, EDGE_STRIDE, type EdgeKind, type PeerRecord, type SymbolRecord, type SymbolShard } from '@sextant/format';
+import { edgeFieldsOf, type EdgeKind, type PeerRecord, type SymbolRecord, type SymbolShard } from '@sextant/format';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
 import type { Location } from './results.ts';
 
@@ -15,15 +15,13 @@ export interface EdgeView {
 
 export function edgesOf(record: SymbolRecord, shard: SymbolShard): EdgeView[] {
   const edges: EdgeView[] = [];
-  const e = record.edges;
-  for (let i = 0; i < e.length; i += EDGE_STRIDE) {
-    const pathIndex = e[i + 3]!;
+  for (const e of edgeFieldsOf(record)) {
     edges.push({
-      kind: EDGE_KINDS[e[i]!]!,
-      out: e[i + 1] === 0,
-      peer: shard.peer(e[i + 2]!),
-      ...(pathIndex >= 0
-        ? { site: { path: shard.paths[pathIndex]!, line: e[i + 4]!, column: e[i + 5]!, endLine: e[i + 6]!, endColumn: e[i + 7]! } }
+      kind: e.kind,
+      out: e.out,
+      peer: shard.peer(e.peerIndex),
+      ...(e.pathIndex >= 0
+        ? { site: { path: shard.paths[e.pathIndex]!, line: e.line, column: e.column, endLine: e.endLine, endColumn: e.endColumn } }
         : {}),
     });
   }

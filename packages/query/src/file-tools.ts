@@ -1,7 +1,7 @@
 // file_structure, read_file and file_problems: questions about one file (or a set of paths) at the
 // indexed commit; read_file also reads one symbol's declaration.
 import {
-  DEF_STRIDE, FILE_FLAGS, formatSymbolId, pathFilter, SextantError, splitLines, type FileShard,
+  defCount, FILE_FLAGS, formatSymbolId, pathFilter, SextantError, splitLines, type FileShard,
   type FileRecord, type OutlineNode, type ProblemRecord, type SymbolKind, type SymbolRecord, type TextShard,
 } from '@sextant/format';
 import type { IndexReader } from './index-reader.ts';
@@ -168,7 +168,7 @@ async function readDeclaration(reader: IndexReader, params: ReadFileParams): Pro
   }
   const { record, shard } = await resolveTarget(reader, params);
   const symbol = summarize(reader, record, shard.paths);
-  if (record.external || record.defs.length < DEF_STRIDE) {
+  if (record.external || defCount(record) === 0) {
     const origin = record.external ? `${record.external.package}${record.external.version ? `@${record.external.version}` : ''}` : undefined;
     throw new SextantError('FILE_NOT_FOUND',
       origin

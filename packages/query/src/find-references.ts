@@ -4,7 +4,7 @@
 // included too, as the TypeScript language service includes them, each marked with the member it
 // names.
 import {
-  compareInReferenceOrder, CONFIDENCES, DEF_STRIDE, FILE_FLAGS, pathFilter, REF_STRIDE, REFERENCE_KINDS, REFERENCE_ORDER, siteClass,
+  compareInReferenceOrder, CONFIDENCES, defsOf, FILE_FLAGS, pathFilter, refAt, REFERENCE_ORDER, refsOf, siteClass,
   type Confidence, type ReferenceKind,
 } from '@sextant/format';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
@@ -98,7 +98,7 @@ interface Found extends Location {
   siteClass: number;
   /** Index into the members. */
   member: number;
-  /** Offset of the entry in the member's refs, or of the declaration in its defs (kind definition). */
+  /** Index of the reference in the member's refs, or of the declaration in its defs (kind definition). */
   at: number;
   definition: boolean;
 }
@@ -112,31 +112,29 @@ function collectReferences(
   reader: IndexReader, members: LoadedSymbol[], params: ReferenceParams,
 ): { found: Found[]; omitted: number; hit: (found: Found) => ReferenceHit } {
   const { kinds, inPaths, hidden } = siteFilters(params);
-  const worst = CONFIDENCES.indexOf(params.minConfidence ?? 'resolved');
+  const allowed: ReadonlySet<Confidence> = new Set(CONFIDENCES.slice(0, CONFIDENCES.indexOf(params.minConfidence ?? 'resolved') + 1));
   const declarations: Found[] = [];
   const references: Found[] = [];
   let omitted = 0;
   members.forEach(({ record, shard }, member) => {
     const keep = (pathIndex: number) => !(shard.pathFlags[pathIndex]! & hidden) && inPaths(shard.paths[pathIndex]!);
     if (params.includeDeclaration && (!kinds || kinds.has('definition'))) {
-      for (let i = 0; i * DEF_STRIDE < record.defs.length; i++) {
-        const pathIndex = record.defs[i * DEF_STRIDE]!;
-        if (keep(pathIndex)) {
-          declarations.push({ ...defLocation(record, i, shard.paths), siteClass: siteClass(shard.pathFlags[pathIndex]!), member, at: i, definition: true });
+      for (const def of defsOf(record)) {
+        if (keep(def.pathIndex)) {
+          declarations.push({ ...defLocation(record, def.index, shard.paths), siteClass: siteClass(shard.pathFlags[def.pathIndex]!), member, at: def.index, definition: true });
         }
       }
     }
-    const refs = record.refs;
-    for (let i = 0; i < refs.length; i += REF_STRIDE) {
-      if (kinds && !kinds.has(REFERENCE_KINDS[refs[i + 5]!]!)) continue;
-      if (!keep(refs[i]!)) continue;
-      if (refs[i + 7]! > worst) {
+    for (const ref of refsOf(record)) {
+      if (kinds && !kinds.has(ref.kind)) continue;
+      if (!keep(ref.pathIndex)) continue;
+      if (!allowed.has(ref.confidence)) {
         omitted++;
         continue;
       }
       references.push({
-        path: shard.paths[refs[i]!]!, line: refs[i + 1]!, column: refs[i + 2]!, endLine: refs[i + 3]!, endColumn: refs[i + 4]!,
-        siteClass: siteClass(shard.pathFlags[refs[i]!]!), member, at: i, definition: false,
+        path: shard.paths[ref.pathIndex]!, line: ref.line, column: ref.column, endLine: ref.endLine, endColumn: ref.endColumn,
+        siteClass: siteClass(shard.pathFlags[ref.pathIndex]!), member, at: ref.index, definition: false,
       });
     }
   });
@@ -145,12 +143,12 @@ function collectReferences(
     const location = { path: found.path, line: found.line, column: found.column, endLine: found.endLine, endColumn: found.endColumn };
     const via = found.member > 0 ? { via: peerSummary(reader, record) } : {};
     if (found.definition) return { ...location, kind: 'definition', confidence: 'exact', ...via };
-    const from = record.refs[found.at + 6]!;
+    const { kind, confidence, fromIndex } = refAt(record, found.at);
     return {
       ...location,
-      kind: REFERENCE_KINDS[record.refs[found.at + 5]!]!,
-      confidence: CONFIDENCES[record.refs[found.at + 7]!]!,
-      ...(from >= 0 ? { enclosing: peerSummary(reader, shard.peer(from)) } : {}),
+      kind,
+      confidence,
+      ...(fromIndex >= 0 ? { enclosing: peerSummary(reader, shard.peer(fromIndex)) } : {}),
       ...via,
     };
   };

@@ -2,7 +2,7 @@
 // several), or, for an external symbol, which package it comes from. From a call site, the one
 // declaration the compiler resolved the call to where there were several to choose from: an
 // overload, or a call signature of the symbol's type (a dual API).
-import { DEF_STRIDE, previewOf, REF_STRIDE, type SymbolRecord, type SymbolShard } from '@sextant/format';
+import { callsChoseDeclarations, previewOf, refsOf, signatureAt, type SymbolRecord, type SymbolShard } from '@sextant/format';
 import { fileLines } from './file-tools.ts';
 import type { IndexReader } from './index-reader.ts';
 import type { Answer, SymbolSummary } from './results.ts';
@@ -30,39 +30,33 @@ export async function gotoDefinition(reader: IndexReader, target: Target): Promi
     symbol: summarize(reader, record, shard.paths),
     external: record.external !== undefined,
     ...(chosen >= definitions.length
-      ? { definitions: [await signatureAt(reader, record, shard, chosen - definitions.length)], resolvedSignature: true as const }
+      ? { definitions: [await previewedSignatureAt(reader, record, shard, chosen - definitions.length)], resolvedSignature: true as const }
       : chosen >= 0 && definitions.length > 1
         ? { definitions: [definitions[chosen]!], resolvedOverloadOf: definitions.length }
         : { definitions }),
   };
 }
 
-async function signatureAt(reader: IndexReader, record: SymbolRecord, shard: SymbolShard, index: number): Promise<PreviewedLocation> {
-  const s = record.signatures!;
-  const at = index * DEF_STRIDE;
-  const path = shard.paths[s[at]!]!;
-  const line = s[at + 1]!;
+async function previewedSignatureAt(reader: IndexReader, record: SymbolRecord, shard: SymbolShard, index: number): Promise<PreviewedLocation> {
+  const { pathIndex, line, column, endLine, endColumn } = signatureAt(record, index);
+  const path = shard.paths[pathIndex]!;
   const text = (await fileLines(reader, path))[line - 1];
   return {
-    path, line, column: s[at + 2]!, endLine: s[at + 3]!, endColumn: s[at + 4]!,
+    path, line, column, endLine, endColumn,
     ...(text !== undefined ? { preview: previewOf(text) } : {}),
   };
 }
 
 /** Index into the symbol's defs of the declaration the call at the target position resolved to, or -1. */
 async function declarationCalledAt(reader: IndexReader, record: SymbolRecord, shard: SymbolShard, target: Target): Promise<number> {
-  if (!record.refDecls) return -1;
+  if (!callsChoseDeclarations(record)) return -1;
   const path = normalizePath(target.path!);
   const file = await reader.file(path);
   const at = file && occurrenceSiteAt(file, target.line!, target.column!);
   const pathIndex = shard.paths.indexOf(path);
   if (!at || pathIndex < 0) return -1;
-  const refs = record.refs;
-  for (let i = 0; i < refs.length; i += REF_STRIDE) {
-    if (refs[i] === pathIndex && refs[i + 1] === at.line && refs[i + 2] === at.column) {
-      const decl = record.refDecls[i / REF_STRIDE]!;
-      if (decl >= 0) return decl;
-    }
+  for (const ref of refsOf(record)) {
+    if (ref.pathIndex === pathIndex && ref.line === at.line && ref.column === at.column && ref.decl >= 0) return ref.decl;
   }
   return -1;
 }

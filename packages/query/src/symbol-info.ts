@@ -1,6 +1,6 @@
 // symbol_info: everything the index knows about one symbol, with the counts a reviewer asks first
 // (how many references, implementations, callers) and how precisely it was resolved.
-import { MODIFIERS, REF_STRIDE } from '@sextant/format';
+import { MODIFIERS, refCount } from '@sextant/format';
 import { edgesOf } from './edges.ts';
 import type { IndexReader } from './index-reader.ts';
 import type { Answer, SymbolSummary } from './results.ts';
@@ -46,7 +46,7 @@ export async function symbolInfo(reader: IndexReader, target: Target): Promise<S
     precision: reader.manifest.languages[record.lang]?.precision ?? 'syntactic',
     definitions: await definitionsWithPreview(reader, record, shard),
     counts: {
-      references: record.refs.length / REF_STRIDE,
+      references: refCount(record),
       implementations: distinct((e) => !e.out && (e.kind === 'extends' || e.kind === 'implements' || e.kind === 'overrides')),
       callers: distinct((e) => !e.out && e.kind === 'calls'),
       callees: distinct((e) => e.out && e.kind === 'calls'),

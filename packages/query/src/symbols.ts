@@ -1,12 +1,12 @@
 // Turning stored records into answer shapes.
 import {
-  DEF_STRIDE, formatSymbolId, NAME_FLAG_EXTERNAL, type NameEntryData, type NameShard, type PeerRecord, type SymbolRecord,
+  defAt, defCount, formatSymbolId, NAME_FLAG_EXTERNAL, type NameEntryData, type NameShard, type PeerRecord, type SymbolRecord,
 } from '@sextant/format';
 import type { IndexReader } from './index-reader.ts';
 import type { Location, PeerSummary, SymbolSummary } from './results.ts';
 
 export function summarize(reader: IndexReader, record: SymbolRecord, paths: string[]): SymbolSummary {
-  const first = record.defs.length >= DEF_STRIDE ? defLocation(record, 0, paths) : undefined;
+  const first = defCount(record) > 0 ? defLocation(record, 0, paths) : undefined;
   return {
     symbolId: formatSymbolId(record.key, reader.commit),
     name: record.name,
@@ -19,14 +19,13 @@ export function summarize(reader: IndexReader, record: SymbolRecord, paths: stri
 }
 
 export function defLocation(record: SymbolRecord, index: number, paths: string[]): Location {
-  const at = index * DEF_STRIDE;
-  const d = record.defs;
-  return { path: paths[d[at]!]!, line: d[at + 1]!, column: d[at + 2]!, endLine: d[at + 3]!, endColumn: d[at + 4]! };
+  const { pathIndex, line, column, endLine, endColumn } = defAt(record, index);
+  return { path: paths[pathIndex]!, line, column, endLine, endColumn };
 }
 
 /** Every declaration of the symbol, in stored order. */
 export function defLocations(record: SymbolRecord, paths: string[]): Location[] {
-  return Array.from({ length: record.defs.length / DEF_STRIDE }, (_, i) => defLocation(record, i, paths));
+  return Array.from({ length: defCount(record) }, (_, i) => defLocation(record, i, paths));
 }
 
 export function peerSummary(reader: IndexReader, peer: PeerRecord): PeerSummary {

@@ -1,7 +1,7 @@
 // Resolving what a tool call is about. Exactly one of: a symbolId, a position, a qualified name or
 // a name. Never an arbitrary pick: several matches are an AMBIGUOUS_SYMBOL error with candidates.
 import {
-  formatSymbolId, NAME_FLAG_EXTERNAL, OCC_STRIDE, parseSymbolId, SextantError, siteClass, type ExternalOrigin, type FileRecord, type SymbolKind,
+  formatSymbolId, NAME_FLAG_EXTERNAL, occurrencesOf, parseSymbolId, SextantError, siteClass, type ExternalOrigin, type FileRecord, type SymbolKind,
 } from '@sextant/format';
 import { fileLines } from './file-tools.ts';
 import { identifierAt } from './identifier-at.ts';
@@ -169,16 +169,12 @@ export function occurrenceAt(file: FileRecord, line: number, column: number): st
 /** The occurrence a position is on (or, failing that, ends at): its symbol's key and where it starts. */
 export function occurrenceSiteAt(file: FileRecord, line: number, column: number): { key: string; line: number; column: number } | undefined {
   let touching: { key: string; line: number; column: number } | undefined;
-  for (let i = 0; i < file.occ.length; i += OCC_STRIDE) {
-    const l = file.occ[i]!;
-    if (l > line) break;
-    const c = file.occ[i + 1]!;
-    const el = file.occ[i + 2]!;
-    const ec = file.occ[i + 3]!;
-    const after = l < line || (l === line && c <= column);
-    const before = el > line || (el === line && column < ec);
-    if (after && before) return { key: file.syms[file.occ[i + 4]!]!, line: l, column: c };
-    if (after && el === line && column === ec) touching = { key: file.syms[file.occ[i + 4]!]!, line: l, column: c };
+  for (const o of occurrencesOf(file)) {
+    if (o.line > line) break;
+    const after = o.line < line || (o.line === line && o.column <= column);
+    const before = o.endLine > line || (o.endLine === line && column < o.endColumn);
+    if (after && before) return { key: file.syms[o.symbolIndex]!, line: o.line, column: o.column };
+    if (after && o.endLine === line && column === o.endColumn) touching = { key: file.syms[o.symbolIndex]!, line: o.line, column: o.column };
   }
   return touching;
 }

@@ -3,7 +3,7 @@
 // match by name, a library it never saw). Each might be a reference the answer lacks, so an answer
 // with any says so (its total is not exact) and names some of them.
 import {
-  DEF_STRIDE, MODIFIERS, REFERENCE_KINDS, splitLines, UNRESOLVED_STRIDE, type Language, type ReferenceKind, type SymbolKind, type SymbolRecord, type UnresolvedSite,
+  defsOf, MODIFIERS, splitLines, unresolvedCount, unresolvedOf, type Language, type ReferenceKind, type SymbolKind, type SymbolRecord, type UnresolvedSite,
 } from '@sextant/format';
 import { walk } from './edges.ts';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
@@ -93,7 +93,7 @@ export function unresolvedReason(report: UnresolvedReport): string {
 
 function declarationPaths(record: SymbolRecord, paths: readonly string[]): string[] {
   const out: string[] = [];
-  for (let i = 0; i < record.defs.length; i += DEF_STRIDE) out.push(paths[record.defs[i]!]!);
+  for (const def of defsOf(record)) out.push(paths[def.pathIndex]!);
   return out;
 }
 
@@ -109,14 +109,12 @@ export async function unresolvedCallsIn(reader: IndexReader, symbols: readonly S
     if (record.external || !record.path) continue;
     const change = await reader.change(record.path);
     const decl = change?.decls.find((d) => d.key === record.key);
-    const list = change?.unresolved;
-    if (!change || !decl || !list?.length) continue;
+    if (!change || !decl || !unresolvedCount(change)) continue;
     const [fromLine, fromColumn, toLine, toColumn] = decl.range;
     const inside = (line: number, column: number) => (line > fromLine || (line === fromLine && column >= fromColumn)) && (line < toLine || (line === toLine && column <= toColumn));
     let lines: string[] | undefined;
-    for (let i = 0; i < list.length; i += UNRESOLVED_STRIDE) {
-      const [line, column, endLine, endColumn, kind] = [list[i]!, list[i + 1]!, list[i + 2]!, list[i + 3]!, REFERENCE_KINDS[list[i + 4]!]];
-      if (!kind || !CALL_USES.has(kind) || !inside(line, column)) continue;
+    for (const { line, column, endLine, endColumn, kind } of unresolvedOf(change)) {
+      if (!CALL_USES.has(kind) || !inside(line, column)) continue;
       lines ??= splitLines((await reader.text(record.path)) ?? '');
       out.push({
         path: record.path, flags: 0, lang: record.lang, line, column, endLine, endColumn, kind, from: { key: record.key, name: record.name, kind: record.kind },

@@ -3,7 +3,7 @@
 // symbolId of another commit is STALE_SYMBOL naming that commit), and reference lists are complete,
 // ordered and pageable.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FILE_FLAGS, formatSymbolId, SextantError } from '@sextant/format';
+import { FILE_FLAGS, formatSymbolId, refAt, SextantError } from '@sextant/format';
 import { findReferences, gotoDefinition, RELATED_BOUND, type IndexReader, type ReferencesAnswer, type Target } from '../src/index.ts';
 import { buildMemoryIndex, openMemoryIndex, sharedNameSpec, shopSpec, type MemoryIndex, type MemoryIndexSpec } from './support/memory-index.ts';
 
@@ -245,7 +245,7 @@ describe('find_references', () => {
     const byPath = await openMemoryIndex(built);
     const stored = await openMemoryIndex(buildMemoryIndex(cartSpec()));
     const { record, shard } = (await byPath.symbol(built.keys.get('Store')!))!;
-    expect(shard.paths[record.refs[0]!]).toBe('__tests__/cart.test.ts');
+    expect(shard.paths[refAt(record, 0).pathIndex]).toBe('__tests__/cart.test.ts');
     const whole = await findReferences(stored, { name: 'Store' }, {});
     const paged: unknown[] = [];
     let cursor: string | undefined;

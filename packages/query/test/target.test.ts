@@ -2,7 +2,7 @@
 // FileRecords whose columns are derived from real text), and which single form a target has
 // (targetForm). Columns are 1-based UTF-16 units; an occurrence's endColumn is exclusive.
 import { describe, expect, it } from 'vitest';
-import { OCC_STRIDE, REFERENCE_KINDS, SextantError, type FileRecord } from '@sextant/format';
+import { occurrenceCount, pushOccurrence, SextantError, type FileRecord } from '@sextant/format';
 import { identifierAt, normalizePath, occurrenceAt, targetForm, type Target } from '../src/index.ts';
 
 interface Occ {
@@ -17,12 +17,14 @@ interface Occ {
 function fileRecord(lines: string[], occurrences: Occ[]): FileRecord {
   const sorted = [...occurrences].sort((a, b) => a.line - b.line || a.column - b.column);
   const syms = [...new Set(sorted.map((o) => o.key))];
-  const occ = sorted.flatMap((o) => [o.line, o.column, o.endLine ?? o.line, o.endColumn, syms.indexOf(o.key), REFERENCE_KINDS.indexOf('read')]);
-  expect(occ.length).toBe(sorted.length * OCC_STRIDE);
-  return {
+  const occ: number[] = [];
+  for (const o of sorted) pushOccurrence(occ, { line: o.line, column: o.column, endLine: o.endLine ?? o.line, endColumn: o.endColumn, symbolIndex: syms.indexOf(o.key), kind: 'read' });
+  const record: FileRecord = {
     path: 'src/t.ts', lang: 'typescript', blob: '0'.repeat(40), bytes: lines.join('\n').length,
     lineLengths: lines.map((l) => l.length), flags: 0, syms, occ, outline: [], problems: [],
   };
+  expect(occurrenceCount(record)).toBe(sorted.length);
+  return record;
 }
 
 /** The occurrence of `word` on `line` (1-based), with columns computed from the text. */

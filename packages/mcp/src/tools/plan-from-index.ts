@@ -3,8 +3,7 @@
 // file's expected hash is the BLAKE3 of its content at the indexed commit, so applying the plan to
 // a working tree that differs from that commit is a CONFLICT, never a guess.
 import {
-  applyEdits, CONFIDENCES, DEF_STRIDE, editAt, FILE_FLAGS, lineStarts, offsetAt, REF_STRIDE,
-  REFERENCE_KINDS, sealPlan, SextantError, textHash, wholeLines, withoutDoubleBlank,
+  applyEdits, CONFIDENCES, defsOf, editAt, FILE_FLAGS, lineStarts, offsetAt, refsOf, sealPlan, SextantError, textHash, wholeLines, withoutDoubleBlank,
   type FileRecord, type OutlineNode, type Plan, type PlanArgument, type PlanConflict, type PlanEdit, type PlanFile,
   type PlanOperation, type PlanSymbol,
 } from '@sextant/format';
@@ -98,16 +97,14 @@ function occurrencesOf(symbol: LoadedSymbol, withDefinitions: boolean): Occurren
   const { record, shard } = symbol;
   const out: Occurrence[] = [];
   if (withDefinitions) {
-    for (let i = 0; i < record.defs.length; i += DEF_STRIDE) {
-      const d = record.defs;
-      out.push({ path: shard.paths[d[i]!]!, line: d[i + 1]!, column: d[i + 2]!, endLine: d[i + 3]!, endColumn: d[i + 4]!, kind: 'definition', confidence: 'exact' });
+    for (const d of defsOf(record)) {
+      out.push({ path: shard.paths[d.pathIndex]!, line: d.line, column: d.column, endLine: d.endLine, endColumn: d.endColumn, kind: 'definition', confidence: 'exact' });
     }
   }
-  for (let i = 0; i < record.refs.length; i += REF_STRIDE) {
-    const r = record.refs;
+  for (const r of refsOf(record)) {
     out.push({
-      path: shard.paths[r[i]!]!, line: r[i + 1]!, column: r[i + 2]!, endLine: r[i + 3]!, endColumn: r[i + 4]!,
-      kind: REFERENCE_KINDS[r[i + 5]!]!, confidence: CONFIDENCES[r[i + 7]!]!,
+      path: shard.paths[r.pathIndex]!, line: r.line, column: r.column, endLine: r.endLine, endColumn: r.endColumn,
+      kind: r.kind, confidence: r.confidence,
     });
   }
   return out;

@@ -10,8 +10,8 @@
 // silently describe positions that do not exist. Used by packages/query/test and, by relative
 // path, by packages/mcp/test.
 import {
-  compareInReferenceOrder, CONFIDENCES, EDGE_KINDS, EDGE_STRIDE, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, FILE_TABLE_SHARD, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, OCC_STRIDE, REF_STRIDE,
-  REFERENCE_KINDS, bucketOf, fileShardName, impliedShardNames, openShard, pathKey, recordsOf, previewOf, sha256Hex, siteClass, splitLines, symbolKey, symbolShardName, textShardName,
+  compareInReferenceOrder, defColumn, edgeColumn, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, FILE_TABLE_SHARD, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, pushOccurrence, refColumn,
+  unresolvedColumn, bucketOf, fileShardName, impliedShardNames, openShard, pathKey, recordsOf, previewOf, sha256Hex, siteClass, splitLines, symbolKey, symbolShardName, textShardName,
   changeShardName, encodeChangeShard, lineHash, encodeUnresolvedShard, unresolvedBucketOf, unresolvedShardName, type UnresolvedSiteData, type ChangeRecord, type Confidence, type DeclRecord, type ExternalOrigin, type FileRecord, type FileTableEntry, type Language, type Manifest, type NameShardData,
   type OutlineNode, type PeerRecord, type ReferenceKind, type SkippedFile, type SymbolKind, type SymbolRecord,
 } from '@sextant/format';
@@ -223,15 +223,6 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
       const classOf = (path: string) => (spec.pathOrderedRefs ? 0 : siteClass(fileFlags.get(path) ?? 0));
       const sortedRefs = [...refs].sort((a, b) => compareInReferenceOrder(
         { ...a, endLine: a.line, siteClass: classOf(a.path) }, { ...b, endLine: b.line, siteClass: classOf(b.path) }));
-      const refEntries = sortedRefs.map((r) => {
-        const entry = [
-          paths.indexOf(r.path), r.line, r.column, r.line, r.endColumn, REFERENCE_KINDS.indexOf(r.kind),
-          r.from ? peerIndex.get(r.from)! : -1, CONFIDENCES.indexOf(r.confidence ?? 'exact'),
-        ];
-        // The stored layout changes with the format; fail loudly rather than write misaligned entries.
-        if (entry.length !== REF_STRIDE) throw new Error(`memory-index writes ${entry.length} numbers per reference; REF_STRIDE is ${REF_STRIDE}`);
-        return entry;
-      });
       return {
         key,
         name: s.name,
@@ -247,13 +238,13 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
         ...(s.local ? { local: true } : {}),
         // As the indexer's shard writer stores them: each declaration's line, for all but locals.
         ...(!s.local && ordered.length ? { previews: ordered.map((d) => previewOf(fileLines.get(d.path)![d.line - 1] ?? '')) } : {}),
-        defs: ordered.flatMap((d) => [paths.indexOf(d.path), d.line, d.column, d.line, d.endColumn]),
-        refs: refEntries.flat(),
-        edges: edgesOf(id).flatMap((e) => {
-          const entry = [EDGE_KINDS.indexOf(e.kind), e.out ? 0 : 1, peerIndex.get(e.peer)!, -1, 0, 0, 0, 0];
-          if (entry.length !== EDGE_STRIDE) throw new Error(`memory-index writes ${entry.length} numbers per edge; EDGE_STRIDE is ${EDGE_STRIDE}`);
-          return entry;
-        }),
+        // Laid out by the format's builders, as the indexer's shard writer lays them out.
+        defs: defColumn(ordered, (d) => ({ pathIndex: paths.indexOf(d.path), line: d.line, column: d.column, endLine: d.line, endColumn: d.endColumn })),
+        refs: refColumn(sortedRefs, (r) => ({
+          pathIndex: paths.indexOf(r.path), line: r.line, column: r.column, endLine: r.line, endColumn: r.endColumn, kind: r.kind,
+          fromIndex: r.from ? peerIndex.get(r.from)! : -1, confidence: r.confidence ?? 'exact',
+        })),
+        edges: edgeColumn(edgesOf(id), (e) => ({ kind: e.kind, out: e.out, peerIndex: peerIndex.get(e.peer)!, pathIndex: -1 })),
       };
     });
     shards.set(symbolShardName(bucket), encodeSymbolShard({ paths, pathFlags: paths.map((p) => fileFlags.get(p) ?? 0), peers, symbols }));
@@ -274,12 +265,11 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
     occurrences.sort((a, b) => a.site.line - b.site.line || a.site.column - b.site.column);
     const syms: string[] = [];
     const symIndex = new Map<string, number>();
-    const occ = occurrences.flatMap(({ site, key, kind }) => {
+    const occ: number[] = [];
+    for (const { site, key, kind } of occurrences) {
       if (!symIndex.has(key)) symIndex.set(key, syms.push(key) - 1);
-      const entry = [site.line, site.column, site.line, site.endColumn, symIndex.get(key)!, REFERENCE_KINDS.indexOf(kind)];
-      if (entry.length !== OCC_STRIDE) throw new Error(`memory-index writes ${entry.length} numbers per occurrence; OCC_STRIDE is ${OCC_STRIDE}`);
-      return entry;
-    });
+      pushOccurrence(occ, { line: site.line, column: site.column, endLine: site.line, endColumn: site.endColumn, symbolIndex: symIndex.get(key)!, kind });
+    }
     const record: FileRecord = {
       path: file.path,
       lang: file.lang ?? languageOfPath(file.path),
@@ -303,7 +293,7 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
     changes.push({
       path: file.path, decls: file.decls ?? [], lineHashes: lines.map(lineHash),
       unresolved: file.unresolved === undefined || file.unresolved === null ? null
-        : unresolved.sort((a, b) => a.line - b.line || a.column - b.column).flatMap((u) => [u.line, u.column, u.line, u.endColumn, REFERENCE_KINDS.indexOf(u.kind)]),
+        : unresolvedColumn(unresolved.sort((a, b) => a.line - b.line || a.column - b.column).map((u) => ({ ...u, endLine: u.line }))),
     });
     const bucket = bucketOf(pathKey(file.path), layout.fileBucketBits);
     const list = fileBuckets.get(bucket) ?? [];

@@ -1,7 +1,7 @@
 // The indexed symbol's declaration, found in the working tree: where the index says it is, checked
 // to still be there (an index built before the file was edited must not aim a refactoring at
 // whatever now sits at that position).
-import { lineStarts, offsetAt, SextantError, DEF_STRIDE } from '@sextant/format';
+import { defAt, defCount, lineStarts, offsetAt, SextantError } from '@sextant/format';
 import type { LoadedSymbol } from '@sextant/query';
 import type { RefactorContext } from './refactor-context.ts';
 import type { WorkingFile } from './working-tree.ts';
@@ -15,12 +15,12 @@ export interface DeclarationSite {
 
 export async function declarationSite(ctx: RefactorContext, symbol: LoadedSymbol): Promise<DeclarationSite> {
   const { record, shard } = symbol;
-  if (record.defs.length < DEF_STRIDE) {
+  if (defCount(record) === 0) {
     throw new SextantError('INVALID_ARGUMENT', `The index has no declaration of ${record.qname}.`, 'Target a symbol declared in this repository.');
   }
-  const path = shard.paths[record.defs[0]!]!;
-  const line = record.defs[1]!;
-  const column = record.defs[2]!;
+  const first = defAt(record, 0);
+  const path = shard.paths[first.pathIndex]!;
+  const { line, column } = first;
   const moved = () => new SextantError('CONFLICT',
     `${record.qname} is no longer at ${path}:${line}:${column} in the working tree (the file changed since the index was built).`,
     'Rebuild the index (`indexer build`) so that symbols resolve to the working tree, then plan again.', { path, line, column });

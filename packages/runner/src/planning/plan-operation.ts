@@ -4,7 +4,7 @@
 // references. Every plan then gets the conflicts any planner must report: a file that differs
 // from the commit, and a generated or vendored file.
 import {
-  lineStarts, offsetAt, sealPlan, SextantError, type Plan, type PlanArgument, type PlanConflict, type PlanOperation, type PlanSymbol, type Planner,
+  defAt, lineStarts, offsetAt, sealPlan, SextantError, type Plan, type PlanArgument, type PlanConflict, type PlanOperation, type PlanSymbol, type Planner,
 } from '@sextant/format';
 import {
   classificationConflicts, planRenameFromIndex, planSafeDeleteFromIndex, planSymbol,
@@ -101,8 +101,7 @@ async function indexDeclarationEdit(
 ): Promise<FileDraft> {
   const site = await declarationSite(ctx, symbol);
   const record = await reader.file(site.path);
-  const line = symbol.record.defs[1]!;
-  const column = symbol.record.defs[2]!;
+  const { line, column } = defAt(symbol.record, 0);
   const find = (nodes: NonNullable<typeof record>['outline']): (typeof nodes)[number] | undefined => {
     for (const node of nodes) {
       if (node.at[0] === line && node.at[1] === column) return node;
