@@ -5,7 +5,7 @@
 import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { schemaFiles } from './schema-files.ts';
+import { schemaFiles, TOOL_CATALOG_FILE, toolCatalogSource } from './schema-files.ts';
 
 export const SCHEMAS_DIR = fileURLToPath(new URL('../../../schemas/', import.meta.url));
 
@@ -30,6 +30,16 @@ export async function writeSchemas(root: string = SCHEMAS_DIR): Promise<{ writte
     await mkdir(dirname(target), { recursive: true });
     await writeFile(target, text);
     report.written.push(path);
+  }
+  // The worker's catalog, beside the code that reads it (not published: schemas/ is for clients).
+  if (root === SCHEMAS_DIR) {
+    const target = join(root, TOOL_CATALOG_FILE);
+    const text = toolCatalogSource();
+    if ((await readFile(target, 'utf8').catch(() => undefined)) === text) report.unchanged.push(TOOL_CATALOG_FILE);
+    else {
+      await writeFile(target, text);
+      report.written.push(TOOL_CATALOG_FILE);
+    }
   }
   return report;
 }

@@ -10,12 +10,26 @@ type JsonSchema = Record<string, unknown>;
 // worker would otherwise pay it on every tools/list (a fresh server per request).
 const inputs = new WeakMap<ToolDefinition, JsonSchema>();
 const outputs = new WeakMap<ToolDefinition, JsonSchema>();
+const argumentSchemas = new WeakMap<ToolDefinition, JsonSchema>();
 
 export function inputJsonSchema(tool: ToolDefinition): JsonSchema {
   let schema = inputs.get(tool);
   if (!schema) {
     const generated = strip(z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as JsonSchema);
     inputs.set(tool, schema = without(generated, isArgumentGuard) as JsonSchema);
+  }
+  return schema;
+}
+
+/**
+ * What a call's arguments are checked against (argument-check.ts): the input schema with every bound
+ * the server enforces, which the model-facing inputJsonSchema leaves out, and no descriptions.
+ */
+export function argumentJsonSchema(tool: ToolDefinition): JsonSchema {
+  let schema = argumentSchemas.get(tool);
+  if (!schema) {
+    const generated = strip(z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'any' }) as JsonSchema);
+    argumentSchemas.set(tool, schema = without(generated, (key, value) => key === 'description' && typeof value === 'string') as JsonSchema);
   }
   return schema;
 }

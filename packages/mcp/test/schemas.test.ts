@@ -11,8 +11,10 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import { FORMAT_VERSION, sealPlan, textHash, type Manifest } from '@sextant/format';
-import { READ_TOOLS } from '../src/index.ts';
-import { MANIFEST_SCHEMA_FILE, PLAN_SCHEMA_FILE, REGENERATE_COMMAND, schemaFiles, SCHEMA_DIALECT, SCHEMA_ID_BASE } from '../scripts/schema-files.ts';
+import { READ_TOOLS, TOOLS_LIST_TEXT } from '../src/index.ts';
+import {
+  MANIFEST_SCHEMA_FILE, PLAN_SCHEMA_FILE, REGENERATE_COMMAND, schemaFiles, SCHEMA_DIALECT, SCHEMA_ID_BASE, TOOL_CATALOG_FILE, toolCatalogSource,
+} from '../scripts/schema-files.ts';
 import { writeSchemas } from '../scripts/write-schemas.ts';
 import { buildMemoryIndex, shopSpec } from '../../query/test/support/memory-index.ts';
 
@@ -59,6 +61,27 @@ describe('schemas/ matches the code', () => {
     for (const text of generated.values()) {
       expect(text.endsWith('}\n')).toBe(true);
       expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+    }
+  });
+});
+
+describe('the worker\'s tool catalog (src/tool-catalog-data.ts)', () => {
+  it('is what the code generates now', () => {
+    const file = join(SCHEMAS_DIR, TOOL_CATALOG_FILE);
+    const actual = existsSync(file) ? readFileSync(file, 'utf8') : undefined;
+    expect(actual, `packages/mcp/src/tool-catalog-data.ts is out of date with the tools' schemas. Regenerate it with \`${REGENERATE_COMMAND}\` and commit the result.`)
+      .toBe(toolCatalogSource());
+  });
+
+  it('lists every tool with the schemas schemas/ publishes for it', () => {
+    const listed = JSON.parse(TOOLS_LIST_TEXT) as { name: string; description: string; inputSchema: Record<string, unknown>; outputSchema: Record<string, unknown> }[];
+    expect(listed.map((t) => t.name)).toEqual(READ_TOOLS.map((t) => t.name));
+    for (const tool of listed) {
+      const { $schema: _i, $id: _ii, title: _it, description, ...input } = JSON.parse(generated.get(`tools/${tool.name}.input.json`)!) as Record<string, unknown>;
+      const { $schema: _o, $id: _oi, title: _ot, description: _od, ...output } = JSON.parse(generated.get(`tools/${tool.name}.output.json`)!) as Record<string, unknown>;
+      expect(tool.description).toBe(description);
+      expect(tool.inputSchema).toEqual(input);
+      expect(tool.outputSchema).toEqual(output);
     }
   });
 });
