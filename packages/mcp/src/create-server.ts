@@ -9,7 +9,7 @@ import type { IndexProvider } from './index-provider.ts';
 import { argumentJsonSchema, inputJsonSchema, outputJsonSchema } from './json-schemas.ts';
 import { READ_TOOLS } from './registry.ts';
 import { SERVER_INSTRUCTIONS } from './server-instructions.ts';
-import { callTool, InvalidToolCall, listedTool, toolNamed, type CallOptions, type ServedTool } from './tool-call.ts';
+import { callTool, InvalidParams, listedTool, toolNamed, type CallOptions, type ServedTool } from './tool-call.ts';
 import type { ToolDefinition } from './tool-definition.ts';
 import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 
@@ -43,7 +43,7 @@ export function createSextantServer(provider: IndexProvider, info: ServerInfo, o
     try {
       return await callTool(toolNamed(served, request.params.name), provider, request.params.arguments, options);
     } catch (error) {
-      if (error instanceof InvalidToolCall) throw new McpError(ErrorCode.InvalidParams, error.message);
+      if (error instanceof InvalidParams) throw new McpError(ErrorCode.InvalidParams, error.message);
       throw error;
     }
   });

@@ -56,10 +56,10 @@ export interface CallOptions {
 }
 
 /** Arguments refused before the tool runs: a protocol error (JSON-RPC InvalidParams, -32602), not a tool result. */
-export class InvalidToolCall extends Error {
+export class InvalidParams extends Error {
   constructor(message: string) {
     super(message);
-    this.name = 'InvalidToolCall';
+    this.name = 'InvalidParams';
   }
 }
 
@@ -78,21 +78,21 @@ export function listedTool(tool: ToolDefinition, inputSchema: JsonSchema, output
   };
 }
 
-/** The tool a tools/call names, or InvalidToolCall naming the known ones. */
+/** The tool a tools/call names, or InvalidParams naming the known ones. */
 export function toolNamed(tools: ReadonlyMap<string, ServedTool>, name: unknown): ServedTool {
   const tool = typeof name === 'string' ? tools.get(name) : undefined;
-  if (!tool) throw new InvalidToolCall(`Unknown tool "${String(name)}". Known tools: ${[...tools.keys()].join(', ')}.`);
+  if (!tool) throw new InvalidParams(`Unknown tool "${String(name)}". Known tools: ${[...tools.keys()].join(', ')}.`);
   return tool;
 }
 
 /**
- * One tools/call: InvalidToolCall for arguments the schema refuses; otherwise the tool's answer,
+ * One tools/call: InvalidParams for arguments the schema refuses; otherwise the tool's answer,
  * or its failure as an isError result with { error: { code, message, hint, data } }.
  */
 export async function callTool(tool: ServedTool, provider: IndexProvider, args: unknown, options: CallOptions = {}): Promise<ToolCallResult> {
   const given = args ?? {};
   const issues = checkArguments(tool.arguments, given);
-  if (issues.length) throw new InvalidToolCall(`Invalid arguments for ${tool.definition.name}: ${describeIssues(issues)}`);
+  if (issues.length) throw new InvalidParams(`Invalid arguments for ${tool.definition.name}: ${describeIssues(issues)}`);
   const signer = options.planSigner;
   const context: ToolContext = { signPlan: async (plan) => (signer ? signer.sign(plan) : plan) };
   const started = Date.now();

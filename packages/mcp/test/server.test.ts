@@ -18,8 +18,9 @@ import {
 } from '@sextant/format';
 import type { IndexReader } from '@sextant/query';
 import {
-  createSextantServer, modelFacingBytes, READ_TOOLS, TOOLS_LIST_BUDGET, type CallRecord, type IndexProvider, type IndexRequest, type ServerOptions, type ToolDefinition,
+  modelFacingBytes, READ_TOOLS, TOOLS_LIST_BUDGET, type CallRecord, type IndexProvider, type IndexRequest, type ToolDefinition,
 } from '../src/index.ts';
+import { createSextantServer, type ServerOptions } from '../src/create-server.ts';
 import { toolSchemaPaths } from '../scripts/schema-files.ts';
 
 import { buildMemoryIndex, MEMORY_COMMIT, openMemoryIndex, sharedNameSpec, shopSpec, type MemoryIndex } from '../../query/test/support/memory-index.ts';

@@ -7,18 +7,17 @@
 //                                 the URL to end in /mcp (MCP Inspector 0.15 rewrites any other
 //                                 URL to <origin>/mcp, which would drop the repository)
 //   anything else              -> 404 / 405 JSON with a hint
-// Stateless (a fresh server per request) because any isolate may get any request: all state
-// lives in R2 and in the cursors. Before any R2 read: the Origin check, authentication, the body
+// Stateless (nothing kept between requests but the isolate's caches) because any isolate may get any
+// request: all state lives in R2 and in the cursors. MCP itself is answered by mcp-endpoint.ts. Before any R2 read: the Origin check, authentication, the body
 // size bound and the token's scope over every repository the request names.
 import { isValidRepoName } from '@sextant/format';
-import { createSextantServer, type CallRecord, type ServerOptions } from '@sextant/mcp';
+import type { CallRecord } from '@sextant/mcp';
 import type { ShardCache } from '@sextant/query';
-import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
-import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/types.js';
 import packageJson from '../package.json';
 import { authenticate, authMode, forbidden, type Access, type AuthEnv } from './auth.ts';
 import { HttpError, json, readBody } from './http.ts';
 import { IoMeter } from './io-meter.ts';
+import { answerMcp } from './mcp-endpoint.ts';
 import { PLAN_KEYS_PATH, planKeysDocument, workerPlanSigner, type PlanSigningEnv } from './plan-signing.ts';
 import { SHARED_REF_CACHE, SHARED_SHARD_CACHE, type RefCache } from './isolate-caches.ts';
 import type { R2BucketLike } from './r2-bucket.ts';
@@ -46,7 +45,6 @@ export interface WorkerOptions {
   /** One structured line per event; defaults to JSON on console.log (Workers Logs / wrangler tail). */
   log?: (line: LogLine) => void;
   bucketName?: string;
-  jsonSchemaValidator?: ServerOptions['jsonSchemaValidator'];
 }
 
 export interface WorkerHandler {
@@ -58,14 +56,6 @@ export const SERVER_INFO = { name: 'sextant', version: packageJson.version };
 export const MAX_BODY_BYTES = 64 * 1024;
 /** JSON-RPC batches (allowed before MCP 2025-06-18) are capped, so one request is bounded work. */
 export const MAX_MESSAGES_PER_REQUEST = 4;
-/**
- * The SDK Server validates with this only when it elicits input from the client, which Sextant
- * never does. Without it the SDK would build Ajv (its default) for every server: ~0.5 ms of CPU
- * per request, and Ajv compiles schemas with `new Function`, which workerd forbids anyway.
- */
-const NO_ELICITATION: jsonSchemaValidator = {
-  getValidator: () => () => ({ valid: false, data: undefined, errorMessage: 'Sextant does not elicit input from clients.' }),
-};
 const MCP_PATH = /^\/mcp(?:\/([^/]+)\/([^/]+))?\/?$/;
 /** Under its own prefix, so no path can be read as both forms (`/mcp/r/x` is the repository r/x). */
 const REPO_MCP_PATH = /^\/r\/([^/]+)\/([^/]+)\/mcp\/?$/;
@@ -158,8 +148,9 @@ async function serveMcp(request: Request, env: WorkerEnv, { endpointRepo, access
     meter,
   });
   const planSigner = await workerPlanSigner(env);
-  const server = createSextantServer(provider, SERVER_INFO, {
-    jsonSchemaValidator: options.jsonSchemaValidator ?? NO_ELICITATION,
+  const response = await answerMcp(request, message, {
+    serverInfo: SERVER_INFO,
+    provider,
     ...(planSigner ? { planSigner } : {}),
     onCall: (record: CallRecord) => {
       const end = meter.now();
@@ -171,12 +162,6 @@ async function serveMcp(request: Request, env: WorkerEnv, { endpointRepo, access
       });
     },
   });
-  const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
-  await server.connect(transport);
-  // With enableJsonResponse the Response holds the complete answer. The server is not closed after:
-  // a stateless transport holds no socket or timer by then, and closing costs ~0.5 ms of CPU (it
-  // builds an AbortError and an McpError with stack traces) to free nothing the GC would not.
-  const response = await transport.handleRequest(request, { parsedBody: message });
   const wall = meter.now() - started;
   const io = meter.waitedBetween(started, started + wall);
   // Server-Timing: what a client (and `npm run bench:worker`) can see of the handler's time.

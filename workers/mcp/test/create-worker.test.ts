@@ -9,6 +9,8 @@ import { ShardCache } from '@sextant/query';
 import { parseTokens } from '../src/auth.ts';
 import { createWorker, MAX_BODY_BYTES, type LogLine, type WorkerEnv } from '../src/create-worker.ts';
 import { RefCache } from '../src/isolate-caches.ts';
+import { LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp-endpoint.ts';
+import { LATEST_PROTOCOL_VERSION as SDK_LATEST_PROTOCOL_VERSION, SUPPORTED_PROTOCOL_VERSIONS as SDK_PROTOCOL_VERSIONS } from '@modelcontextprotocol/sdk/types.js';
 import { putCommit, putDefaultRef, putRef, refRecord, startLocalR2, type LocalR2 } from './support/local-r2.ts';
 
 const COMMIT = '2222222222222222222222222222222222222222';
@@ -221,6 +223,50 @@ describe('createWorker', () => {
       expect(status.headers.get('server-timing')).toMatch(/^cpu;dur=\d+, io;dur=\d+, total;dur=\d+$/);
       const body = await status.json();
       expect(body.result.structuredContent).toMatchObject({ repo: 'acme/widgets', commit: COMMIT });
+    });
+
+    it('checks a POST as the SDK\'s Streamable HTTP transport does (Accept, Content-Type, JSON-RPC, protocol version)', async () => {
+      const post = (headers: Record<string, string>, body: unknown) =>
+        call('/mcp/acme/widgets', { method: 'POST', headers: { ...HEADERS, authorization: `Bearer ${WIDGETS_TOKEN}`, ...headers }, body: JSON.stringify(body) });
+      const list = { jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} };
+      const refused = async (response: Response, status: number, code: number, message: RegExp) => {
+        expect(response.status).toBe(status);
+        const body = await response.json();
+        expect(body).toMatchObject({ jsonrpc: '2.0', id: null, error: { code } });
+        expect(body.error.message).toMatch(message);
+      };
+      await refused(await post({ accept: 'application/json' }, list), 406, -32000, /Not Acceptable/);
+      await refused(await post({ 'content-type': 'text/plain' }, list), 415, -32000, /Unsupported Media Type/);
+      await refused(await post({ 'mcp-protocol-version': '1999-01-01' }, list), 400, -32000, /Unsupported protocol version: 1999-01-01/);
+      await refused(await post({}, { jsonrpc: '1.0', id: 1, method: 'tools/list' }), 400, -32700, /Invalid JSON-RPC message/);
+      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 't', version: '1' } } };
+      await refused(await post({}, [init, list]), 400, -32600, /Only one initialization request/);
+      // charset and the like are fine; so is a protocol version this server speaks.
+      expect((await post({ 'content-type': 'application/json; charset=utf-8', 'mcp-protocol-version': SUPPORTED_PROTOCOL_VERSIONS.at(-1)! }, list)).status).toBe(200);
+    });
+
+    it('answers notifications with 202, a batch with an array, an unknown method with MethodNotFound, ping with {}', async () => {
+      const post = (body: unknown) => call('/mcp/acme/widgets', { method: 'POST', headers: { ...HEADERS, authorization: `Bearer ${WIDGETS_TOKEN}` }, body: JSON.stringify(body) });
+      const initialized = await post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      expect(initialized.status).toBe(202);
+      expect(await initialized.text()).toBe('');
+      const batch = await post([
+        { jsonrpc: '2.0', id: 'a', method: 'ping' },
+        { jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: 0 } },
+        { jsonrpc: '2.0', id: 2, method: 'resources/list', params: {} },
+      ]);
+      expect(batch.status).toBe(200);
+      expect(await batch.json()).toEqual([
+        { jsonrpc: '2.0', id: 'a', result: {} },
+        { jsonrpc: '2.0', id: 2, error: { code: -32601, message: 'Method not found' } },
+      ]);
+      const negotiated = await (await post({ jsonrpc: '2.0', id: 3, method: 'initialize', params: { protocolVersion: '2099-01-01', capabilities: {}, clientInfo: { name: 't', version: '1' } } })).json();
+      expect(negotiated.result).toMatchObject({ protocolVersion: LATEST_PROTOCOL_VERSION, capabilities: { tools: {} }, instructions: expect.stringContaining('Shared arguments') });
+    });
+
+    it('speaks the protocol versions the MCP SDK supports, newest first', () => {
+      expect(SUPPORTED_PROTOCOL_VERSIONS).toEqual(SDK_PROTOCOL_VERSIONS);
+      expect(LATEST_PROTOCOL_VERSION).toBe(SDK_LATEST_PROTOCOL_VERSION);
     });
 
     it('serves every repository on /mcp, where a call must name its repo', async () => {

@@ -8,7 +8,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { createSextantServer, READ_TOOLS } from '@sextant/mcp';
+import { READ_TOOLS } from '@sextant/mcp';
+import { createSextantServer } from '@sextant/mcp/sdk-server';
 import { LocalIndexProvider } from '../local-index-provider.ts';
 import { RefactorContext } from '../planning/refactor-context.ts';
 import { writeTools } from '../tools/write-tools.ts';
