@@ -6,7 +6,7 @@
 // `$schema`, `$id`, `title` and `description` in front: zod's toJSONSchema targets draft 2020-12,
 // and the MCP SDK strips nothing else, so clients see the same constraints the files state.
 import * as z from 'zod';
-import { argumentJsonSchema, inputJsonSchema, listedTool, outputJsonSchema, planSchema, READ_TOOLS, type ToolDefinition } from '../src/index.ts';
+import { argumentJsonSchema, inputJsonSchema, listedTool, outputJsonSchema, planSchemas, READ_TOOLS, type ToolDefinition } from '../src/index.ts';
 import { manifestSchema } from './manifest-schema.ts';
 
 export const SCHEMA_DIALECT = 'https://json-schema.org/draft/2020-12/schema';
@@ -61,7 +61,7 @@ export function schemaFiles(tools: readonly ToolDefinition[] = READ_TOOLS): Map<
     ...manifest,
   }));
   // Open objects too: parsePlan ignores fields it does not know, and the plan hash covers them all.
-  const { $schema: _planDialect, ...plan } = z.toJSONSchema(planSchema, { io: 'input' }) as JsonSchema;
+  const { $schema: _planDialect, ...plan } = z.toJSONSchema(planSchemas().planSchema, { io: 'input' }) as JsonSchema;
   files.set(PLAN_SCHEMA_FILE, serialize({
     ...header(PLAN_SCHEMA_FILE, 'Sextant refactoring plan',
       'A refactoring planned by plan_rename, plan_safe_delete or a runner preview: the operation and its arguments, the repo and commit it was planned against, per file the BLAKE3 hash of the content it expects and the edits, the conflicts found, and a planHash over all of it in canonical form. Applied by `runner apply`.'),

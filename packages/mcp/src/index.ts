@@ -16,4 +16,4 @@ export * from './tools/plan-schema.ts';
 export * from './tools/plan-from-index.ts';
 export * from './tools/plan-diff.ts';
 export * from './tools/plan-render.ts';
-export { targetInput } from './schema-parts.ts';
+export { schemaParts } from './schema-parts.ts';

@@ -14,8 +14,8 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   name: string;
   title: string;
   description: string;
-  input: I;
-  output: O;
+  readonly input: I;
+  readonly output: O;
   run(provider: IndexProvider, args: z.infer<I>, context: ToolContext): Promise<z.infer<O>>;
   /** The `content` text; `args` are the call's, for tools whose rendering the caller chooses (format). */
   render(result: z.infer<O>, args: z.infer<I>): string;
@@ -23,6 +23,21 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean };
 }
 
-export function defineTool<I extends z.ZodObject, O extends z.ZodObject>(tool: ToolDefinition<I, O>): ToolDefinition {
-  return tool as unknown as ToolDefinition;
+/**
+ * What a tool module declares: the definition, with its zod schemas behind a function, so they are
+ * built (once) when something reads `input` or `output`, never merely because the module was
+ * loaded. The worker never reads them: it checks arguments against the generated catalog, so a
+ * fresh isolate builds none of the tools' zod schemas.
+ */
+export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> extends Omit<ToolDefinition<I, O>, 'input' | 'output'> {
+  schemas(): { input: I; output: O };
+}
+
+export function defineTool<I extends z.ZodObject, O extends z.ZodObject>({ schemas, ...spec }: ToolSpec<I, O>): ToolDefinition {
+  let built: { input: I; output: O } | undefined;
+  const schema = () => (built ??= schemas());
+  return Object.defineProperties(spec, {
+    input: { get: () => schema().input, enumerable: true },
+    output: { get: () => schema().output, enumerable: true },
+  }) as unknown as ToolDefinition;
 }

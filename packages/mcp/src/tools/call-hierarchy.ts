@@ -3,9 +3,7 @@ import * as z from 'zod';
 import { CALL_HIERARCHY_BOUNDS, callHierarchy } from '@sextant/query';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
-import {
-  answerOutput, commitInput, contextInput, graphBounds, graphOutput, location, peer, siteLines, symbolSummary, targetInput, unresolvedOutput,
-} from '../schema-parts.ts';
+import { graphBounds, schemaParts } from '../schema-parts.ts';
 import { distinctNames, renderLocation, renderSite, renderSymbol, renderUnresolved } from '../render.ts';
 
 export const callHierarchyTool = defineTool({
@@ -13,22 +11,27 @@ export const callHierarchyTool = defineTool({
   title: 'Call hierarchy',
   description:
     'Callers (default) or callees, transitively: nodes with depth, edges with call sites; a call through an interface counts for its implementations.',
-  input: z.strictObject({
-    ...targetInput,
-    direction: z.enum(['callers', 'callees']).optional(),
-    ...graphBounds(CALL_HIERARCHY_BOUNDS),
-    ...contextInput,
-    ...commitInput,
-  }),
-  output: z.object({
-    ...answerOutput,
-    symbol: symbolSummary,
-    direction: z.enum(['callers', 'callees']),
-    nodes: z.array(symbolSummary.extend({ depth: z.number().int() })),
-    edges: z.array(z.object({ from: z.string(), to: z.string(), sites: z.array(z.object({ ...location, ...siteLines })), through: peer.optional() })),
-    unresolved: unresolvedOutput.describe('Calls that resolved to nothing and may be edges: named like a node (callers) or made inside one (callees).'),
-    ...graphOutput,
-  }),
+  schemas: () => {
+    const { answerOutput, commitInput, contextInput, graphOutput, location, peer, siteLines, symbolSummary, targetInput, unresolvedOutput } = schemaParts();
+    return {
+      input: z.strictObject({
+        ...targetInput,
+        direction: z.enum(['callers', 'callees']).optional(),
+        ...graphBounds(CALL_HIERARCHY_BOUNDS),
+        ...contextInput,
+        ...commitInput,
+      }),
+      output: z.object({
+        ...answerOutput,
+        symbol: symbolSummary,
+        direction: z.enum(['callers', 'callees']),
+        nodes: z.array(symbolSummary.extend({ depth: z.number().int() })),
+        edges: z.array(z.object({ from: z.string(), to: z.string(), sites: z.array(z.object({ ...location, ...siteLines })), through: peer.optional() })),
+        unresolved: unresolvedOutput.describe('Calls that resolved to nothing and may be edges: named like a node (callers) or made inside one (callees).'),
+        ...graphOutput,
+      }),
+    };
+  },
   async run(provider, { repo, commit, direction, depth, maxNodes, context, ...target }) {
     return callHierarchy(await openIndex(provider, { repo, commit }), target, { direction, depth, maxNodes, context });
   },

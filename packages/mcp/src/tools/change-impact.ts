@@ -3,59 +3,64 @@
 import * as z from 'zod';
 import { changeImpact, DIFF_PAGE, IMPACT_BOUNDS, SITE_STATUSES } from '@sextant/query';
 import { defineTool } from '../tool-definition.ts';
-import { confidence, contextInput, location, pageInput, pageOutput, peer, referenceKind, siteLines, symbolKind } from '../schema-parts.ts';
+import { pageInput, schemaParts } from '../schema-parts.ts';
 import { renderLocation, renderPage, renderSite } from '../render.ts';
 import { renderImpactMarkdown, renderChangeLine } from '../review-markdown.ts';
-import { changeAspect, changeInput, changeKind, changeOutput, changeSide, coverage, openPair } from './change-parts.ts';
-
-const problem = z.object({
-  ...location,
-  source: z.enum(['syntax', 'compiler']),
-  severity: z.enum(['error', 'warning']),
-  code: z.number().int().optional(),
-  message: z.string(),
-  symbolId: z.string().optional().describe('The changed symbol whose declaration or broken site the problem is on.'),
-});
+import { changeParts, openPair } from './change-parts.ts';
 
 export const changeImpactTool = defineTool({
   name: 'change_impact',
   title: 'Change impact',
   description:
     'Where a change between two indexed commits lands: sites at head broken, updated or at-risk; callers, affected tests, problems, coverage.',
-  input: z.strictObject({
-    ...changeInput,
-    symbolId: z.string().max(64).optional().describe('Only this symbol\'s change (either commit\'s id).'),
-    qualifiedName: z.string().max(1024).optional(),
-    depth: z.number().int().min(1).max(IMPACT_BOUNDS.depth.max).optional().describe(`Of callers, default ${IMPACT_BOUNDS.depth.default}.`),
-    ...contextInput,
-    ...pageInput(DIFF_PAGE),
-  }),
-  output: z.object({
-    ...changeOutput,
-    impacts: z.array(z.object({
-      symbol: changeSide.describe('The changed symbol: at head, or at base when it was removed.'),
-      change: changeKind,
-      aspects: z.array(changeAspect),
-      sites: z.array(z.object({
-        ...location, ...siteLines, kind: referenceKind, confidence, enclosing: peer.optional(),
-        status: z.enum(SITE_STATUSES), reason: z.string().describe('Why: the compiler\'s message for a broken site, what changed for an at-risk one.'),
-      })),
-      sitesTotal: z.number().int().describe('Sites of this symbol in all; sites lists at most 1000.'),
-    })),
-    callers: z.array(z.object({
-      symbolId: z.string(), name: z.string(), kind: symbolKind, qualifiedName: z.string(), path: z.string().optional(), line: z.number().int().optional(),
-      depth: z.number().int(), reaches: z.array(z.string()).describe('The changed symbols (at head) it calls, directly or through the others.'),
-    })),
-    affectedTests: z.array(z.object({
-      path: z.string(),
-      tests: z.array(z.object({ name: z.string(), line: z.number().int(), symbolId: z.string().optional() })),
-      chain: z.array(z.string()).describe('symbolIds from the changed symbol to the symbol in the test file that references the last one.'),
-    })),
-    introducedProblems: z.array(problem),
-    resolvedProblems: z.array(problem),
-    ...pageOutput,
-    coverage,
-  }),
+  schemas: () => {
+    const { confidence, contextInput, location, pageOutput, peer, referenceKind, siteLines, symbolKind } = schemaParts();
+    const { changeAspect, changeInput, changeKind, changeOutput, changeSide, coverage } = changeParts();
+    const problem = z.object({
+      ...location,
+      source: z.enum(['syntax', 'compiler']),
+      severity: z.enum(['error', 'warning']),
+      code: z.number().int().optional(),
+      message: z.string(),
+      symbolId: z.string().optional().describe('The changed symbol whose declaration or broken site the problem is on.'),
+    });
+    return {
+      input: z.strictObject({
+        ...changeInput,
+        symbolId: z.string().max(64).optional().describe('Only this symbol\'s change (either commit\'s id).'),
+        qualifiedName: z.string().max(1024).optional(),
+        depth: z.number().int().min(1).max(IMPACT_BOUNDS.depth.max).optional().describe(`Of callers, default ${IMPACT_BOUNDS.depth.default}.`),
+        ...contextInput,
+        ...pageInput(DIFF_PAGE),
+      }),
+      output: z.object({
+        ...changeOutput,
+        impacts: z.array(z.object({
+          symbol: changeSide.describe('The changed symbol: at head, or at base when it was removed.'),
+          change: changeKind,
+          aspects: z.array(changeAspect),
+          sites: z.array(z.object({
+            ...location, ...siteLines, kind: referenceKind, confidence, enclosing: peer.optional(),
+            status: z.enum(SITE_STATUSES), reason: z.string().describe('Why: the compiler\'s message for a broken site, what changed for an at-risk one.'),
+          })),
+          sitesTotal: z.number().int().describe('Sites of this symbol in all; sites lists at most 1000.'),
+        })),
+        callers: z.array(z.object({
+          symbolId: z.string(), name: z.string(), kind: symbolKind, qualifiedName: z.string(), path: z.string().optional(), line: z.number().int().optional(),
+          depth: z.number().int(), reaches: z.array(z.string()).describe('The changed symbols (at head) it calls, directly or through the others.'),
+        })),
+        affectedTests: z.array(z.object({
+          path: z.string(),
+          tests: z.array(z.object({ name: z.string(), line: z.number().int(), symbolId: z.string().optional() })),
+          chain: z.array(z.string()).describe('symbolIds from the changed symbol to the symbol in the test file that references the last one.'),
+        })),
+        introducedProblems: z.array(problem),
+        resolvedProblems: z.array(problem),
+        ...pageOutput,
+        coverage,
+      }),
+    };
+  },
   async run(provider, { repo, base, head, format: _format, ...params }) {
     const [baseIndex, headIndex] = await openPair(provider, { repo, base, head });
     return changeImpact(baseIndex, headIndex, params);

@@ -4,53 +4,58 @@ import * as z from 'zod';
 import { CHANGE_ASPECTS, CHANGE_KINDS, type IndexReader } from '@sextant/query';
 import { SextantError } from '@sextant/format';
 import type { IndexProvider } from '../index-provider.ts';
-import { commitInput, language, location, pathsInput, symbolSummary, unresolvedOutput } from '../schema-parts.ts';
+import { once, schemaParts } from '../schema-parts.ts';
 
-const commitRef = (side: string) => z.string().min(1).max(256).describe(`The ${side} commit (sha or ref), indexed.`);
+/** The change tools' schema pieces, built once, on the first call (as schemaParts). */
+export const changeParts = once(() => {
+  const { commitInput, language, location, pathsInput, symbolSummary, unresolvedOutput } = schemaParts();
+  const commitRef = (side: string) => z.string().min(1).max(256).describe(`The ${side} commit (sha or ref), indexed.`);
 
-export const changeInput = {
-  repo: commitInput.repo,
-  base: commitRef('base (older)'),
-  head: commitRef('head (newer)'),
-  paths: pathsInput.optional().describe('Of the declaring files, either side.'),
-  includeTests: z.boolean().optional(),
-  format: z.enum(['text', 'markdown']).optional().describe('markdown: content is a review comment to post.'),
-};
+  const changeInput = {
+    repo: commitInput.repo,
+    base: commitRef('base (older)'),
+    head: commitRef('head (newer)'),
+    paths: pathsInput.optional().describe('Of the declaring files, either side.'),
+    includeTests: z.boolean().optional(),
+    format: z.enum(['text', 'markdown']).optional().describe('markdown: content is a review comment to post.'),
+  };
 
-export const changeKind = z.enum(CHANGE_KINDS);
-export const changeAspect = z.enum(CHANGE_ASPECTS);
+  const changeKind = z.enum(CHANGE_KINDS);
+  const changeAspect = z.enum(CHANGE_ASPECTS);
 
-export const changeSide = symbolSummary.extend({ signature: z.string().optional() });
+  const changeSide = symbolSummary.extend({ signature: z.string().optional() });
 
-export const changeOutput = {
-  repo: z.string().describe('Repository the answer comes from.'),
-  commit: z.string().describe('Full sha of the head commit (as every answer names its commit).'),
-  base: z.string().describe('Full sha of the base commit.'),
-  head: z.string().describe('Full sha of the head commit.'),
-};
+  const changeOutput = {
+    repo: z.string().describe('Repository the answer comes from.'),
+    commit: z.string().describe('Full sha of the head commit (as every answer names its commit).'),
+    base: z.string().describe('Full sha of the base commit.'),
+    head: z.string().describe('Full sha of the head commit.'),
+  };
 
-export const coverage = z.object({
-  files: z.object({
-    compiler: z.array(z.string()).describe('Changed files resolved by a compiler (TypeScript/JavaScript).'),
-    syntactic: z.array(z.string()).describe('Changed files resolved on the syntax tree only (Java/Kotlin): broken sites there are found by rule, with confidence.'),
-    skipped: z.array(z.object({ path: z.string(), reason: z.string(), detail: z.string() }))
-      .describe('Changed files that were not analysed (skipped by the indexer, or of a language no indexer reads): their symbols and sites are unknown.'),
-  }),
-  unresolved: unresolvedOutput.nullable().describe('Identifiers the compiler could not resolve inside the changed declarations or named like a changed symbol in a file read; null when a file read records none (its indexer does not say), i.e. unknown, never 0.'),
+  const coverage = z.object({
+    files: z.object({
+      compiler: z.array(z.string()).describe('Changed files resolved by a compiler (TypeScript/JavaScript).'),
+      syntactic: z.array(z.string()).describe('Changed files resolved on the syntax tree only (Java/Kotlin): broken sites there are found by rule, with confidence.'),
+      skipped: z.array(z.object({ path: z.string(), reason: z.string(), detail: z.string() }))
+        .describe('Changed files that were not analysed (skipped by the indexer, or of a language no indexer reads): their symbols and sites are unknown.'),
+    }),
+    unresolved: unresolvedOutput.nullable().describe('Identifiers the compiler could not resolve inside the changed declarations or named like a changed symbol in a file read; null when a file read records none (its indexer does not say), i.e. unknown, never 0.'),
+  });
+
+  const fileChange = z.object({
+    path: z.string(),
+    change: z.enum(['added', 'removed', 'modified', 'renamed']),
+    from: z.string().optional().describe('The path at base of a renamed file.'),
+    language: language.optional(),
+    status: z.enum(['indexed', 'skipped', 'unindexed']),
+    linesAdded: z.number().int().optional(),
+    linesRemoved: z.number().int().optional(),
+    flags: z.number().int().describe('FILE_FLAGS: 1 test, 2 generated, 4 vendored.'),
+  });
+
+  const siteLocation = z.object(location);
+  return { changeInput, changeKind, changeAspect, changeSide, changeOutput, coverage, fileChange, siteLocation };
 });
-
-export const fileChange = z.object({
-  path: z.string(),
-  change: z.enum(['added', 'removed', 'modified', 'renamed']),
-  from: z.string().optional().describe('The path at base of a renamed file.'),
-  language: language.optional(),
-  status: z.enum(['indexed', 'skipped', 'unindexed']),
-  linesAdded: z.number().int().optional(),
-  linesRemoved: z.number().int().optional(),
-  flags: z.number().int().describe('FILE_FLAGS: 1 test, 2 generated, 4 vendored.'),
-});
-
-export const siteLocation = z.object(location);
 
 /** Opens both commits' indexes; a missing one is COMMIT_NOT_INDEXED saying whether it is the base or the head. */
 export async function openPair(provider: IndexProvider, args: { repo?: string; base: string; head: string }): Promise<[IndexReader, IndexReader]> {

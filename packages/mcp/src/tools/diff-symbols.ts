@@ -2,24 +2,30 @@
 import * as z from 'zod';
 import { DIFF_PAGE, diffSymbols } from '@sextant/query';
 import { defineTool } from '../tool-definition.ts';
-import { pageInput, pageOutput } from '../schema-parts.ts';
+import { pageInput, schemaParts } from '../schema-parts.ts';
 import { renderPage } from '../render.ts';
 import { renderChangeLine, renderDiffMarkdown } from '../review-markdown.ts';
-import { changeAspect, changeInput, changeKind, changeOutput, changeSide, coverage, fileChange, openPair } from './change-parts.ts';
+import { changeParts, openPair } from './change-parts.ts';
 
 export const diffSymbolsTool = defineTool({
   name: 'diff_symbols',
   title: 'Diff symbols',
   description:
     'Changes between two indexed commits per symbol (added, removed, modified, renamed, moved) with aspects and both sides\' symbolIds; changed files; coverage.',
-  input: z.strictObject({ ...changeInput, ...pageInput(DIFF_PAGE) }),
-  output: z.object({
-    ...changeOutput,
-    changes: z.array(z.object({ change: changeKind, aspects: z.array(changeAspect), base: changeSide.optional(), head: changeSide.optional() })),
-    files: z.array(fileChange),
-    ...pageOutput,
-    coverage,
-  }),
+  schemas: () => {
+    const { pageOutput } = schemaParts();
+    const { changeAspect, changeInput, changeKind, changeOutput, changeSide, coverage, fileChange } = changeParts();
+    return {
+      input: z.strictObject({ ...changeInput, ...pageInput(DIFF_PAGE) }),
+      output: z.object({
+        ...changeOutput,
+        changes: z.array(z.object({ change: changeKind, aspects: z.array(changeAspect), base: changeSide.optional(), head: changeSide.optional() })),
+        files: z.array(fileChange),
+        ...pageOutput,
+        coverage,
+      }),
+    };
+  },
   async run(provider, { repo, base, head, format: _format, ...params }) {
     const [baseIndex, headIndex] = await openPair(provider, { repo, base, head });
     return diffSymbols(baseIndex, headIndex, params);

@@ -3,9 +3,7 @@ import * as z from 'zod';
 import { findReferences, REFERENCES_PAGE } from '@sextant/query';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
-import {
-  answerOutput, commitInput, confidence, contextInput, location, pageInput, pageOutput, pathsInput, peer, referenceKind, siteLines, symbolSummary, targetInput, unresolvedOutput,
-} from '../schema-parts.ts';
+import { pageInput, schemaParts } from '../schema-parts.ts';
 import { distinctNames, renderLocation, renderPage, renderSite, renderSitesByFile, renderSymbol, renderUnresolved } from '../render.ts';
 
 export const findReferencesTool = defineTool({
@@ -13,34 +11,39 @@ export const findReferencesTool = defineTool({
   title: 'Find references',
   description:
     'Every use of a symbol, resolved semantically, with kind and enclosing symbol; for a member also related members\' uses (overrides, union siblings), marked via. Production sites first, then tests, then generated.',
-  input: z.strictObject({
-    ...targetInput,
-    kinds: z.array(referenceKind).max(16).optional(),
-    includeDeclaration: z.boolean().optional().describe('Default false.'),
-    paths: pathsInput.optional(),
-    includeTests: z.boolean().optional(),
-    includeGenerated: z.boolean().optional(),
-    minConfidence: confidence.optional().describe('Default resolved; the rest is counted in omittedBelowConfidence.'),
-    groupByFile: z.boolean().optional().describe('Sites under their file, with every file\'s count.'),
-    includeRelated: z.boolean().optional().describe('Related members\' uses too (default true).'),
-    ...contextInput,
-    ...pageInput(REFERENCES_PAGE),
-    ...commitInput,
-  }),
-  output: z.object({
-    ...answerOutput,
-    symbol: symbolSummary,
-    related: z.array(symbolSummary).describe('The other members whose references are included (includeRelated), each with its qualified name and declaration.'),
-    references: z.array(z.object({
-      ...location, ...siteLines, kind: referenceKind, confidence, enclosing: peer.optional(),
-      via: peer.optional().describe('The related member this reference names, when it is not the target itself.'),
-    })),
-    order: z.string().describe('The order of references, after any declarations.'),
-    omittedBelowConfidence: z.number().int().describe('References that matched every other filter but are below minConfidence.'),
-    unresolved: unresolvedOutput.describe('Same-named identifiers, used as this symbol could be, that resolved to nothing: each may be a reference this list lacks.'),
-    files: z.array(z.object({ path: z.string(), count: z.number().int() })).optional(),
-    ...pageOutput,
-  }),
+  schemas: () => {
+    const { answerOutput, commitInput, confidence, contextInput, location, pageOutput, pathsInput, peer, referenceKind, siteLines, symbolSummary, targetInput, unresolvedOutput } = schemaParts();
+    return {
+      input: z.strictObject({
+        ...targetInput,
+        kinds: z.array(referenceKind).max(16).optional(),
+        includeDeclaration: z.boolean().optional().describe('Default false.'),
+        paths: pathsInput.optional(),
+        includeTests: z.boolean().optional(),
+        includeGenerated: z.boolean().optional(),
+        minConfidence: confidence.optional().describe('Default resolved; the rest is counted in omittedBelowConfidence.'),
+        groupByFile: z.boolean().optional().describe('Sites under their file, with every file\'s count.'),
+        includeRelated: z.boolean().optional().describe('Related members\' uses too (default true).'),
+        ...contextInput,
+        ...pageInput(REFERENCES_PAGE),
+        ...commitInput,
+      }),
+      output: z.object({
+        ...answerOutput,
+        symbol: symbolSummary,
+        related: z.array(symbolSummary).describe('The other members whose references are included (includeRelated), each with its qualified name and declaration.'),
+        references: z.array(z.object({
+          ...location, ...siteLines, kind: referenceKind, confidence, enclosing: peer.optional(),
+          via: peer.optional().describe('The related member this reference names, when it is not the target itself.'),
+        })),
+        order: z.string().describe('The order of references, after any declarations.'),
+        omittedBelowConfidence: z.number().int().describe('References that matched every other filter but are below minConfidence.'),
+        unresolved: unresolvedOutput.describe('Same-named identifiers, used as this symbol could be, that resolved to nothing: each may be a reference this list lacks.'),
+        files: z.array(z.object({ path: z.string(), count: z.number().int() })).optional(),
+        ...pageOutput,
+      }),
+    };
+  },
   async run(provider, { repo, commit, symbolId, path, line, column, qualifiedName, name, ...params }) {
     return findReferences(await openIndex(provider, { repo, commit, cursor: params.cursor }), { symbolId, path, line, column, qualifiedName, name }, params);
   },

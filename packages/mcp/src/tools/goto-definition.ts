@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { gotoDefinition } from '@sextant/query';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
-import { answerOutput, commitInput, previewedLocation, symbolSummary, targetInput } from '../schema-parts.ts';
+import { schemaParts } from '../schema-parts.ts';
 import { renderLocation, renderSymbol } from '../render.ts';
 
 export const gotoDefinitionTool = defineTool({
@@ -11,14 +11,19 @@ export const gotoDefinitionTool = defineTool({
   title: 'Go to definition',
   description:
     'Where a symbol is declared, through imports, re-exports and aliases; from a call, the overload it resolves to; external for a dependency\'s.',
-  input: z.strictObject({ ...targetInput, ...commitInput }),
-  output: z.object({
-    ...answerOutput, symbol: symbolSummary, external: z.boolean(), definitions: z.array(previewedLocation),
-    resolvedOverloadOf: z.number().int().optional()
-      .describe('From a call: definitions holds only the declaration the compiler resolved the call to, of this many.'),
-    resolvedSignature: z.literal(true).optional()
-      .describe('From a call: definitions holds only the call signature of the symbol\'s type the call resolved to (a dual API).'),
-  }),
+  schemas: () => {
+    const { answerOutput, commitInput, previewedLocation, symbolSummary, targetInput } = schemaParts();
+    return {
+      input: z.strictObject({ ...targetInput, ...commitInput }),
+      output: z.object({
+        ...answerOutput, symbol: symbolSummary, external: z.boolean(), definitions: z.array(previewedLocation),
+        resolvedOverloadOf: z.number().int().optional()
+          .describe('From a call: definitions holds only the declaration the compiler resolved the call to, of this many.'),
+        resolvedSignature: z.literal(true).optional()
+          .describe('From a call: definitions holds only the call signature of the symbol\'s type the call resolved to (a dual API).'),
+      }),
+    };
+  },
   async run(provider, { repo, commit, ...target }) {
     return gotoDefinition(await openIndex(provider, { repo, commit }), target);
   },

@@ -4,35 +4,39 @@ import { SKIPPED_REASONS } from '@sextant/format';
 import { indexStatus } from '@sextant/query';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
-import { answerOutput, commitInput } from '../schema-parts.ts';
-
-const languageSummary = z.object({ files: z.number().int(), precision: z.enum(['compiler', 'syntactic']) });
+import { schemaParts } from '../schema-parts.ts';
 
 export const indexStatusTool = defineTool({
   name: 'index_status',
   title: 'Index status',
   description:
     'The repository and commit served: build, versions, languages and precision, counts, skipped files. With commit: is it indexed?',
-  input: z.strictObject({ ...commitInput }),
-  output: z.object({
-    ...answerOutput,
-    state: z.literal('ready'),
-    commitDate: z.string(),
-    builtAt: z.string(),
-    indexer: z.object({ name: z.string(), version: z.string() }),
-    parsers: z.record(z.string(), z.string()),
-    libraryModels: z.array(z.object({ name: z.string(), version: z.string() })).describe('Library API models (JDK, Kotlin stdlib) the Java/Kotlin resolution typed library calls with.'),
-    formatVersion: z.number().int(),
-    languages: z.record(z.string(), languageSummary),
-    counts: z.object({
-      files: z.number().int(), symbols: z.number().int(), references: z.number().int(), edges: z.number().int(),
-      unresolved: z.number().int().describe('Identifiers in reference positions the indexers resolved to nothing; answers about a same-named symbol report them.'),
-    }),
-    shards: z.object({ count: z.number().int(), bytes: z.number().int() }),
-    skipped: z.array(z.object({ path: z.string(), reason: z.enum(SKIPPED_REASONS), detail: z.string() })),
-    warnings: z.array(z.string()),
-    requested: z.object({ commit: z.string(), matches: z.boolean() }).optional(),
-  }),
+  schemas: () => {
+    const { answerOutput, commitInput } = schemaParts();
+    const languageSummary = z.object({ files: z.number().int(), precision: z.enum(['compiler', 'syntactic']) });
+    return {
+      input: z.strictObject({ ...commitInput }),
+      output: z.object({
+        ...answerOutput,
+        state: z.literal('ready'),
+        commitDate: z.string(),
+        builtAt: z.string(),
+        indexer: z.object({ name: z.string(), version: z.string() }),
+        parsers: z.record(z.string(), z.string()),
+        libraryModels: z.array(z.object({ name: z.string(), version: z.string() })).describe('Library API models (JDK, Kotlin stdlib) the Java/Kotlin resolution typed library calls with.'),
+        formatVersion: z.number().int(),
+        languages: z.record(z.string(), languageSummary),
+        counts: z.object({
+          files: z.number().int(), symbols: z.number().int(), references: z.number().int(), edges: z.number().int(),
+          unresolved: z.number().int().describe('Identifiers in reference positions the indexers resolved to nothing; answers about a same-named symbol report them.'),
+        }),
+        shards: z.object({ count: z.number().int(), bytes: z.number().int() }),
+        skipped: z.array(z.object({ path: z.string(), reason: z.enum(SKIPPED_REASONS), detail: z.string() })),
+        warnings: z.array(z.string()),
+        requested: z.object({ commit: z.string(), matches: z.boolean() }).optional(),
+      }),
+    };
+  },
   async run(provider, args) {
     return indexStatus(await openIndex(provider, args), args.commit);
   },

@@ -3,23 +3,29 @@
 import * as z from 'zod';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
-import { answerOutput, commitInput, targetInput } from '../schema-parts.ts';
+import { schemaParts } from '../schema-parts.ts';
 import { indexDiff } from './plan-index-diff.ts';
 import { planRenameFromIndex } from './plan-from-index.ts';
 import { renderPlan } from './plan-render.ts';
-import { planAnswerOutput } from './plan-schema.ts';
+import { planSchemas } from './plan-schema.ts';
 
 export const planRenameTool = defineTool({
   name: 'plan_rename',
   title: 'Plan a rename',
   description:
     'Plans a rename everywhere, overriding members too: per-file hashes and edits, planHash, conflicts, diff. Writes nothing (`runner apply`).',
-  input: z.strictObject({
-    ...targetInput,
-    newName: z.string().min(1).max(512),
-    ...commitInput,
-  }),
-  output: z.object({ ...answerOutput, ...planAnswerOutput }),
+  schemas: () => {
+    const { answerOutput, commitInput, targetInput } = schemaParts();
+    const { planAnswerOutput } = planSchemas();
+    return {
+      input: z.strictObject({
+        ...targetInput,
+        newName: z.string().min(1).max(512),
+        ...commitInput,
+      }),
+      output: z.object({ ...answerOutput, ...planAnswerOutput }),
+    };
+  },
   async run(provider, { repo, commit, newName, ...target }, context) {
     const reader = await openIndex(provider, { repo, commit });
     const plan = await context.signPlan(await planRenameFromIndex(reader, target, newName));

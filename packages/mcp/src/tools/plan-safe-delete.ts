@@ -2,19 +2,25 @@
 import * as z from 'zod';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
-import { answerOutput, commitInput, targetInput } from '../schema-parts.ts';
+import { schemaParts } from '../schema-parts.ts';
 import { indexDiff } from './plan-index-diff.ts';
 import { planSafeDeleteFromIndex } from './plan-from-index.ts';
 import { renderPlan } from './plan-render.ts';
-import { planAnswerOutput } from './plan-schema.ts';
+import { planSchemas } from './plan-schema.ts';
 
 export const planSafeDeleteTool = defineTool({
   name: 'plan_safe_delete',
   title: 'Plan a safe delete',
   description:
     'Plans deleting a symbol; each use or override is a conflict (blocked false: nothing known uses it). Writes nothing (`runner apply`).',
-  input: z.strictObject({ ...targetInput, ...commitInput }),
-  output: z.object({ ...answerOutput, ...planAnswerOutput }),
+  schemas: () => {
+    const { answerOutput, commitInput, targetInput } = schemaParts();
+    const { planAnswerOutput } = planSchemas();
+    return {
+      input: z.strictObject({ ...targetInput, ...commitInput }),
+      output: z.object({ ...answerOutput, ...planAnswerOutput }),
+    };
+  },
   async run(provider, { repo, commit, ...target }, context) {
     const reader = await openIndex(provider, { repo, commit });
     const plan = await context.signPlan(await planSafeDeleteFromIndex(reader, target));

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { READ_FILE_PAGE, readFile } from '@sextant/query';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
-import { answerOutput, commitInput, location, pageInput, pageOutput, symbolSummary, targetInput } from '../schema-parts.ts';
+import { pageInput, schemaParts } from '../schema-parts.ts';
 import { renderLocation, renderPage, renderSymbol } from '../render.ts';
 
 export const readFileTool = defineTool({
@@ -11,26 +11,31 @@ export const readFileTool = defineTool({
   title: 'Read file',
   description:
     'Numbered lines at the indexed commit: of a file (path; startLine, endLine inclusive), or of a symbol\'s whole declaration with its doc comment (any target). Continue with nextCursor.',
-  input: z.strictObject({
-    ...targetInput,
-    path: z.string().min(1).max(4096).optional(),
-    startLine: z.number().int().min(1).optional(),
-    endLine: z.number().int().min(1).optional(),
-    ...pageInput(READ_FILE_PAGE),
-    ...commitInput,
-  }),
-  output: z.object({
-    ...answerOutput,
-    path: z.string(),
-    startLine: z.number().int(),
-    endLine: z.number().int(),
-    lines: z.array(z.object({ line: z.number().int(), text: z.string() })),
-    symbol: symbolSummary.optional().describe('Read by symbol: the symbol read.'),
-    declaration: z.object({ startLine: z.number().int(), endLine: z.number().int() }).optional()
-      .describe('Read by symbol: the whole declaration\'s lines, doc comment included.'),
-    otherDeclarations: z.array(z.object(location)).optional().describe('Read by symbol: its other declarations, not read.'),
-    ...pageOutput,
-  }),
+  schemas: () => {
+    const { answerOutput, commitInput, location, pageOutput, symbolSummary, targetInput } = schemaParts();
+    return {
+      input: z.strictObject({
+        ...targetInput,
+        path: z.string().min(1).max(4096).optional(),
+        startLine: z.number().int().min(1).optional(),
+        endLine: z.number().int().min(1).optional(),
+        ...pageInput(READ_FILE_PAGE),
+        ...commitInput,
+      }),
+      output: z.object({
+        ...answerOutput,
+        path: z.string(),
+        startLine: z.number().int(),
+        endLine: z.number().int(),
+        lines: z.array(z.object({ line: z.number().int(), text: z.string() })),
+        symbol: symbolSummary.optional().describe('Read by symbol: the symbol read.'),
+        declaration: z.object({ startLine: z.number().int(), endLine: z.number().int() }).optional()
+          .describe('Read by symbol: the whole declaration\'s lines, doc comment included.'),
+        otherDeclarations: z.array(z.object(location)).optional().describe('Read by symbol: its other declarations, not read.'),
+        ...pageOutput,
+      }),
+    };
+  },
   async run(provider, { repo, commit, ...params }) {
     return readFile(await openIndex(provider, { repo, commit, cursor: params.cursor }), params);
   },

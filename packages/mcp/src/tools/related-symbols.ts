@@ -4,33 +4,37 @@ import * as z from 'zod';
 import { findImplementations, findSuperMethods, IMPLEMENTATIONS_PAGE } from '@sextant/query';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
-import { answerOutput, commitInput, pageInput, pageOutput, peer, symbolSummary, targetInput, unresolvedOutput } from '../schema-parts.ts';
+import { pageInput, schemaParts } from '../schema-parts.ts';
 import { renderPage, renderSymbol, renderUnresolved } from '../render.ts';
-
-const output = z.object({
-  ...answerOutput,
-  symbol: symbolSummary,
-  results: z.array(symbolSummary.extend({
-    depth: z.number().int().describe('Steps from the target (1: direct).'),
-    relation: z.enum(['extends', 'implements', 'overrides']),
-    via: peer.optional().describe('The symbol one step closer to the target, for depth > 1.'),
-  })),
-  unresolved: unresolvedOutput.describe('What could not be decided: supertypes named like a type found that resolved to nothing; same-named members with as many parameters that no override links.'),
-  ...pageOutput,
-});
 
 export const findImplementationsTool = defineTool({
   name: 'find_implementations',
   title: 'Find implementations',
   description:
     'What implements or extends a type, or overrides a member, transitively (via: the step between): on an interface method, the code that runs. direction supers: what a member overrides or implements, up the chain.',
-  input: z.strictObject({
-    ...targetInput,
-    direction: z.enum(['implementations', 'supers']).optional(),
-    ...pageInput(IMPLEMENTATIONS_PAGE),
-    ...commitInput,
-  }),
-  output,
+  schemas: () => {
+    const { answerOutput, commitInput, pageOutput, peer, symbolSummary, targetInput, unresolvedOutput } = schemaParts();
+    const output = z.object({
+      ...answerOutput,
+      symbol: symbolSummary,
+      results: z.array(symbolSummary.extend({
+        depth: z.number().int().describe('Steps from the target (1: direct).'),
+        relation: z.enum(['extends', 'implements', 'overrides']),
+        via: peer.optional().describe('The symbol one step closer to the target, for depth > 1.'),
+      })),
+      unresolved: unresolvedOutput.describe('What could not be decided: supertypes named like a type found that resolved to nothing; same-named members with as many parameters that no override links.'),
+      ...pageOutput,
+    });
+    return {
+      input: z.strictObject({
+        ...targetInput,
+        direction: z.enum(['implementations', 'supers']).optional(),
+        ...pageInput(IMPLEMENTATIONS_PAGE),
+        ...commitInput,
+      }),
+      output,
+    };
+  },
   async run(provider, { repo, commit, limit, cursor, direction, ...target }) {
     const reader = await openIndex(provider, { repo, commit, cursor });
     return (direction === 'supers' ? findSuperMethods : findImplementations)(reader, target, { limit, cursor });

@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { symbolInfo } from '@sextant/query';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
-import { answerOutput, commitInput, previewedLocation, symbolSummary, targetInput } from '../schema-parts.ts';
+import { schemaParts } from '../schema-parts.ts';
 import { renderLocation, renderSymbol } from '../render.ts';
 
 export const symbolInfoTool = defineTool({
@@ -11,22 +11,27 @@ export const symbolInfoTool = defineTool({
   title: 'Symbol info',
   description:
     'A symbol\'s signature, doc, modifiers, container, declarations, precision, and counts of its references, implementations, callers, callees, supertypes.',
-  input: z.strictObject({ ...targetInput, ...commitInput }),
-  output: z.object({
-    ...answerOutput,
-    symbol: symbolSummary,
-    signature: z.string().optional(),
-    doc: z.string().optional(),
-    modifiers: z.array(z.string()),
-    container: symbolSummary.optional(),
-    local: z.boolean().describe('A local or parameter: found by position only, never by search.'),
-    precision: z.enum(['compiler', 'syntactic']),
-    definitions: z.array(previewedLocation),
-    counts: z.object({
-      references: z.number().int(), implementations: z.number().int(), callers: z.number().int(),
-      callees: z.number().int(), supertypes: z.number().int(), superMethods: z.number().int(),
-    }),
-  }),
+  schemas: () => {
+    const { answerOutput, commitInput, previewedLocation, symbolSummary, targetInput } = schemaParts();
+    return {
+      input: z.strictObject({ ...targetInput, ...commitInput }),
+      output: z.object({
+        ...answerOutput,
+        symbol: symbolSummary,
+        signature: z.string().optional(),
+        doc: z.string().optional(),
+        modifiers: z.array(z.string()),
+        container: symbolSummary.optional(),
+        local: z.boolean().describe('A local or parameter: found by position only, never by search.'),
+        precision: z.enum(['compiler', 'syntactic']),
+        definitions: z.array(previewedLocation),
+        counts: z.object({
+          references: z.number().int(), implementations: z.number().int(), callers: z.number().int(),
+          callees: z.number().int(), supertypes: z.number().int(), superMethods: z.number().int(),
+        }),
+      }),
+    };
+  },
   async run(provider, { repo, commit, ...target }) {
     return symbolInfo(await openIndex(provider, { repo, commit }), target);
   },

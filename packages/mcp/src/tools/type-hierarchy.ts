@@ -3,7 +3,7 @@ import * as z from 'zod';
 import { TYPE_HIERARCHY_BOUNDS, typeHierarchy } from '@sextant/query';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
-import { answerOutput, commitInput, graphBounds, graphOutput, symbolSummary, targetInput } from '../schema-parts.ts';
+import { graphBounds, schemaParts } from '../schema-parts.ts';
 import { distinctNames, renderSymbol } from '../render.ts';
 
 export const typeHierarchyTool = defineTool({
@@ -11,20 +11,25 @@ export const typeHierarchyTool = defineTool({
   title: 'Type hierarchy',
   description:
     'Supertypes and subtypes of a type: nodes (depth < 0 above, > 0 below) and extends/implements edges.',
-  input: z.strictObject({
-    ...targetInput,
-    direction: z.enum(['supertypes', 'subtypes', 'both']).optional().describe('Default both.'),
-    ...graphBounds(TYPE_HIERARCHY_BOUNDS),
-    ...commitInput,
-  }),
-  output: z.object({
-    ...answerOutput,
-    symbol: symbolSummary,
-    direction: z.enum(['supertypes', 'subtypes', 'both']),
-    nodes: z.array(symbolSummary.extend({ depth: z.number().int() })),
-    edges: z.array(z.object({ from: z.string(), to: z.string(), kind: z.enum(['extends', 'implements']) })),
-    ...graphOutput,
-  }),
+  schemas: () => {
+    const { answerOutput, commitInput, graphOutput, symbolSummary, targetInput } = schemaParts();
+    return {
+      input: z.strictObject({
+        ...targetInput,
+        direction: z.enum(['supertypes', 'subtypes', 'both']).optional().describe('Default both.'),
+        ...graphBounds(TYPE_HIERARCHY_BOUNDS),
+        ...commitInput,
+      }),
+      output: z.object({
+        ...answerOutput,
+        symbol: symbolSummary,
+        direction: z.enum(['supertypes', 'subtypes', 'both']),
+        nodes: z.array(symbolSummary.extend({ depth: z.number().int() })),
+        edges: z.array(z.object({ from: z.string(), to: z.string(), kind: z.enum(['extends', 'implements']) })),
+        ...graphOutput,
+      }),
+    };
+  },
   async run(provider, { repo, commit, direction, depth, maxNodes, ...target }) {
     return typeHierarchy(await openIndex(provider, { repo, commit }), target, { direction, depth, maxNodes });
   },

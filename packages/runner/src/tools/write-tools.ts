@@ -6,7 +6,7 @@
 // with the server's key (this user's runner key); apply_plan applies only a plan a trusted key signed.
 import * as z from 'zod';
 import { SextantError, type Plan } from '@sextant/format';
-import { defineTool, planAnswerOutput, planSchema, renderPlan, targetInput, type ToolContext, type ToolDefinition } from '@sextant/mcp';
+import { defineTool, planSchemas, renderPlan, schemaParts, type ToolContext, type ToolDefinition } from '@sextant/mcp';
 import { applyPlan, checkPlan } from '../apply/apply-plan.ts';
 import type { OperationRequest } from '../planning/operation-request.ts';
 import { planOperation } from '../planning/plan-operation.ts';
@@ -25,7 +25,7 @@ const phaseInput = {
 const output = z.object({
   repo: z.string(),
   commit: z.string().describe('The commit the plan was made against (the index\'s).'),
-  ...planAnswerOutput,
+  ...planSchemas().planAnswerOutput,
   applied: z.boolean().describe('True when the files were written; false for a preview.'),
   files: z.array(z.object({ path: z.string(), change: z.string() })).optional().describe('What was written, when applied.'),
 });
@@ -58,8 +58,7 @@ export function writeTools(ctx: RefactorContext): ToolDefinition[] {
     name: string, title: string, description: string, extra: S, request: (args: Record<string, any>) => OperationRequest,
   ) => defineTool({
     name, title, description, annotations: WRITE_ANNOTATIONS,
-    input: z.strictObject({ ...targetInput, ...extra, ...phaseInput }),
-    output,
+    schemas: () => ({ input: z.strictObject({ ...schemaParts().targetInput, ...extra, ...phaseInput }), output }),
     run: async (_provider, args, tool) => {
       const { planHash, force, ...rest } = args as Record<string, any>;
       return twoPhase(ctx, tool, request(rest), planHash, force);
@@ -70,8 +69,7 @@ export function writeTools(ctx: RefactorContext): ToolDefinition[] {
   const code = { text: z.string().max(1_000_000).describe('The code, with any line endings (they are made the file\'s own).') };
   const fileTool = (name: string, title: string, description: string, operation: 'reformat_file' | 'organize_imports') => defineTool({
     name, title, description, annotations: WRITE_ANNOTATIONS,
-    input: z.strictObject({ path: z.string().min(1).max(4096).describe('Repository-relative path of a TypeScript or JavaScript file.'), ...phaseInput }),
-    output,
+    schemas: () => ({ input: z.strictObject({ path: z.string().min(1).max(4096).describe('Repository-relative path of a TypeScript or JavaScript file.'), ...phaseInput }), output }),
     run: async (_provider, { path, planHash, force }, tool) => twoPhase(ctx, tool, { operation, path }, planHash, force),
     render,
   });
@@ -108,8 +106,7 @@ export function writeTools(ctx: RefactorContext): ToolDefinition[] {
       title: 'Apply a plan',
       description: 'Applies a plan exactly as plan_rename, plan_safe_delete or a preview returned it (for example one attached to a pull request by a review bot): it must be signed by this user\'s runner key or a key the user trusts (`runner trust add`), else PLAN_UNTRUSTED; the planHash must match the plan, every file must still have the content the plan expects (BLAKE3), and a plan with conflicts needs force. All files or none are written.',
       annotations: WRITE_ANNOTATIONS,
-      input: z.strictObject({ plan: planSchema.describe('The plan, unchanged.'), force: phaseInput.force }),
-      output,
+      schemas: () => ({ input: z.strictObject({ plan: planSchemas().planSchema.describe('The plan, unchanged.'), force: phaseInput.force }), output }),
       async run(_provider, { plan, force }) {
         const checked = checkPlan(plan, force);
         // No override here: whoever calls the tool is not necessarily the user who would vouch for the plan.
