@@ -13,6 +13,7 @@ import { sha256Hex } from './hash.ts';
 import {
   bucketOfShardName, FORMAT_VERSION, impliedShardCount, impliedShardNames, MANIFEST_FILE, NAMES_SHARD, FILE_TABLE_SHARD, type Manifest, type ShardEntry,
 } from './manifest.ts';
+import { readManifestFields } from './manifest-fields.ts';
 import { manifestSchema } from './manifest-schema.ts';
 import { NameShard } from './name-shard.ts';
 import { bucketOf, pathKey } from './symbol-id.ts';
@@ -67,14 +68,18 @@ export function parseManifest(text: string, where: string, recorded?: RecordedDi
       'Rebuild the index with the indexer that matches this server, or upgrade the server.');
   }
   if (recorded) checkDigest(where, recorded);
-  const parsed = manifestSchema.safeParse(value);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    const field = fieldPath(issue.path);
-    throw corrupt(`The manifest at ${where} is invalid: ${field ? `"${field}"` : 'the manifest'}: ${issueText(issue)}.`, { field });
+  // The parsed copy, not `value`: the schema strips nothing callers rely on, and unknown fields stay
+  // out. Checked by hand (manifest-fields.ts); manifestSchema only words what is wrong.
+  let manifest = readManifestFields(value);
+  if (!manifest) {
+    const parsed = manifestSchema().safeParse(value);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0]!;
+      const field = fieldPath(issue.path);
+      throw corrupt(`The manifest at ${where} is invalid: ${field ? `"${field}"` : 'the manifest'}: ${issueText(issue)}.`, { field });
+    }
+    manifest = parsed.data as Manifest;
   }
-  // The parsed copy, not `value`: the schema strips nothing callers rely on, and unknown fields stay out.
-  const manifest = parsed.data as Manifest;
   checkConsistency(manifest, where);
   return manifest;
 }

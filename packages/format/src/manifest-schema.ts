@@ -10,14 +10,26 @@ import { FORMAT_VERSION, SKIPPED_REASONS } from './manifest.ts';
 import { isValidRepoName } from './object-layout.ts';
 import { LANGUAGES } from './records.ts';
 
-const count = z.number().int().min(0);
-const lowerHex = (digits: number) => z.string().regex(new RegExp(`^[0-9a-f]{${digits}}$`));
-// leadingBits (hash.ts) reads 20 bits of a key: the most buckets any reader can address.
-const bucketBits = z.number().int().min(0).max(20);
-// The object layout's rule (it becomes key segments); a refinement, so the JSON Schema says minLength only.
-const repoName = z.string().min(1).refine(isValidRepoName, { message: 'is not a repository name of the form owner/name' });
+/**
+ * Built on first use, once: parseManifest checks fields by hand (manifest-fields.ts) and needs the
+ * schema only to word a refusal, so a reader that meets only sound manifests never builds it.
+ */
+export const manifestSchema = once(() => {
+  const count = z.number().int().min(0);
+  const lowerHex = (digits: number) => z.string().regex(new RegExp(`^[0-9a-f]{${digits}}$`));
+  // leadingBits (hash.ts) reads 20 bits of a key: the most buckets any reader can address.
+  const bucketBits = z.number().int().min(0).max(20);
+  // The object layout's rule (it becomes key segments); a refinement, so the JSON Schema says minLength only.
+  const repoName = z.string().min(1).refine(isValidRepoName, { message: 'is not a repository name of the form owner/name' });
+  return buildManifestSchema(count, lowerHex, bucketBits, repoName);
+});
 
-export const manifestSchema = z.object({
+function once<T>(build: () => T): () => T {
+  let value: T | undefined;
+  return () => (value ??= build());
+}
+
+const buildManifestSchema = (count: z.ZodNumber, lowerHex: (digits: number) => z.ZodString, bucketBits: z.ZodNumber, repoName: z.ZodString) => z.object({
   formatVersion: z.literal(FORMAT_VERSION)
     .describe('Format of the index. Readers refuse any other version (INDEX_VERSION_UNSUPPORTED).'),
   repo: repoName.describe('The repository, as owner/name.'),

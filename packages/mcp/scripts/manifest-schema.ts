@@ -12,7 +12,7 @@ import type { Check, MutuallyAssignable, SameKeys } from '../src/schema-type-che
 export { manifestSchema };
 
 // ---- Compile-time checks: the schema and the interface describe the same objects. ----
-type Parsed = z.output<typeof manifestSchema>;
+type Parsed = z.output<ReturnType<typeof manifestSchema>>;
 
 /** Never used at run time: it only compiles while the schema matches the Manifest interface. */
 export type ManifestSchemaMatchesInterface = [

@@ -54,7 +54,7 @@ export function schemaFiles(tools: readonly ToolDefinition[] = READ_TOOLS): Map<
   }
   // io 'input': objects stay open (no additionalProperties: false), as parseManifest ignores fields
   // it does not know, so a newer indexer of the same format version may add some.
-  const { $schema: _dialect, ...manifest } = z.toJSONSchema(manifestSchema, { io: 'input' }) as JsonSchema;
+  const { $schema: _dialect, ...manifest } = z.toJSONSchema(manifestSchema(), { io: 'input' }) as JsonSchema;
   files.set(MANIFEST_SCHEMA_FILE, serialize({
     ...header(MANIFEST_SCHEMA_FILE, 'Sextant index manifest',
       'manifest.json of a Sextant index: what the index is (repo, commit, tool versions), what it holds, and the checksum of every shard.'),

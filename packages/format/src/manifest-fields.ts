@@ -1,0 +1,97 @@
+// The field-by-field check of a manifest, by hand: exactly what manifestSchema accepts, and the
+// same stripped copy its parse returns (known fields only, in the schema's order), without zod. A
+// fresh worker isolate parses a manifest on its first call; zod spends tens of milliseconds of CPU
+// there (building its parsers, then walking thousands of shard entries), more than the call's whole
+// budget, where this loop costs well under one. When anything is wrong this answers undefined and
+// parseManifest runs manifestSchema, which words the refusal. A test compares the two on valid
+// manifests and on every field broken in turn (test/manifest-fields.test.ts).
+import { regexes } from 'zod/v4/core';
+import { FORMAT_VERSION, SKIPPED_REASONS, type Manifest } from './manifest.ts';
+import { isValidRepoName } from './object-layout.ts';
+import { LANGUAGES } from './records.ts';
+
+type Json = Record<string, unknown>;
+
+/** zod's own pattern for z.iso.datetime({ offset: true }), so both checks accept the same dates. */
+const DATETIME = regexes.datetime({ offset: true, local: false, precision: null });
+const COMMIT = /^[0-9a-f]{40}$/;
+const SHA256 = /^[0-9a-f]{64}$/;
+const MAX_BUCKET_BITS = 20;
+const LANGUAGE_SET: ReadonlySet<string> = new Set(LANGUAGES);
+const SKIPPED_SET: ReadonlySet<string> = new Set(SKIPPED_REASONS);
+const PRECISIONS: ReadonlySet<string> = new Set(['compiler', 'syntactic']);
+
+/** The manifest as manifestSchema's parse would return it, or undefined when manifestSchema would refuse it. */
+export function readManifestFields(value: unknown): Manifest | undefined {
+  if (!isRecord(value)) return undefined;
+  const { formatVersion, repo, commit, commitDate, builtAt, indexer, parsers, libraryModels, layout, counts, languages, skipped, warnings, shards } = value;
+  if (formatVersion !== FORMAT_VERSION) return undefined;
+  if (typeof repo !== 'string' || repo.length === 0 || !isValidRepoName(repo)) return undefined;
+  if (typeof commit !== 'string' || !COMMIT.test(commit)) return undefined;
+  if (typeof commitDate !== 'string' || !DATETIME.test(commitDate) || typeof builtAt !== 'string' || !DATETIME.test(builtAt)) return undefined;
+  const tool = nameVersion(indexer);
+  if (!tool || !isRecord(parsers) || !Object.values(parsers).every((v) => typeof v === 'string')) return undefined;
+  let models: { name: string; version: string }[] | undefined;
+  if (libraryModels !== undefined) {
+    if (!Array.isArray(libraryModels)) return undefined;
+    models = [];
+    for (const model of libraryModels) {
+      const checked = nameVersion(model);
+      if (!checked) return undefined;
+      models.push(checked);
+    }
+  }
+  if (!isRecord(layout)) return undefined;
+  const { symbolBucketBits, fileBucketBits, changeBucketBits, unresolvedBucketBits } = layout;
+  if (![symbolBucketBits, fileBucketBits, changeBucketBits, unresolvedBucketBits].every((bits) => isCount(bits) && bits <= MAX_BUCKET_BITS)) return undefined;
+  if (!isRecord(counts)) return undefined;
+  const { files, symbols, references, edges, unresolved } = counts;
+  if (![files, symbols, references, edges, unresolved].every(isCount)) return undefined;
+  if (!isRecord(languages)) return undefined;
+  const languageCopy: Json = {};
+  for (const [language, entry] of Object.entries(languages)) {
+    if (!LANGUAGE_SET.has(language) || !isRecord(entry) || !isCount(entry.files) || typeof entry.precision !== 'string' || !PRECISIONS.has(entry.precision)) return undefined;
+    languageCopy[language] = { files: entry.files, precision: entry.precision };
+  }
+  if (!Array.isArray(skipped)) return undefined;
+  const skippedCopy: Json[] = [];
+  for (const file of skipped) {
+    if (!isRecord(file) || typeof file.path !== 'string' || typeof file.reason !== 'string' || !SKIPPED_SET.has(file.reason) || typeof file.detail !== 'string') return undefined;
+    skippedCopy.push({ path: file.path, reason: file.reason, detail: file.detail });
+  }
+  if (!Array.isArray(warnings) || !warnings.every((w) => typeof w === 'string')) return undefined;
+  if (!isRecord(shards)) return undefined;
+  const shardCopy: Json = {};
+  for (const name in shards) {
+    if (!Object.hasOwn(shards, name)) continue;
+    const entry = shards[name];
+    if (!isRecord(entry)) return undefined;
+    const { sha256, bytes, records } = entry;
+    if (typeof sha256 !== 'string' || !SHA256.test(sha256) || !isCount(bytes) || !isCount(records)) return undefined;
+    shardCopy[name] = { sha256, bytes, records };
+  }
+  return {
+    formatVersion, repo, commit, commitDate, builtAt, indexer: tool, parsers: { ...parsers } as Record<string, string>,
+    ...(models ? { libraryModels: models } : {}),
+    layout: { symbolBucketBits, fileBucketBits, changeBucketBits, unresolvedBucketBits },
+    counts: { files, symbols, references, edges, unresolved },
+    languages: languageCopy, skipped: skippedCopy, warnings: [...warnings], shards: shardCopy,
+  } as unknown as Manifest;
+}
+
+function nameVersion(value: unknown): { name: string; version: string } | undefined {
+  if (!isRecord(value) || typeof value.name !== 'string' || typeof value.version !== 'string') return undefined;
+  return { name: value.name, version: value.version };
+}
+
+/** zod's int().min(0): a safe integer, not negative. */
+function isCount(value: unknown): value is number {
+  return typeof value === 'number' && Number.isSafeInteger(value) && value >= 0;
+}
+
+/** A JSON object (zod's record and object accept no array, and nothing but plain objects). */
+function isRecord(value: unknown): value is Json {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
