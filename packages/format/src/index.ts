@@ -14,6 +14,7 @@ export * from './file-table.ts';
 export * from './change-shard.ts';
 export * from './name-shard.ts';
 export * from './unresolved-shard.ts';
+export * from './graph-shard.ts';
 export * from './text-shard.ts';
 export * from './shard-view.ts';
 export * from './manifest.ts';

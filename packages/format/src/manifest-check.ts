@@ -9,9 +9,10 @@ import { SextantError } from './errors.ts';
 import { ChangeShard } from './change-shard.ts';
 import { FileShard } from './file-shard.ts';
 import { FileTable } from './file-table.ts';
+import { GraphShard, graphStarts } from './graph-shard.ts';
 import { sha256Hex } from './hash.ts';
 import {
-  bucketOfShardName, FORMAT_VERSION, impliedShardCount, impliedShardNames, MANIFEST_FILE, NAMES_SHARD, FILE_TABLE_SHARD, type Manifest, type ShardEntry,
+  bucketOfShardName, FORMAT_VERSION, graphShardName, impliedShardCount, impliedShardNames, MANIFEST_FILE, NAMES_SHARD, FILE_TABLE_SHARD, type Manifest, type ShardEntry,
 } from './manifest.ts';
 import { readManifestFields } from './manifest-fields.ts';
 import { manifestSchema } from './manifest-schema.ts';
@@ -97,7 +98,7 @@ function checkDigest(where: string, { actual, expected, recordedIn }: RecordedDi
 /** Relations between fields that the schema cannot state. Linear in the number of shards. */
 function checkConsistency(manifest: Manifest, where: string): void {
   const { layout, shards, counts } = manifest;
-  const layoutText = `symbolBucketBits ${layout.symbolBucketBits}, fileBucketBits ${layout.fileBucketBits}, changeBucketBits ${layout.changeBucketBits}, unresolvedBucketBits ${layout.unresolvedBucketBits}`;
+  const layoutText = `symbolBucketBits ${layout.symbolBucketBits}, fileBucketBits ${layout.fileBucketBits}, changeBucketBits ${layout.changeBucketBits}, unresolvedBucketBits ${layout.unresolvedBucketBits}, graphBucketBits ${layout.graphBucketBits}`;
   let symbolRecords = 0;
   let fileRecords = 0;
   let changeRecords = 0;
@@ -152,7 +153,7 @@ function checkConsistency(manifest: Manifest, where: string): void {
 
 /** How many records a decoded shard (a view from shardView) holds, as its manifest entry counts them. */
 export function recordsOf(view: unknown): number {
-  if (view instanceof SymbolShard || view instanceof NameShard || view instanceof FileTable || view instanceof UnresolvedShard) return view.size;
+  if (view instanceof SymbolShard || view instanceof NameShard || view instanceof FileTable || view instanceof UnresolvedShard || view instanceof GraphShard) return view.size;
   if (view instanceof FileShard || view instanceof TextShard || view instanceof ChangeShard) return view.paths.length;
   throw new SextantError('INTERNAL', 'recordsOf was given something that is not a shard view.', 'This is a bug in Sextant; report it.');
 }
@@ -160,10 +161,12 @@ export function recordsOf(view: unknown): number {
 /**
  * Checks a decoded shard (a view from shardView) against the manifest entry it was read under:
  * the kind its name says, the record count of the entry, and records of the entry's own bucket
- * (its first and last, which bound a sorted shard). Run on every use, cached or not: the same
- * bytes listed under another name are another shard's. Constant time.
+ * (its first and last, which bound a sorted shard; for a graph shard, its range of ordinals). Run
+ * on every use, cached or not: the same bytes listed under another name are another shard's.
+ * Constant time, but for a graph shard linear in the number of graph shards (at most 16).
  */
-export function checkShardHolds(name: string, view: unknown, entry: ShardEntry, layout: Manifest['layout'], where: string): void {
+export function checkShardHolds(name: string, view: unknown, entry: ShardEntry, manifest: Pick<Manifest, 'layout' | 'shards'>, where: string): void {
+  const { layout } = manifest;
   const expected = name === NAMES_SHARD ? { kind: 'names' as const, bucket: 0 }
     : name === FILE_TABLE_SHARD ? { kind: 'filetable' as const, bucket: 0 } : bucketOfShardName(name, layout);
   let size: number;
@@ -184,6 +187,12 @@ export function checkShardHolds(name: string, view: unknown, entry: ShardEntry, 
     bits = layout.unresolvedBucketBits;
     const names = view.names;
     bucketKeys = () => [unresolvedNameKey(names[0]!), unresolvedNameKey(names[names.length - 1]!)];
+  } else if (expected?.kind === 'graph' && view instanceof GraphShard) {
+    size = view.size;
+    const start = graphStarts(graphRecords(manifest))[expected.bucket];
+    if (view.start !== start) {
+      throw corrupt(`Shard ${name} of ${where} (${entry.sha256}) holds graph nodes from ${view.start}, but the manifest's graph shards place ${start} first: the manifest lists another shard's bytes under its name.`, { shard: name });
+    }
   } else if (expected?.kind === 'names' && view instanceof NameShard) {
     size = view.size;
   } else if (expected?.kind === 'filetable' && view instanceof FileTable) {
@@ -197,6 +206,11 @@ export function checkShardHolds(name: string, view: unknown, entry: ShardEntry, 
   if (bucketKeys && size > 0 && bucketKeys().some((key) => bucketOf(key, bits) !== expected.bucket)) {
     throw corrupt(`Shard ${name} of ${where} (${entry.sha256}) holds records of another bucket: the manifest lists another shard's bytes under its name.`, { shard: name });
   }
+}
+
+/** The record counts of the manifest's graph shards, in bucket order (graphStarts). */
+export function graphRecords(manifest: Pick<Manifest, 'layout' | 'shards'>): number[] {
+  return Array.from({ length: 2 ** manifest.layout.graphBucketBits }, (_, g) => manifest.shards[graphShardName(g)]?.records ?? 0);
 }
 
 function corrupt(message: string, data: Record<string, unknown> = {}): SextantError {

@@ -6,6 +6,7 @@
 // objects. Relations between fields (the shards a layout implies, counts that must agree) are not
 // expressible here: manifest-check.ts checks them after this schema.
 import * as z from 'zod';
+import { GRAPH_MAX_BUCKET_BITS } from './graph-shard.ts';
 import { FORMAT_VERSION, SKIPPED_REASONS } from './manifest.ts';
 import { isValidRepoName } from './object-layout.ts';
 import { LANGUAGES } from './records.ts';
@@ -40,8 +41,11 @@ const buildManifestSchema = (count: z.ZodNumber, lowerHex: (digits: number) => z
   parsers: z.record(z.string(), z.string()).describe('Version of each compiler or parser used, by name.'),
   libraryModels: z.array(z.object({ name: z.string(), version: z.string() })).optional()
     .describe('Models of library APIs (the JDK, the Kotlin stdlib) that syntactic resolution typed library members with, by name and library version.'),
-  layout: z.object({ symbolBucketBits: bucketBits, fileBucketBits: bucketBits, changeBucketBits: bucketBits, unresolvedBucketBits: bucketBits })
-    .describe('Symbols live in 2^symbolBucketBits shards by key, files and texts in 2^fileBucketBits shards by path, change records in 2^changeBucketBits shards by path, unresolved identifiers in 2^unresolvedBucketBits shards by name; every one of them is listed in shards.'),
+  layout: z.object({
+    symbolBucketBits: bucketBits, fileBucketBits: bucketBits, changeBucketBits: bucketBits, unresolvedBucketBits: bucketBits,
+    graphBucketBits: z.number().int().min(0).max(GRAPH_MAX_BUCKET_BITS),
+  })
+    .describe('Symbols live in 2^symbolBucketBits shards by key, files and texts in 2^fileBucketBits shards by path, change records in 2^changeBucketBits shards by path, unresolved identifiers in 2^unresolvedBucketBits shards by name, the nodes of the graph (symbols with edges) in 2^graphBucketBits shards by ranges of their ordinals; every one of them is listed in shards.'),
   counts: z.object({
     files: count, symbols: count, references: count, edges: count,
     unresolved: count.describe('Identifiers in reference positions that the indexers resolved to nothing.'),
@@ -59,6 +63,6 @@ const buildManifestSchema = (count: z.ZodNumber, lowerHex: (digits: number) => z
   shards: z.record(z.string(), z.object({
     sha256: lowerHex(64).describe("sha256 of the shard's bytes; also its content address in object storage."),
     bytes: count,
-    records: count.describe('Records the shard holds: symbols in a symbol shard, files in a file, text or change shard, entries in the name shard, names in an unresolved shard.'),
+    records: count.describe('Records the shard holds: symbols in a symbol shard, files in a file, text or change shard, entries in the name shard, names in an unresolved shard, nodes in a graph shard (whose ranges of ordinals follow from these counts in bucket order).'),
   })).describe('Every shard of the index by name (every bucket the layout implies, names and filetable); readers verify each against its entry before decoding it.'),
 });

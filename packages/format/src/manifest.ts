@@ -12,8 +12,10 @@ import type { Language } from './records.ts';
  * it to (SymbolRecord.refDecls).
  * 7: identifiers the indexer resolved to nothing are kept: by name in unresolved shards
  * (unresolved-shard.ts), and with their reference kind in each file's change record.
+ * 8: edges live in graph shards (graph-shard.ts), with what a walk says about each node, and no
+ * longer in symbol records, which name their graph node instead.
  */
-export const FORMAT_VERSION = 7;
+export const FORMAT_VERSION = 8;
 export const MANIFEST_FILE = 'manifest.json';
 /**
  * Next to manifest.json in an index directory: its sha256, as `sha256sum` prints it, so that the
@@ -76,9 +78,10 @@ export interface Manifest {
    * Shard layout: symbols live in 2^symbolBucketBits buckets by key, files (and their texts) in
    * 2^fileBucketBits by path, change records in 2^changeBucketBits by path (finer: a review reads
    * the change records of a few files, and a bucket of them should hold little else), unresolved
-   * identifiers in 2^unresolvedBucketBits by name.
+   * identifiers in 2^unresolvedBucketBits by name, the graph's nodes in 2^graphBucketBits ranges of
+   * their ordinals (graph-shard.ts; at most 2^GRAPH_MAX_BUCKET_BITS).
    */
-  layout: { symbolBucketBits: number; fileBucketBits: number; changeBucketBits: number; unresolvedBucketBits: number };
+  layout: { symbolBucketBits: number; fileBucketBits: number; changeBucketBits: number; unresolvedBucketBits: number; graphBucketBits: number };
   /** unresolved: identifiers in reference positions the indexers resolved to nothing. */
   counts: { files: number; symbols: number; references: number; edges: number; unresolved: number };
   languages: Partial<Record<Language, LanguageSummary>>;
@@ -107,32 +110,37 @@ export function unresolvedShardName(bucket: number): string {
   return `unresolved/${bucket.toString(16).padStart(4, '0')}`;
 }
 
-/** The shards a layout implies, in order: every symbol bucket, every file, text, change and unresolved bucket, the names, the file table. */
+export function graphShardName(bucket: number): string {
+  return `graph/${bucket.toString(16).padStart(4, '0')}`;
+}
+
+/** The shards a layout implies, in order: every symbol bucket, every file, text, change, unresolved and graph bucket, the names, the file table. */
 export function* impliedShardNames(layout: Manifest['layout']): Generator<string> {
   for (let bucket = 0; bucket < 2 ** layout.symbolBucketBits; bucket++) yield symbolShardName(bucket);
   for (let bucket = 0; bucket < 2 ** layout.fileBucketBits; bucket++) yield fileShardName(bucket);
   for (let bucket = 0; bucket < 2 ** layout.fileBucketBits; bucket++) yield textShardName(bucket);
   for (let bucket = 0; bucket < 2 ** layout.changeBucketBits; bucket++) yield changeShardName(bucket);
   for (let bucket = 0; bucket < 2 ** layout.unresolvedBucketBits; bucket++) yield unresolvedShardName(bucket);
+  for (let bucket = 0; bucket < 2 ** layout.graphBucketBits; bucket++) yield graphShardName(bucket);
   yield NAMES_SHARD;
   yield FILE_TABLE_SHARD;
 }
 
 /** How many shards a layout implies. */
 export function impliedShardCount(layout: Manifest['layout']): number {
-  return 2 ** layout.symbolBucketBits + 2 * 2 ** layout.fileBucketBits + 2 ** layout.changeBucketBits + 2 ** layout.unresolvedBucketBits + 2;
+  return 2 ** layout.symbolBucketBits + 2 * 2 ** layout.fileBucketBits + 2 ** layout.changeBucketBits + 2 ** layout.unresolvedBucketBits + 2 ** layout.graphBucketBits + 2;
 }
 
-export type BucketedShardKind = 'symbols' | 'files' | 'texts' | 'changes' | 'unresolved';
+export type BucketedShardKind = 'symbols' | 'files' | 'texts' | 'changes' | 'unresolved' | 'graph';
 
 /** The bucket a shard name stands for under `layout`, or undefined when the layout implies no such shard. */
 export function bucketOfShardName(name: string, layout: Manifest['layout']): { kind: BucketedShardKind; bucket: number } | undefined {
-  const match = /^(symbols|files|texts|changes|unresolved)\/([0-9a-f]{4,5})$/.exec(name);
+  const match = /^(symbols|files|texts|changes|unresolved|graph)\/([0-9a-f]{4,5})$/.exec(name);
   if (!match) return undefined;
   const kind = match[1] as BucketedShardKind;
   const bucket = Number.parseInt(match[2]!, 16);
   const bits = kind === 'symbols' ? layout.symbolBucketBits : kind === 'changes' ? layout.changeBucketBits
-    : kind === 'unresolved' ? layout.unresolvedBucketBits : layout.fileBucketBits;
-  const canonical = { symbols: symbolShardName, files: fileShardName, texts: textShardName, changes: changeShardName, unresolved: unresolvedShardName }[kind](bucket);
+    : kind === 'unresolved' ? layout.unresolvedBucketBits : kind === 'graph' ? layout.graphBucketBits : layout.fileBucketBits;
+  const canonical = { symbols: symbolShardName, files: fileShardName, texts: textShardName, changes: changeShardName, unresolved: unresolvedShardName, graph: graphShardName }[kind](bucket);
   return bucket < 2 ** bits && canonical === name ? { kind, bucket } : undefined;
 }

@@ -54,8 +54,6 @@ export type Confidence = (typeof CONFIDENCES)[number];
 
 /** Stride of one entry in SymbolRecord.refs: pathIndex, line, column, endLine, endColumn, kind, fromIndex (-1: module scope), confidence. */
 export const REF_STRIDE = 8;
-/** Stride of one entry in SymbolRecord.edges: kind, direction (0 out, 1 in), peerIndex, pathIndex, line, column, endLine, endColumn (site, -1 when none). */
-export const EDGE_STRIDE = 8;
 /** Stride of one entry in FileRecord.occ: line, column, endLine, endColumn, symbolIndex, kind. */
 export const OCC_STRIDE = 6;
 
@@ -115,7 +113,8 @@ export interface SymbolRecord {
    * symbol, so defs does not hold them.
    */
   signatures?: IntList;
-  edges: IntList;
+  /** The symbol's node in the graph shards (an ordinal, graph-shard.ts), -1 when it has no edges. */
+  graph: number;
 }
 
 

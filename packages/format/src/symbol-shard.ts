@@ -1,5 +1,6 @@
-// Symbol shards: the symbols of one key bucket with their declarations, references and edges, and
-// the peers (other symbols) those name. Stored so that a reader decodes only what one question
+// Symbol shards: the symbols of one key bucket with their declarations and references, and the
+// peers (other symbols) those name; a symbol's edges are in the graph shards (graph-shard.ts), its
+// record names its node there. Stored so that a reader decodes only what one question
 // needs: the keys are one string searched in place, and each symbol is its own small MessagePack
 // record (references as delta varints) decoded when asked for. A cold worker answering about one
 // symbol pays for one record, not for the 500 around it.
@@ -9,7 +10,7 @@ import { KEY_LENGTH } from './symbol-id.ts';
 import { LANGUAGES, SYMBOL_KINDS, type PeerRecord, type SymbolRecord } from './records.ts';
 import { packInts, unpackInts, type DeltaBase } from './varint.ts';
 
-/** What a writer builds: symbols sorted by key; indexes in defs/refs/edges point into paths and peers. */
+/** What a writer builds: symbols sorted by key; indexes in defs and refs point into paths and peers. */
 export interface SymbolShardData {
   paths: string[];
   /** FILE_FLAGS of each path (parallel to paths), so references filter by test/generated in place. */
@@ -20,18 +21,17 @@ export interface SymbolShardData {
 
 const DEF_BASES: DeltaBase[] = ['prev', 'prev', 'none', 1, 2];
 const REF_BASES: DeltaBase[] = ['prev', 'prev', 'none', 1, 2, 'none', 'none', 'none'];
-const EDGE_BASES: DeltaBase[] = ['none', 'none', 'none', 'prev', 'prev', 'none', 4, 5];
 const REF_DECL_BASES: DeltaBase[] = ['none'];
 
 type StoredRecord = [
   name: string, kind: number, qname: string, lang: number, path: string | null, mods: number, signature: string | null,
   doc: string | null, container: string | null, external: SymbolRecord['external'] | null, local: 0 | 1,
-  defs: Uint8Array, refs: Uint8Array, edges: Uint8Array, previews: string[] | null, refDecls: Uint8Array | null,
+  defs: Uint8Array, refs: Uint8Array, graph: number, previews: string[] | null, refDecls: Uint8Array | null,
   signatures: Uint8Array | null,
 ];
 
 interface StoredSymbolShard extends PackedRecordColumns {
-  v: 4;
+  v: 5;
   paths: string[];
   pathFlags: Uint8Array;
   /** Keys of the symbols, KEY_LENGTH characters each, sorted. */
@@ -45,11 +45,11 @@ export function encodeSymbolShard(data: SymbolShardData): Uint8Array {
   const records = data.symbols.map((s): StoredRecord => [
     s.name, SYMBOL_KINDS.indexOf(s.kind), s.qname, LANGUAGES.indexOf(s.lang), s.path ?? null, s.mods, s.signature ?? null,
     s.doc ?? null, s.container ?? null, s.external ?? null, s.local ? 1 : 0,
-    packInts(s.defs, DEF_BASES), packInts(s.refs, REF_BASES), packInts(s.edges, EDGE_BASES), s.previews ?? null,
+    packInts(s.defs, DEF_BASES), packInts(s.refs, REF_BASES), s.graph, s.previews ?? null,
     s.refDecls ? packInts(s.refDecls, REF_DECL_BASES) : null, s.signatures ? packInts(s.signatures, DEF_BASES) : null,
   ]);
   const stored: StoredSymbolShard = {
-    v: 4,
+    v: 5,
     paths: data.paths,
     pathFlags: Uint8Array.from(data.pathFlags),
     keys: data.symbols.map((s) => s.key).join(''),
@@ -72,7 +72,7 @@ export class SymbolShard {
 
   constructor(name: string, value: unknown) {
     const stored = value as StoredSymbolShard;
-    if (!isStored(stored)) throw corrupt(name, 'is not a version 4 symbol shard');
+    if (!isStored(stored)) throw corrupt(name, 'is not a version 5 symbol shard');
     this.name = name;
     this.stored = stored;
     this.paths = stored.paths;
@@ -111,15 +111,14 @@ export class SymbolShard {
   record(index: number): SymbolRecord {
     const r = this.packed.get(index, 17) as StoredRecord;
     if (r[14] !== null && !Array.isArray(r[14])) throw corrupt(this.name, 'has a malformed record');
-    if ((r[15] !== null && !(r[15] instanceof Uint8Array)) || (r[16] !== null && !(r[16] instanceof Uint8Array))) {
+    if ((r[15] !== null && !(r[15] instanceof Uint8Array)) || (r[16] !== null && !(r[16] instanceof Uint8Array)) || !Number.isInteger(r[13]) || r[13] < -1) {
       throw corrupt(this.name, 'has a malformed record');
     }
     const refDecls = r[15] === null ? undefined : unpackInts(r[15], REF_DECL_BASES, this.name);
-    // References and edges are unpacked when first read: a definition or a summary needs neither,
-    // and a much-used symbol has tens of thousands of references.
+    // References are unpacked when first read: a definition or a summary needs none, and a much-used
+    // symbol has tens of thousands of them.
     const name = this.name;
     let refs: Int32Array | undefined;
-    let edges: Int32Array | undefined;
     return {
       key: this.key(index),
       name: r[0],
@@ -137,11 +136,9 @@ export class SymbolShard {
       ...(r[14] !== null ? { previews: r[14] } : {}),
       ...(refDecls ? { refDecls } : {}),
       ...(r[16] !== null ? { signatures: unpackInts(r[16], DEF_BASES, this.name) } : {}),
+      graph: r[13],
       get refs() {
         return (refs ??= unpackInts(r[12], REF_BASES, name));
-      },
-      get edges() {
-        return (edges ??= unpackInts(r[13], EDGE_BASES, name));
       },
     };
   }
@@ -164,7 +161,7 @@ export class SymbolShard {
 }
 
 function isStored(s: StoredSymbolShard): boolean {
-  return typeof s === 'object' && s !== null && s.v === 4 && Array.isArray(s.paths) && s.pathFlags instanceof Uint8Array
+  return typeof s === 'object' && s !== null && s.v === 5 && Array.isArray(s.paths) && s.pathFlags instanceof Uint8Array
     && typeof s.keys === 'string' && s.keys.length % KEY_LENGTH === 0 && s.lengths instanceof Uint8Array
     && s.records instanceof Uint8Array && typeof s.peerKeys === 'string' && Array.isArray(s.peerNames) && s.peerKinds instanceof Uint8Array;
 }

@@ -19,7 +19,7 @@ function symbolShard(): SymbolShardData {
       defs: [0, 1, 14, 1, 26],
       // -1 (module scope) and large positions must survive: msgpack has distinct int encodings for them.
       refs: [1, 70000, 3, 70000, 15, 1, -1, 0],
-      edges: [],
+      graph: -1,
     }],
   };
 }

@@ -19,7 +19,7 @@ function sampleManifest(): Manifest {
     builtAt: '2025-06-01T10:05:00.000Z',
     indexer: { name: '@sextant/indexer', version: '0.1.0' },
     parsers: { typescript: '5.9.3' },
-    layout: { symbolBucketBits: 1, fileBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: 0 },
+    layout: { symbolBucketBits: 1, fileBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: 0, graphBucketBits: 0 },
     counts: { files: 1, symbols: 2, references: 3, edges: 0, unresolved: 0 },
     languages: { typescript: { files: 1, precision: 'compiler' } },
     skipped: [{ path: 'assets/logo.png', reason: 'binary', detail: 'binary file' }],
@@ -33,6 +33,7 @@ function sampleManifest(): Manifest {
       'texts/0000': { sha256: 'e'.repeat(64), bytes: 50, records: 1 },
       'changes/0000': { sha256: 'c'.repeat(64), bytes: 40, records: 1 },
       'unresolved/0000': { sha256: 'c'.repeat(64), bytes: 30, records: 0 },
+      'graph/0000': { sha256: 'c'.repeat(64), bytes: 30, records: 0 },
     },
   };
 }
@@ -121,7 +122,7 @@ describe('parseManifest', () => {
 
 describe('parseManifest: every field and the relations between them', () => {
   const tampered: [string, (m: any) => void, RegExp][] = [
-    ['a shard entry dropped', (m) => { delete m.shards['symbols/0001']; }, /lacks shard symbols\/0001, which its layout \(symbolBucketBits 1, fileBucketBits 0, changeBucketBits 0, unresolvedBucketBits 0\) implies/],
+    ['a shard entry dropped', (m) => { delete m.shards['symbols/0001']; }, /lacks shard symbols\/0001, which its layout \(symbolBucketBits 1, fileBucketBits 0, changeBucketBits 0, unresolvedBucketBits 0, graphBucketBits 0\) implies/],
     ['the name shard dropped', (m) => { delete m.shards.names; }, /lacks shard names/],
     ['the file table dropped', (m) => { delete m.shards.filetable; }, /lacks shard filetable/],
     ['a file table listing fewer files than indexed and skipped', (m) => { m.shards.filetable.records = 1; }, /lists 1 tracked files in its file table but counts 1 files and 1 skipped/],

@@ -10,7 +10,7 @@ import { thrown } from './support/thrown.ts';
 
 const record = (key: string, extra: Partial<SymbolRecord> = {}): SymbolRecord => ({
   key, name: 'submit', kind: 'method', qname: 'OrderService.submit', lang: 'typescript', path: 'src/a.ts', mods: 1 | 16,
-  defs: [0, 4, 3, 4, 9], refs: [0, 9, 5, 9, 11, 1, 0, 0, 1, 70000, 3, 70001, 2, 3, -1, 2], edges: [3, 0, 0, -1, -1, -1, -1, -1, 3, 1, 0, 0, 9, 5, 9, 11],
+  defs: [0, 4, 3, 4, 9], refs: [0, 9, 5, 9, 11, 1, 0, 0, 1, 70000, 3, 70001, 2, 3, -1, 2], graph: 7,
   ...extra,
 });
 
@@ -24,7 +24,7 @@ function symbols(): SymbolShardData {
         signature: 'submit(order: Order): void', doc: 'Line one.\nLine two — with a dash.', container: 'cccccccccccccccc',
         previews: ['submit(order: Order): void {'], refDecls: [0, 1], signatures: [1, 7, 3, 7, 40],
       }),
-      record('bbbbbbbbbbbbbbbb', { kind: 'local', local: true, path: undefined, defs: [], refs: [], edges: [] }),
+      record('bbbbbbbbbbbbbbbb', { kind: 'local', local: true, path: undefined, defs: [], refs: [], graph: -1 }),
       record('zzzzzzzzzzzzzzzz', { name: 'useState', external: { package: 'react', version: '19.2.0' }, path: undefined }),
     ],
   };
@@ -139,7 +139,7 @@ describe('symbol shards', () => {
 
   it('are INDEX_CORRUPT when stored in another shape, with columns that disagree, or with a broken record', () => {
     const view = (value: unknown) => new SymbolShard('symbols/00aa', value);
-    expect(thrown(() => view({ v: 1, paths: [], peers: [], symbols: [] })).message).toMatch(/symbols\/00aa is not a version 4 symbol shard/);
+    expect(thrown(() => view({ v: 1, paths: [], peers: [], symbols: [] })).message).toMatch(/symbols\/00aa is not a version 5 symbol shard/);
     const stored = decodeShard<Record<string, unknown>>('raw', encodeSymbolShard(symbols())).value;
     expect(thrown(() => view({ ...stored, keys: (stored.keys as string).slice(0, 32) })).message).toMatch(/columns of different lengths/);
     expect(thrown(() => view({ ...stored, peerNames: ['main'] })).message).toMatch(/columns of different lengths/);

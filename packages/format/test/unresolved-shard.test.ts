@@ -60,10 +60,10 @@ describe('unresolved shards', () => {
     const bucket = unresolvedBucketOf('create', bits);
     const single = { ...data(), names: [data().names[0]!] };
     const shard = openShard<UnresolvedShard>('unresolved/0000', encodeUnresolvedShard(single));
-    const layout = { symbolBucketBits: 0, fileBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: bits };
+    const layout = { symbolBucketBits: 0, fileBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: bits, graphBucketBits: 0 };
     const entry = { sha256: 'a'.repeat(64), bytes: 1, records: 1 };
     const name = (b: number) => `unresolved/${b.toString(16).padStart(4, '0')}`;
-    expect(() => checkShardHolds(name(bucket), shard, entry, layout, 'here')).not.toThrow();
-    expect(thrown(() => checkShardHolds(name((bucket + 1) % 16), shard, entry, layout, 'here')).message).toMatch(/holds records of another bucket/);
+    expect(() => checkShardHolds(name(bucket), shard, entry, { layout, shards: {} }, 'here')).not.toThrow();
+    expect(thrown(() => checkShardHolds(name((bucket + 1) % 16), shard, entry, { layout, shards: {} }, 'here')).message).toMatch(/holds records of another bucket/);
   });
 });
