@@ -4,7 +4,7 @@ import type { ChangeRecord, Confidence, EdgeKind, FileRecord, ReferenceKind, Sym
 import type { UnresolvedName } from './language-indexer.ts';
 
 /** A symbol as stored, but with declarations as tuples naming their path (the writer interns paths per shard). */
-export interface SymbolInfo extends Omit<SymbolRecord, 'defs' | 'refs' | 'edges'> {
+export interface SymbolInfo extends Omit<SymbolRecord, 'defs' | 'refs' | 'graph'> {
   /** Declaration name ranges: [path, line, column, endLine, endColumn]. */
   defs: [string, number, number, number, number][];
 }

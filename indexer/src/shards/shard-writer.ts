@@ -1,15 +1,15 @@
-// Lays collected records out as shards: symbols (with their references and edges) bucketed by key,
-// files bucketed by path, one name shard for search, one file table of every tracked file. Every order is total, so the same commit
-// gives byte-identical shards. Written to a temporary directory that replaces the output at once.
+// Lays collected records out as shards: symbols (with their references) bucketed by key, the graph
+// of their edges (graph-shard.ts lays it out), files bucketed by path, one name shard for search, one
+// file table of every tracked file. Every order is total, so the same commit gives byte-identical shards. Written to a temporary directory that replaces the output at once.
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
-  bucketOf, changeShardName, compareInReferenceOrder, siteClass, encodeChangeShard, defColumn, edgeColumn, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine,
+  bucketOf, changeShardName, compareInReferenceOrder, siteClass, encodeChangeShard, defColumn, encodeFileShard, graphShardName, layoutGraph, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine,
   FILE_TABLE_SHARD, NAME_FLAG_EXTERNAL, NAMES_SHARD, pathKey, previewOf, refColumn, refDeclColumn, sha256Hex, splitLines, symbolShardName, textShardName,
   encodeUnresolvedShard, unresolvedBucketOf, unresolvedShardName, type UnresolvedShardData,
-  type ChangeRecord, type DefFields, type FileRecord, type FileTableEntry, type Manifest, type NameShardData, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData,
+  type ChangeRecord, type DefFields, type FileRecord, type FileTableEntry, type GraphNodeData, type Manifest, type NameShardData, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData,
 } from '@sextant/format';
-import type { CollectedSymbol, IndexCollector, Site } from '../index-collector.ts';
+import type { CollectedSymbol, IndexCollector } from '../index-collector.ts';
 
 const SYMBOLS_PER_BUCKET = 512;
 const FILES_PER_BUCKET = 8;
@@ -26,10 +26,6 @@ function compare(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-function compareSites(a: Site, b: Site): number {
-  return compare(a.path, b.path) || a.line - b.line || a.column - b.column || a.endLine - b.endLine || a.endColumn - b.endColumn;
-}
-
 export interface ShardSet {
   layout: Manifest['layout'];
   shards: Map<string, Uint8Array>;
@@ -39,14 +35,20 @@ export interface ShardSet {
 
 /** `fileTable`: every tracked file of the commit (build-command.ts fileTableOf). */
 export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<string, string>, fileTable: readonly FileTableEntry[]): ShardSet {
+  const graph = layoutGraph(graphNodes(collector));
   const layout = {
     symbolBucketBits: bucketBits(collector.symbols.size, SYMBOLS_PER_BUCKET),
     fileBucketBits: bucketBits(collector.files.length, FILES_PER_BUCKET),
     changeBucketBits: bucketBits(collector.files.length, CHANGES_PER_BUCKET),
     unresolvedBucketBits: bucketBits(collector.unresolvedCount, UNRESOLVED_SITES_PER_BUCKET),
+    graphBucketBits: graph.bits,
   };
   const shards = new Map<string, Uint8Array>();
   const records = new Map<string, number>();
+  graph.shards.forEach((bytes, bucket) => {
+    shards.set(graphShardName(bucket), bytes);
+    records.set(graphShardName(bucket), graph.records[bucket]!);
+  });
 
   const symbolBuckets = new Map<number, CollectedSymbol[]>();
   for (const symbol of collector.symbols.values()) {
@@ -59,7 +61,7 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
   // shard the layout implies and the manifest lacks was dropped, not empty.
   for (let bucket = 0; bucket < 2 ** layout.symbolBucketBits; bucket++) {
     const symbols = symbolBuckets.get(bucket) ?? [];
-    shards.set(symbolShardName(bucket), encodeSymbolShard(symbolShard(collector, symbols, linesOf)));
+    shards.set(symbolShardName(bucket), encodeSymbolShard(symbolShard(collector, symbols, linesOf, graph.ordinalOf)));
     records.set(symbolShardName(bucket), symbols.length);
   }
   lines.clear();
@@ -107,7 +109,25 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
   return { layout, shards: new Map([...shards].sort(([a], [b]) => compare(a, b))), records };
 }
 
-function symbolShard(collector: IndexCollector, symbols: CollectedSymbol[], linesOf: (path: string) => string[]): SymbolShardData {
+/** Every symbol with an edge, as the graph holds it; the collector records each edge at both ends. */
+function graphNodes(collector: IndexCollector): GraphNodeData[] {
+  const nodes: GraphNodeData[] = [];
+  for (const { info, edges } of collector.symbols.values()) {
+    if (edges.length === 0) continue;
+    const def = [...info.defs].sort((a, b) => compare(a[0], b[0]) || a[1] - b[1] || a[2] - b[2])[0];
+    nodes.push({
+      key: info.key, name: info.name, kind: info.kind, qname: info.qname, lang: info.lang, mods: info.mods,
+      ...(def ? { def } : {}),
+      ...(info.external ? { external: info.external } : {}),
+      edges: edges.map((e) => ({ kind: e.kind, out: e.out, peer: e.peer, ...(e.site ? { site: [e.site.path, e.site.line, e.site.column, e.site.endLine, e.site.endColumn] as const } : {}) })),
+    });
+  }
+  return nodes;
+}
+
+function symbolShard(
+  collector: IndexCollector, symbols: CollectedSymbol[], linesOf: (path: string) => string[], graphOrdinals: ReadonlyMap<string, number>,
+): SymbolShardData {
   symbols.sort((a, b) => compare(a.info.key, b.info.key));
   const paths = new Set<string>();
   const peerKeys = new Set<string>();
@@ -118,10 +138,6 @@ function symbolShard(collector: IndexCollector, symbols: CollectedSymbol[], line
       if (r.decl?.signature) paths.add(r.decl.def[0]);
       if (r.from) peerKeys.add(r.from);
     }
-    for (const e of s.edges) {
-      peerKeys.add(e.peer);
-      if (e.site) paths.add(e.site.path);
-    }
   }
   const pathList = [...paths].sort(compare);
   const pathIndex = new Map(pathList.map((p, i) => [p, i]));
@@ -129,14 +145,12 @@ function symbolShard(collector: IndexCollector, symbols: CollectedSymbol[], line
   const peerIndex = new Map(peers.map((p, i) => [p.key, i]));
   const fileFlags = collector.fileFlags();
 
-  const records: SymbolRecord[] = symbols.map(({ info, refs, edges }) => {
+  const records: SymbolRecord[] = symbols.map(({ info, refs }) => {
     const defs = [...info.defs].sort((a, b) => compare(a[0], b[0]) || a[1] - b[1] || a[2] - b[2]);
     // Stored in the order find_references answers in (REFERENCE_ORDER), so that it reads no more to sort.
     const sortedRefs = refs.map((r) => ({ r, site: { ...r.site, siteClass: siteClass(fileFlags.get(r.site.path) ?? 0) } }))
       .sort((a, b) => compareInReferenceOrder(a.site, b.site) || compare(a.r.kind, b.r.kind) || compare(a.r.confidence, b.r.confidence))
       .map(({ r }) => r);
-    const sortedEdges = [...edges].sort((a, b) => compare(a.kind, b.kind) || Number(a.out) - Number(b.out)
-      || compare(a.peer, b.peer) || (a.site && b.site ? compareSites(a.site, b.site) : a.site ? 1 : b.site ? -1 : 0));
     const record: SymbolRecord = {
       key: info.key,
       name: info.name,
@@ -160,11 +174,7 @@ function symbolShard(collector: IndexCollector, symbols: CollectedSymbol[], line
         kind: r.kind, fromIndex: r.from ? peerIndex.get(r.from)! : -1, confidence: r.confidence,
       })),
       ...refDeclsOf(defs, sortedRefs, pathIndex),
-      edges: edgeColumn(sortedEdges, (e) => {
-        const edge = { kind: e.kind, out: e.out, peerIndex: peerIndex.get(e.peer)! };
-        if (!e.site) return { ...edge, pathIndex: -1 as const };
-        return { ...edge, pathIndex: pathIndex.get(e.site.path)!, line: e.site.line, column: e.site.column, endLine: e.site.endLine, endColumn: e.site.endColumn };
-      }),
+      graph: graphOrdinals.get(info.key) ?? -1,
     };
     return record;
   });

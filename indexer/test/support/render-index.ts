@@ -1,13 +1,13 @@
 // Renders a decoded index as annotated source: each file with its occurrences marked under the
 // line (`^^^^ call method Repository.save`), then its outline, declarations (with their body and doc
 // fingerprints, shortened), unresolved identifiers and problems, then every symbol with its
-// declarations, modifiers, signature, doc and edges, then the file table. Keys are left out: they are hashes, and a
+// declarations, modifiers, signature, doc and edges (from the graph shards), then the file table. Keys are left out: they are hashes, and a
 // rendering should change only when what the index says changes.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  defsOf, edgeFieldsOf, FILE_FLAGS, FILE_TABLE_SHARD, MANIFEST_FILE, MODIFIERS, occurrencesOf, openShard, refCount, refsOf, signatureAt,
-  unresolvedCount, unresolvedOf, type ChangeRecord, type ChangeShard, type FileRecord, type FileShard, type FileTable, type Manifest, type OutlineNode, type SymbolRecord,
+  defsOf, FILE_FLAGS, FILE_TABLE_SHARD, MANIFEST_FILE, MODIFIERS, occurrencesOf, openShard, refCount, refsOf, signatureAt,
+  unresolvedCount, unresolvedOf, type ChangeRecord, type ChangeShard, type FileRecord, type FileShard, type FileTable, type GraphShard, type Manifest, type OutlineNode, type SymbolRecord,
   type SymbolShard,
 } from '@sextant/format';
 
@@ -17,6 +17,7 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
   const files: FileRecord[] = [];
   let fileTable: FileTable | undefined;
   const changes = new Map<string, ChangeRecord>();
+  const graph: GraphShard[] = [];
   for (const name of Object.keys(manifest.shards)) {
     const bytes = new Uint8Array(readFileSync(join(indexDir, name)));
     if (name.startsWith('symbols/')) {
@@ -26,6 +27,8 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
       files.push(...openShard<FileShard>(name, bytes).files());
     } else if (name.startsWith('changes/')) {
       for (const change of openShard<ChangeShard>(name, bytes).files()) changes.set(change.path, change);
+    } else if (name.startsWith('graph/')) {
+      graph.push(openShard<GraphShard>(name, bytes));
     } else if (name === FILE_TABLE_SHARD) {
       fileTable = openShard<FileTable>(name, bytes);
     }
@@ -108,9 +111,12 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
     if (record.doc) out.push(`    doc: ${record.doc}`);
     if (record.container) out.push(`    container: ${label(record.container)}`);
     const edges: string[] = [];
-    for (const { kind, out: outgoing, peerIndex, pathIndex, line, column, endLine, endColumn } of edgeFieldsOf(record)) {
-      const site = pathIndex >= 0 ? ` at ${shard.paths[pathIndex]}:${line}:${column}-${endLine === line ? '' : `${endLine}:`}${endColumn}` : '';
-      edges.push(`    ${outgoing ? '->' : '<-'} ${kind} ${label(shard.peer(peerIndex).key)}${site}`);
+    const holder = (ordinal: number) => graph.find((g) => g.holds(ordinal));
+    const node = record.graph >= 0 ? holder(record.graph) : undefined;
+    if (record.graph >= 0 && node?.key(record.graph) !== record.key) edges.push(`    <graph node ${record.graph} is not this symbol's>`);
+    for (const e of node?.edges(record.graph) ?? []) {
+      const site = e.site ? ` at ${e.site.path}:${e.site.line}:${e.site.column}-${e.site.endLine === e.site.line ? '' : `${e.site.endLine}:`}${e.site.endColumn}` : '';
+      edges.push(`    ${e.out ? '->' : '<-'} ${e.kind} ${label(holder(e.peer)?.key(e.peer) ?? `<no graph node ${e.peer}>`)}${site}`);
     }
     out.push(...edges.sort());
   }

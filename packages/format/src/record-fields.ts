@@ -1,4 +1,4 @@
-// The entries of a record's integer columns (a symbol's defs, refs, edges, signatures and refDecls,
+// The entries of a record's integer columns (a symbol's defs, refs, signatures and refDecls,
 // a file's occurrences, a change record's unresolved identifiers) as named fields, and the
 // builders that lay them out: the only code that knows a column's stride and field order, so the
 // layout can change here without a reader or writer elsewhere noticing.
@@ -8,8 +8,8 @@
 // call, and an object per entry would be garbage a warm worker collects. Read the fields in the
 // loop body; copy what must outlive the step (`refAt(record, cursor.index)` gives an own object).
 import {
-  CONFIDENCES, DEF_STRIDE, EDGE_KINDS, EDGE_STRIDE, OCC_STRIDE, REF_STRIDE, REFERENCE_KINDS, UNRESOLVED_STRIDE,
-  type ChangeRecord, type Confidence, type EdgeKind, type FileRecord, type IntList, type ReferenceKind, type SymbolRecord,
+  CONFIDENCES, DEF_STRIDE, OCC_STRIDE, REF_STRIDE, REFERENCE_KINDS, UNRESOLVED_STRIDE,
+  type ChangeRecord, type Confidence, type FileRecord, type IntList, type ReferenceKind, type SymbolRecord,
 } from './records.ts';
 
 /** A range in one of the shard's files; `pathIndex` indexes the symbol shard's `paths`. */
@@ -34,20 +34,6 @@ export interface RefFields extends SiteFields {
    * signatures (`decl - defCount(record)`); -1 where none was chosen.
    */
   decl: number;
-}
-
-export interface EdgeFields {
-  kind: EdgeKind;
-  /** true: from this symbol to the peer (it extends/implements/overrides/calls the peer). */
-  out: boolean;
-  /** Index of the other symbol among the shard's peers. */
-  peerIndex: number;
-  /** The site's path among the shard's paths; -1 when the edge has no site (then the positions are -1 too). */
-  pathIndex: number;
-  line: number;
-  column: number;
-  endLine: number;
-  endColumn: number;
 }
 
 export interface OccurrenceFields {
@@ -108,10 +94,6 @@ export function refAt(record: Pick<SymbolRecord, 'refs' | 'refDecls'>, index: nu
     kind: REFERENCE_KINDS[r[at + 5]!]!, fromIndex: r[at + 6]!, confidence: CONFIDENCES[r[at + 7]!]!,
     decl: record.refDecls?.[index] ?? -1,
   };
-}
-
-export function edgeCount(record: Pick<SymbolRecord, 'edges'>): number {
-  return record.edges.length / EDGE_STRIDE;
 }
 
 export function occurrenceCount(file: Pick<FileRecord, 'occ'>): number {
@@ -209,28 +191,6 @@ class RefCursor extends StridedCursor<RefFields> implements RefFields {
   }
 }
 
-class EdgeCursor extends StridedCursor<EdgeFields> implements EdgeFields {
-  kind: EdgeKind = 'calls';
-  out = true;
-  peerIndex = 0;
-  pathIndex = -1;
-  line = -1;
-  column = -1;
-  endLine = -1;
-  endColumn = -1;
-
-  protected load(l: IntList, at: number): void {
-    this.kind = EDGE_KINDS[l[at]!]!;
-    this.out = l[at + 1] === 0;
-    this.peerIndex = l[at + 2]!;
-    this.pathIndex = l[at + 3]!;
-    this.line = l[at + 4]!;
-    this.column = l[at + 5]!;
-    this.endLine = l[at + 6]!;
-    this.endColumn = l[at + 7]!;
-  }
-}
-
 class OccurrenceCursor extends StridedCursor<OccurrenceFields> implements OccurrenceFields {
   line = 0;
   column = 0;
@@ -280,10 +240,6 @@ export function refsOf(record: Pick<SymbolRecord, 'refs' | 'refDecls'>): Iterabl
   return new RefCursor(record.refs, record.refDecls);
 }
 
-export function edgeFieldsOf(record: Pick<SymbolRecord, 'edges'>): IterableIterator<Cursor<EdgeFields>> {
-  return new EdgeCursor(record.edges, EDGE_STRIDE);
-}
-
 /** The file's occurrences in stored order (by position once a build has sorted them). */
 export function occurrencesOf(file: Pick<FileRecord, 'occ'>): IterableIterator<Cursor<OccurrenceFields>> {
   return new OccurrenceCursor(file.occ, OCC_STRIDE);
@@ -320,23 +276,6 @@ export function refColumn<T>(items: readonly T[], fields: (item: T) => Omit<RefF
 /** The refDecls column parallel to a refs column: each reference's `decl`, -1 where none. */
 export function refDeclColumn<T>(items: readonly T[], decl: (item: T) => number): Int32Array {
   return Int32Array.from(items, decl);
-}
-
-/** An edges column; an edge without a site has pathIndex -1 (its positions are then stored as -1). */
-export function edgeColumn<T>(items: readonly T[], fields: (item: T) => EdgeFields | (Pick<EdgeFields, 'kind' | 'out' | 'peerIndex'> & { pathIndex: -1 })): Int32Array {
-  const out = new Int32Array(items.length * EDGE_STRIDE);
-  items.forEach((item, i) => {
-    const e = fields(item);
-    const at = i * EDGE_STRIDE;
-    const kind = EDGE_KINDS.indexOf(e.kind);
-    if (kind < 0) throw new RangeError(`unknown edge kind ${e.kind}`);
-    out[at] = kind;
-    out[at + 1] = e.out ? 0 : 1;
-    out[at + 2] = e.peerIndex;
-    if (e.pathIndex >= 0) putSite(out, at + 3, e as EdgeFields);
-    else out.fill(-1, at + 3, at + EDGE_STRIDE);
-  });
-  return out;
 }
 
 /** Appends one occurrence to a file's occ list as an indexer builds it (any order; sortedOccurrences orders it). */

@@ -1,13 +1,12 @@
 // Record columns through their accessors: what the builders lay out, a shard stores and decodes,
-// the accessors read back field by field (iterating and by index, counts included); an edge without
-// a site reads as pathIndex -1; an iteration's cursor is one object moved along, its `index` the
+// the accessors read back field by field (iterating and by index, counts included); an iteration's cursor is one object moved along, its `index` the
 // entry's ordinal.
 import { describe, expect, it } from 'vitest';
 import {
-  callsChoseDeclarations, defAt, defColumn, defCount, defsOf, edgeColumn, edgeCount, edgeFieldsOf, encodeChangeShard, encodeFileShard,
+  callsChoseDeclarations, defAt, defColumn, defCount, defsOf, encodeChangeShard, encodeFileShard,
   encodeSymbolShard, occurrenceCount, occurrencesOf, openShard, pushOccurrence, refAt, refColumn, refCount, refDeclColumn, refsOf,
   signatureAt, signatureCount, signaturesOf, sortedOccurrences, unresolvedColumn, unresolvedCount, unresolvedOf,
-  type ChangeShard, type DefFields, type EdgeFields, type FileShard, type OccurrenceFields, type RefFields, type SymbolRecord, type SymbolShard,
+  type ChangeShard, type DefFields, type FileShard, type OccurrenceFields, type RefFields, type SymbolRecord, type SymbolShard,
   type UnresolvedFields,
 } from '../src/index.ts';
 
@@ -21,10 +20,6 @@ const refs: Omit<RefFields, 'decl'>[] = [
   { pathIndex: 0, line: 12, column: 7, endLine: 12, endColumn: 8, kind: 'decorator', fromIndex: 1, confidence: 'resolved' },
 ];
 const decls = [-1, 2, 0];
-const edges: EdgeFields[] = [
-  { kind: 'sameProperty', out: false, peerIndex: 1, pathIndex: -1, line: -1, column: -1, endLine: -1, endColumn: -1 },
-  { kind: 'calls', out: true, peerIndex: 0, pathIndex: 1, line: 9, column: 5, endLine: 9, endColumn: 11 },
-];
 const signatures: DefFields[] = [{ pathIndex: 1, line: 20, column: 2, endLine: 20, endColumn: 30 }];
 
 function storedSymbol() {
@@ -37,7 +32,7 @@ function storedSymbol() {
       refs: refColumn(refs, (r) => r),
       refDecls: refDeclColumn(decls, (d) => d),
       signatures: defColumn(signatures, (s) => s),
-      edges: edgeColumn(edges, (e) => (e.pathIndex < 0 ? { kind: e.kind, out: e.out, peerIndex: e.peerIndex, pathIndex: -1 } : e)),
+      graph: -1,
     }],
   });
   return openShard<SymbolShard>('symbols/000', bytes).record(0);
@@ -57,8 +52,6 @@ describe('symbol record columns', () => {
     expect(signatureCount(record)).toBe(1);
     expect(signatureAt(record, 0)).toEqual(signatures[0]);
     expect(Array.from(signaturesOf(record), (s) => s.line)).toEqual([20]);
-    expect(edgeCount(record)).toBe(2);
-    expect(Array.from(edgeFieldsOf(record), (e) => ({ ...e }))).toEqual(edges.map((e, i) => ({ ...e, index: i })));
   });
 
   it('says -1 for the decl of a symbol whose calls chose nothing, and refuses an entry past the end', () => {

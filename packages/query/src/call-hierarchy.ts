@@ -1,14 +1,14 @@
 // call_hierarchy: a graph of callers (or callees) around one symbol, each symbol once, every
 // edge with its call sites. A call made through a super method (an interface member, an overridden
 // method) is a caller of its implementations too, and is marked with the member it went through.
-import { SextantError } from '@sextant/format';
-import { edgesOf, walk, type EdgeView } from './edges.ts';
-import type { IndexReader, LoadedSymbol } from './index-reader.ts';
+import { formatSymbolId, SextantError, type GraphEdge, type GraphNode } from '@sextant/format';
+import { nodeOf, rawEdgesOf, walk } from './edges.ts';
+import type { IndexReader } from './index-reader.ts';
 import type { Answer, Location, PeerSummary, SymbolSummary } from './results.ts';
 import { withSiteLinesOf, type SiteLines } from './site-lines.ts';
-import { summarize } from './symbols.ts';
+import { nodeSummary, peerSummary, summarize } from './symbols.ts';
 import { resolveTarget, type Target } from './target.ts';
-import { reportOf, unresolvedCallsIn, unresolvedReason, unresolvedUsesOf, type UnresolvedReport } from './unresolved.ts';
+import { reportOf, unresolvedCallsIn, unresolvedReason, unresolvedUsesOf, type SymbolOrNode, type UnresolvedReport } from './unresolved.ts';
 
 export interface CallHierarchyParams {
   direction?: 'callers' | 'callees';
@@ -61,8 +61,8 @@ const CALLS: ReadonlySet<string> = new Set(['call', 'new']);
 export async function callHierarchy(reader: IndexReader, target: Target, params: CallHierarchyParams): Promise<CallHierarchyToolAnswer> {
   const { graph, visited } = await walkCalls(reader, target, params);
   const unresolved = reportOf(graph.direction === 'callers'
-    ? await unresolvedUsesOf(reader, visited.map((s) => ({ record: s.record, paths: s.shard.paths })), (site) => CALLS.has(site.kind))
-    : await unresolvedCallsIn(reader, visited.map((s) => s.record)));
+    ? await unresolvedUsesOf(reader, visited, (site) => CALLS.has(site.kind))
+    : await unresolvedCallsIn(reader, visited));
   const cut = unresolved.count > 0
     ? { totalIsExact: false, truncationReason: [unresolvedReason(unresolved), ...(graph.truncationReason ? [graph.truncationReason] : [])].join('; ') }
     : {};
@@ -74,8 +74,8 @@ export async function callGraph(reader: IndexReader, target: Target, params: Cal
   return (await walkCalls(reader, target, params)).graph;
 }
 
-/** The graph, and the symbols of its nodes as loaded. */
-async function walkCalls(reader: IndexReader, target: Target, params: CallHierarchyParams): Promise<{ graph: CallHierarchyAnswer<Location>; visited: LoadedSymbol[] }> {
+/** The graph, and the nodes it visited (the start first). */
+async function walkCalls(reader: IndexReader, target: Target, params: CallHierarchyParams): Promise<{ graph: CallHierarchyAnswer<Location>; visited: SymbolOrNode[] }> {
   const start = await resolveTarget(reader, target);
   if (NOT_CALLABLE.has(start.record.kind)) {
     throw new SextantError('INVALID_ARGUMENT', `${start.record.qname} is a ${start.record.kind}; nothing calls it and it calls nothing.`,
@@ -84,24 +84,25 @@ async function walkCalls(reader: IndexReader, target: Target, params: CallHierar
   const direction = params.direction ?? 'callers';
   const depthBound = params.depth ?? CALL_HIERARCHY_BOUNDS.depth.default;
   const maxNodes = params.maxNodes ?? CALL_HIERARCHY_BOUNDS.maxNodes.default;
-  const id = (s: LoadedSymbol) => summarize(reader, s.record, s.shard.paths).symbolId;
-  const nodes = new Map<string, CallNode>([[start.record.key, { ...summarize(reader, start.record, start.shard.paths), depth: 0 }]]);
+  const root = summarize(reader, start.record, start.shard.paths);
+  const nodes = new Map<string, CallNode>([[start.record.key, { ...root, depth: 0 }]]);
   const edges = new Map<string, CallEdge<Location>>();
-  const visited: LoadedSymbol[] = [start];
+  const visited: SymbolOrNode[] = [start];
   let truncation: string | undefined;
+  const id = (n: GraphNode) => formatSymbolId(n.key, reader.commit);
 
-  let frontier: LoadedSymbol[] = [start];
+  const startNode = await nodeOf(reader, start);
+  let frontier: GraphNode[] = startNode ? [startNode] : [];
   for (let depth = 1; frontier.length > 0; depth++) {
-    const pending: { key: string; from: LoadedSymbol; site?: Location; through?: LoadedSymbol }[] = [];
-    for (const symbol of frontier) {
+    const pending: { peer: number; from: GraphNode; site?: Location; through?: GraphNode }[] = [];
+    for (const node of frontier) {
+      const calls = (edges: readonly GraphEdge[], out: boolean) => edges.filter((e) => e.out === out && e.kind === 'calls');
       if (direction === 'callees') {
-        for (const e of edgesOf(symbol.record, symbol.shard)) if (e.out && e.kind === 'calls') pending.push({ key: e.peer.key, from: symbol, site: e.site });
+        for (const e of calls(await rawEdgesOf(reader, node), true)) pending.push({ peer: e.peer, from: node, site: e.site });
       } else {
-        for (const e of edgesOf(symbol.record, symbol.shard)) if (!e.out && e.kind === 'calls') pending.push({ key: e.peer.key, from: symbol, site: e.site });
-        for (const superMethod of await superMethods(reader, symbol)) {
-          for (const e of edgesOf(superMethod.record, superMethod.shard)) {
-            if (!e.out && e.kind === 'calls') pending.push({ key: e.peer.key, from: symbol, site: e.site, through: superMethod });
-          }
+        for (const e of calls(await rawEdgesOf(reader, node), false)) pending.push({ peer: e.peer, from: node, site: e.site });
+        for (const superMethod of await superMethods(reader, node)) {
+          for (const e of calls(await rawEdgesOf(reader, superMethod), false)) pending.push({ peer: e.peer, from: node, site: e.site, through: superMethod });
         }
       }
     }
@@ -110,37 +111,36 @@ async function walkCalls(reader: IndexReader, target: Target, params: CallHierar
       truncation = `depth ${depthBound}`;
       break;
     }
-    await reader.prefetch([...new Set(pending.map((p) => reader.symbolShardNameOf(p.key)))]);
-    const next: LoadedSymbol[] = [];
-    for (const p of pending) {
-      const peer = await reader.symbol(p.key);
-      if (!peer) continue;
-      if (!nodes.has(p.key)) {
+    const peers = await reader.graphNodes(pending.map((p) => p.peer));
+    const next: GraphNode[] = [];
+    pending.forEach((p, i) => {
+      const peer = peers[i]!.node;
+      if (!nodes.has(peer.key)) {
         if (nodes.size >= maxNodes) {
           truncation = `maxNodes ${maxNodes}`;
-          continue;
+          return;
         }
-        nodes.set(p.key, { ...summarize(reader, peer.record, peer.shard.paths), depth });
+        nodes.set(peer.key, { ...nodeSummary(reader, peer), depth });
         next.push(peer);
         visited.push(peer);
       }
       const [from, to] = direction === 'callers' ? [id(peer), id(p.from)] : [id(p.from), id(peer)];
-      const edgeKey = `${from}>${to}>${p.through?.record.key ?? ''}`;
-      const edge = edges.get(edgeKey) ?? { from, to, sites: [], ...(p.through ? { through: { symbolId: id(p.through), name: p.through.record.name, kind: p.through.record.kind } } : {}) };
+      const edgeKey = `${from}>${to}>${p.through?.key ?? ''}`;
+      const edge = edges.get(edgeKey) ?? { from, to, sites: [], ...(p.through ? { through: peerSummary(reader, p.through) } : {}) };
       if (p.site) edge.sites.push(p.site);
       edges.set(edgeKey, edge);
-    }
+    });
     frontier = next;
   }
   const nodeList = [...nodes.values()];
   const graph: CallHierarchyAnswer<Location> = {
-    repo: reader.repo, commit: reader.commit, symbol: summarize(reader, start.record, start.shard.paths), direction, nodes: nodeList, edges: [...edges.values()],
+    repo: reader.repo, commit: reader.commit, symbol: root, direction, nodes: nodeList, edges: [...edges.values()],
     total: nodeList.length, totalIsExact: !truncation, hasMore: Boolean(truncation), ...(truncation ? { truncationReason: truncation } : {}),
   };
   return { graph, visited };
 }
 
-async function superMethods(reader: IndexReader, symbol: LoadedSymbol): Promise<LoadedSymbol[]> {
-  const result = await walk(reader, symbol, (e: EdgeView) => e.out && e.kind === 'overrides', { depth: 64, maxNodes: 256 });
-  return result.steps.map((s) => s.symbol);
+async function superMethods(reader: IndexReader, node: GraphNode): Promise<GraphNode[]> {
+  const result = await walk(reader, [node], (e) => e.out && e.kind === 'overrides', { depth: 64, maxNodes: 256 });
+  return result.steps.map((s) => s.node);
 }

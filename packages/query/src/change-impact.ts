@@ -21,7 +21,7 @@ import { callGraph } from './call-hierarchy.ts';
 import { computeChangeSet, sideSummary, type ChangeAspect, type ChangeKind, type ChangeSet, type DeclSide, type SymbolChange } from './change-set.ts';
 import { coverageOf, type Coverage } from './change-coverage.ts';
 import { changeAnswer, DIFF_PAGE, selectChanges, skippedChanges, type ChangeAnswer, type ChangeFilter, type ChangeSide } from './diff-symbols.ts';
-import { edgesOf } from './edges.ts';
+import { symbolEdges } from './edges.ts';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
 import { LineDiff } from './line-diff.ts';
 import { canonicalJson } from './cursor.ts';
@@ -376,7 +376,7 @@ async function missingImplementations(set: ChangeSet, added: DeclSide): Promise<
   while (frontier.length > 0 && visited.size < IMPLEMENTORS_BOUND) {
     const next: LoadedSymbol[] = [];
     for (const type of frontier) {
-      for (const edge of edgesOf(type.record, type.shard)) {
+      for (const edge of await symbolEdges(set.head, type)) {
         if (edge.out || (edge.kind !== 'implements' && edge.kind !== 'extends') || visited.has(edge.peer.key)) continue;
         visited.add(edge.peer.key);
         const subtype = await set.head.symbol(edge.peer.key);

@@ -71,7 +71,7 @@ export async function findReferences(reader: IndexReader, target: Target, params
   const cuts: string[] = [];
   if (group.truncatedBy) cuts.push(`related members: more than ${RELATED_BOUND.maxNodes}; references of the rest are not included`);
   const { kinds, inPaths, hidden } = siteFilters(params);
-  const unresolved = reportOf(await unresolvedUsesOf(reader, group.members.map((m) => ({ record: m.record, paths: m.shard.paths })),
+  const unresolved = reportOf(await unresolvedUsesOf(reader, group.members,
     (site) => (!kinds || kinds.has(site.kind)) && !(site.flags & hidden) && inPaths(site.path)));
   if (unresolved.count > 0) cuts.push(unresolvedReason(unresolved));
   if (cuts.length) {

@@ -1,10 +1,11 @@
 // find_implementations (both directions) and type_hierarchy: walks over inheritance edges.
 import { SextantError } from '@sextant/format';
-import { TYPE_KINDS, walk, type EdgeView, type WalkResult } from './edges.ts';
+import type { GraphEdge, GraphNode } from '@sextant/format';
+import { nodeOf, TYPE_KINDS, walk, type WalkResult } from './edges.ts';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
 import { pageOf, type PageRequest } from './paging.ts';
 import type { Answer, PageInfo, PeerSummary, SymbolSummary } from './results.ts';
-import { summarize } from './symbols.ts';
+import { nodeSummary, peerSummary, summarize } from './symbols.ts';
 import { resolveTarget, type Target } from './target.ts';
 import { reportOf, undecidedMembers, unresolvedReason, unresolvedUsesOf, type UnresolvedReport } from './unresolved.ts';
 
@@ -34,16 +35,22 @@ export const IMPLEMENTATIONS_PAGE = { defaultLimit: 100, maxLimit: 1000 };
 const WALK_BOUND = { depth: 64, maxNodes: 5000 };
 
 /** Nearest first; within a depth by qualified name, so lists read like an outline. */
-function related(reader: IndexReader, start: LoadedSymbol, result: WalkResult): RelatedSymbol[] {
-  const steps = [...result.steps].sort((a, b) => a.depth - b.depth || (a.symbol.record.qname < b.symbol.record.qname ? -1 : a.symbol.record.qname > b.symbol.record.qname ? 1 : 0));
+function related(reader: IndexReader, result: WalkResult): RelatedSymbol[] {
+  const steps = [...result.steps].sort((a, b) => a.depth - b.depth || (a.node.qname < b.node.qname ? -1 : a.node.qname > b.node.qname ? 1 : 0));
   return steps.map((step) => ({
-    ...summarize(reader, step.symbol.record, step.symbol.shard.paths),
+    ...nodeSummary(reader, step.node),
     depth: step.depth,
     relation: step.edge!.kind as RelatedSymbol['relation'],
-    ...(step.parent && step.parent !== start
-      ? { via: { symbolId: summarize(reader, step.parent.record, step.parent.shard.paths).symbolId, name: step.parent.record.name, kind: step.parent.record.kind } }
-      : {}),
+    ...(step.depth > 1 ? { via: peerSummary(reader, step.parent!) } : {}),
   }));
+}
+
+/** A walk from the symbol's node; none when it has no edges. */
+async function walkFrom(
+  reader: IndexReader, start: LoadedSymbol, follow: (edge: GraphEdge) => boolean, bounds: { depth: number; maxNodes: number },
+): Promise<WalkResult> {
+  const node = await nodeOf(reader, start);
+  return node ? walk(reader, [node], follow, bounds) : { steps: [] };
 }
 
 function isType(symbol: LoadedSymbol): boolean {
@@ -54,9 +61,9 @@ function isType(symbol: LoadedSymbol): boolean {
 export async function findImplementations(reader: IndexReader, target: Target, page: PageRequest): Promise<RelatedAnswer> {
   const start = await resolveTarget(reader, target);
   const follow = isType(start)
-    ? (e: EdgeView) => !e.out && INHERIT.has(e.kind)
-    : (e: EdgeView) => !e.out && e.kind === 'overrides';
-  return answer(reader, start, await walk(reader, start, follow, WALK_BOUND), page, 'find_implementations', 'subs');
+    ? (e: GraphEdge) => !e.out && INHERIT.has(e.kind)
+    : (e: GraphEdge) => !e.out && e.kind === 'overrides';
+  return answer(reader, start, await walkFrom(reader, start, follow, WALK_BOUND), page, 'find_implementations', 'subs');
 }
 
 /** Members a method overrides or implements, up the whole chain. */
@@ -66,13 +73,13 @@ export async function findSuperMethods(reader: IndexReader, target: Target, page
     throw new SextantError('INVALID_ARGUMENT', `${start.record.qname} is a ${start.record.kind}, not a member.`,
       'Pass a method, property or accessor; for the supertypes of a type use type_hierarchy with direction "supertypes".');
   }
-  return answer(reader, start, await walk(reader, start, (e) => e.out && e.kind === 'overrides', WALK_BOUND), page, 'find_super_methods', 'supers');
+  return answer(reader, start, await walkFrom(reader, start, (e) => e.out && e.kind === 'overrides', WALK_BOUND), page, 'find_super_methods', 'supers');
 }
 
 async function answer(
   reader: IndexReader, start: LoadedSymbol, result: WalkResult, request: PageRequest, tool: string, direction: 'supers' | 'subs',
 ): Promise<RelatedAnswer> {
-  const results = related(reader, start, result);
+  const results = related(reader, result);
   const { items, page } = pageOf(results, reader.commit, { tool, key: start.record.key }, request, IMPLEMENTATIONS_PAGE);
   const unresolved = await undecided(reader, start, result, direction);
   const cuts = [
@@ -84,12 +91,12 @@ async function answer(
 }
 
 async function undecided(reader: IndexReader, start: LoadedSymbol, result: WalkResult, direction: 'supers' | 'subs'): Promise<UnresolvedReport> {
-  const found = [start, ...result.steps.map((s) => s.symbol)];
+  const found: GraphNode[] = result.steps.map((s) => s.node);
   if (isType(start)) {
     if (direction === 'supers') return { count: 0, examples: [] };
-    return reportOf(await unresolvedUsesOf(reader, found.map((s) => ({ record: s.record, paths: s.shard.paths })), (site) => site.kind === 'inherit'));
+    return reportOf(await unresolvedUsesOf(reader, [start, ...found], (site) => site.kind === 'inherit'));
   }
-  return reportOf(await undecidedMembers(reader, start, direction, new Set(found.map((s) => s.record.key))));
+  return reportOf(await undecidedMembers(reader, start, direction, new Set([start.record.key, ...found.map((n) => n.key)])));
 }
 
 export interface HierarchyParams {
@@ -137,10 +144,10 @@ export async function typeHierarchy(reader: IndexReader, target: Target, params:
   const cuts: string[] = [];
   for (const [up, sign] of [[true, -1], [false, 1]] as const) {
     if (direction === (up ? 'subtypes' : 'supertypes')) continue;
-    const result = await walk(reader, start, (e) => e.out === up && INHERIT.has(e.kind), { depth, maxNodes: maxNodes - (nodes.length - 1) });
+    const result = await walkFrom(reader, start, (e) => e.out === up && INHERIT.has(e.kind), { depth, maxNodes: maxNodes - (nodes.length - 1) });
     for (const step of result.steps) {
-      const node = summarize(reader, step.symbol.record, step.symbol.shard.paths);
-      const parent = summarize(reader, step.parent!.record, step.parent!.shard.paths);
+      const node = nodeSummary(reader, step.node);
+      const parent = nodeSummary(reader, step.parent!);
       nodes.push({ ...node, depth: sign * step.depth });
       edges.push(up
         ? { from: parent.symbolId, to: node.symbolId, kind: step.edge!.kind as HierarchyEdge['kind'] }

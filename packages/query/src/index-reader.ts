@@ -5,7 +5,7 @@
 import {
   bucketOf, checkShardHolds, decodeInflatedShard, decodeShard, fileShardName, manifestSha256, NAMES_SHARD, parseManifest, pathKey,
   SextantError, sha256Hex, shardView, symbolShardName, textShardName, type FileShard, type SymbolShard,
-  NameShard, FILE_TABLE_SHARD, FileTable, changeShardName, unresolvedBucketOf, unresolvedShardName, type UnresolvedShard, type UnresolvedSite, type TextShard, type ChangeRecord, type ChangeShard, type FileRecord, type Manifest, type ShardEntry, type SymbolRecord,
+  NameShard, FILE_TABLE_SHARD, FileTable, changeShardName, graphBucketOf, graphRecords, graphShardName, graphStarts, type GraphNode, type GraphShard, unresolvedBucketOf, unresolvedShardName, type UnresolvedShard, type UnresolvedSite, type TextShard, type ChangeRecord, type ChangeShard, type FileRecord, type Manifest, type ShardEntry, type SymbolRecord,
 } from '@sextant/format';
 import type { ShardCache } from './shard-cache.ts';
 import type { ShardSource } from './shard-source.ts';
@@ -23,6 +23,9 @@ export class IndexReader {
   readonly shardsRead: string[] = [];
   /** Names of the shards this reader had to fetch from its source (not in the cache), for logs. */
   readonly shardsFetched: string[] = [];
+
+  /** First ordinal of each graph shard (graphStarts), derived from the manifest when first needed. */
+  private starts?: number[];
 
   private constructor(source: ShardSource, manifest: Manifest, cache: ShardCache) {
     this.source = source;
@@ -61,12 +64,12 @@ export class IndexReader {
     this.shardsRead.push(name);
     const cached = this.cache.get<T>(entry.sha256);
     if (cached) {
-      checkShardHolds(name, cached, entry, this.manifest.layout, this.source.where);
+      checkShardHolds(name, cached, entry, this.manifest, this.source.where);
       return cached;
     }
     this.shardsFetched.push(name);
     const { value, rawBytes } = await this.fetchAndDecode<T>(name, entry);
-    checkShardHolds(name, value, entry, this.manifest.layout, this.source.where);
+    checkShardHolds(name, value, entry, this.manifest, this.source.where);
     this.cache.set(entry.sha256, value, rawBytes);
     return value;
   }
@@ -131,6 +134,29 @@ export class IndexReader {
 
   fileShardNameOf(path: string): string {
     return fileShardName(bucketOf(pathKey(path), this.manifest.layout.fileBucketBits));
+  }
+
+  /** The graph shard holding node `ordinal`; INDEX_CORRUPT when no graph shard does (a record naming a node the graph lacks). */
+  graphShardNameOf(ordinal: number): string {
+    this.starts ??= graphStarts(graphRecords(this.manifest));
+    const bucket = graphBucketOf(ordinal, this.starts);
+    if (bucket < 0) {
+      throw new SextantError('INDEX_CORRUPT', `Graph node ${ordinal} of ${this.source.where} is in no graph shard: the graph holds ${this.starts[this.starts.length - 1]} nodes.`,
+        'Rebuild the index for this commit with `indexer build` and publish it again.', { ordinal });
+    }
+    return graphShardName(bucket);
+  }
+
+  /** Graph nodes by ordinal, their shards fetched together (one round); in the order asked. */
+  async graphNodes(ordinals: readonly number[]): Promise<{ node: GraphNode; shard: GraphShard }[]> {
+    const names = ordinals.map((o) => this.graphShardNameOf(o));
+    await this.prefetch([...new Set(names)]);
+    const out: { node: GraphNode; shard: GraphShard }[] = [];
+    for (let i = 0; i < ordinals.length; i++) {
+      const shard = (await this.shard<GraphShard>(names[i]!))!;
+      out.push({ node: shard.node(ordinals[i]!), shard });
+    }
+    return out;
   }
 
   async symbol(key: string): Promise<LoadedSymbol | undefined> {

@@ -11,8 +11,9 @@
 //   must keep one name for the program to stay correct.
 // Members of external types (the TypeScript lib, node_modules, the JDK) are not followed: through
 // Error.message or Object.toString every class in the repository would join.
+import type { GraphEdge, GraphNode } from '@sextant/format';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
-import { walk, type EdgeView, type WalkResult } from './edges.ts';
+import { nodeOf, symbolsOf, walk, type WalkResult } from './edges.ts';
 
 export const MEMBER_KINDS: ReadonlySet<string> = new Set(['method', 'property', 'field', 'getter', 'setter', 'enumMember', 'constructor']);
 
@@ -30,9 +31,11 @@ export interface RelatedMembers {
 
 export async function relatedMembers(reader: IndexReader, start: LoadedSymbol, reach: RelatedReach): Promise<RelatedMembers> {
   if (!MEMBER_KINDS.has(start.record.kind)) return { members: [start] };
-  const from = (walks: WalkResult[]) => [start, ...walks.flatMap((w) => w.steps.map((s) => s.symbol))];
-  const over = (walks: WalkResult[], follow: (edge: EdgeView) => boolean) =>
-    walk(reader, from(walks), follow, RELATED_BOUND, (s) => !s.record.external);
+  const node = await nodeOf(reader, start);
+  if (!node) return { members: [start] };
+  const from = (walks: WalkResult[]): GraphNode[] => [node, ...walks.flatMap((w) => w.steps.map((s) => s.node))];
+  const over = (walks: WalkResult[], follow: (edge: GraphEdge) => boolean) =>
+    walk(reader, from(walks), follow, RELATED_BOUND, (n) => !n.external);
   const walks: WalkResult[] = [];
   if (reach === 'group') walks.push(await over(walks, (e) => e.kind === 'overrides' || e.kind === 'sameProperty'));
   else {
@@ -42,5 +45,7 @@ export async function relatedMembers(reader: IndexReader, start: LoadedSymbol, r
   }
   const others = from(walks).slice(1);
   const truncatedBy = walks.find((w) => w.truncatedBy)?.truncatedBy ?? (others.length > RELATED_BOUND.maxNodes ? 'maxNodes' : undefined);
-  return { members: [start, ...others.slice(0, RELATED_BOUND.maxNodes)], ...(truncatedBy ? { truncatedBy } : {}) };
+  // The members' records: find_references reads their references, a rename their declarations.
+  const members = await symbolsOf(reader, others.slice(0, RELATED_BOUND.maxNodes));
+  return { members: [start, ...members], ...(truncatedBy ? { truncatedBy } : {}) };
 }

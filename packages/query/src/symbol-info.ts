@@ -1,7 +1,7 @@
 // symbol_info: everything the index knows about one symbol, with the counts a reviewer asks first
 // (how many references, implementations, callers) and how precisely it was resolved.
-import { MODIFIERS, refCount } from '@sextant/format';
-import { edgesOf } from './edges.ts';
+import { MODIFIERS, refCount, type GraphEdge } from '@sextant/format';
+import { nodeOf, rawEdgesOf } from './edges.ts';
 import type { IndexReader } from './index-reader.ts';
 import type { Answer, SymbolSummary } from './results.ts';
 import { definitionsWithPreview, type PreviewedLocation } from './preview.ts';
@@ -31,7 +31,7 @@ export interface SymbolInfoAnswer extends Answer {
 
 export async function symbolInfo(reader: IndexReader, target: Target): Promise<SymbolInfoAnswer> {
   const { record, shard } = await resolveTarget(reader, target);
-  const edges = edgesOf(record, shard);
+  const edges = await symbolEdges(reader, { record, shard });
   const distinct = (pick: (e: (typeof edges)[number]) => boolean) => new Set(edges.filter(pick).map((e) => e.peer.key)).size;
   const container = record.container ? await reader.symbol(record.container) : undefined;
   return {

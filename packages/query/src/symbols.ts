@@ -1,6 +1,6 @@
 // Turning stored records into answer shapes.
 import {
-  defAt, defCount, formatSymbolId, NAME_FLAG_EXTERNAL, type NameEntryData, type NameShard, type PeerRecord, type SymbolRecord,
+  defAt, defCount, formatSymbolId, NAME_FLAG_EXTERNAL, type GraphNode, type NameEntryData, type NameShard, type PeerRecord, type SymbolRecord,
 } from '@sextant/format';
 import type { IndexReader } from './index-reader.ts';
 import type { Location, PeerSummary, SymbolSummary } from './results.ts';
@@ -18,6 +18,19 @@ export function summarize(reader: IndexReader, record: SymbolRecord, paths: stri
   };
 }
 
+/** Summary of a graph node, the same shape as its loaded symbol's. */
+export function nodeSummary(reader: IndexReader, node: GraphNode): SymbolSummary {
+  return {
+    symbolId: formatSymbolId(node.key, reader.commit),
+    name: node.name,
+    kind: node.kind,
+    qualifiedName: node.qname,
+    language: node.lang,
+    ...(node.def ?? {}),
+    ...(node.external ? { external: node.external } : {}),
+  };
+}
+
 export function defLocation(record: SymbolRecord, index: number, paths: string[]): Location {
   const { pathIndex, line, column, endLine, endColumn } = defAt(record, index);
   return { path: paths[pathIndex]!, line, column, endLine, endColumn };
@@ -28,7 +41,8 @@ export function defLocations(record: SymbolRecord, paths: string[]): Location[] 
   return Array.from({ length: defCount(record) }, (_, i) => defLocation(record, i, paths));
 }
 
-export function peerSummary(reader: IndexReader, peer: PeerRecord): PeerSummary {
+/** A peer record's or graph node's summary as another answer mentions it. */
+export function peerSummary(reader: IndexReader, peer: PeerRecord | GraphNode): PeerSummary {
   return { symbolId: formatSymbolId(peer.key, reader.commit), name: peer.name, kind: peer.kind };
 }
 

@@ -3,9 +3,9 @@
 // match by name, a library it never saw). Each might be a reference the answer lacks, so an answer
 // with any says so (its total is not exact) and names some of them.
 import {
-  defsOf, MODIFIERS, splitLines, unresolvedCount, unresolvedOf, type Language, type ReferenceKind, type SymbolKind, type SymbolRecord, type UnresolvedSite,
+  defsOf, MODIFIERS, splitLines, unresolvedCount, unresolvedOf, type GraphNode, type Language, type ReferenceKind, type SymbolKind, type UnresolvedSite,
 } from '@sextant/format';
-import { walk } from './edges.ts';
+import { nodeOf, walk } from './edges.ts';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
 import { defLocation } from './symbols.ts';
 
@@ -47,22 +47,50 @@ function usesOf(kind: SymbolKind): ReadonlySet<ReferenceKind> {
   return TYPE_KINDS.has(kind) ? TYPE_USES : CALLABLE_KINDS.has(kind) ? CALLABLE_USES : VALUE_USES;
 }
 
+/** A symbol as loaded from its shard, or as a walk reached it in the graph. */
+export type SymbolOrNode = LoadedSymbol | GraphNode;
+
+/** What the questions below ask of a symbol, from its record or its graph node. */
+interface SymbolFacts {
+  key: string;
+  name: string;
+  kind: SymbolKind;
+  lang: Language;
+  mods: number;
+  local: boolean;
+  external: boolean;
+  /** The file of its first declaration. */
+  path?: string;
+  /** The files declaring it (a graph node knows its first declaration's). */
+  paths: string[];
+}
+
+function factsOf(symbol: SymbolOrNode): SymbolFacts {
+  if (!('record' in symbol)) {
+    return { ...symbol, local: false, external: Boolean(symbol.external), path: symbol.def?.path, paths: symbol.def ? [symbol.def.path] : [] };
+  }
+  const { record, shard } = symbol;
+  const paths: string[] = [];
+  for (const def of defsOf(record)) paths.push(shard.paths[def.pathIndex]!);
+  return { ...record, local: Boolean(record.local), external: Boolean(record.external), paths };
+}
+
 /**
  * The unresolved identifiers that could be uses of any of `symbols` (one shard read per distinct
  * name): same name, a use its kind allows, a file of its language family, and for a private symbol
  * only the files that declare it. `keep` narrows further (a tool's path and kind filters).
  */
 export async function unresolvedUsesOf(
-  reader: IndexReader, symbols: readonly { record: SymbolRecord; paths: readonly string[] }[], keep: (site: NamedSite) => boolean = () => true,
+  reader: IndexReader, symbols: readonly SymbolOrNode[], keep: (site: NamedSite) => boolean = () => true,
 ): Promise<NamedSite[]> {
   const out: NamedSite[] = [];
   const seen = new Set<string>();
   const byName = new Map<string, UnresolvedSite[]>();
-  for (const { record, paths } of symbols) {
+  for (const record of symbols.map(factsOf)) {
     if (record.local || LEXICAL_KINDS.has(record.kind)) continue;
     const uses = usesOf(record.kind);
     const own = family(record.lang);
-    const files = record.mods & MODIFIERS.private ? new Set(declarationPaths(record, paths)) : undefined;
+    const files = record.mods & MODIFIERS.private ? new Set(record.paths) : undefined;
     // Related members mostly share one name: its shard is read and searched once.
     let sites = byName.get(record.name);
     if (!sites) byName.set(record.name, (sites = await reader.unresolvedNamed(record.name)));
@@ -91,23 +119,18 @@ export function unresolvedReason(report: UnresolvedReport): string {
   return `${report.count} identifier${report.count === 1 ? '' : 's'} named like it could not be resolved (unresolved): any may be one more`;
 }
 
-function declarationPaths(record: SymbolRecord, paths: readonly string[]): string[] {
-  const out: string[] = [];
-  for (const def of defsOf(record)) out.push(paths[def.pathIndex]!);
-  return out;
-}
-
 const CALL_USES: ReadonlySet<ReferenceKind> = new Set(['call', 'new']);
 
 /**
  * Calls `symbols` make that resolved to nothing: from each one's file change record, inside its
  * declaration (flags are not read: a call hierarchy has no file filters).
  */
-export async function unresolvedCallsIn(reader: IndexReader, symbols: readonly SymbolRecord[]): Promise<NamedSite[]> {
+export async function unresolvedCallsIn(reader: IndexReader, symbols: readonly SymbolOrNode[]): Promise<NamedSite[]> {
   const out: NamedSite[] = [];
-  for (const record of symbols) {
-    if (record.external || !record.path) continue;
-    const change = await reader.change(record.path);
+  for (const record of symbols.map(factsOf)) {
+    const path = record.path;
+    if (record.external || !path) continue;
+    const change = await reader.change(path);
     const decl = change?.decls.find((d) => d.key === record.key);
     if (!change || !decl || !unresolvedCount(change)) continue;
     const [fromLine, fromColumn, toLine, toColumn] = decl.range;
@@ -115,9 +138,9 @@ export async function unresolvedCallsIn(reader: IndexReader, symbols: readonly S
     let lines: string[] | undefined;
     for (const { line, column, endLine, endColumn, kind } of unresolvedOf(change)) {
       if (!CALL_USES.has(kind) || !inside(line, column)) continue;
-      lines ??= splitLines((await reader.text(record.path)) ?? '');
+      lines ??= splitLines((await reader.text(path)) ?? '');
       out.push({
-        path: record.path, flags: 0, lang: record.lang, line, column, endLine, endColumn, kind, from: { key: record.key, name: record.name, kind: record.kind },
+        path, flags: 0, lang: record.lang, line, column, endLine, endColumn, kind, from: { key: record.key, name: record.name, kind: record.kind },
         name: endLine === line ? (lines[line - 1] ?? '').slice(column - 1, endColumn - 1) : '',
       });
     }
@@ -143,10 +166,11 @@ export async function undecidedMembers(
   const container = start.record.container;
   if (!container || !CALLABLE_KINDS.has(start.record.kind) && start.record.kind !== 'property') return [];
   const owner = await reader.symbol(container);
-  if (!owner) return [];
+  const ownerNode = owner && await nodeOf(reader, owner);
+  if (!ownerNode) return [];
   const up = direction === 'supers';
-  const types = await walk(reader, owner, (e) => e.out === up && (e.kind === 'extends' || e.kind === 'implements'), HIERARCHY_BOUND);
-  const typeKeys = new Set(types.steps.map((s) => s.symbol.record.key));
+  const types = await walk(reader, [ownerNode], (e) => e.out === up && (e.kind === 'extends' || e.kind === 'implements'), HIERARCHY_BOUND);
+  const typeKeys = new Set(types.steps.map((s) => s.node.key));
   if (typeKeys.size === 0) return [];
   const names = await reader.names();
   const keys = names.exactly(names.names, start.record.name).map((i) => names.key(i)).filter((k) => k !== start.record.key && !linked.has(k));

@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   CONFIDENCES, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, FILE_TABLE_SHARD, FORMAT_VERSION, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine, MODIFIERS, NAMES_SHARD, REFERENCE_KINDS,
-  base32, changeShardName, encodeUnresolvedShard, unresolvedShardName, encodeChangeShard, lineHash, fileShardName, sha256Bytes, sha256Hex, symbolKey, symbolShardName, textShardName,
+  base32, changeShardName, graphShardName, layoutGraph, encodeUnresolvedShard, unresolvedShardName, encodeChangeShard, lineHash, fileShardName, sha256Bytes, sha256Hex, symbolKey, symbolShardName, textShardName,
   type ChangeShardData, type FileShardData, type Manifest, type NameShardData, type SymbolShardData,
 } from '@sextant/format';
 
@@ -55,14 +55,14 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
         signature: `function ${fn}(name: string): string`,
         defs: [0, 1, 17, 1, 17 + fn.length],
         refs: [1, 1, 19, 1, 19 + fn.length, call, -1, exact],
-        edges: [],
+        graph: -1,
       },
       {
         key: mainKey, name: 'main', kind: 'function', qname: 'main', lang: 'typescript', path: paths[1], mods: 0,
         signature: 'function main(): void',
         defs: [1, 1, 10, 1, 14],
         refs: [],
-        edges: [],
+        graph: -1,
       },
     ].sort((a, b) => (a.key < b.key ? -1 : 1)) as SymbolShardData['symbols'],
   };
@@ -119,6 +119,8 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
     [fileShardName(0), encodeFileShard(files)],
     [changeShardName(0), encodeChangeShard(changes)],
     [unresolvedShardName(0), encodeUnresolvedShard({ paths: [], peers: [], names: [] })],
+    // No edges: the graph's one shard is empty.
+    [graphShardName(0), layoutGraph([]).shards[0]!],
     [textShardName(0), encodeTextShard({ files: [{ path: paths[0]!, text: `${greetLine}\n` }, { path: paths[1]!, text: `${mainLine}\n` }] })],
   ]);
   const manifest: Manifest = {
@@ -129,12 +131,12 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
     builtAt: '2025-01-01T00:00:01Z',
     indexer: { name: 'tiny-index', version: '0.0.0' },
     parsers: {},
-    layout: { symbolBucketBits: 0, fileBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: 0 },
+    layout: { symbolBucketBits: 0, fileBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: 0, graphBucketBits: 0 },
     counts: { files: 2, symbols: 2, references: 1, edges: 0, unresolved: 0 },
     languages: { typescript: { files: 2, precision: 'syntactic' } },
     skipped: [],
     warnings: [],
-    shards: Object.fromEntries([...shards].map(([name, bytes]) => [name, { sha256: sha256Hex(bytes), bytes: bytes.byteLength, records: name.startsWith('unresolved/') ? 0 : 2 }])),
+    shards: Object.fromEntries([...shards].map(([name, bytes]) => [name, { sha256: sha256Hex(bytes), bytes: bytes.byteLength, records: name.startsWith('unresolved/') || name.startsWith('graph/') ? 0 : 2 }])),
   };
   return { manifest, shards };
 }

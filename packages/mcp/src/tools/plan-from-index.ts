@@ -8,7 +8,7 @@ import {
   type PlanOperation, type PlanSymbol,
 } from '@sextant/format';
 import {
-  fileText, MEMBER_KINDS, RELATED_BOUND, RESERVED_WORDS, relatedMembers, resolveTarget, summarize, undecidedMembers, unresolvedUsesOf, walk, type IndexReader, type LoadedSymbol, type Target,
+  fileText, MEMBER_KINDS, RELATED_BOUND, RESERVED_WORDS, nodeOf, nodeSummary, relatedMembers, resolveTarget, summarize, undecidedMembers, unresolvedUsesOf, walk, type IndexReader, type LoadedSymbol, type SymbolOrNode, type Target,
 } from '@sextant/query';
 
 
@@ -197,16 +197,16 @@ export async function planRenameFromIndex(reader: IndexReader, target: Target, n
  * conflicts while a same-named site is undecided: identifiers named like a member of the group that
  * resolved to nothing, and same-named members of the types above and below that no override links.
  */
-async function undecidedConflicts(reader: IndexReader, start: LoadedSymbol, group: LoadedSymbol[], done: 'renamed' | 'deleted'): Promise<PlanConflict[]> {
+async function undecidedConflicts(reader: IndexReader, start: LoadedSymbol, group: readonly SymbolOrNode[], done: 'renamed' | 'deleted'): Promise<PlanConflict[]> {
   const conflicts: PlanConflict[] = [];
   const name = start.record.name;
-  for (const site of await unresolvedUsesOf(reader, group.map((s) => ({ record: s.record, paths: s.shard.paths })))) {
+  for (const site of await unresolvedUsesOf(reader, group)) {
     conflicts.push({
       kind: 'unresolved-usage', path: site.path, line: site.line, column: site.column,
       message: `${site.path}:${site.line}:${site.column} (${site.kind}) is named ${name} but resolved to nothing; it may use ${start.record.qname} and would not be ${done}.`,
     });
   }
-  const linked = new Set(group.map((s) => s.record.key));
+  const linked = new Set(group.map((s) => ('record' in s ? s.record.key : s.key)));
   for (const direction of done === 'renamed' ? (['supers', 'subs'] as const) : (['subs'] as const)) {
     for (const member of await undecidedMembers(reader, start, direction, linked)) {
       linked.add(member.key);
@@ -277,12 +277,13 @@ export async function planSafeDeleteFromIndex(reader: IndexReader, target: Targe
       message: `${o.kind} of ${symbol.record.qname} at ${o.path}:${o.line}:${o.column}${o.confidence === 'candidate' ? ' (a name match only)' : ''}`,
     });
   }
-  const overriders = await walk(reader, symbol, (e) => !e.out && e.kind === 'overrides', { depth: 1, maxNodes: RELATED_BOUND.maxNodes });
+  const node = await nodeOf(reader, symbol);
+  const overriders = node ? await walk(reader, [node], (e) => !e.out && e.kind === 'overrides', { depth: 1, maxNodes: RELATED_BOUND.maxNodes }) : { steps: [] };
   for (const step of overriders.steps) {
-    const s = summarize(reader, step.symbol.record, step.symbol.shard.paths);
+    const s = nodeSummary(reader, step.node);
     conflicts.push({ kind: 'usage', path: s.path, line: s.line, column: s.column, message: `${s.qualifiedName} overrides ${symbol.record.qname} (${s.path}:${s.line}:${s.column})` });
   }
-  conflicts.push(...await undecidedConflicts(reader, symbol, [symbol, ...overriders.steps.map((s) => s.symbol)], 'deleted'));
+  conflicts.push(...await undecidedConflicts(reader, symbol, [symbol, ...overriders.steps.map((s) => s.node)], 'deleted'));
   const files: PlanFile[] = [];
   for (const [path, spans] of deletions) {
     const file = await texts.get(path);

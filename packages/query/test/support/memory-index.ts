@@ -10,9 +10,9 @@
 // silently describe positions that do not exist. Used by packages/query/test and, by relative
 // path, by packages/mcp/test.
 import {
-  compareInReferenceOrder, defColumn, edgeColumn, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, FILE_TABLE_SHARD, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, pushOccurrence, refColumn,
+  compareInReferenceOrder, defColumn, encodeFileShard, graphShardName, layoutGraph, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, FILE_TABLE_SHARD, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, pushOccurrence, refColumn,
   unresolvedColumn, bucketOf, fileShardName, impliedShardNames, openShard, pathKey, recordsOf, previewOf, sha256Hex, siteClass, splitLines, symbolKey, symbolShardName, textShardName,
-  changeShardName, encodeChangeShard, lineHash, encodeUnresolvedShard, unresolvedBucketOf, unresolvedShardName, type UnresolvedSiteData, type ChangeRecord, type Confidence, type DeclRecord, type ExternalOrigin, type FileRecord, type FileTableEntry, type Language, type Manifest, type NameShardData,
+  changeShardName, encodeChangeShard, lineHash, encodeUnresolvedShard, unresolvedBucketOf, unresolvedShardName, type UnresolvedSiteData, type ChangeRecord, type Confidence, type DeclRecord, type ExternalOrigin, type FileRecord, type FileTableEntry, type GraphNodeData, type Language, type Manifest, type NameShardData,
   type OutlineNode, type PeerRecord, type ReferenceKind, type SkippedFile, type SymbolKind, type SymbolRecord,
 } from '@sextant/format';
 import { IndexReader, ShardCache, type ShardSource } from '@sextant/query';
@@ -90,7 +90,8 @@ export interface MemoryIndexSpec {
   files: FileSpec[];
   symbols: SymbolSpec[];
   /** Bucket bits; nonzero defaults so lookups really go through bucketing and several shards. */
-  layout?: Manifest['layout'];
+  /** Bits of each bucketed family but the graph's, which follow from its node count as the indexer's do. */
+  layout?: Omit<Manifest['layout'], 'graphBucketBits'>;
   skipped?: SkippedFile[];
   /** Tracked files no indexer reads (README.md, data): in the file table only. */
   unindexed?: { path: string; text?: string }[];
@@ -109,7 +110,7 @@ export interface MemoryIndex {
 
 export const MEMORY_REPO = 'acme/shop';
 export const MEMORY_COMMIT = 'c0ffee0000000000000000000000000000000001';
-const DEFAULT_LAYOUT: Manifest['layout'] = { symbolBucketBits: 2, fileBucketBits: 1, changeBucketBits: 2, unresolvedBucketBits: 1 };
+const DEFAULT_LAYOUT: Omit<Manifest['layout'], 'graphBucketBits'> = { symbolBucketBits: 2, fileBucketBits: 1, changeBucketBits: 2, unresolvedBucketBits: 1 };
 
 interface Site {
   path: string;
@@ -150,7 +151,7 @@ function resolveSite(files: Map<string, string[]>, site: SiteSpec, identifier: s
 export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
   const repo = spec.repo ?? MEMORY_REPO;
   const commit = spec.commit ?? MEMORY_COMMIT;
-  const layout = spec.layout ?? DEFAULT_LAYOUT;
+  const bucketBits = spec.layout ?? DEFAULT_LAYOUT;
   const fileLines = new Map(spec.files.map((file) => [file.path, splitLines(file.text)]));
   const fileFlags = new Map(spec.files.map((file) => [file.path, file.flags ?? 0]));
 
@@ -189,7 +190,27 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
     }
   }
 
+  const edgesOf = (id: string) => [
+    ...EDGE_SPECS.flatMap((kind) => (byId.get(id)!.spec[kind] ?? []).map((to) => ({ kind, out: true, peer: to }))),
+    ...(incoming.get(id) ?? []).map(({ kind, from }) => ({ kind, out: false, peer: from })),
+  ];
+  // The graph: every symbol with an edge, laid out by the format's own layoutGraph, as the indexer does.
+  const graphNodes: GraphNodeData[] = [];
+  for (const [id, { spec: s, key, defs }] of byId) {
+    const edges = edgesOf(id);
+    if (edges.length === 0) continue;
+    const def = [...defs].sort((a, b) => compare(a.path, b.path) || a.line - b.line || a.column - b.column)[0];
+    graphNodes.push({
+      key, name: s.name, kind: s.kind, qname: s.qname!, lang: s.lang!, mods: s.mods ?? 0,
+      ...(def ? { def: [def.path, def.line, def.column, def.line, def.endColumn] as const } : {}),
+      ...(s.external ? { external: s.external } : {}),
+      edges: edges.map((e) => ({ kind: e.kind, out: e.out, peer: keyOf(e.peer) })),
+    });
+  }
+  const graph = layoutGraph(graphNodes);
+  const layout: Manifest['layout'] = { ...bucketBits, graphBucketBits: graph.bits };
   const shards = new Map<string, Uint8Array>();
+  graph.shards.forEach((bytes, bucket) => shards.set(graphShardName(bucket), bytes));
 
   // Symbol shards: bucketed by key, symbols sorted by key (IndexReader binary-searches them).
   const buckets = new Map<number, string[]>();
@@ -202,14 +223,8 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
   for (const [bucket, ids] of buckets) {
     const members = ids.map((id) => byId.get(id)!).sort((a, b) => compare(a.key, b.key));
     const paths = [...new Set(members.flatMap((m) => [...m.defs, ...m.refs].map((s) => s.path)))].sort(compare);
-    const edgesOf = (id: string) => [
-      ...EDGE_SPECS.flatMap((kind) => (byId.get(id)!.spec[kind] ?? []).map((to) => ({ kind, out: true, peer: to }))),
-      ...(incoming.get(id) ?? []).map(({ kind, from }) => ({ kind, out: false, peer: from })),
-    ];
-    const peerIds = [...new Set([
-      ...members.flatMap((m) => m.refs.flatMap((r) => (r.from ? [r.from] : []))),
-      ...ids.flatMap((id) => edgesOf(id).map((e) => e.peer)),
-    ])].sort((a, b) => compare(keyOf(a), keyOf(b)));
+    const peerIds = [...new Set(members.flatMap((m) => m.refs.flatMap((r) => (r.from ? [r.from] : []))))]
+      .sort((a, b) => compare(keyOf(a), keyOf(b)));
     const peerIndex = new Map(peerIds.map((id, i) => [id, i]));
     const peers: PeerRecord[] = peerIds.map((id) => {
       const peer = byId.get(id)!;
@@ -244,7 +259,7 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
           pathIndex: paths.indexOf(r.path), line: r.line, column: r.column, endLine: r.line, endColumn: r.endColumn, kind: r.kind,
           fromIndex: r.from ? peerIndex.get(r.from)! : -1, confidence: r.confidence ?? 'exact',
         })),
-        edges: edgeColumn(edgesOf(id), (e) => ({ kind: e.kind, out: e.out, peerIndex: peerIndex.get(e.peer)!, pathIndex: -1 })),
+        graph: graph.ordinalOf.get(key) ?? -1,
       };
     });
     shards.set(symbolShardName(bucket), encodeSymbolShard({ paths, pathFlags: paths.map((p) => fileFlags.get(p) ?? 0), peers, symbols }));
@@ -382,7 +397,7 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
       files: spec.files.length,
       symbols: byId.size,
       references: [...byId.values()].reduce((sum, s) => sum + s.refs.length, 0),
-      edges: 0,
+      edges: graphNodes.reduce((sum, n) => sum + n.edges.length, 0) / 2,
       unresolved: [...unresolvedByName.values()].reduce((sum, list) => sum + list.length, 0),
     },
     languages: Object.fromEntries(LANGUAGES.filter((l) => languages[l]).map((l) => [l, languages[l]])),
