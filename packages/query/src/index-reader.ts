@@ -26,6 +26,9 @@ export class IndexReader {
 
   /** First ordinal of each graph shard (graphStarts), derived from the manifest when first needed. */
   private starts?: number[];
+  /** The graph shards and nodes this reader has read: a reader answers one call, so these stay small. */
+  private readonly graphShards = new Map<string, GraphShard>();
+  private readonly nodes = new Map<number, GraphNode>();
 
   private constructor(source: ShardSource, manifest: Manifest, cache: ShardCache) {
     this.source = source;
@@ -147,16 +150,24 @@ export class IndexReader {
     return graphShardName(bucket);
   }
 
-  /** Graph nodes by ordinal, their shards fetched together (one round); in the order asked. */
+  /**
+   * Graph nodes by ordinal, their shards fetched together (one round); in the order asked. A walk
+   * asks for thousands of nodes in a handful of shards: each shard is looked up (and checked) once
+   * per reader, and a node once.
+   */
   async graphNodes(ordinals: readonly number[]): Promise<{ node: GraphNode; shard: GraphShard }[]> {
     const names = ordinals.map((o) => this.graphShardNameOf(o));
-    await this.prefetch([...new Set(names)]);
-    const out: { node: GraphNode; shard: GraphShard }[] = [];
-    for (let i = 0; i < ordinals.length; i++) {
-      const shard = (await this.shard<GraphShard>(names[i]!))!;
-      out.push({ node: shard.node(ordinals[i]!), shard });
+    const missing = [...new Set(names)].filter((name) => !this.graphShards.has(name));
+    if (missing.length) {
+      const shards = await Promise.all(missing.map((name) => this.shard<GraphShard>(name)));
+      missing.forEach((name, i) => this.graphShards.set(name, shards[i]!));
     }
-    return out;
+    return ordinals.map((ordinal, i) => {
+      const shard = this.graphShards.get(names[i]!)!;
+      let node = this.nodes.get(ordinal);
+      if (!node) this.nodes.set(ordinal, (node = shard.node(ordinal)));
+      return { node, shard };
+    });
   }
 
   async symbol(key: string): Promise<LoadedSymbol | undefined> {

@@ -31,8 +31,10 @@ export interface SymbolInfoAnswer extends Answer {
 
 export async function symbolInfo(reader: IndexReader, target: Target): Promise<SymbolInfoAnswer> {
   const { record, shard } = await resolveTarget(reader, target);
-  const edges = await symbolEdges(reader, { record, shard });
-  const distinct = (pick: (e: (typeof edges)[number]) => boolean) => new Set(edges.filter(pick).map((e) => e.peer.key)).size;
+  // Counts only: peers by ordinal, so no peer's graph shard is read.
+  const node = await nodeOf(reader, { record, shard });
+  const edges = node ? await rawEdgesOf(reader, node) : [];
+  const distinct = (pick: (e: GraphEdge) => boolean) => new Set(edges.filter(pick).map((e) => e.peer)).size;
   const container = record.container ? await reader.symbol(record.container) : undefined;
   return {
     repo: reader.repo,
