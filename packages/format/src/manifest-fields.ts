@@ -6,6 +6,7 @@
 // parseManifest runs manifestSchema, which words the refusal. A test compares the two on valid
 // manifests and on every field broken in turn (test/manifest-fields.test.ts).
 import { regexes } from 'zod/v4/core';
+import { GRAPH_MAX_BUCKET_BITS } from './graph-shard.ts';
 import { FORMAT_VERSION, SKIPPED_REASONS, type Manifest } from './manifest.ts';
 import { isValidRepoName } from './object-layout.ts';
 import { LANGUAGES } from './records.ts';
@@ -42,8 +43,9 @@ export function readManifestFields(value: unknown): Manifest | undefined {
     }
   }
   if (!isRecord(layout)) return undefined;
-  const { symbolBucketBits, fileBucketBits, changeBucketBits, unresolvedBucketBits } = layout;
+  const { symbolBucketBits, fileBucketBits, changeBucketBits, unresolvedBucketBits, graphBucketBits } = layout;
   if (![symbolBucketBits, fileBucketBits, changeBucketBits, unresolvedBucketBits].every((bits) => isCount(bits) && bits <= MAX_BUCKET_BITS)) return undefined;
+  if (!isCount(graphBucketBits) || graphBucketBits > GRAPH_MAX_BUCKET_BITS) return undefined;
   if (!isRecord(counts)) return undefined;
   const { files, symbols, references, edges, unresolved } = counts;
   if (![files, symbols, references, edges, unresolved].every(isCount)) return undefined;
@@ -73,7 +75,7 @@ export function readManifestFields(value: unknown): Manifest | undefined {
   return {
     formatVersion, repo, commit, commitDate, builtAt, indexer: tool, parsers: { ...parsers } as Record<string, string>,
     ...(models ? { libraryModels: models } : {}),
-    layout: { symbolBucketBits, fileBucketBits, changeBucketBits, unresolvedBucketBits },
+    layout: { symbolBucketBits, fileBucketBits, changeBucketBits, unresolvedBucketBits, graphBucketBits },
     counts: { files, symbols, references, edges, unresolved },
     languages: languageCopy, skipped: skippedCopy, warnings: [...warnings], shards: shardCopy,
   } as unknown as Manifest;

@@ -1,7 +1,7 @@
 /// <reference types="node" />
 // The format package owns how a record's integer columns are laid out (record-fields.ts): no code
 // outside it may import a *_STRIDE constant or read a column of a SymbolRecord, FileRecord or
-// ChangeRecord (defs, refs, refDecls, signatures, edges, occ, unresolved) itself. Checked with the
+// ChangeRecord (defs, refs, refDecls, signatures, occ, unresolved) itself. Checked with the
 // TypeScript compiler's symbols, not by matching text: renaming a variable, aliasing a column
 // (`const r = record.refs`) or destructuring it still reads the property the checker resolves to
 // records.ts, while the JVM indexer's own `file.refs` or a test spec's `defs` are other properties.
@@ -17,7 +17,7 @@ const FORMAT_SRC = join(FORMAT, 'src') + sep;
 const RECORDS = join(FORMAT_SRC, 'records.ts');
 /** The record columns that are strided lists; their entries are read through record-fields.ts. */
 const COLUMNS: Record<string, ReadonlySet<string>> = {
-  SymbolRecord: new Set(['defs', 'refs', 'refDecls', 'signatures', 'edges']),
+  SymbolRecord: new Set(['defs', 'refs', 'refDecls', 'signatures']),
   FileRecord: new Set(['occ']),
   ChangeRecord: new Set(['unresolved']),
 };
@@ -103,7 +103,7 @@ describe('the record layout has one owner', () => {
       'export function probe(record: SymbolRecord, file: FileRecord, other: { refs: number[] }): number {',
       '  const list = record.refs;',
       '  const { occ: positions } = file;',
-      "  return list[Width + 1]! + positions[0]! + record['edges'][0]! + other.refs[0]!;",
+      "  return list[Width + 1]! + positions[0]! + record['signatures']![0]! + other.refs[0]!;",
       '}',
     ].join('\n');
     const host = ts.createCompilerHost(OPTIONS);
@@ -116,7 +116,7 @@ describe('the record layout has one owner', () => {
       'packages/query/src/__layout-probe__.ts:1 REF_STRIDE',
       'packages/query/src/__layout-probe__.ts:3 .refs',
       'packages/query/src/__layout-probe__.ts:4 { occ }',
-      "packages/query/src/__layout-probe__.ts:5 ['edges']",
+      "packages/query/src/__layout-probe__.ts:5 ['signatures']",
     ]);
   }, 60_000);
 });

@@ -18,7 +18,7 @@ function complete(): Manifest {
     indexer: { name: '@sextant/indexer', version: '0.1.0' },
     parsers: { typescript: '5.9.3', 'tree-sitter-java': '0.23.5' },
     libraryModels: [{ name: 'jdk', version: '21' }],
-    layout: { symbolBucketBits: 1, fileBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: 20 },
+    layout: { symbolBucketBits: 1, fileBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: 20, graphBucketBits: 4 },
     counts: { files: 1, symbols: 2, references: 3, edges: 0, unresolved: 0 },
     languages: { typescript: { files: 1, precision: 'compiler' }, java: { files: 0, precision: 'syntactic' } },
     skipped: [{ path: 'assets/logo.png', reason: 'binary', detail: 'binary file' }],
@@ -34,7 +34,7 @@ const JSON_VALUES: unknown[] = [null, true, 0, -1, 1.5, 21, 2 ** 53, '', 'x', []
 const NEAR_MISSES: unknown[] = [
   'C0FFEE0000000000000000000000000000000001', 'c0ffee', 'B'.repeat(64), 'b'.repeat(63), 'g'.repeat(64),
   '2025-06-01', '2025-06-01T12:00:00', '2025-06-01T12:00+02:00', '2025-06-01T25:00:00Z', '2025-06-01T12:00:00.5+02:00', '2025-13-01T12:00:00Z',
-  'acme', 'acme/shop/x', 'Acme/Shop', '../x', 'too-large', 'compiler', 'syntactic', 'bogus', 'kotlin', 20, 0,
+  'acme', 'acme/shop/x', 'Acme/Shop', '../x', 'too-large', 'compiler', 'syntactic', 'bogus', 'kotlin', 20, 0, 5,
 ];
 
 /** Every path to a value in `value` (object keys and array indices). */
