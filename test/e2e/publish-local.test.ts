@@ -52,7 +52,7 @@ describe('indexer publish --local', () => {
     const first = await publish('--out', join(scratch, 'first'), '--ref', 'main');
     expect(first.err).toBe('');
     expect(first.code).toBe(0);
-    expect(first.out).toMatch(/uploading 7 shards/);
+    expect(first.out).toMatch(/uploading 8 shards/);
     expect(first.out).toMatch(/10 objects uploaded .*, 0 skipped/);
     expect(first.out).toContain('default ref main (set now)');
 

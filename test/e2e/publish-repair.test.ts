@@ -105,9 +105,9 @@ describe('repairing a corrupt shard object by publishing again', () => {
     const verified = await publish('--out', dir, '--ref', 'main', '--verify');
     expect(verified.err).toBe('');
     expect(verified.code).toBe(0);
-    expect(verified.out).toContain('verified 7 shards: 1 repaired, 0 missing');
+    expect(verified.out).toContain('verified 8 shards: 1 repaired, 0 missing');
     expect(await readNames(repo, 'Rotten')).toBe('ok');
     // Nothing left to repair.
-    expect((await publish('--out', dir, '--ref', 'main', '--verify')).out).toContain('verified 7 shards: 0 repaired, 0 missing');
+    expect((await publish('--out', dir, '--ref', 'main', '--verify')).out).toContain('verified 8 shards: 0 repaired, 0 missing');
   });
 });

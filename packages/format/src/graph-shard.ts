@@ -5,7 +5,9 @@
 // at most 2^GRAPH_MAX_BUCKET_BITS contiguous ranges, one shard each: a walk reads at most that many
 // shards whatever the repository's size, and since callers and subtypes mostly sit near the code
 // they use, a walk usually reads far fewer. An edge names its peer by ordinal; the manifest's
-// record counts of the graph shards say which shard holds which ordinals (graphStarts).
+// record counts of the graph shards say which shard holds which ordinals (graphStarts). A call's
+// site is stored once, with the callee's incoming edge: the caller's outgoing edge names the callee
+// once, however many times it calls it, and a callee walk reads the sites from the callee's node.
 import { encodeShard } from './codec.ts';
 import { corrupt } from './packed-records.ts';
 import { EDGE_KINDS, LANGUAGES, SYMBOL_KINDS, type EdgeKind, type ExternalOrigin, type Language, type SymbolKind } from './records.ts';
@@ -26,6 +28,7 @@ export interface GraphEdgeData {
   /** true: from this node to the peer (this extends/implements/overrides/calls the peer). */
   out: boolean;
   peer: string;
+  /** Where it is written; an outgoing call's is dropped (its callee's incoming edge keeps it). */
   site?: SiteTuple;
 }
 
@@ -132,11 +135,12 @@ export function layoutGraph(input: readonly GraphNodeData[], nodesPerBucket = GR
 }
 
 function encodeGraphShard(start: number, nodes: readonly GraphNodeData[], ordinalOf: ReadonlyMap<string, number>): Uint8Array {
+  const stored = nodes.map((n) => storedEdges(n, ordinalOf));
   const paths = new Set<string>();
-  for (const n of nodes) {
+  nodes.forEach((n, i) => {
     if (n.def) paths.add(n.def[0]);
-    for (const e of n.edges) if (e.site) paths.add(e.site[0]);
-  }
+    for (const { e } of stored[i]!) if (e.site) paths.add(e.site[0]);
+  });
   const pathList = [...paths].sort(compare);
   const pathIndex = new Map(pathList.map((p, i) => [p, i]));
   const nodeInts: number[] = [];
@@ -145,16 +149,11 @@ function encodeGraphShard(start: number, nodes: readonly GraphNodeData[], ordina
   const site = (s: SiteTuple | undefined) => (s ? [pathIndex.get(s[0])!, s[1], s[2], s[3], s[4]] : [-1, 0, 0, 0, 0]);
   nodes.forEach((n, i) => {
     if (n.external) externals.push(i, n.external);
-    nodeInts.push(SYMBOL_KINDS.indexOf(n.kind), LANGUAGES.indexOf(n.lang), n.mods, ...site(n.def), n.edges.length);
-    const edges = n.edges.map((e) => {
-      const peer = ordinalOf.get(e.peer);
-      if (peer === undefined) throw new Error(`layoutGraph: edge of ${n.key} names ${e.peer}, which is no node`);
-      return { e, peer };
-    }).sort((a, b) => compare(a.e.kind, b.e.kind) || Number(a.e.out) - Number(b.e.out) || a.peer - b.peer
-      || compareSite(a.e.site, b.e.site));
+    const edges = stored[i]!;
+    nodeInts.push(SYMBOL_KINDS.indexOf(n.kind), LANGUAGES.indexOf(n.lang), n.mods, ...site(n.def), edges.length);
     for (const { e, peer } of edges) edgeInts.push(EDGE_KINDS.indexOf(e.kind), e.out ? 0 : 1, peer, ...site(e.site));
   });
-  const stored: StoredGraphShard = {
+  const shard: StoredGraphShard = {
     v: 1,
     start,
     keys: nodes.map((n) => n.key).join(''),
@@ -165,7 +164,23 @@ function encodeGraphShard(start: number, nodes: readonly GraphNodeData[], ordina
     nodes: packInts(nodeInts, NODE_BASES),
     edges: packInts(edgeInts, EDGE_BASES),
   };
-  return encodeShard(stored);
+  return encodeShard(shard);
+}
+
+/**
+ * A node's edges as stored, in order (kind, direction, peer, site): peers by ordinal, and outgoing
+ * calls once per callee without a site (the callee's incoming edges hold the sites).
+ */
+function storedEdges(n: GraphNodeData, ordinalOf: ReadonlyMap<string, number>): { e: GraphEdgeData; peer: number }[] {
+  const callees = new Set<number>();
+  return n.edges.flatMap((e) => {
+    const peer = ordinalOf.get(e.peer);
+    if (peer === undefined) throw new Error(`layoutGraph: edge of ${n.key} names ${e.peer}, which is no node`);
+    if (e.kind !== 'calls' || !e.out) return [{ e, peer }];
+    if (callees.has(peer)) return [];
+    callees.add(peer);
+    return [{ e: { kind: e.kind, out: e.out, peer: e.peer }, peer }];
+  }).sort((a, b) => compare(a.e.kind, b.e.kind) || Number(a.e.out) - Number(b.e.out) || a.peer - b.peer || compareSite(a.e.site, b.e.site));
 }
 
 function compareSite(a: SiteTuple | undefined, b: SiteTuple | undefined): number {

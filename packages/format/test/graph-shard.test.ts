@@ -20,8 +20,13 @@ function node(n: number, path: string | undefined, edges: GraphNodeData['edges']
 
 describe('graph shards', () => {
   const small = [
-    node(2, 'src/b.ts', [{ kind: 'calls', out: true, peer: key(1), site: ['src/b.ts', 9, 4, 9, 6] }, { kind: 'extends', out: true, peer: key(9) }]),
-    node(1, 'src/a.ts', [{ kind: 'calls', out: false, peer: key(2), site: ['src/b.ts', 9, 4, 9, 6] }]),
+    node(2, 'src/b.ts', [
+      { kind: 'calls', out: true, peer: key(1), site: ['src/b.ts', 9, 4, 9, 6] }, { kind: 'extends', out: true, peer: key(9) },
+      { kind: 'calls', out: true, peer: key(1), site: ['src/b.ts', 12, 4, 12, 6] },
+    ]),
+    node(1, 'src/a.ts', [
+      { kind: 'calls', out: false, peer: key(2), site: ['src/b.ts', 12, 4, 12, 6] }, { kind: 'calls', out: false, peer: key(2), site: ['src/b.ts', 9, 4, 9, 6] },
+    ]),
     node(9, undefined, [{ kind: 'extends', out: false, peer: key(2) }]),
   ];
 
@@ -38,12 +43,13 @@ describe('graph shards', () => {
     });
     expect(shard.node(2).external).toEqual({ package: 'react', version: '19.2.0' });
     expect(shard.node(2).def).toBeUndefined();
-    // Sorted by kind, then direction, then peer.
-    expect(shard.edges(1)).toEqual([
-      { kind: 'calls', out: true, peer: 0, site: { path: 'src/b.ts', line: 9, column: 4, endLine: 9, endColumn: 6 } },
-      { kind: 'extends', out: true, peer: 2 },
+    // Sorted by kind, then direction, then peer, then site; a caller names its callee once, without
+    // sites, which the callee's incoming edges hold.
+    expect(shard.edges(1)).toEqual([{ kind: 'calls', out: true, peer: 0 }, { kind: 'extends', out: true, peer: 2 }]);
+    expect(shard.edges(0)).toEqual([
+      { kind: 'calls', out: false, peer: 1, site: { path: 'src/b.ts', line: 9, column: 4, endLine: 9, endColumn: 6 } },
+      { kind: 'calls', out: false, peer: 1, site: { path: 'src/b.ts', line: 12, column: 4, endLine: 12, endColumn: 6 } },
     ]);
-    expect(shard.edges(0)).toEqual([{ kind: 'calls', out: false, peer: 1, site: { path: 'src/b.ts', line: 9, column: 4, endLine: 9, endColumn: 6 } }]);
     expect(thrown(() => shard.node(3)).message).toMatch(/does not hold graph node 3/);
   });
 

@@ -98,7 +98,7 @@ async function walkCalls(reader: IndexReader, target: Target, params: CallHierar
     for (const node of frontier) {
       const calls = (edges: readonly GraphEdge[], out: boolean) => edges.filter((e) => e.out === out && e.kind === 'calls');
       if (direction === 'callees') {
-        for (const e of calls(await rawEdgesOf(reader, node), true)) pending.push({ peer: e.peer, from: node, site: e.site });
+        for (const e of calls(await rawEdgesOf(reader, node), true)) pending.push({ peer: e.peer, from: node });
       } else {
         for (const e of calls(await rawEdgesOf(reader, node), false)) pending.push({ peer: e.peer, from: node, site: e.site });
         for (const superMethod of await superMethods(reader, node)) {
@@ -114,7 +114,7 @@ async function walkCalls(reader: IndexReader, target: Target, params: CallHierar
     const peers = await reader.graphNodes(pending.map((p) => p.peer));
     const next: GraphNode[] = [];
     pending.forEach((p, i) => {
-      const peer = peers[i]!.node;
+      const { node: peer, shard } = peers[i]!;
       if (!nodes.has(peer.key)) {
         if (nodes.size >= maxNodes) {
           truncation = `maxNodes ${maxNodes}`;
@@ -128,6 +128,10 @@ async function walkCalls(reader: IndexReader, target: Target, params: CallHierar
       const edgeKey = `${from}>${to}>${p.through?.key ?? ''}`;
       const edge = edges.get(edgeKey) ?? { from, to, sites: [], ...(p.through ? { through: peerSummary(reader, p.through) } : {}) };
       if (p.site) edge.sites.push(p.site);
+      // A callee's edge names no site: the calls are stored once, at the callee, from this caller.
+      if (direction === 'callees') {
+        for (const e of shard.edges(peer.ordinal)) if (!e.out && e.kind === 'calls' && e.peer === p.from.ordinal && e.site) edge.sites.push(e.site);
+      }
       edges.set(edgeKey, edge);
     });
     frontier = next;
