@@ -53,13 +53,13 @@ describe('indexer publish --local', () => {
     expect(first.err).toBe('');
     expect(first.code).toBe(0);
     expect(first.out).toMatch(/uploading 8 shards/);
-    expect(first.out).toMatch(/10 objects uploaded .*, 0 skipped/);
+    expect(first.out).toMatch(/11 objects uploaded .*, 0 skipped/);
     expect(first.out).toContain('default ref main (set now)');
 
     // Same code at another commit: its shards are the same objects.
     const second = await publish('--out', join(scratch, 'second'), '--ref', 'next');
     expect(second.code).toBe(0);
-    expect(second.out).toMatch(/2 objects uploaded .*, 7 skipped/);
+    expect(second.out).toMatch(/2 objects uploaded .*, 8 skipped/);
     expect(second.out).toContain('default ref main');
 
     await withProvider(TINY_REPO, async (provider) => {

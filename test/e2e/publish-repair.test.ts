@@ -86,7 +86,7 @@ describe('repairing a corrupt shard object by publishing again', () => {
     const again = await publish('--out', dir, '--ref', 'main');
     expect(again.err).toBe('');
     expect(again.code).toBe(0);
-    expect(again.out).toMatch(/uploading 1 shards .*; 6 already present/);
+    expect(again.out).toMatch(/uploading 1 shards .*; 7 already present/);
     expect(await readNames(repo, 'Flipped')).toBe('ok');
   });
 
