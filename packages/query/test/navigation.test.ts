@@ -274,7 +274,8 @@ describe('find_references', () => {
     expect(answer.truncationReason).toBe(`related members: more than ${RELATED_BOUND.maxNodes}; references of the rest are not included; limit 1`);
     const alone = await findReferences(crowd, { qualifiedName: 'S7.area' }, { includeDeclaration: true, includeRelated: false });
     expect(alone).toMatchObject({ related: [], total: 1, totalIsExact: true, hasMore: false });
-  });
+    // Building and walking an index of 5,000 members takes seconds on a busy 2-core machine.
+  }, 60_000);
 
   it('gives enclosing symbols symbolIds that chain to goto_definition', async () => {
     const answer = await findReferences(shop, { qualifiedName: 'OrderRepository.save' }, {});
