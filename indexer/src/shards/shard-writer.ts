@@ -117,6 +117,7 @@ function graphNodes(collector: IndexCollector): GraphNodeData[] {
     const def = [...info.defs].sort((a, b) => compare(a[0], b[0]) || a[1] - b[1] || a[2] - b[2])[0];
     nodes.push({
       key: info.key, name: info.name, kind: info.kind, qname: info.qname, lang: info.lang, mods: info.mods,
+      ...(info.local ? { local: true } : {}),
       ...(def ? { def } : {}),
       ...(info.external ? { external: info.external } : {}),
       edges: edges.map((e) => ({ kind: e.kind, out: e.out, peer: e.peer, ...(e.site ? { site: [e.site.path, e.site.line, e.site.column, e.site.endLine, e.site.endColumn] as const } : {}) })),

@@ -41,6 +41,8 @@ export interface GraphNodeData {
   lang: Language;
   /** MODIFIERS bits. */
   mods: number;
+  /** A local or parameter (SymbolRecord.local): never searched, and no identifier elsewhere can name it. */
+  local?: boolean;
   /** The name of the first declaration; absent for external symbols. */
   def?: SiteTuple;
   external?: ExternalOrigin;
@@ -73,6 +75,7 @@ export interface GraphNode {
   qname: string;
   lang: Language;
   mods: number;
+  local?: boolean;
   def?: GraphSite;
   external?: ExternalOrigin;
 }
@@ -85,8 +88,8 @@ export interface GraphEdge {
   site?: GraphSite;
 }
 
-// Per node: kind, lang, mods, path (-1: none), line, column, endLine, endColumn, edge count.
-const NODE_BASES: DeltaBase[] = ['none', 'none', 'none', 'prev', 'none', 'none', 4, 5, 'none'];
+// Per node: kind, lang, mods, path (-1: none), line, column, endLine, endColumn, edge count, local (0 or 1).
+const NODE_BASES: DeltaBase[] = ['none', 'none', 'none', 'prev', 'none', 'none', 4, 5, 'none', 'none'];
 // Per edge: kind, direction (0 out, 1 in), peer ordinal, path (-1: none), line, column, endLine, endColumn.
 const EDGE_BASES: DeltaBase[] = ['none', 'none', 'prev', 'none', 'none', 'none', 4, 5];
 const NODE_FIELDS = NODE_BASES.length;
@@ -150,7 +153,7 @@ function encodeGraphShard(start: number, nodes: readonly GraphNodeData[], ordina
   nodes.forEach((n, i) => {
     if (n.external) externals.push(i, n.external);
     const edges = stored[i]!;
-    nodeInts.push(SYMBOL_KINDS.indexOf(n.kind), LANGUAGES.indexOf(n.lang), n.mods, ...site(n.def), edges.length);
+    nodeInts.push(SYMBOL_KINDS.indexOf(n.kind), LANGUAGES.indexOf(n.lang), n.mods, ...site(n.def), edges.length, n.local ? 1 : 0);
     for (const { e, peer } of edges) edgeInts.push(EDGE_KINDS.indexOf(e.kind), e.out ? 0 : 1, peer, ...site(e.site));
   });
   const shard: StoredGraphShard = {
@@ -253,6 +256,7 @@ export class GraphShard {
       qname: this.stored.qnames[i]!,
       lang,
       mods: n[at + 2]!,
+      ...(n[at + 9] === 1 ? { local: true } : {}),
       ...(n[at + 3]! >= 0 ? { def: this.site(n, at + 3) } : {}),
       ...(external ? { external } : {}),
     };

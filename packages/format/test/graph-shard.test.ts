@@ -28,29 +28,32 @@ describe('graph shards', () => {
       { kind: 'calls', out: false, peer: key(2), site: ['src/b.ts', 12, 4, 12, 6] }, { kind: 'calls', out: false, peer: key(2), site: ['src/b.ts', 9, 4, 9, 6] },
     ]),
     node(9, undefined, [{ kind: 'extends', out: false, peer: key(2) }]),
+    { ...node(3, 'src/c.ts', [{ kind: 'calls', out: true, peer: key(1) }]), local: true },
   ];
 
   it('number nodes by declaration path, externals last, and read back every field and edge', () => {
     const graph = layoutGraph(small);
     expect(graph.bits).toBe(0);
-    expect([...graph.ordinalOf]).toEqual([[key(1), 0], [key(2), 1], [key(9), 2]]);
+    expect([...graph.ordinalOf]).toEqual([[key(1), 0], [key(2), 1], [key(3), 2], [key(9), 3]]);
     const shard = openShard<GraphShard>('graph/0000', graph.shards[0]!);
     expect(shard.start).toBe(0);
-    expect(shard.size).toBe(3);
+    expect(shard.size).toBe(4);
+    expect(shard.node(2).local).toBe(true);
+    expect(shard.node(1).local).toBeUndefined();
     expect(shard.node(1)).toEqual({
       ordinal: 1, key: key(2), name: 'f2', kind: 'function', qname: 'mod.f2', lang: 'typescript', mods: 1,
       def: { path: 'src/b.ts', line: 3, column: 3, endLine: 3, endColumn: 5 },
     });
-    expect(shard.node(2).external).toEqual({ package: 'react', version: '19.2.0' });
-    expect(shard.node(2).def).toBeUndefined();
+    expect(shard.node(3).external).toEqual({ package: 'react', version: '19.2.0' });
+    expect(shard.node(3).def).toBeUndefined();
     // Sorted by kind, then direction, then peer, then site; a caller names its callee once, without
     // sites, which the callee's incoming edges hold.
-    expect(shard.edges(1)).toEqual([{ kind: 'calls', out: true, peer: 0 }, { kind: 'extends', out: true, peer: 2 }]);
+    expect(shard.edges(1)).toEqual([{ kind: 'calls', out: true, peer: 0 }, { kind: 'extends', out: true, peer: 3 }]);
     expect(shard.edges(0)).toEqual([
       { kind: 'calls', out: false, peer: 1, site: { path: 'src/b.ts', line: 9, column: 4, endLine: 9, endColumn: 6 } },
       { kind: 'calls', out: false, peer: 1, site: { path: 'src/b.ts', line: 12, column: 4, endLine: 12, endColumn: 6 } },
     ]);
-    expect(thrown(() => shard.node(3)).message).toMatch(/does not hold graph node 3/);
+    expect(thrown(() => shard.node(4)).message).toMatch(/does not hold graph node 4/);
   });
 
   it('split a large graph into at most 2^GRAPH_MAX_BUCKET_BITS contiguous ranges that graphStarts and graphBucketOf find', () => {

@@ -67,7 +67,7 @@ interface SymbolFacts {
 
 function factsOf(symbol: SymbolOrNode): SymbolFacts {
   if (!('record' in symbol)) {
-    return { ...symbol, local: false, external: Boolean(symbol.external), path: symbol.def?.path, paths: symbol.def ? [symbol.def.path] : [] };
+    return { ...symbol, local: Boolean(symbol.local), external: Boolean(symbol.external), path: symbol.def?.path, paths: symbol.def ? [symbol.def.path] : [] };
   }
   const { record, shard } = symbol;
   const paths: string[] = [];

@@ -202,6 +202,7 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
     const def = [...defs].sort((a, b) => compare(a.path, b.path) || a.line - b.line || a.column - b.column)[0];
     graphNodes.push({
       key, name: s.name, kind: s.kind, qname: s.qname!, lang: s.lang!, mods: s.mods ?? 0,
+      ...(s.local ? { local: true } : {}),
       ...(def ? { def: [def.path, def.line, def.column, def.line, def.endColumn] as const } : {}),
       ...(s.external ? { external: s.external } : {}),
       edges: edges.map((e) => ({ kind: e.kind, out: e.out, peer: keyOf(e.peer) })),
