@@ -14,7 +14,7 @@ import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { formatSymbolId, SextantError } from '@sextant/format';
+import { formatSymbolId, SextantError, shortCommit } from '@sextant/format';
 import { findReferences, gotoDefinition, IndexReader, nameEntry, ShardCache, type NameEntry } from '@sextant/query';
 import { DirShardSource } from '@sextant/query/node';
 import { buildIndex } from '../src/build-command.ts';
@@ -340,7 +340,7 @@ async function main(argv: string[]): Promise<number> {
     await writeFile(file, `${JSON.stringify(report, null, 1)}\n`);
     const unscored = Object.entries(report.unscored).map(([reason, n]) => `${n} ${reason}`).join('; ');
     process.stdout.write([
-      `## ${corpus.id} (${corpus.note}) at ${report.commit.slice(0, 12)}: ${report.sampled} declarations sampled of ${report.pool.matched} matched (of ${report.pool.oracle} oracle declarations)`,
+      `## ${corpus.id} (${corpus.note}) at ${shortCommit(report.commit)}: ${report.sampled} declarations sampled of ${report.pool.matched} matched (of ${report.pool.oracle} oracle declarations)`,
       ...Object.entries(report.oracles).map(([name, o]) => `- ${name}: ${o.declarations} declarations, ${o.references} references to them, ${o.unresolvedSites} sites it resolves to nothing`),
       ...(Object.keys(report.pool.unmatchedByKind).length ? [`- oracle declarations with no index declaration at their name: ${Object.entries(report.pool.unmatchedByKind).map(([k, n]) => `${n} ${k}`).join(', ')} (e.g. ${report.pool.unmatchedExamples.slice(0, 3).join('; ')})`] : []),
       `- our references not scored: ${unscored || 'none'}`,

@@ -6,6 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { shortCommit } from '@sextant/format';
 import { benchGitEnv, sourceFingerprint } from './corpora.ts';
 
 const INDEXER = fileURLToPath(new URL('../bin/indexer.js', import.meta.url));
@@ -39,7 +40,7 @@ export async function commitMutant(dir: string, base: string, edits: { path: str
 export function build(dir: string, commit: string, out: string, id: string): number {
   const started = performance.now();
   const child = spawnSync(process.execPath, [INDEXER, 'build', '--repo', dir, '--commit', commit, '--out', out, '--repo-name', `bench/${id}`, '--quiet'], { encoding: 'utf8' });
-  if (child.status !== 0) throw new Error(`indexer build --commit ${commit.slice(0, 12)} failed (exit ${child.status}): ${child.stderr.slice(-1500)}`);
+  if (child.status !== 0) throw new Error(`indexer build --commit ${shortCommit(commit)} failed (exit ${child.status}): ${child.stderr.slice(-1500)}`);
   return (performance.now() - started) / 1000;
 }
 
@@ -51,9 +52,9 @@ export async function ensureIndex(dir: string, commit: string, out: string, id: 
   if (existsSync(manifest) && existsSync(stamp) && readFileSync(stamp, 'utf8') === source
     && (JSON.parse(readFileSync(manifest, 'utf8')) as { commit: string }).commit === commit) return undefined;
   await rm(out, { recursive: true, force: true });
-  log(`${id}: indexing ${commit.slice(0, 12)}`);
+  log(`${id}: indexing ${shortCommit(commit)}`);
   const seconds = build(dir, commit, out, id);
   await writeFile(stamp, source);
-  log(`${id}: ${commit.slice(0, 12)} indexed in ${seconds.toFixed(1)} s`);
+  log(`${id}: ${shortCommit(commit)} indexed in ${seconds.toFixed(1)} s`);
   return seconds;
 }

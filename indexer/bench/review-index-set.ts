@@ -4,7 +4,7 @@
 // shardsFetched) and the bytes the directories handed out.
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { MANIFEST_FILE, SextantError, sameCommit, type ShardEntry } from '@sextant/format';
+import { abbreviatesCommit, MANIFEST_FILE, SextantError, shortCommit, type ShardEntry } from '@sextant/format';
 import type { IndexProvider, IndexRequest } from '@sextant/mcp';
 import { IndexReader, ShardCache, type ShardSource } from '@sextant/query';
 import { DirShardSource } from '@sextant/query/node';
@@ -80,9 +80,9 @@ export class BenchIndexSet implements IndexProvider {
   }
 
   async open({ commit }: IndexRequest = {}): Promise<IndexReader> {
-    const found = commit === undefined ? this.sources.at(-1) : this.sources.find((s) => sameCommit(s.commit, commit));
+    const found = commit === undefined ? this.sources.at(-1) : this.sources.find((s) => abbreviatesCommit(commit, s.commit));
     if (!found) {
-      throw new SextantError('COMMIT_NOT_INDEXED', `${commit} is not one of the bench's indexes (${this.sources.map((s) => s.commit.slice(0, 12)).join(', ')}).`,
+      throw new SextantError('COMMIT_NOT_INDEXED', `${commit} is not one of the bench's indexes (${this.sources.map((s) => shortCommit(s.commit)).join(', ')}).`,
         'Name one of the commits the bench indexed.');
     }
     const reader = await IndexReader.open(found.source, this.cache);

@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { shortCommit } from '@sextant/format';
 import { benchGitEnv } from './corpora.ts';
 import { build, commitMutant, ensureIndex } from './review-builds.ts';
 import { BenchIndexSet } from './review-index-set.ts';
@@ -146,7 +147,7 @@ export async function benchJvm(work: string, tools: { diff: ToolDefinition; impa
   await git(['commit', '-q', '--no-verify', '-m', 'jvm-shop fixture']);
   const base = (await git(['rev-parse', 'HEAD'])).stdout.trim();
   const javacVersion = javac();
-  log(`jvm-shop@${base.slice(0, 12)}: ${JVM_MUTATIONS.length} mutations; ${javacVersion ?? 'no javac: the Java sites rest on the construction alone'}`);
+  log(`jvm-shop@${shortCommit(base)}: ${JVM_MUTATIONS.length} mutations; ${javacVersion ?? 'no javac: the Java sites rest on the construction alone'}`);
   const baseIndex = join(work, 'base');
   if (tools) await ensureIndex(repo, base, baseIndex, 'jvm-shop', log);
   const javaFiles = (await walk(repo)).map((p) => relative(repo, p)).filter(JAVA_ONLY);

@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { READ_TOOLS, type ToolDefinition } from '@sextant/mcp';
+import { shortCommit } from '@sextant/format';
 import { CORPORA, prepareCorpus, sourceFingerprint } from './corpora.ts';
 import { build, commitMutant, ensureIndex } from './review-builds.ts';
 import { CompilerOracle, lineOf, newlines, type OracleDiagnostic } from './compiler-oracle.ts';
@@ -292,7 +293,7 @@ function render(results: CorpusResult[], misses: number): string {
   lines.push('', 'Targets (issue #14): recall at least 99.5 %, precision at least 99 %, every mutated symbol found by diff_symbols with the right change and aspects.', '');
   for (const r of results) {
     const builds = r.mutations.map((m) => m.timings.buildSeconds ?? NaN);
-    lines.push(`${r.corpus}@${r.commit.slice(0, 12)} (${r.files} files, ${r.lines} lines): ${r.mutations.length} breaking mutations${r.stoppedBy ? ` (stopped by ${r.stoppedBy})` : ''} from ${r.trials} candidates tried (${r.notBreaking} broke nothing outside their own declaration); `
+    lines.push(`${r.corpus}@${shortCommit(r.commit)} (${r.files} files, ${r.lines} lines): ${r.mutations.length} breaking mutations${r.stoppedBy ? ` (stopped by ${r.stoppedBy})` : ''} from ${r.trials} candidates tried (${r.notBreaking} broke nothing outside their own declaration); `
       + `base type-check ${f(r.oracle.baseSeconds)} s (${r.oracle.baseDiagnostics} diagnostics, TypeScript ${r.oracle.typescript}), base index ${r.baseBuildSeconds === undefined ? 'reused' : `${f(r.baseBuildSeconds)} s`}; `
       + `per mutant: oracle ${f(median(r.mutations.map((m) => m.timings.oracleSeconds)))} s, build ${f(median(builds))} s, diff_symbols ${f(median(r.mutations.map((m) => (m.timings.diffSeconds ?? NaN) * 1000)))} ms, change_impact ${f(median(r.mutations.map((m) => (m.timings.impactSeconds ?? NaN) * 1000)))} ms (medians); ${f(r.seconds)} s in all.`);
   }

@@ -11,6 +11,7 @@ import { loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { shortCommit } from '@sextant/format';
 import { CORPORA, prepareCorpus, sourceFingerprint, type PreparedCorpus } from './corpora.ts';
 import { assertGnuTime, measure, type Measurement } from './measure-process.ts';
 
@@ -282,7 +283,7 @@ async function main(argv: string[]): Promise<number> {
   const results: Record<string, { corpus: Omit<PreparedCorpus, 'spec'> & { id: string }; summaries: Omit<Summary, 'medianRun'>[] }> = {};
   for (const corpus of corpora) {
     log('');
-    log(`== ${corpus.spec.id}: ${corpus.spec.pkg}@${corpus.spec.version} src/, ${corpus.files} TS/JS files, ${corpus.lines} lines, ${mb(corpus.bytes)} (commit ${corpus.commit.slice(0, 12)})`);
+    log(`== ${corpus.spec.id}: ${corpus.spec.pkg}@${corpus.spec.version} src/, ${corpus.files} TS/JS files, ${corpus.lines} lines, ${mb(corpus.bytes)} (commit ${shortCommit(corpus.commit)})`);
     log(`   ${corpus.spec.note}`);
     for (const removed of corpus.removed) log(`   left out by the large-file rule: ${removed.path} (${removed.bytes} bytes)`);
     if (values['no-timing']) continue;

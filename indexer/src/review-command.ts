@@ -11,7 +11,7 @@ import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve, isAbsolute } from 'node:path';
 import { promisify } from 'node:util';
-import { SextantError } from '@sextant/format';
+import { sameCommit, SextantError, shortCommit } from '@sextant/format';
 import { IndexReader, ShardCache } from '@sextant/query';
 import { DirShardSource } from '@sextant/query/node';
 import { IndexSetProvider, READ_TOOLS, type IndexCatalog, type ToolDefinition } from '@sextant/mcp';
@@ -71,14 +71,14 @@ export async function prepareReview(options: ReviewOptions): Promise<PreparedRev
     return { commit, dir, built: true };
   };
   const baseIndex = await indexOf(base.commit);
-  const headIndex = head.commit === base.commit ? { ...baseIndex } : await indexOf(head.commit);
+  const headIndex = sameCommit(head.commit, base.commit) ? { ...baseIndex } : await indexOf(head.commit);
   return { root, outRoot, base: baseIndex, head: headIndex };
 }
 
 /** Whether `dir` holds a complete index of `commit`: it opens (manifest, its recorded sha256, its checks) and names that commit. */
 export async function isIndexOf(dir: string, commit: string, cache: ShardCache): Promise<boolean> {
   try {
-    return (await IndexReader.open(new DirShardSource(dir), cache)).commit === commit;
+    return sameCommit((await IndexReader.open(new DirShardSource(dir), cache)).commit, commit);
   } catch (error) {
     if (error instanceof SextantError) return false;
     throw error;
@@ -87,7 +87,7 @@ export async function isIndexOf(dir: string, commit: string, cache: ShardCache):
 
 /** Builds the index of `commit` in a dot-directory of the out root, then renames it to `dir` whole. */
 async function buildInto(dir: string, commit: string, root: string, options: ReviewOptions): Promise<void> {
-  const building = await mkdtemp(join(dirname(dir), `.building-${commit.slice(0, 12)}-`));
+  const building = await mkdtemp(join(dirname(dir), `.building-${shortCommit(commit)}-`));
   try {
     const built = join(building, 'index');
     await buildIndex({ repo: root, commit, out: built, maxFileBytes: options.maxFileBytes, progress: options.progress });
@@ -110,7 +110,7 @@ export async function reviewOutput(prepared: PreparedReview, format: ReviewForma
   const sources = [new DirShardSource(prepared.base.dir), ...(prepared.head.dir === prepared.base.dir ? [] : [new DirShardSource(prepared.head.dir)])];
   const catalog: IndexCatalog = {
     list: async () => sources,
-    chooseDefault: async (indexes) => ({ index: indexes.find((i) => i.commit === prepared.head.commit)!, reason: 'the head' }),
+    chooseDefault: async (indexes) => ({ index: indexes.find((i) => sameCommit(i.commit, prepared.head.commit))!, reason: 'the head' }),
     buildHint: (commit) => `Run \`indexer review\` with that commit as --base or --head (${commit}).`,
   };
   const provider = new IndexSetProvider(catalog, new ShardCache(256 * 1024 * 1024));

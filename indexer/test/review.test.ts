@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { shortCommit } from '@sextant/format';
 import { main } from '../src/cli.ts';
 import { prepareReview } from '../src/review-command.ts';
 import { Progress } from '../src/progress.ts';
@@ -78,8 +79,8 @@ describe('indexer review: the indexes of base and head', { timeout: 120_000 }, (
     await expect(prepareReview(options({ outRoot: failing }))).rejects.toThrow();
     mkdirSync(join(scratch, 'killed'));
     // A build killed half-way leaves only a dot-directory, which no reader lists and the next review ignores.
-    mkdirSync(join(scratch, 'killed', `.building-${base.slice(0, 12)}-x/index`), { recursive: true });
-    writeFileSync(join(scratch, 'killed', `.building-${base.slice(0, 12)}-x/index/manifest.json`), '{}');
+    mkdirSync(join(scratch, 'killed', `.building-${shortCommit(base)}-x/index`), { recursive: true });
+    writeFileSync(join(scratch, 'killed', `.building-${shortCommit(base)}-x/index/manifest.json`), '{}');
     const prepared = await prepareReview(options({ outRoot: join(scratch, 'killed') }));
     expect(prepared.base.built).toBe(true);
     expect(readdirSync(join(scratch, 'killed')).filter((n) => !n.startsWith('.')).sort()).toEqual([base, head].sort());

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { generatePlanSigningKey } from '@sextant/format';
+import { generatePlanSigningKey, shortCommit } from '@sextant/format';
 import { answerFrom, connectMcpClient, type ToolResult } from './support/mcp-client.ts';
 import { INDEXER, ROOT, RUNNER, run, runnerEnv } from './support/servers.ts';
 import { startWorker } from './support/wrangler-dev.ts';
@@ -36,7 +36,7 @@ function buildPair(): { repoDir: string; base: string; head: string; baseIndex: 
   const base = commitTree('base', 'base');
   const head = commitTree('head', 'a pull request');
   const index = (commit: string) => {
-    const out = join(scratch, `index-${commit.slice(0, 12)}`);
+    const out = join(scratch, `index-${shortCommit(commit)}`);
     run(INDEXER, ['build', '--repo', repoDir, '--commit', commit, '--out', out, '--repo-name', REPO, '--quiet']);
     return out;
   };

@@ -3,7 +3,7 @@
 // print "error: <what>. To fix this, <what to do>" and return a non-zero exit code.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isSextantError, parseRepoName } from '@sextant/format';
+import { isSextantError, parseRepoName, sameCommit, shortCommit } from '@sextant/format';
 import { openWranglerStore, type ObjectStore } from './object-store.ts';
 import { STORE_OPTIONS, storeOptionsFrom, usage } from './store-options.ts';
 import { formatBytes, publishIndex } from './publish-index.ts';
@@ -91,9 +91,9 @@ export async function publishCommand(argv: string[], io: PublishIo = STDIO): Pro
     });
     const refLine = summary.ref === undefined
       ? 'no ref given, reachable by sha only;'
-      : summary.refCommit === summary.commit
-        ? `ref ${summary.ref} -> ${summary.commit.slice(0, 12)};`
-        : `ref ${summary.ref} left at the newer ${summary.refCommit!.slice(0, 12)} another publish wrote (--force moves it);`;
+      : summary.refCommit !== undefined && sameCommit(summary.refCommit, summary.commit)
+        ? `ref ${summary.ref} -> ${shortCommit(summary.commit)};`
+        : `ref ${summary.ref} left at the newer ${shortCommit(summary.refCommit!)} another publish wrote (--force moves it);`;
 
     io.out([
       `published ${summary.repo}@${summary.commit} to ${store.description} in ${summary.ms} ms:`,

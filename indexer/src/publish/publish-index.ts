@@ -14,7 +14,7 @@
 // another publish moved the ref in between, this one moves it only if its own commit is newer (by
 // commit date) or it is forced, so two publishes racing on a ref cannot leave the older commit.
 import {
-  digestSha256Hex, manifestKey, manifestSha256, normalizeRefName, parseManifest, parseRefRecord, parseRepoName, parseRepoRecord, refKey, repoRecordKey,
+  digestSha256Hex, manifestKey, manifestSha256, normalizeRefName, parseManifest, parseRefRecord, parseRepoName, parseRepoRecord, refKey, repoRecordKey, sameCommit,
   serializeRecord, SextantError, shardKey, type RefRecord, type RepoRecord,
 } from '@sextant/format';
 import type { ObjectInfo, ObjectStore, PutOptions } from './object-store.ts';
@@ -221,7 +221,7 @@ async function moveRef(
   for (let round = 1; round <= CAS_ROUNDS; round++) {
     if (await put(key, serializeRecord(record), expected)) return record.commit;
     const current = await readRecord(store, key);
-    if (current.record?.commit === record.commit) return record.commit;
+    if (current.record && sameCommit(current.record.commit, record.commit)) return record.commit;
     if (current.record && !force) {
       const theirs = await commitDateOf(store, repo, current.record);
       if (!(Date.parse(commitDate) > Date.parse(theirs ?? ''))) {

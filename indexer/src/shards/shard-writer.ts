@@ -4,9 +4,9 @@
 import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
-  bucketOf, changeShardName, compareInReferenceOrder, siteClass, encodeChangeShard, defColumn, encodeFileShard, graphShardName, layoutGraph, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine,
-  FILE_TABLE_SHARD, NAME_FLAG_EXTERNAL, NAMES_SHARD, pathKey, previewOf, refColumn, refDeclColumn, sha256Hex, splitLines, symbolShardName, textShardName,
-  encodeUnresolvedShard, unresolvedBucketOf, unresolvedShardName, type UnresolvedShardData,
+  changeShardName, compareInReferenceOrder, siteClass, encodeChangeShard, defColumn, encodeFileShard, graphShardName, layoutGraph, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine,
+  FILE_TABLE_SHARD, NAME_FLAG_EXTERNAL, NAMES_SHARD, previewOf, refColumn, refDeclColumn, sha256Hex, splitLines, symbolShardName, textShardName,
+  encodeUnresolvedShard, ShardLayout, unresolvedShardName, type UnresolvedShardData,
   type ChangeRecord, type DefFields, type FileRecord, type FileTableEntry, type GraphNodeData, type Manifest, type NameShardData, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData,
 } from '@sextant/format';
 import type { CollectedSymbol, IndexCollector } from '../index-collector.ts';
@@ -36,13 +36,13 @@ export interface ShardSet {
 /** `fileTable`: every tracked file of the commit (build-command.ts fileTableOf). */
 export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<string, string>, fileTable: readonly FileTableEntry[]): ShardSet {
   const graph = layoutGraph(graphNodes(collector));
-  const layout = {
+  const layout = new ShardLayout({
     symbolBucketBits: bucketBits(collector.symbols.size, SYMBOLS_PER_BUCKET),
     fileBucketBits: bucketBits(collector.files.length, FILES_PER_BUCKET),
     changeBucketBits: bucketBits(collector.files.length, CHANGES_PER_BUCKET),
     unresolvedBucketBits: bucketBits(collector.unresolvedCount, UNRESOLVED_SITES_PER_BUCKET),
     graphBucketBits: graph.bits,
-  };
+  });
   const shards = new Map<string, Uint8Array>();
   const records = new Map<string, number>();
   graph.shards.forEach((bytes, bucket) => {
@@ -52,14 +52,14 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
 
   const symbolBuckets = new Map<number, CollectedSymbol[]>();
   for (const symbol of collector.symbols.values()) {
-    const bucket = bucketOf(symbol.info.key, layout.symbolBucketBits);
+    const bucket = layout.symbolBucketOf(symbol.info.key);
     (symbolBuckets.get(bucket) ?? symbolBuckets.set(bucket, []).get(bucket)!).push(symbol);
   }
   const lines = new Map<string, string[]>();
   const linesOf = (path: string) => lines.get(path) ?? lines.set(path, splitLines(texts.get(path) ?? '')).get(path)!;
   // Every bucket is written, empty ones too (all equal, so stored once): a reader then knows that a
   // shard the layout implies and the manifest lacks was dropped, not empty.
-  for (let bucket = 0; bucket < 2 ** layout.symbolBucketBits; bucket++) {
+  for (let bucket = 0; bucket < layout.symbolBuckets; bucket++) {
     const symbols = symbolBuckets.get(bucket) ?? [];
     shards.set(symbolShardName(bucket), encodeSymbolShard(symbolShard(collector, symbols, linesOf, graph.ordinalOf)));
     records.set(symbolShardName(bucket), symbols.length);
@@ -68,10 +68,10 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
 
   const fileBuckets = new Map<number, FileRecord[]>();
   for (const file of collector.files) {
-    const bucket = bucketOf(pathKey(file.path), layout.fileBucketBits);
+    const bucket = layout.fileBucketOf(file.path);
     (fileBuckets.get(bucket) ?? fileBuckets.set(bucket, []).get(bucket)!).push(file);
   }
-  for (let bucket = 0; bucket < 2 ** layout.fileBucketBits; bucket++) {
+  for (let bucket = 0; bucket < layout.fileBuckets; bucket++) {
     const files = fileBuckets.get(bucket) ?? [];
     files.sort((a, b) => compare(a.path, b.path));
     shards.set(fileShardName(bucket), encodeFileShard({ files }));
@@ -81,10 +81,10 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
   }
   const changeBuckets = new Map<number, ChangeRecord[]>();
   for (const change of collector.changes) {
-    const bucket = bucketOf(pathKey(change.path), layout.changeBucketBits);
+    const bucket = layout.changeBucketOf(change.path);
     (changeBuckets.get(bucket) ?? changeBuckets.set(bucket, []).get(bucket)!).push(change);
   }
-  for (let bucket = 0; bucket < 2 ** layout.changeBucketBits; bucket++) {
+  for (let bucket = 0; bucket < layout.changeBuckets; bucket++) {
     const changes = (changeBuckets.get(bucket) ?? []).sort((a, b) => compare(a.path, b.path));
     shards.set(changeShardName(bucket), encodeChangeShard({ files: changes }));
     records.set(changeShardName(bucket), changes.length);
@@ -92,10 +92,10 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
 
   const unresolvedBuckets = new Map<number, string[]>();
   for (const name of collector.unresolved.keys()) {
-    const bucket = unresolvedBucketOf(name, layout.unresolvedBucketBits);
+    const bucket = layout.unresolvedBucketOf(name);
     (unresolvedBuckets.get(bucket) ?? unresolvedBuckets.set(bucket, []).get(bucket)!).push(name);
   }
-  for (let bucket = 0; bucket < 2 ** layout.unresolvedBucketBits; bucket++) {
+  for (let bucket = 0; bucket < layout.unresolvedBuckets; bucket++) {
     const names = unresolvedBuckets.get(bucket) ?? [];
     shards.set(unresolvedShardName(bucket), encodeUnresolvedShard(unresolvedShard(collector, names)));
     records.set(unresolvedShardName(bucket), names.length);
@@ -106,7 +106,7 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
   records.set(NAMES_SHARD, names.entries.length);
   shards.set(FILE_TABLE_SHARD, encodeFileTable(fileTable));
   records.set(FILE_TABLE_SHARD, fileTable.length);
-  return { layout, shards: new Map([...shards].sort(([a], [b]) => compare(a, b))), records };
+  return { layout: layout.bits, shards: new Map([...shards].sort(([a], [b]) => compare(a, b))), records };
 }
 
 /** Every symbol with an edge, as the graph holds it; the collector records each edge at both ends. */

@@ -2,6 +2,7 @@
 export * from './errors.ts';
 export * from './codec.ts';
 export * from './hash.ts';
+export * from './commit.ts';
 export * from './symbol-id.ts';
 export * from './records.ts';
 export * from './record-fields.ts';
@@ -18,6 +19,7 @@ export * from './graph-shard.ts';
 export * from './text-shard.ts';
 export * from './shard-view.ts';
 export * from './manifest.ts';
+export * from './shard-layout.ts';
 export * from './pattern-matcher.ts';
 export * from './manifest-schema.ts';
 export * from './manifest-check.ts';

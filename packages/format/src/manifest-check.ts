@@ -17,10 +17,10 @@ import {
 import { readManifestFields } from './manifest-fields.ts';
 import { manifestSchema } from './manifest-schema.ts';
 import { NameShard } from './name-shard.ts';
-import { bucketOf, pathKey } from './symbol-id.ts';
+import { ShardLayout } from './shard-layout.ts';
 import { SymbolShard } from './symbol-shard.ts';
 import { TextShard } from './text-shard.ts';
-import { UnresolvedShard, unresolvedNameKey } from './unresolved-shard.ts';
+import { UnresolvedShard } from './unresolved-shard.ts';
 
 const REBUILD = 'Rebuild the index with `indexer build` (and publish it again with `indexer publish`); do not edit an index by hand.';
 
@@ -169,24 +169,23 @@ export function checkShardHolds(name: string, view: unknown, entry: ShardEntry, 
   const { layout } = manifest;
   const expected = name === NAMES_SHARD ? { kind: 'names' as const, bucket: 0 }
     : name === FILE_TABLE_SHARD ? { kind: 'filetable' as const, bucket: 0 } : bucketOfShardName(name, layout);
+  const shards = new ShardLayout(layout);
   let size: number;
-  let bucketKeys: (() => string[]) | undefined;
-  let bits = layout.fileBucketBits;
+  /** The buckets of the shard's first and last record. */
+  let bucketsHeld: (() => number[]) | undefined;
   if (expected?.kind === 'symbols' && view instanceof SymbolShard) {
     size = view.size;
-    bits = layout.symbolBucketBits;
-    bucketKeys = () => [view.key(0), view.key(view.size - 1)];
+    bucketsHeld = () => [view.key(0), view.key(view.size - 1)].map((key) => shards.symbolBucketOf(key));
   } else if ((expected?.kind === 'files' && view instanceof FileShard) || (expected?.kind === 'texts' && view instanceof TextShard)
     || (expected?.kind === 'changes' && view instanceof ChangeShard)) {
-    if (expected.kind === 'changes') bits = layout.changeBucketBits;
     const paths = view.paths;
     size = paths.length;
-    bucketKeys = () => [pathKey(paths[0]!), pathKey(paths[paths.length - 1]!)];
+    const bucketOfPath = expected.kind === 'changes' ? (path: string) => shards.changeBucketOf(path) : (path: string) => shards.fileBucketOf(path);
+    bucketsHeld = () => [paths[0]!, paths[paths.length - 1]!].map(bucketOfPath);
   } else if (expected?.kind === 'unresolved' && view instanceof UnresolvedShard) {
     size = view.size;
-    bits = layout.unresolvedBucketBits;
     const names = view.names;
-    bucketKeys = () => [unresolvedNameKey(names[0]!), unresolvedNameKey(names[names.length - 1]!)];
+    bucketsHeld = () => [names[0]!, names[names.length - 1]!].map((name) => shards.unresolvedBucketOf(name));
   } else if (expected?.kind === 'graph' && view instanceof GraphShard) {
     size = view.size;
     const start = graphStarts(graphRecords(manifest))[expected.bucket];
@@ -203,7 +202,7 @@ export function checkShardHolds(name: string, view: unknown, entry: ShardEntry, 
   if (size !== entry.records) {
     throw corrupt(`Shard ${name} of ${where} holds ${size} records, but the manifest says ${entry.records}.`, { shard: name });
   }
-  if (bucketKeys && size > 0 && bucketKeys().some((key) => bucketOf(key, bits) !== expected.bucket)) {
+  if (bucketsHeld && size > 0 && bucketsHeld().some((bucket) => bucket !== expected.bucket)) {
     throw corrupt(`Shard ${name} of ${where} (${entry.sha256}) holds records of another bucket: the manifest lists another shard's bytes under its name.`, { shard: name });
   }
 }

@@ -11,6 +11,7 @@
 // a copy of its commit's manifest, and repo.json a copy of the default ref's record, so that a
 // reader resolves a ref and learns which shards to read in one request (then reads the shards, in
 // parallel): two sequential rounds from a cold start. Pure functions only: no I/O, runtime-neutral.
+import { FULL_SHA } from './commit.ts';
 import { SextantError } from './errors.ts';
 import { MANIFEST_FILE } from './manifest.ts';
 
@@ -57,7 +58,6 @@ export interface RepoName {
 }
 
 const SEGMENT = /^[A-Za-z0-9_.-]{1,100}$/;
-const FULL_SHA = /^[0-9a-f]{40}$/;
 const SHA_PREFIX = /^[0-9a-f]{7,39}$/;
 const SHA256 = /^[0-9a-f]{64}$/;
 

@@ -1,11 +1,11 @@
 // symbolIds: `<key>@<commit>`. The key is a hash of the symbol's identity (language, module path,
 // qualified name, kind, disambiguator), so it survives commits that leave that identity alone; the
 // commit part pins the answer to one index; the key's leading bits name the shard that holds it.
+import { shortCommit } from './commit.ts';
 import { SextantError } from './errors.ts';
 import { base32, base32Codes, isBase32, leadingBits, sha256Bytes } from './hash.ts';
 
 export const KEY_LENGTH = 16; // 80 bits
-export const COMMIT_PREFIX_LENGTH = 12;
 
 export interface ParsedSymbolId {
   key: string;
@@ -54,7 +54,7 @@ function pathHash(path: string): Uint8Array {
 }
 
 export function formatSymbolId(key: string, commit: string): string {
-  return `${key}@${commit.slice(0, COMMIT_PREFIX_LENGTH)}`;
+  return `${key}@${shortCommit(commit)}`;
 }
 
 export function parseSymbolId(symbolId: string): ParsedSymbolId {
@@ -69,9 +69,4 @@ export function parseSymbolId(symbolId: string): ParsedSymbolId {
     );
   }
   return { key, commit };
-}
-
-/** True when a full or abbreviated commit names the same commit as `full`. */
-export function sameCommit(full: string, other: string): boolean {
-  return other.length >= 7 && full.startsWith(other.toLowerCase());
 }

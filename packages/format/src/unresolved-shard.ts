@@ -7,7 +7,7 @@ import { encodeShard } from './codec.ts';
 import { corrupt } from './packed-records.ts';
 import { LANGUAGES, REFERENCE_KINDS, SYMBOL_KINDS, type Language, type PeerRecord, type ReferenceKind } from './records.ts';
 import { base32, sha256Bytes } from './hash.ts';
-import { bucketOf, KEY_LENGTH } from './symbol-id.ts';
+import { KEY_LENGTH } from './symbol-id.ts';
 import { packInts, unpackInts, type DeltaBase } from './varint.ts';
 
 /** One unresolved identifier, as a writer gives it. */
@@ -68,10 +68,6 @@ interface StoredUnresolvedShard {
 /** The hash a name is bucketed by; a reader and the writer must agree on it. */
 export function unresolvedNameKey(name: string): string {
   return base32(sha256Bytes(`unresolved\0${name}`), KEY_LENGTH);
-}
-
-export function unresolvedBucketOf(name: string, bits: number): number {
-  return bucketOf(unresolvedNameKey(name), bits);
 }
 
 export function encodeUnresolvedShard(data: UnresolvedShardData): Uint8Array {

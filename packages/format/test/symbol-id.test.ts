@@ -3,8 +3,8 @@
 // key, so its range and spread are checked for every layout the indexer can write (0..16 bits).
 import { describe, expect, it } from 'vitest';
 import {
-  bucketOf, COMMIT_PREFIX_LENGTH, fileShardName, formatSymbolId, isBase32, KEY_LENGTH, parseSymbolId, pathKey,
-  localSymbolKey, sameCommit, SextantError, symbolKey, symbolShardName,
+  abbreviatesCommit, bucketOf, COMMIT_PREFIX_LENGTH, fileShardName, formatSymbolId, isBase32, KEY_LENGTH, parseSymbolId, pathKey,
+  localSymbolKey, sameCommit, SextantError, shortCommit, symbolKey, symbolShardName,
 } from '../src/index.ts';
 
 const COMMIT = '0123456789abcdef0123456789abcdef01234567';
@@ -167,12 +167,28 @@ describe('bucketOf', () => {
   });
 });
 
-describe('sameCommit', () => {
-  it('accepts the full sha or a prefix of at least 7 characters, in any case', () => {
+describe('commits', () => {
+  it('are shown by their first 12 hex digits, as a symbolId carries them', () => {
+    expect(shortCommit(COMMIT)).toBe(COMMIT.slice(0, COMMIT_PREFIX_LENGTH));
+    expect(formatSymbolId(KEY, COMMIT).endsWith(`@${shortCommit(COMMIT)}`)).toBe(true);
+  });
+
+  it('are the same only as the same full lowercase sha: an abbreviation or another case is not compared here', () => {
     expect(sameCommit(COMMIT, COMMIT)).toBe(true);
-    expect(sameCommit(COMMIT, '0123456')).toBe(true);
-    expect(sameCommit(COMMIT, '0123456789ABCDEF')).toBe(true);
-    expect(sameCommit(COMMIT, '012345')).toBe(false);
-    expect(sameCommit(COMMIT, '1123456789')).toBe(false);
+    expect(sameCommit(COMMIT, `${COMMIT.slice(0, 39)}0`)).toBe(false);
+    expect(sameCommit(COMMIT, COMMIT.slice(0, 12))).toBe(false);
+    expect(sameCommit(COMMIT.slice(0, 12), COMMIT.slice(0, 12))).toBe(false);
+    expect(sameCommit(COMMIT.toUpperCase(), COMMIT.toUpperCase())).toBe(false);
+  });
+
+  it('are abbreviated by 7 to 40 of their leading hex digits, in any case', () => {
+    expect(abbreviatesCommit(COMMIT, COMMIT)).toBe(true);
+    expect(abbreviatesCommit(COMMIT.slice(0, 7), COMMIT)).toBe(true);
+    expect(abbreviatesCommit(COMMIT.slice(0, 16).toUpperCase(), COMMIT)).toBe(true);
+    expect(abbreviatesCommit(COMMIT.slice(0, 6), COMMIT)).toBe(false);
+    expect(abbreviatesCommit(`1${COMMIT.slice(1, 10)}`, COMMIT)).toBe(false);
+    expect(abbreviatesCommit('main', COMMIT)).toBe(false);
+    // Against an abbreviation, nothing: `full` is what an index holds.
+    expect(abbreviatesCommit(COMMIT.slice(0, 7), COMMIT.slice(0, 12))).toBe(false);
   });
 });

@@ -4,7 +4,7 @@
 // check sees a shard listed under another bucket's name.
 import { describe, expect, it } from 'vitest';
 import {
-  checkShardHolds, decodeShard, encodeUnresolvedShard, openShard, sha256Hex, unresolvedBucketOf, UnresolvedShard, type UnresolvedShardData,
+  checkShardHolds, decodeShard, encodeUnresolvedShard, openShard, sha256Hex, ShardLayout, UnresolvedShard, type UnresolvedShardData,
 } from '../src/index.ts';
 import { thrown } from './support/thrown.ts';
 
@@ -57,10 +57,10 @@ describe('unresolved shards', () => {
 
   it('are refused under a bucket their names do not hash to', () => {
     const bits = 4;
-    const bucket = unresolvedBucketOf('create', bits);
+    const layout = { symbolBucketBits: 0, fileBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: bits, graphBucketBits: 0 };
+    const bucket = new ShardLayout(layout).unresolvedBucketOf('create');
     const single = { ...data(), names: [data().names[0]!] };
     const shard = openShard<UnresolvedShard>('unresolved/0000', encodeUnresolvedShard(single));
-    const layout = { symbolBucketBits: 0, fileBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: bits, graphBucketBits: 0 };
     const entry = { sha256: 'a'.repeat(64), bytes: 1, records: 1 };
     const name = (b: number) => `unresolved/${b.toString(16).padStart(4, '0')}`;
     expect(() => checkShardHolds(name(bucket), shard, entry, { layout, shards: {} }, 'here')).not.toThrow();

@@ -8,7 +8,7 @@
 // looked for once more in a fresh listing (an index added since is found), then COMMIT_NOT_INDEXED
 // listing what is indexed. Every call reads its manifest again, so an index rebuilt in place
 // answers from the rebuilt one, never from a mix.
-import { isCommitPrefix, isFullCommit, SextantError } from '@sextant/format';
+import { abbreviatesCommit, isCommitPrefix, isFullCommit, sameCommit, SextantError } from '@sextant/format';
 import { IndexReader, type ShardCache, type ShardSource } from '@sextant/query';
 import type { IndexProvider, IndexRequest } from './index-provider.ts';
 
@@ -78,10 +78,10 @@ export class IndexSetProvider implements IndexProvider {
   async locate(commit: string): Promise<IndexedCommit | undefined> {
     await this.start();
     const wanted = commit.toLowerCase();
-    const known = this.indexes.find((index) => index.commit === wanted);
+    const known = this.indexes.find((index) => sameCommit(index.commit, wanted));
     if (known) return known;
     this.indexes = await this.listed();
-    return this.indexes.find((index) => index.commit === wanted);
+    return this.indexes.find((index) => sameCommit(index.commit, wanted));
   }
 
   async open({ repo, commit }: IndexRequest = {}): Promise<IndexReader> {
@@ -95,13 +95,13 @@ export class IndexSetProvider implements IndexProvider {
     if (asked === '') return IndexReader.open(fallback.source, this.cache);
     const { index, resolved } = await this.find(asked);
     const reader = await IndexReader.open(index.source, this.cache);
-    if (reader.commit === index.commit) return reader;
+    if (sameCommit(reader.commit, index.commit)) return reader;
     // Rebuilt in place at another commit since it was listed: look again.
     this.indexes = await this.listed();
     const again = this.match(resolved ?? asked);
     if (again.length === 1) {
       const retried = await IndexReader.open(again[0]!.source, this.cache);
-      if (retried.commit === again[0]!.commit) return retried;
+      if (sameCommit(retried.commit, again[0]!.commit)) return retried;
     }
     throw this.notIndexed(asked, resolved);
   }
@@ -137,8 +137,7 @@ export class IndexSetProvider implements IndexProvider {
   }
 
   private match(commit: string): IndexedCommit[] {
-    const wanted = commit.toLowerCase();
-    return this.indexes.filter((index) => index.commit.startsWith(wanted));
+    return this.indexes.filter((index) => abbreviatesCommit(commit, index.commit));
   }
 
   /** A fresh listing, every manifest read and checked; several repositories or one commit twice are refused. */

@@ -1,6 +1,7 @@
 // The review comment the change tools return with `format: "markdown"`: a summary line, the broken
 // sites with their compiler messages grouped by changed symbol, the affected tests, and what the
 // answer could not see, written to be posted on a pull request as it is.
+import { shortCommit } from '@sextant/format';
 import type { DiffAnswer, ImpactAnswer, SymbolChangeHit } from '@sextant/query';
 
 /** One change on one line: `modified (signature, body) method OrderService.submit src/orders.ts:12 <id>`. */
@@ -43,7 +44,7 @@ export function renderDiffMarkdown(a: DiffAnswer): string {
   const counts = new Map<string, number>();
   for (const c of a.changes) counts.set(c.change, (counts.get(c.change) ?? 0) + 1);
   const lines = [
-    `### Sextant: ${plural(a.total, 'symbol')} changed in ${plural(a.files.length, 'file')} (\`${a.base.slice(0, 12)}..${a.head.slice(0, 12)}\`)`,
+    `### Sextant: ${plural(a.total, 'symbol')} changed in ${plural(a.files.length, 'file')} (\`${shortCommit(a.base)}..${shortCommit(a.head)}\`)`,
     '',
     [...counts].map(([change, n]) => `${n} ${change}`).join(', ') || 'No symbol changed.',
     '',
@@ -65,7 +66,7 @@ export function renderImpactMarkdown(a: ImpactAnswer): string {
   const broken = sites.filter((s) => s.status === 'broken').length;
   const atRisk = sites.filter((s) => s.status === 'at-risk').length;
   const lines = [
-    `### Sextant review of \`${a.base.slice(0, 12)}..${a.head.slice(0, 12)}\``,
+    `### Sextant review of \`${shortCommit(a.base)}..${shortCommit(a.head)}\``,
     '',
     `**${plural(a.total, 'symbol')} changed, ${plural(broken, 'site')} broken, ${atRisk} at risk, ${plural(a.affectedTests.length, 'test file')} affected, ${plural(a.introducedProblems.length, 'problem')} introduced.**`,
   ];

@@ -14,7 +14,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
 import {
-  FORMAT_VERSION, formatSymbolId, generatePlanSigningKey, planHashMatches, planSigner, sameCommit, SextantError, verifyPlanSignature, type Plan,
+  abbreviatesCommit, FORMAT_VERSION, formatSymbolId, generatePlanSigningKey, planHashMatches, planSigner, SextantError, shortCommit, verifyPlanSignature, type Plan,
 } from '@sextant/format';
 import type { IndexReader } from '@sextant/query';
 import {
@@ -39,7 +39,7 @@ class MemoryIndexProvider implements IndexProvider {
 
   async open({ commit }: IndexRequest = {}): Promise<IndexReader> {
     const reader = await this.reader;
-    if (commit === undefined || sameCommit(reader.commit, commit)) return reader;
+    if (commit === undefined || abbreviatesCommit(commit, reader.commit)) return reader;
     throw new SextantError('COMMIT_NOT_INDEXED', `${commit} is not the indexed commit.`, 'Omit commit.', { indexedCommit: reader.commit });
   }
 }
@@ -461,7 +461,7 @@ describe('which index a call opens', () => {
       expect(provider.requests.at(-1)).toEqual({ repo: 'acme/shop' });
       await call(recorded, 'search_symbols', { repo: 'acme/shop', query: 'order', limit: 2, cursor: first.nextCursor });
       // Not the default ref's head: the commit the first page came from.
-      expect(provider.requests.at(-1)).toEqual({ repo: 'acme/shop', commit: MEMORY_COMMIT.slice(0, 12) });
+      expect(provider.requests.at(-1)).toEqual({ repo: 'acme/shop', commit: shortCommit(MEMORY_COMMIT) });
       await call(recorded, 'search_symbols', { query: 'order', limit: 2, cursor: first.nextCursor, commit: 'main' });
       expect(provider.requests.at(-1)).toEqual({ commit: 'main' });
       await call(recorded, 'search_symbols', { query: 'order', cursor: 'not a cursor' });

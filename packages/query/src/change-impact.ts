@@ -14,7 +14,7 @@
 // and resolved. It reads the changed files, then the symbols and files its sites, callers and
 // tests need: its cost grows with what it reports, not with the repository.
 import {
-  defAt, defCount, FILE_FLAGS, formatSymbolId, MODIFIERS, parseSymbolId, refsOf, SextantError, splitLines,
+  abbreviatesCommit, defAt, defCount, FILE_FLAGS, formatSymbolId, MODIFIERS, parseSymbolId, refsOf, SextantError, shortCommit, splitLines,
   type ChangeRecord, type Confidence, type FileRecord, type ProblemRecord, type ReferenceKind,
 } from '@sextant/format';
 import { callGraph } from './call-hierarchy.ts';
@@ -186,9 +186,9 @@ function narrow(set: ChangeSet, changes: SymbolChange[], params: ImpactParams): 
   }
   if (params.symbolId !== undefined) {
     const { key, commit } = parseSymbolId(params.symbolId);
-    const side = set.head.commit.startsWith(commit) ? 'head' : set.base.commit.startsWith(commit) ? 'base' : undefined;
+    const side = abbreviatesCommit(commit, set.head.commit) ? 'head' : abbreviatesCommit(commit, set.base.commit) ? 'base' : undefined;
     if (!side) {
-      throw new SextantError('STALE_SYMBOL', `symbolId ${params.symbolId} belongs to commit ${commit}, which is neither base (${set.base.commit.slice(0, 12)}) nor head (${set.head.commit.slice(0, 12)}).`,
+      throw new SextantError('STALE_SYMBOL', `symbolId ${params.symbolId} belongs to commit ${commit}, which is neither base (${shortCommit(set.base.commit)}) nor head (${shortCommit(set.head.commit)}).`,
         'Pass a symbolId from diff_symbols (either side), or a qualifiedName.', { symbolCommit: commit });
     }
     const found = changes.filter((c) => c[side]?.key === key);

@@ -18,7 +18,7 @@
 // What is left is `removed` and `added`. Locals and parameters are never changes of their own (the
 // indexer records no DeclRecord for them): they are their container's `body` or `signature`.
 import {
-  diffFileTables, FILE_FLAGS, formatSymbolId, lineHash, MODIFIERS, SextantError, type ChangeRecord, type DeclRecord, type FileTableChange, type FileTableEntry,
+  diffFileTables, FILE_FLAGS, formatSymbolId, lineHash, MODIFIERS, SextantError, shortCommit, type ChangeRecord, type DeclRecord, type FileTableChange, type FileTableEntry,
   type Language, type SkippedFile,
 } from '@sextant/format';
 import type { IndexReader } from './index-reader.ts';
@@ -132,7 +132,7 @@ async function compare(base: IndexReader, head: IndexReader): Promise<ComparedIn
     if (entry?.status !== 'indexed' || !entry.lang) return undefined;
     const record = await reader.change(entry.path);
     if (!record) {
-      throw new SextantError('INDEX_CORRUPT', `The file table of ${reader.repo}@${reader.commit.slice(0, 12)} lists ${entry.path} as indexed, but its change shard does not hold it.`,
+      throw new SextantError('INDEX_CORRUPT', `The file table of ${reader.repo}@${shortCommit(reader.commit)} lists ${entry.path} as indexed, but its change shard does not hold it.`,
         'Rebuild the index with `indexer build` (and publish it again).', { shard: reader.changeShardNameOf(entry.path) });
     }
     return { ...record, lang: entry.lang, flags: entry.flags };

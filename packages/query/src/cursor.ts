@@ -1,7 +1,7 @@
 // Stateless cursors: the commit, a fingerprint of the query and an offset, base64url-encoded. Any
 // server can continue any cursor; a cursor never expires for its commit, and one used with another
 // query or commit is refused rather than misread.
-import { base32, SextantError, sha256Bytes } from '@sextant/format';
+import { base32, SextantError, sha256Bytes, shortCommit } from '@sextant/format';
 
 interface CursorState {
   v: 1;
@@ -15,7 +15,7 @@ export function queryFingerprint(query: unknown): string {
 }
 
 export function encodeCursor(commit: string, fingerprint: string, offset: number): string {
-  const state: CursorState = { v: 1, c: commit.slice(0, 12), q: fingerprint, o: offset };
+  const state: CursorState = { v: 1, c: shortCommit(commit), q: fingerprint, o: offset };
   return toBase64Url(JSON.stringify(state));
 }
 
@@ -25,9 +25,9 @@ export function decodeCursor(cursor: string, commit: string, fingerprint: string
     throw new SextantError('INVALID_CURSOR', 'The cursor is not one this server issued.',
       'Pass nextCursor exactly as a previous page returned it, or omit cursor to start from the first page.');
   }
-  if (state.c !== commit.slice(0, 12)) {
+  if (state.c !== shortCommit(commit)) {
     throw new SextantError('INVALID_CURSOR',
-      `The cursor belongs to commit ${state.c}, not to ${commit.slice(0, 12)}.`,
+      `The cursor belongs to commit ${state.c}, not to ${shortCommit(commit)}.`,
       `Continue it with commit "${state.c}", or start again without a cursor.`, { cursorCommit: state.c });
   }
   if (state.q !== fingerprint) {

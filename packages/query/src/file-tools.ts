@@ -1,7 +1,7 @@
 // file_structure, read_file and file_problems: questions about one file (or a set of paths) at the
 // indexed commit; read_file also reads one symbol's declaration.
 import {
-  defCount, FILE_FLAGS, formatSymbolId, pathFilter, SextantError, splitLines, type FileShard,
+  defCount, FILE_FLAGS, formatSymbolId, pathFilter, SextantError, shortCommit, splitLines, type FileShard,
   type FileRecord, type OutlineNode, type ProblemRecord, type SymbolKind, type SymbolRecord, type TextShard,
 } from '@sextant/format';
 import type { IndexReader } from './index-reader.ts';
@@ -173,7 +173,7 @@ async function readDeclaration(reader: IndexReader, params: ReadFileParams): Pro
     throw new SextantError('FILE_NOT_FOUND',
       origin
         ? `${record.qname} is external: it is declared in ${origin}, whose source is not in ${reader.repo}.`
-        : `${record.qname} has no declaration in ${reader.repo}@${reader.commit.slice(0, 12)}.`,
+        : `${record.qname} has no declaration in ${reader.repo}@${shortCommit(reader.commit)}.`,
       'Only declarations in the repository can be read; symbol_info gives an external symbol\'s signature and doc.',
       { symbol: symbol.symbolId, ...(record.external ? { external: record.external } : {}) });
   }

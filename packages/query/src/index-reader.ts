@@ -3,9 +3,9 @@
 // (checkShardHolds), and caches decoded shards (symbol and file shards as views that decode one
 // record at a time). Reads only the shards a question needs.
 import {
-  bucketOf, checkShardHolds, decodeInflatedShard, decodeShard, fileShardName, manifestSha256, NAMES_SHARD, parseManifest, pathKey,
-  SextantError, sha256Hex, shardView, symbolShardName, textShardName, type FileShard, type SymbolShard,
-  NameShard, FILE_TABLE_SHARD, FileTable, changeShardName, graphBucketOf, graphRecords, graphShardName, graphStarts, type GraphNode, type GraphShard, unresolvedBucketOf, unresolvedShardName, type UnresolvedShard, type UnresolvedSite, type TextShard, type ChangeRecord, type ChangeShard, type FileRecord, type Manifest, type ShardEntry, type SymbolRecord,
+  checkShardHolds, decodeInflatedShard, decodeShard, manifestSha256, NAMES_SHARD, parseManifest,
+  SextantError, sha256Hex, ShardLayout, shardView, type FileShard, type SymbolShard,
+  NameShard, FILE_TABLE_SHARD, FileTable, graphBucketOf, graphRecords, graphShardName, graphStarts, type GraphNode, type GraphShard, type UnresolvedShard, type UnresolvedSite, type TextShard, type ChangeRecord, type ChangeShard, type FileRecord, type Manifest, type ShardEntry, type SymbolRecord,
 } from '@sextant/format';
 import type { ShardCache } from './shard-cache.ts';
 import type { ShardSource } from './shard-source.ts';
@@ -17,6 +17,8 @@ export interface LoadedSymbol {
 
 export class IndexReader {
   readonly manifest: Manifest;
+  /** Which shard holds a key, path or name under this index's manifest. */
+  readonly layout: ShardLayout;
   private readonly source: ShardSource;
   private readonly cache: ShardCache;
   /** Names of the shards this reader fetched or found cached, for logs. */
@@ -33,6 +35,7 @@ export class IndexReader {
   private constructor(source: ShardSource, manifest: Manifest, cache: ShardCache) {
     this.source = source;
     this.manifest = manifest;
+    this.layout = new ShardLayout(manifest.layout);
     this.cache = cache;
   }
 
@@ -102,15 +105,15 @@ export class IndexReader {
   }
 
   symbolShardNameOf(key: string): string {
-    return symbolShardName(bucketOf(key, this.manifest.layout.symbolBucketBits));
+    return this.layout.symbolShardOf(key);
   }
 
   textShardNameOf(path: string): string {
-    return textShardName(bucketOf(pathKey(path), this.manifest.layout.fileBucketBits));
+    return this.layout.textShardOf(path);
   }
 
   changeShardNameOf(path: string): string {
-    return changeShardName(bucketOf(pathKey(path), this.manifest.layout.changeBucketBits));
+    return this.layout.changeShardOf(path);
   }
 
   /** The file's change record (declarations, unresolved identifiers, line hashes). */
@@ -120,7 +123,7 @@ export class IndexReader {
   }
 
   unresolvedShardNameOf(name: string): string {
-    return unresolvedShardName(unresolvedBucketOf(name, this.manifest.layout.unresolvedBucketBits));
+    return this.layout.unresolvedShardOf(name);
   }
 
   /** Identifiers named `name` that the indexer resolved to nothing, in REFERENCE_ORDER. */
@@ -136,7 +139,7 @@ export class IndexReader {
   }
 
   fileShardNameOf(path: string): string {
-    return fileShardName(bucketOf(pathKey(path), this.manifest.layout.fileBucketBits));
+    return this.layout.fileShardOf(path);
   }
 
   /** The graph shard holding node `ordinal`; INDEX_CORRUPT when no graph shard does (a record naming a node the graph lacks). */

@@ -1,7 +1,7 @@
 // Resolving what a tool call is about. Exactly one of: a symbolId, a position, a qualified name or
 // a name. Never an arbitrary pick: several matches are an AMBIGUOUS_SYMBOL error with candidates.
 import {
-  formatSymbolId, NAME_FLAG_EXTERNAL, occurrencesOf, parseSymbolId, SextantError, siteClass, type ExternalOrigin, type FileRecord, type SymbolKind,
+  abbreviatesCommit, formatSymbolId, NAME_FLAG_EXTERNAL, occurrencesOf, parseSymbolId, SextantError, shortCommit, siteClass, type ExternalOrigin, type FileRecord, type SymbolKind,
 } from '@sextant/format';
 import { fileLines } from './file-tools.ts';
 import { identifierAt } from './identifier-at.ts';
@@ -54,18 +54,18 @@ export async function resolveTarget(reader: IndexReader, target: Target): Promis
 
 async function bySymbolId(reader: IndexReader, symbolId: string): Promise<LoadedSymbol> {
   const { key, commit } = parseSymbolId(symbolId);
-  if (!reader.commit.startsWith(commit)) {
+  if (!abbreviatesCommit(commit, reader.commit)) {
     const current = await reader.symbol(key);
     throw new SextantError('STALE_SYMBOL',
-      `symbolId ${symbolId} belongs to commit ${commit}; this index is commit ${reader.commit.slice(0, 12)} of ${reader.repo}.`,
+      `symbolId ${symbolId} belongs to commit ${commit}; this index is commit ${shortCommit(reader.commit)} of ${reader.repo}.`,
       current
-        ? `The same symbol exists at ${reader.commit.slice(0, 12)} as ${formatSymbolId(key, reader.commit)}; use that id, or ask for commit ${commit} explicitly.`
+        ? `The same symbol exists at ${shortCommit(reader.commit)} as ${formatSymbolId(key, reader.commit)}; use that id, or ask for commit ${commit} explicitly.`
         : `Ask for commit ${commit} explicitly, or look the symbol up again by name at this commit.`,
       { symbolCommit: commit, indexCommit: reader.commit, ...(current ? { currentSymbolId: formatSymbolId(key, reader.commit) } : {}) });
   }
   const loaded = await reader.symbol(key);
   if (!loaded) {
-    throw new SextantError('SYMBOL_NOT_FOUND', `No symbol ${symbolId} in ${reader.repo}@${reader.commit.slice(0, 12)}.`,
+    throw new SextantError('SYMBOL_NOT_FOUND', `No symbol ${symbolId} in ${reader.repo}@${shortCommit(reader.commit)}.`,
       'Look the symbol up again with search_symbols.');
   }
   return loaded;
@@ -78,8 +78,8 @@ export async function fileOrThrow(reader: IndexReader, path: string): Promise<Fi
   const skipped = reader.manifest.skipped.find((entry) => entry.path === normalizePath(path) || entry.path === path);
   throw new SextantError('FILE_NOT_FOUND',
     skipped
-      ? `${path} is tracked at ${reader.commit.slice(0, 12)} but was not indexed: ${skipped.detail}.`
-      : `${path} is not an indexed file of ${reader.repo}@${reader.commit.slice(0, 12)}.`,
+      ? `${path} is tracked at ${shortCommit(reader.commit)} but was not indexed: ${skipped.detail}.`
+      : `${path} is not an indexed file of ${reader.repo}@${shortCommit(reader.commit)}.`,
     skipped
       ? 'Nothing can be answered from this file; see index_status for every skipped file.'
       : 'Use a repository-relative path with forward slashes, of a file tracked at this commit in an indexed language.');
@@ -192,7 +192,7 @@ async function byNames(reader: IndexReader, query: string, field: 'name' | 'qual
   const matches = [...new Set(found)].sort((a, b) => a - b).map((i) => nameEntry(names, i));
   const unique = [...new Map(matches.map((m) => [m.key, m])).values()].sort(candidateOrder);
   if (unique.length === 0) {
-    throw new SextantError('SYMBOL_NOT_FOUND', `No symbol with ${field === 'name' ? 'name' : 'qualified name'} "${query}" in ${reader.repo}@${reader.commit.slice(0, 12)}.`,
+    throw new SextantError('SYMBOL_NOT_FOUND', `No symbol with ${field === 'name' ? 'name' : 'qualified name'} "${query}" in ${reader.repo}@${shortCommit(reader.commit)}.`,
       field === 'name'
         ? 'Names match exactly and case-sensitively here; use search_symbols for fuzzy matching. Locals and parameters are found by position only.'
         : 'Qualified names are dotted inside their module (OrderService.submit), optionally prefixed by the path and a colon (src/orders.ts:OrderService.submit).');

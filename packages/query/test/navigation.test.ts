@@ -3,7 +3,7 @@
 // symbolId of another commit is STALE_SYMBOL naming that commit), and reference lists are complete,
 // ordered and pageable.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { FILE_FLAGS, formatSymbolId, refAt, SextantError } from '@sextant/format';
+import { FILE_FLAGS, formatSymbolId, refAt, SextantError, shortCommit } from '@sextant/format';
 import { findReferences, gotoDefinition, RELATED_BOUND, type IndexReader, type ReferencesAnswer, type Target } from '../src/index.ts';
 import { buildMemoryIndex, openMemoryIndex, sharedNameSpec, shopSpec, type MemoryIndex, type MemoryIndexSpec } from './support/memory-index.ts';
 
@@ -128,7 +128,7 @@ describe('goto_definition', () => {
     const error = await failure(() => gotoDefinition(shop, { symbolId: `${key}@0123456789ab` }));
     expect(error.code).toBe('STALE_SYMBOL');
     expect(error.message).toContain('0123456789ab');
-    expect(error.message).toContain(index.manifest.commit.slice(0, 12));
+    expect(error.message).toContain(shortCommit(index.manifest.commit));
     expect(error.data).toMatchObject({ symbolCommit: '0123456789ab', indexCommit: index.manifest.commit, currentSymbolId: idOf('OrderService') });
     expect(error.hint).toContain(idOf('OrderService'));
   });

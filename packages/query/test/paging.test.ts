@@ -2,6 +2,7 @@
 // server, and must be refused (INVALID_CURSOR, with a hint) when it is garbage, belongs to another
 // commit or to another query: misreading it would silently skip or repeat results.
 import { describe, expect, it } from 'vitest';
+import { shortCommit } from '@sextant/format';
 import { canonicalJson, decodeCursor, encodeCursor, pageOf, queryFingerprint } from '../src/index.ts';
 import { thrown } from '../../format/test/support/thrown.ts';
 
@@ -40,10 +41,10 @@ describe('cursors', () => {
     ['base64 of text that is not JSON', btoa('hello world')],
     ['JSON null', craft(null)],
     ['a JSON number', craft(5)],
-    ['another cursor version', craft({ v: 2, c: COMMIT.slice(0, 12), q: 'x', o: 1 })],
-    ['a negative offset', craft({ v: 1, c: COMMIT.slice(0, 12), q: 'x', o: -1 })],
-    ['a fractional offset', craft({ v: 1, c: COMMIT.slice(0, 12), q: 'x', o: 1.5 })],
-    ['an offset that is a string', craft({ v: 1, c: COMMIT.slice(0, 12), q: 'x', o: '5' })],
+    ['another cursor version', craft({ v: 2, c: shortCommit(COMMIT), q: 'x', o: 1 })],
+    ['a negative offset', craft({ v: 1, c: shortCommit(COMMIT), q: 'x', o: -1 })],
+    ['a fractional offset', craft({ v: 1, c: shortCommit(COMMIT), q: 'x', o: 1.5 })],
+    ['an offset that is a string', craft({ v: 1, c: shortCommit(COMMIT), q: 'x', o: '5' })],
   ];
 
   it.each(garbage)('refuse %s: INVALID_CURSOR with a hint', (_label, cursor) => {
@@ -67,7 +68,7 @@ describe('cursors', () => {
   it('honour a well-formed cursor with an edited offset: cursors are not signed and hide nothing', () => {
     // Documented trade-off: any server continues any cursor without a shared secret. Editing the
     // offset only reaches results the same query returns anyway, so it is not a leak.
-    const edited = craft({ v: 1, c: COMMIT.slice(0, 12), q: fingerprint, o: 7 });
+    const edited = craft({ v: 1, c: shortCommit(COMMIT), q: fingerprint, o: 7 });
     expect(decodeCursor(edited, COMMIT, fingerprint)).toBe(7);
   });
 
@@ -75,10 +76,10 @@ describe('cursors', () => {
     const cursor = encodeCursor(OTHER_COMMIT, fingerprint, 50);
     const error = thrown(() => decodeCursor(cursor, COMMIT, fingerprint));
     expect(error.code).toBe('INVALID_CURSOR');
-    expect(error.message).toContain(OTHER_COMMIT.slice(0, 12));
-    expect(error.message).toContain(COMMIT.slice(0, 12));
-    expect(error.hint).toContain(OTHER_COMMIT.slice(0, 12));
-    expect(error.data).toEqual({ cursorCommit: OTHER_COMMIT.slice(0, 12) });
+    expect(error.message).toContain(shortCommit(OTHER_COMMIT));
+    expect(error.message).toContain(shortCommit(COMMIT));
+    expect(error.hint).toContain(shortCommit(OTHER_COMMIT));
+    expect(error.data).toEqual({ cursorCommit: shortCommit(OTHER_COMMIT) });
   });
 
   it('refuse a cursor of another query', () => {

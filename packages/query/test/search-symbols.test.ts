@@ -2,7 +2,7 @@
 // five match modes, the ranking (match class first, production before tests and generated code
 // within a class), the filters, and paging.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseSymbolId, SextantError } from '@sextant/format';
+import { parseSymbolId, SextantError, shortCommit } from '@sextant/format';
 import { gotoDefinition, searchSymbols, type IndexReader, type SearchParams } from '../src/index.ts';
 import { buildMemoryIndex, openMemoryIndex, shopSpec, type MemoryIndexSpec } from './support/memory-index.ts';
 
@@ -93,7 +93,7 @@ describe('searchSymbols on the shop index', () => {
 
   it('gives symbolIds that other tools resolve to the same symbol', async () => {
     for (const result of (await searchSymbols(shop, { query: 'e' })).results) {
-      expect(parseSymbolId(result.symbolId).commit).toBe(shop.commit.slice(0, 12));
+      expect(parseSymbolId(result.symbolId).commit).toBe(shortCommit(shop.commit));
       const definition = await gotoDefinition(shop, { symbolId: result.symbolId });
       expect(definition.symbol).toMatchObject({ symbolId: result.symbolId, qualifiedName: result.qualifiedName });
       expect([definition.symbol.path, definition.symbol.line, definition.symbol.column]).toEqual([result.path, result.line, result.column]);

@@ -6,7 +6,7 @@ import { execFile } from 'node:child_process';
 import { readdir, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { ioErrorOf, MANIFEST_FILE, SextantError } from '@sextant/format';
+import { ioErrorOf, MANIFEST_FILE, sameCommit, SextantError, shortCommit } from '@sextant/format';
 import { ShardCache, type ShardSource } from '@sextant/query';
 import { DirShardSource } from '@sextant/query/node';
 import { IndexSetProvider, type DefaultChoice, type IndexCatalog, type IndexedCommit } from '@sextant/mcp';
@@ -80,9 +80,9 @@ class DirIndexCatalog implements IndexCatalog {
     let headNote = '';
     if (this.repoDir !== undefined) {
       const head = await this.resolveRef!('HEAD');
-      const atHead = head === undefined ? undefined : indexes.find((index) => index.commit === head);
+      const atHead = head === undefined ? undefined : indexes.find((index) => sameCommit(index.commit, head));
       if (atHead) return { index: atHead, reason: `HEAD of ${this.repoDir}` };
-      headNote = head === undefined ? `; ${this.repoDir} has no HEAD` : `; HEAD of ${this.repoDir}, ${head.slice(0, 12)}, is not indexed`;
+      headNote = head === undefined ? `; ${this.repoDir} has no HEAD` : `; HEAD of ${this.repoDir}, ${shortCommit(head)}, is not indexed`;
     }
     const newest = [...indexes].sort((a, b) => Date.parse(b.commitDate) - Date.parse(a.commitDate))[0]!;
     return { index: newest, reason: `the newest commit by commit date${headNote}` };

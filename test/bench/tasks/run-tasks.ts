@@ -10,6 +10,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
+import { shortCommit } from '@sextant/format';
 import { CORPORA, prepareCorpus, sourceFingerprint } from '../../../indexer/bench/corpora.ts';
 import { JVM_CORPORA } from '../../../indexer/bench/jvm-corpora.ts';
 import { BaselineSession, type BaselineCorpus } from './baseline-strategy.ts';
@@ -59,7 +60,7 @@ async function main(): Promise<number> {
   for (const corpusId of [...new Set(tasks.map((t) => t.corpus))] as CorpusId[]) {
     const corpusTasks = tasks.filter((t) => t.corpus === corpusId);
     const corpus = await prepareTaskCorpus(corpusId, log);
-    const index = join(BENCH_DIR, 'indexes', `${corpusId}-${corpus.commit.slice(0, 12)}-${fingerprint}`);
+    const index = join(BENCH_DIR, 'indexes', `${corpusId}-${shortCommit(corpus.commit)}-${fingerprint}`);
     if (!existsSync(join(index, 'manifest.json'))) {
       log(`indexing ${corpusId} with indexer build (minutes for effect and java.base)...`);
       await run(process.execPath, [INDEXER, 'build', '--repo', corpus.dir, '--out', index, '--repo-name', `bench/${corpusId}`, '--max-file-bytes', String(MAX_FILE_BYTES), '--quiet'], { maxBuffer: 1 << 26 });

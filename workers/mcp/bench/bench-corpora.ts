@@ -9,7 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CORPORA, prepareCorpus, prepareVersionPair, sourceFingerprint, VERSION_PAIRS, type FileChanges } from '../../../indexer/bench/corpora.ts';
-import { FORMAT_VERSION } from '@sextant/format';
+import { FORMAT_VERSION, shortCommit } from '@sextant/format';
 
 export interface BenchCorpus {
   id: string;
@@ -57,7 +57,7 @@ export async function prepareBenchCorpora({ root, benchDir, ids, log }: CorporaO
   if (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== wanted) {
     rmSync(join(benchDir, 'state'), { recursive: true, force: true });
     for (const corpus of corpora) {
-      log(`publishing ${corpus.repo}@${corpus.commit.slice(0, 12)} to local R2`);
+      log(`publishing ${corpus.repo}@${shortCommit(corpus.commit)} to local R2`);
       const publish = spawnSync(process.execPath, [
         indexer, 'publish', '--out', join(benchDir, 'indexes', corpus.id), '--repo-name', corpus.repo, '--ref', 'main', '--default',
         '--local', '--persist-to', join(benchDir, 'state'), '--config', join(root, 'workers/mcp/wrangler.jsonc'),
@@ -114,7 +114,7 @@ export async function prepareReviewPairs({ root, benchDir, ids, log }: CorporaOp
   if (pairs.length && (!existsSync(stamp) || readFileSync(stamp, 'utf8') !== wanted)) {
     for (const pair of pairs) {
       for (const [side, ref] of [['base', 'base'], ['head', 'main']] as const) {
-        log(`publishing ${pair.repo}@${(side === 'base' ? pair.base : pair.commit).slice(0, 12)} (${side}) to local R2`);
+        log(`publishing ${pair.repo}@${shortCommit(side === 'base' ? pair.base : pair.commit)} (${side}) to local R2`);
         const publish = spawnSync(process.execPath, [
           indexer, 'publish', '--out', join(benchDir, 'indexes', `${pair.id}-${side}`), '--repo-name', pair.repo, '--ref', ref, ...(side === 'head' ? ['--default'] : []),
           '--force', '--local', '--persist-to', join(benchDir, 'state'), '--config', join(root, 'workers/mcp/wrangler.jsonc'),

@@ -15,7 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { sha256Hex } from '@sextant/format';
+import { sha256Hex, shortCommit } from '@sextant/format';
 import { prepareBenchCorpora, prepareReviewPairs, type BenchCorpus, type BenchPair } from './bench-corpora.ts';
 import { REVIEW_TARGETS } from '../../../indexer/bench/corpora.ts';
 import { BenchWorker } from './bench-worker-process.ts';
@@ -119,8 +119,8 @@ async function main(): Promise<number> {
   }
   const corpora = await prepareBenchCorpora({ root: ROOT, benchDir: BENCH_DIR, ids: onlyReview ? [] : values.corpus.split(','), log });
   const pairs = await prepareReviewPairs({ root: ROOT, benchDir: BENCH_DIR, ids: reviewIds, log });
-  for (const p of pairs) log(`${p.repo}: ${p.baseVersion} (${p.base.slice(0, 12)}) -> ${p.headVersion} (${p.commit.slice(0, 12)}): ${p.changes.total} files changed (${p.changes.source} TS/JS) of ${p.files}; ${p.shards} shards, ${(p.shardBytes / 1048576).toFixed(1)} MiB in both indexes`);
-  for (const c of corpora) log(`${c.repo}@${c.commit.slice(0, 12)}: ${c.files} files, ${c.lines} lines, ${c.shards} shards, ${(c.shardBytes / 1048576).toFixed(1)} MiB`);
+  for (const p of pairs) log(`${p.repo}: ${p.baseVersion} (${shortCommit(p.base)}) -> ${p.headVersion} (${shortCommit(p.commit)}): ${p.changes.total} files changed (${p.changes.source} TS/JS) of ${p.files}; ${p.shards} shards, ${(p.shardBytes / 1048576).toFixed(1)} MiB in both indexes`);
+  for (const c of corpora) log(`${c.repo}@${shortCommit(c.commit)}: ${c.files} files, ${c.lines} lines, ${c.shards} shards, ${(c.shardBytes / 1048576).toFixed(1)} MiB`);
 
   const bundle = buildBundle(log);
   const startupCpuMs = startupCpu(log);

@@ -15,7 +15,7 @@
 // (or repo.json's copy of one) records, against the repo and commit its key or record names, and
 // field by field; any difference is INDEX_CORRUPT.
 import {
-  commitFromKey, commitsPrefix, digestSha256Hex, isCommitPrefix, isFullCommit, MANIFEST_FILE, manifestKey, normalizeRefName, parseManifest,
+  commitFromKey, commitsPrefix, digestSha256Hex, isCommitPrefix, isFullCommit, MANIFEST_FILE, manifestKey, normalizeRefName, parseManifest, sameCommit,
   parseRefRecord, parseRepoName, parseRepoRecord, refKey, refNameFromKey, refsPrefix, repoRecordKey,
   SextantError, type Manifest, type RefRecord,
 } from '@sextant/format';
@@ -198,11 +198,11 @@ export class R2IndexProvider implements IndexProvider {
     // manifestSha256, with the platform's digest.
     const sha256 = await digestSha256Hex(new TextEncoder().encode(text));
     const manifest = parseManifest(text, where, recorded && { ...recorded, actual: sha256 });
-    const mismatch = manifest.commit !== commit ? `commit ${manifest.commit}, not ${commit}`
+    const mismatch = !sameCommit(manifest.commit, commit) ? `commit ${manifest.commit}, not ${commit}`
       : manifest.repo.toLowerCase() !== repo.toLowerCase() ? `repository ${manifest.repo}, not ${repo}` : undefined;
     if (mismatch) {
       throw new SextantError('INDEX_CORRUPT', `The manifest at ${where} is for ${mismatch}.`,
-        'Publish the index for this commit again with `indexer publish`.', { shard: MANIFEST_FILE, field: manifest.commit !== commit ? 'commit' : 'repo' });
+        'Publish the index for this commit again with `indexer publish`.', { shard: MANIFEST_FILE, field: !sameCommit(manifest.commit, commit) ? 'commit' : 'repo' });
     }
     // Charged at two bytes a character: about what the parsed object costs.
     this.cache.set(manifestCacheKey(repo, commit), { manifest, sha256 } satisfies CheckedManifest, text.length * 2);

@@ -2,6 +2,7 @@
 // sites, callers, affected tests and the problems introduced and resolved.
 import * as z from 'zod';
 import { changeImpact, DIFF_PAGE, IMPACT_BOUNDS, SITE_STATUSES } from '@sextant/query';
+import { shortCommit } from '@sextant/format';
 import { defineTool } from '../tool-definition.ts';
 import { pageInput, schemaParts } from '../schema-parts.ts';
 import { renderLocation, renderPage, renderSite } from '../render.ts';
@@ -69,7 +70,7 @@ export const changeImpactTool = defineTool({
     if (args.format === 'markdown') return renderImpactMarkdown(a);
     const count = (status: string) => a.impacts.reduce((n, i) => n + i.sites.filter((s) => s.status === status).length, 0);
     return [
-      `${a.total} changed symbols, ${count('broken')} broken sites, ${count('at-risk')} at risk, ${count('updated')} updated, ${a.affectedTests.length} test files affected, ${a.introducedProblems.length} problems introduced; ${a.repo} ${a.base.slice(0, 12)}..${a.head.slice(0, 12)}`,
+      `${a.total} changed symbols, ${count('broken')} broken sites, ${count('at-risk')} at risk, ${count('updated')} updated, ${a.affectedTests.length} test files affected, ${a.introducedProblems.length} problems introduced; ${a.repo} ${shortCommit(a.base)}..${shortCommit(a.head)}`,
       ...a.impacts.flatMap((i) => [
         `  ${renderChangeLine({ change: i.change, aspects: i.aspects, head: i.symbol })}`,
         ...i.sites.flatMap((s) => renderSite(s, `${s.status} ${renderLocation(s)} ${s.kind}${s.enclosing ? ` in ${s.enclosing.name}` : ''}: ${s.reason}`, '    ')),

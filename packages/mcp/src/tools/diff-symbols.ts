@@ -1,6 +1,7 @@
 // diff_symbols: what a change does at the symbol level between two indexed commits.
 import * as z from 'zod';
 import { DIFF_PAGE, diffSymbols } from '@sextant/query';
+import { shortCommit } from '@sextant/format';
 import { defineTool } from '../tool-definition.ts';
 import { pageInput, schemaParts } from '../schema-parts.ts';
 import { renderPage } from '../render.ts';
@@ -33,7 +34,7 @@ export const diffSymbolsTool = defineTool({
   render(a, args) {
     if (args.format === 'markdown') return renderDiffMarkdown(a);
     return [
-      `${a.total} symbol changes in ${a.files.length} changed files, ${a.repo} ${a.base.slice(0, 12)}..${a.head.slice(0, 12)}${a.coverage.files.skipped.length ? ` (${a.coverage.files.skipped.length} changed files not analysed)` : ''}`,
+      `${a.total} symbol changes in ${a.files.length} changed files, ${a.repo} ${shortCommit(a.base)}..${shortCommit(a.head)}${a.coverage.files.skipped.length ? ` (${a.coverage.files.skipped.length} changed files not analysed)` : ''}`,
       ...a.changes.map((c) => `  ${renderChangeLine(c)}`),
       ...a.files.map((f) => `  file ${f.change} ${f.from ? `${f.from} -> ` : ''}${f.path}${f.linesAdded !== undefined ? ` +${f.linesAdded} -${f.linesRemoved}` : ''}${f.status !== 'indexed' ? ` (${f.status})` : ''}`),
       ...renderPage(a),

@@ -1,5 +1,5 @@
 // A plan in a few lines of text: what it does, to how many files, what blocks it, then its diff.
-import type { Plan } from '@sextant/format';
+import { shortCommit, type Plan } from '@sextant/format';
 
 /** Rendered diffs are cut here; the structured plan is always complete. */
 const MAX_DIFF_LINES = 400;
@@ -8,7 +8,7 @@ export function renderPlan(plan: Plan, diff: string, applied = false): string {
   const edits = plan.files.reduce((n, f) => n + f.edits.length, 0);
   const what = plan.symbol ? `${plan.operation} ${plan.symbol.kind} ${plan.symbol.qualifiedName}` : `${plan.operation} ${Object.values(plan.arguments).join(' ')}`;
   const lines = [
-    `${applied ? 'applied' : 'plan'} ${what}${typeof plan.arguments.newName === 'string' ? ` to ${plan.arguments.newName}` : ''}: ${edits} edits in ${plan.files.length} files (planner ${plan.planner}, ${plan.repo}@${plan.commit.slice(0, 12)})`,
+    `${applied ? 'applied' : 'plan'} ${what}${typeof plan.arguments.newName === 'string' ? ` to ${plan.arguments.newName}` : ''}: ${edits} edits in ${plan.files.length} files (planner ${plan.planner}, ${plan.repo}@${shortCommit(plan.commit)})`,
     `planHash ${plan.planHash}`,
   ];
   if (plan.conflicts.length) {

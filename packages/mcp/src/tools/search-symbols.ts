@@ -1,6 +1,7 @@
 // search_symbols: find declarations by name.
 import * as z from 'zod';
 import { MATCH_MODES, SEARCH_PAGE, searchSymbols } from '@sextant/query';
+import { shortCommit } from '@sextant/format';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
 import { pageInput, schemaParts } from '../schema-parts.ts';
@@ -39,6 +40,6 @@ export const searchSymbolsTool = defineTool({
     return searchSymbols(await openIndex(provider, { repo, commit, cursor: params.cursor }), params);
   },
   render(a) {
-    return [`${a.total} symbols match "${a.query}" in ${a.repo}@${a.commit.slice(0, 12)}`, ...a.results.map(renderSymbol), ...renderPage(a)].join('\n');
+    return [`${a.total} symbols match "${a.query}" in ${a.repo}@${shortCommit(a.commit)}`, ...a.results.map(renderSymbol), ...renderPage(a)].join('\n');
   },
 });

@@ -10,9 +10,9 @@
 // silently describe positions that do not exist. Used by packages/query/test and, by relative
 // path, by packages/mcp/test.
 import {
-  compareInReferenceOrder, defColumn, encodeFileShard, graphShardName, layoutGraph, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, FILE_TABLE_SHARD, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, pushOccurrence, refColumn,
-  unresolvedColumn, bucketOf, fileShardName, impliedShardNames, openShard, pathKey, recordsOf, previewOf, sha256Hex, siteClass, splitLines, symbolKey, symbolShardName, textShardName,
-  changeShardName, encodeChangeShard, lineHash, encodeUnresolvedShard, unresolvedBucketOf, unresolvedShardName, type UnresolvedSiteData, type ChangeRecord, type Confidence, type DeclRecord, type ExternalOrigin, type FileRecord, type FileTableEntry, type GraphNodeData, type Language, type Manifest, type NameShardData,
+  compareInReferenceOrder, defColumn, encodeFileShard, graphShardName, layoutGraph, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, FILE_TABLE_SHARD, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, pushOccurrence, refColumn, shortCommit,
+  unresolvedColumn, fileShardName, impliedShardNames, openShard, recordsOf, previewOf, sha256Hex, siteClass, splitLines, symbolKey, symbolShardName, textShardName,
+  changeShardName, encodeChangeShard, lineHash, encodeUnresolvedShard, ShardLayout, unresolvedShardName, type UnresolvedSiteData, type ChangeRecord, type Confidence, type DeclRecord, type ExternalOrigin, type FileRecord, type FileTableEntry, type GraphNodeData, type Language, type Manifest, type NameShardData,
   type OutlineNode, type PeerRecord, type ReferenceKind, type SkippedFile, type SymbolKind, type SymbolRecord,
 } from '@sextant/format';
 import { IndexReader, ShardCache, type ShardSource } from '@sextant/query';
@@ -210,13 +210,14 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
   }
   const graph = layoutGraph(graphNodes);
   const layout: Manifest['layout'] = { ...bucketBits, graphBucketBits: graph.bits };
+  const shardLayout = new ShardLayout(layout);
   const shards = new Map<string, Uint8Array>();
   graph.shards.forEach((bytes, bucket) => shards.set(graphShardName(bucket), bytes));
 
   // Symbol shards: bucketed by key, symbols sorted by key (IndexReader binary-searches them).
   const buckets = new Map<number, string[]>();
   for (const [id, { key }] of byId) {
-    const bucket = bucketOf(key, layout.symbolBucketBits);
+    const bucket = shardLayout.symbolBucketOf(key);
     const list = buckets.get(bucket) ?? [];
     list.push(id);
     buckets.set(bucket, list);
@@ -311,14 +312,14 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
       unresolved: file.unresolved === undefined || file.unresolved === null ? null
         : unresolvedColumn(unresolved.sort((a, b) => a.line - b.line || a.column - b.column).map((u) => ({ ...u, endLine: u.line }))),
     });
-    const bucket = bucketOf(pathKey(file.path), layout.fileBucketBits);
+    const bucket = shardLayout.fileBucketOf(file.path);
     const list = fileBuckets.get(bucket) ?? [];
     list.push(record);
     fileBuckets.set(bucket, list);
   }
   const texts = new Map(spec.files.map((file) => [file.path, file.text]));
-  for (let bucket = 0; bucket < 2 ** layout.changeBucketBits; bucket++) {
-    const inBucket = changes.filter((c) => bucketOf(pathKey(c.path), layout.changeBucketBits) === bucket).sort((a, b) => compare(a.path, b.path));
+  for (let bucket = 0; bucket < shardLayout.changeBuckets; bucket++) {
+    const inBucket = changes.filter((c) => shardLayout.changeBucketOf(c.path) === bucket).sort((a, b) => compare(a.path, b.path));
     shards.set(changeShardName(bucket), encodeChangeShard({ files: inBucket }));
   }
   for (const [bucket, files] of fileBuckets) {
@@ -329,8 +330,8 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
   }
 
   // Unresolved identifiers by name, each name's sites in REFERENCE_ORDER, as the shard writer lays them out.
-  for (let bucket = 0; bucket < 2 ** layout.unresolvedBucketBits; bucket++) {
-    const inBucket = [...unresolvedByName].filter(([name]) => unresolvedBucketOf(name, layout.unresolvedBucketBits) === bucket);
+  for (let bucket = 0; bucket < shardLayout.unresolvedBuckets; bucket++) {
+    const inBucket = [...unresolvedByName].filter(([name]) => shardLayout.unresolvedBucketOf(name) === bucket);
     const sitesOf = (list: UnresolvedSiteData[]) => list.sort((a, b) => compareInReferenceOrder(
       { ...a, siteClass: siteClass(unresolvedPaths.get(a.path)!.flags) }, { ...b, siteClass: siteClass(unresolvedPaths.get(b.path)!.flags) }));
     const names = inBucket.map(([name, list]) => ({ name, sites: sitesOf(list) }));
@@ -479,7 +480,7 @@ export class MemoryShardSource implements ShardSource {
   }
 
   static of(index: MemoryIndex): MemoryShardSource {
-    return new MemoryShardSource(JSON.stringify(index.manifest), index.shards, `memory://${index.manifest.repo}@${index.manifest.commit.slice(0, 12)}`);
+    return new MemoryShardSource(JSON.stringify(index.manifest), index.shards, `memory://${index.manifest.repo}@${shortCommit(index.manifest.commit)}`);
   }
 
   async readManifest(): Promise<string> {

@@ -10,6 +10,7 @@ import { resolve } from 'node:path';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { READ_TOOLS } from '@sextant/mcp';
 import { createSextantServer } from '@sextant/mcp/sdk-server';
+import { shortCommit } from '@sextant/format';
 import { LocalIndexProvider } from '../local-index-provider.ts';
 import { RefactorContext } from '../planning/refactor-context.ts';
 import { writeTools } from '../tools/write-tools.ts';
@@ -47,8 +48,8 @@ export async function mcpCommand(values: McpOptions): Promise<number> {
     }
     const served = provider.known();
     const others = served.length - 1;
-    process.stderr.write(`sextant runner: serving ${index.repo}@${index.commit.slice(0, 12)} from ${defaultDir} (the default: ${reason})`
-      + `${others > 0 ? ` and ${others} other commit${others === 1 ? '' : 's'} (${served.filter((i) => i !== index).map((i) => i.commit.slice(0, 12)).join(', ')})` : ''}`
+    process.stderr.write(`sextant runner: serving ${index.repo}@${shortCommit(index.commit)} from ${defaultDir} (the default: ${reason})`
+      + `${others > 0 ? ` and ${others} other commit${others === 1 ? '' : 's'} (${served.filter((i) => i !== index).map((i) => shortCommit(i.commit)).join(', ')})` : ''}`
       + `${indexRoot !== undefined ? `, indexes in ${resolve(indexRoot)} picked up as they appear` : ''} over stdio${repo ? `, refactoring ${repo}` : ''}\n`);
   } catch (error) {
     return reportError(error);

@@ -4,7 +4,7 @@
 // references. Every plan then gets the conflicts any planner must report: a file that differs
 // from the commit, and a generated or vendored file.
 import {
-  defAt, lineStarts, offsetAt, sealPlan, SextantError, type Plan, type PlanArgument, type PlanConflict, type PlanOperation, type PlanSymbol, type Planner,
+  defAt, lineStarts, offsetAt, sealPlan, SextantError, shortCommit, type Plan, type PlanArgument, type PlanConflict, type PlanOperation, type PlanSymbol, type Planner,
 } from '@sextant/format';
 import {
   classificationConflicts, planRenameFromIndex, planSafeDeleteFromIndex, planSymbol,
@@ -67,11 +67,11 @@ async function finish(
     if (!draft.before) continue;
     const record = await reader.file(draft.path);
     if (!record) {
-      conflicts.push({ kind: 'working-tree-differs', path: draft.path, message: `${draft.path} is not in the index of ${reader.commit.slice(0, 12)} (new, untracked or not indexed).` });
+      conflicts.push({ kind: 'working-tree-differs', path: draft.path, message: `${draft.path} is not in the index of ${shortCommit(reader.commit)} (new, untracked or not indexed).` });
       continue;
     }
     if (await fileText(reader, draft.path) !== draft.before.text) {
-      conflicts.push({ kind: 'working-tree-differs', path: draft.path, message: `${draft.path} in the working tree differs from commit ${reader.commit.slice(0, 12)}, which the plan is made against.` });
+      conflicts.push({ kind: 'working-tree-differs', path: draft.path, message: `${draft.path} in the working tree differs from commit ${shortCommit(reader.commit)}, which the plan is made against.` });
     }
     conflicts.push(...classificationConflicts(draft.path, record.flags));
   }
@@ -87,7 +87,7 @@ async function withWorkingTree(ctx: RefactorContext, plan: Plan): Promise<Plan> 
   for (const file of plan.files) {
     const current = await ctx.read(file.path);
     if (current?.hash !== file.expectedHash) {
-      conflicts.push({ kind: 'working-tree-differs', path: file.path, message: `${file.path} in the working tree differs from commit ${plan.commit.slice(0, 12)}, which the plan is made against.` });
+      conflicts.push({ kind: 'working-tree-differs', path: file.path, message: `${file.path} in the working tree differs from commit ${shortCommit(plan.commit)}, which the plan is made against.` });
     }
   }
   const { planHash: _old, ...rest } = plan;
