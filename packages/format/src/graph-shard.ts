@@ -32,8 +32,8 @@ export interface GraphEdgeData {
   site?: SiteTuple;
 }
 
-/** A node as a writer gives it. */
-export interface GraphNodeData {
+/** What a node says of its symbol, as written and as read. */
+interface GraphNodeFacts {
   key: string;
   name: string;
   kind: SymbolKind;
@@ -43,9 +43,13 @@ export interface GraphNodeData {
   mods: number;
   /** A local or parameter (SymbolRecord.local): never searched, and no identifier elsewhere can name it. */
   local?: boolean;
+  external?: ExternalOrigin;
+}
+
+/** A node as a writer gives it. */
+export interface GraphNodeData extends GraphNodeFacts {
   /** The name of the first declaration; absent for external symbols. */
   def?: SiteTuple;
-  external?: ExternalOrigin;
   edges: readonly GraphEdgeData[];
 }
 
@@ -67,17 +71,9 @@ export interface GraphSite {
   endColumn: number;
 }
 
-export interface GraphNode {
+export interface GraphNode extends GraphNodeFacts {
   ordinal: number;
-  key: string;
-  name: string;
-  kind: SymbolKind;
-  qname: string;
-  lang: Language;
-  mods: number;
-  local?: boolean;
   def?: GraphSite;
-  external?: ExternalOrigin;
 }
 
 export interface GraphEdge {
