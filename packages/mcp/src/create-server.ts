@@ -6,7 +6,7 @@ import {
   CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError, type CallToolResult,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { IndexProvider } from './index-provider.ts';
-import { argumentJsonSchema, inputJsonSchema, outputJsonSchema } from './json-schemas.ts';
+import { inputJsonSchema, outputJsonSchema } from './json-schemas.ts';
 import { READ_TOOLS } from './registry.ts';
 import { SERVER_INSTRUCTIONS } from './server-instructions.ts';
 import { callTool, InvalidParams, listedTool, toolNamed, type CallOptions, type ServedTool } from './tool-call.ts';
@@ -28,7 +28,7 @@ export interface ServerOptions extends CallOptions {
 
 export function createSextantServer(provider: IndexProvider, info: ServerInfo, options: ServerOptions = {}): Server {
   const tools = options.tools ?? READ_TOOLS;
-  const served = new Map<string, ServedTool>(tools.map((tool) => [tool.name, { definition: tool, arguments: argumentJsonSchema(tool) }]));
+  const served = new Map<string, ServedTool>(tools.map((tool) => [tool.name, { definition: tool, check: zodCheck(tool) }]));
   const server = new Server(info, {
     capabilities: { tools: {} },
     ...(options.jsonSchemaValidator ? { jsonSchemaValidator: options.jsonSchemaValidator } : {}),
@@ -49,4 +49,15 @@ export function createSextantServer(provider: IndexProvider, info: ServerInfo, o
   });
 
   return server;
+}
+
+/**
+ * The arguments' issues by the tool's zod input (built on first use): the runner serves write tools
+ * whose plans have shapes (unions, record keys) the catalog's argument check does not state.
+ */
+function zodCheck(tool: ToolDefinition): ServedTool['check'] {
+  return (args) => {
+    const parsed = tool.input.safeParse(args);
+    return parsed.success ? [] : parsed.error.issues.map((issue) => ({ path: issue.path as (string | number)[], message: issue.message }));
+  };
 }

@@ -6,7 +6,7 @@
 // argument-check.ts against JSON Schemas, which the worker reads pre-generated).
 import type { PlanSigner } from '@sextant/format';
 import type { IndexReader } from '@sextant/query';
-import { checkArguments, describeIssues } from './argument-check.ts';
+import { describeIssues, type ArgumentIssue } from './argument-check.ts';
 import { errorResult } from './error-result.ts';
 import type { IndexProvider } from './index-provider.ts';
 import type { ToolContext, ToolDefinition } from './tool-definition.ts';
@@ -42,10 +42,14 @@ export interface CallRecord {
   cacheHits: number;
 }
 
-/** A tool as a server serves it: its definition (run, render) and the schema its arguments are checked against. */
+/**
+ * A tool as a server serves it: its definition (run, render) and the check of its arguments (the
+ * worker's against the generated catalog's JSON Schema, argument-check.ts; the runner's with the
+ * tool's zod input, which every schema its tools use can state).
+ */
 export interface ServedTool {
   definition: ToolDefinition;
-  arguments: JsonSchema;
+  check: (args: unknown) => ArgumentIssue[];
 }
 
 export interface CallOptions {
@@ -91,7 +95,7 @@ export function toolNamed(tools: ReadonlyMap<string, ServedTool>, name: unknown)
  */
 export async function callTool(tool: ServedTool, provider: IndexProvider, args: unknown, options: CallOptions = {}): Promise<ToolCallResult> {
   const given = args ?? {};
-  const issues = checkArguments(tool.arguments, given);
+  const issues = tool.check(given);
   if (issues.length) throw new InvalidParams(`Invalid arguments for ${tool.definition.name}: ${describeIssues(issues)}`);
   const signer = options.planSigner;
   const context: ToolContext = { signPlan: async (plan) => (signer ? signer.sign(plan) : plan) };

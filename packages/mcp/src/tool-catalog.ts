@@ -3,6 +3,7 @@
 // test fails on any drift). The worker serves READ_TOOLS from it, so a fresh isolate neither
 // converts zod schemas to JSON Schema nor builds a zod parser before its first answer.
 import { ARGUMENT_SCHEMAS, TOOLS_LIST_JSON } from './tool-catalog-data.ts';
+import { checkArguments } from './argument-check.ts';
 import type { ServedTool } from './tool-call.ts';
 import type { ToolDefinition } from './tool-definition.ts';
 
@@ -17,6 +18,6 @@ export function catalogTools(tools: readonly ToolDefinition[], schemas: Record<s
   return new Map(tools.map((tool) => {
     const schema = schemas[tool.name];
     if (!schema) throw new Error(`tool-catalog-data.ts has no ${tool.name}; regenerate it with \`npm run schemas -w @sextant/mcp\``);
-    return [tool.name, { definition: tool, arguments: schema }];
+    return [tool.name, { definition: tool, check: (args: unknown) => checkArguments(schema, args) }];
   }));
 }
