@@ -28,16 +28,6 @@ export async function nodeOf(reader: IndexReader, symbol: LoadedSymbol): Promise
   return node;
 }
 
-/** The nodes of symbols, those without edges left out. */
-export async function nodesOf(reader: IndexReader, symbols: readonly LoadedSymbol[]): Promise<GraphNode[]> {
-  const nodes: GraphNode[] = [];
-  for (const symbol of symbols) {
-    const node = await nodeOf(reader, symbol);
-    if (node) nodes.push(node);
-  }
-  return nodes;
-}
-
 /** A node's edges as stored: peers by ordinal. */
 export async function rawEdgesOf(reader: IndexReader, node: GraphNode): Promise<GraphEdge[]> {
   return (await reader.graphNodes([node.ordinal]))[0]!.shard.edges(node.ordinal);
