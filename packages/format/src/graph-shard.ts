@@ -14,7 +14,7 @@ import { EDGE_KINDS, LANGUAGES, SYMBOL_KINDS, type EdgeKind, type ExternalOrigin
 import { KEY_LENGTH } from './symbol-id.ts';
 import { packInts, unpackInts, type DeltaBase } from './varint.ts';
 
-/** Nodes a graph shard holds at least before the graph is split into more shards. */
+/** Nodes a graph shard holds at most, until the graph has 2^GRAPH_MAX_BUCKET_BITS shards (then each holds more). */
 export const GRAPH_NODES_PER_BUCKET = 2048;
 /** At most 16 graph shards: the bound on the shards a walk reads. */
 export const GRAPH_MAX_BUCKET_BITS = 4;
@@ -111,7 +111,7 @@ function compare(a: string, b: string): number {
 
 /**
  * Orders the nodes (by first declaration's path and position, externals last, then key), numbers
- * them and splits them into shards of at least `nodesPerBucket` nodes (tests pass fewer), at most
+ * them and splits them into equal shards of at most `nodesPerBucket` nodes (tests pass fewer), at most
  * 2^GRAPH_MAX_BUCKET_BITS shards. Every peer an edge names must be a node.
  */
 export function layoutGraph(input: readonly GraphNodeData[], nodesPerBucket = GRAPH_NODES_PER_BUCKET): GraphLayout {
