@@ -109,12 +109,17 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
   return { layout: layout.bits, shards: new Map([...shards].sort(([a], [b]) => compare(a, b))), records };
 }
 
+/** A symbol's declarations in (path, position) order: as its record stores them, and its graph node's first. */
+function sortedDefs(info: CollectedSymbol['info']): CollectedSymbol['info']['defs'] {
+  return [...info.defs].sort((a, b) => compare(a[0], b[0]) || a[1] - b[1] || a[2] - b[2]);
+}
+
 /** Every symbol with an edge, as the graph holds it; the collector records each edge at both ends. */
 function graphNodes(collector: IndexCollector): GraphNodeData[] {
   const nodes: GraphNodeData[] = [];
   for (const { info, edges } of collector.symbols.values()) {
     if (edges.length === 0) continue;
-    const def = [...info.defs].sort((a, b) => compare(a[0], b[0]) || a[1] - b[1] || a[2] - b[2])[0];
+    const def = sortedDefs(info)[0];
     nodes.push({
       key: info.key, name: info.name, kind: info.kind, qname: info.qname, lang: info.lang, mods: info.mods,
       ...(info.local ? { local: true } : {}),
@@ -147,7 +152,7 @@ function symbolShard(
   const fileFlags = collector.fileFlags();
 
   const records: SymbolRecord[] = symbols.map(({ info, refs }) => {
-    const defs = [...info.defs].sort((a, b) => compare(a[0], b[0]) || a[1] - b[1] || a[2] - b[2]);
+    const defs = sortedDefs(info);
     // Stored in the order find_references answers in (REFERENCE_ORDER), so that it reads no more to sort.
     const sortedRefs = refs.map((r) => ({ r, site: { ...r.site, siteClass: siteClass(fileFlags.get(r.site.path) ?? 0) } }))
       .sort((a, b) => compareInReferenceOrder(a.site, b.site) || compare(a.r.kind, b.r.kind) || compare(a.r.confidence, b.r.confidence))

@@ -96,7 +96,6 @@ async function walkCalls(reader: IndexReader, target: Target, params: CallHierar
   for (let depth = 1; frontier.length > 0; depth++) {
     const pending: { peer: number; from: GraphNode; site?: Location; through?: GraphNode }[] = [];
     for (const node of frontier) {
-      const calls = (edges: readonly GraphEdge[], out: boolean) => edges.filter((e) => e.out === out && e.kind === 'calls');
       if (direction === 'callees') {
         for (const e of calls(await rawEdgesOf(reader, node), true)) pending.push({ peer: e.peer, from: node });
       } else {
@@ -142,6 +141,11 @@ async function walkCalls(reader: IndexReader, target: Target, params: CallHierar
     total: nodeList.length, totalIsExact: !truncation, hasMore: Boolean(truncation), ...(truncation ? { truncationReason: truncation } : {}),
   };
   return { graph, visited };
+}
+
+/** A node's call edges in one direction. */
+function calls(edges: readonly GraphEdge[], out: boolean): GraphEdge[] {
+  return edges.filter((e) => e.out === out && e.kind === 'calls');
 }
 
 async function superMethods(reader: IndexReader, node: GraphNode): Promise<GraphNode[]> {
