@@ -23,7 +23,7 @@
 //      and so only its name): such a text holds no code, and one hash shared by all of them would
 //      make each look like a rename of any other.
 // The doc fingerprint is the same hash of SymbolInfo.doc, '' when there is none.
-import { base32, sha256Bytes, type DeclRecord, type OutlineNode } from '@sextant/format';
+import { base32, lineStarts, sha256Bytes, type DeclRecord, type OutlineNode } from '@sextant/format';
 import type { CollectedSymbol, SymbolInfo } from './index-collector.ts';
 
 export const FINGERPRINT_LENGTH = 13;
@@ -159,15 +159,10 @@ function nestedDecls(node: OutlineNode, declaredAt: ReadonlySet<string>): Outlin
 
 /** A file's text addressed by the index's positions (1-based lines, 1-based UTF-16 columns). */
 class SourceText {
-  private readonly lineStarts: number[] = [0];
+  private readonly lineStarts: number[];
 
   constructor(private readonly text: string) {
-    // The line breaks splitLines (and so every position in the index) counts.
-    for (let i = 0; i < text.length; i++) {
-      const c = text.charCodeAt(i);
-      if (c === 13 && text.charCodeAt(i + 1) === 10) i++;
-      if (c === 10 || c === 13 || c === 0x2028 || c === 0x2029) this.lineStarts.push(i + 1);
-    }
+    this.lineStarts = lineStarts(text);
   }
 
   offset(line: number, column: number): number {

@@ -17,6 +17,7 @@ export * from './name-shard.ts';
 export * from './unresolved-shard.ts';
 export * from './graph-shard.ts';
 export * from './text-shard.ts';
+export * from './text-positions.ts';
 export * from './shard-view.ts';
 export * from './manifest.ts';
 export * from './shard-layout.ts';

@@ -3,13 +3,13 @@
 // and applied only by the runner. A plan names what it expects of every file it touches (the
 // BLAKE3 hash of its bytes) and what it will leave there; `planHash` is the BLAKE3 of the plan's
 // canonical JSON without the hash, so a plan cannot be edited after it was made without the apply
-// noticing. Positions are 1-based lines and UTF-16 columns like everywhere in Sextant; lines end
-// at CR, LF, CRLF, U+2028 and U+2029, as the TypeScript compiler counts them. Runtime-neutral.
+// noticing. Positions are counted as text-positions.ts counts them, like everywhere in Sextant.
+// Runtime-neutral.
 import { blake3 } from '@noble/hashes/blake3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { SextantError } from './errors.ts';
 import { isPlanKeyId, PLAN_SIGNATURE_ALG, PLAN_SIGNATURE_VALUE_PATTERN, type PlanSignature } from './plan-signature.ts';
-import { lastAtOrBefore } from './sorted-search.ts';
+import { lineStarts, offsetAt, positionAt } from './text-positions.ts';
 
 export const PLAN_FORMAT = 1;
 
@@ -243,50 +243,7 @@ function oneOf(value: unknown, allowed: readonly string[], what: string): void {
   if (typeof value !== 'string' || !allowed.includes(value)) throw invalid(what, `is not one of ${allowed.join(', ')}`);
 }
 
-// ---- Text: positions, edits, line endings ----
-
-/** Offsets at which each line starts. */
-export function lineStarts(text: string): number[] {
-  const starts = [0];
-  for (let i = 0; i < text.length; i++) {
-    const ch = text.charCodeAt(i);
-    if (ch === 13 /* CR */) {
-      if (text.charCodeAt(i + 1) === 10) i++;
-      starts.push(i + 1);
-    } else if (ch === 10 || ch === 0x2028 || ch === 0x2029) {
-      starts.push(i + 1);
-    }
-  }
-  return starts;
-}
-
-/** The offset of a 1-based line and column; a column may point just past the line's last character. */
-export function offsetAt(text: string, starts: number[], line: number, column: number): number {
-  const start = starts[line - 1];
-  if (start === undefined || column < 1) throw outOfRange(line, column, starts.length);
-  const next = starts[line];
-  const lineEnd = next === undefined ? text.length : contentEnd(text, start, next);
-  if (start + column - 1 > lineEnd) throw outOfRange(line, column, starts.length);
-  return start + column - 1;
-}
-
-function contentEnd(text: string, start: number, next: number): number {
-  let end = next;
-  if (end > start && text.charCodeAt(end - 1) === 10) end--;
-  if (end > start && (text.charCodeAt(end - 1) === 13 || text.charCodeAt(end - 1) === 0x2028 || text.charCodeAt(end - 1) === 0x2029)) end--;
-  return end;
-}
-
-function outOfRange(line: number, column: number, lines: number): SextantError {
-  return new SextantError('POSITION_OUT_OF_RANGE', `${line}:${column} is outside the file (${lines} lines).`,
-    'The plan does not fit this file; make the plan again from the current content.');
-}
-
-/** The 1-based line and column of an offset. */
-export function positionAt(starts: number[], offset: number): { line: number; column: number } {
-  const line = lastAtOrBefore(starts, offset);
-  return { line: line + 1, column: offset - starts[line]! + 1 };
-}
+// ---- Edits over a file's text (positions: text-positions.ts) ----
 
 /** An edit over [start, end) of `text` as plan coordinates. */
 export function editAt(starts: number[], start: number, end: number, newText: string): PlanEdit {
@@ -312,22 +269,6 @@ export function applyEdits(text: string, edits: readonly PlanEdit[]): string {
     at = span.end;
   }
   return out + text.slice(at);
-}
-
-/** The line ending most lines of `text` use ('\n' when it has none). */
-export function dominantEol(text: string): '\n' | '\r\n' {
-  let crlf = 0;
-  let lf = 0;
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) {
-    if (text.charCodeAt(i - 1) === 13) crlf++;
-    else lf++;
-  }
-  return crlf > lf ? '\r\n' : '\n';
-}
-
-/** `text` with every line break as `eol`, so inserted code matches the file it goes into. */
-export function withEol(text: string, eol: '\n' | '\r\n'): string {
-  return text.replace(/\r\n|\r|\n/g, eol);
 }
 
 /**
@@ -360,28 +301,4 @@ export function withoutDoubleBlank(text: string, span: { start: number; end: num
   if ((blankAbove || before === '') && blankBelow) return { start: span.start, end: span.end + blankBelow[0].length };
   if (blankAbove && (after === '' || /^[ \t]*[}\])]/.test(after))) return { start: span.start - blankAbove[2]!.length, end: span.end };
   return span;
-}
-
-// ---- Bytes of a file ----
-
-const BOM = '\uFEFF';
-
-/** A file's text as plans address it: UTF-8, without a byte-order mark (which is kept on write). */
-export interface DecodedText {
-  text: string;
-  bom: boolean;
-}
-
-export function decodeText(bytes: Uint8Array, path: string): DecodedText {
-  let decoded: string;
-  try {
-    decoded = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes);
-  } catch {
-    throw new SextantError('INVALID_ARGUMENT', `${path} is not valid UTF-8.`, 'Sextant edits UTF-8 text files only.');
-  }
-  return decoded.startsWith(BOM) ? { text: decoded.slice(1), bom: true } : { text: decoded, bom: false };
-}
-
-export function encodeText({ text, bom }: DecodedText): Uint8Array {
-  return utf8ToBytes(bom ? BOM + text : text);
 }

@@ -4,27 +4,6 @@
 import { encodeShard } from './codec.ts';
 import { corrupt } from './packed-records.ts';
 
-/** A text's lines, as every tool numbers them (CRLF, LF, CR and the Unicode separators end a line). */
-export function splitLines(text: string): string[] {
-  return text.split(/\r\n|[\n\r\u2028\u2029]/);
-}
-
-const MAX_PREVIEW = 240;
-
-/** A one-line preview of a source line: trimmed, at most MAX_PREVIEW characters. */
-export function previewOf(line: string): string {
-  return cutPreview(line.trim());
-}
-
-/** A line shown around another (context): its indentation kept, trailing blanks removed, cut alike. */
-export function contextLineOf(line: string): string {
-  return cutPreview(line.trimEnd());
-}
-
-function cutPreview(line: string): string {
-  return line.length > MAX_PREVIEW ? `${line.slice(0, MAX_PREVIEW)}…` : line;
-}
-
 /** What a writer builds: the bucket's files in path order. */
 export interface TextShardData {
   files: { path: string; text: string }[];

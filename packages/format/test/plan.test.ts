@@ -1,9 +1,9 @@
 // The plan document: BLAKE3 against the reference vectors, the canonical form the plan hash is
-// taken over, the shape check every apply runs first, and the text arithmetic edits rely on.
+// taken over, the shape check every apply runs first, and the edits over a file's text.
 import { describe, expect, it } from 'vitest';
 import {
-  applyEdits, canonicalJson, contentHash, decodeText, dominantEol, editAt, encodeText, lineStarts, offsetAt, parsePlan, withoutDoubleBlank,
-  planHashMatches, positionAt, sealPlan, textHash, wholeLines, withEol, type UnsealedPlan,
+  applyEdits, canonicalJson, contentHash, editAt, lineStarts, parsePlan, withoutDoubleBlank,
+  planHashMatches, sealPlan, textHash, wholeLines, type UnsealedPlan,
 } from '../src/index.ts';
 
 function unsealed(): UnsealedPlan {
@@ -93,34 +93,13 @@ describe('parsePlan', () => {
   });
 });
 
-describe('text', () => {
-  it('counts lines as the TypeScript compiler does: CR, LF, CRLF, U+2028, U+2029', () => {
-    const text = 'a\r\nb\rc\nd\u2028e\u2029f';
-    expect(lineStarts(text)).toEqual([0, 3, 5, 7, 9, 11]);
-    expect(positionAt(lineStarts(text), 5)).toEqual({ line: 3, column: 1 });
-    expect(offsetAt(text, lineStarts(text), 6, 2)).toBe(12);
-  });
-
-  it('refuses a column past the end of its line, and a line past the end of the file', () => {
-    const text = 'ab\r\ncd';
-    const starts = lineStarts(text);
-    expect(offsetAt(text, starts, 1, 3)).toBe(2);
-    expect(() => offsetAt(text, starts, 1, 4)).toThrow(/outside the file/);
-    expect(() => offsetAt(text, starts, 3, 1)).toThrow(/outside the file/);
-  });
-
+describe('edits', () => {
   it('applies edits in any order, and refuses overlapping ones', () => {
     const text = 'let a = b;\nuse(a);\n';
     const starts = lineStarts(text);
     const edits = [editAt(starts, 15, 16, 'x'), editAt(starts, 4, 5, 'x')];
     expect(applyEdits(text, edits)).toBe('let x = b;\nuse(x);\n');
     expect(() => applyEdits(text, [editAt(starts, 0, 5, ''), editAt(starts, 4, 6, '')])).toThrow(/overlapping/);
-  });
-
-  it('keeps a file\'s line endings in inserted text', () => {
-    expect(dominantEol('a\r\nb\r\nc\n')).toBe('\r\n');
-    expect(dominantEol('a\nb')).toBe('\n');
-    expect(withEol('x\ny\r\nz', '\r\n')).toBe('x\r\ny\r\nz');
   });
 
   it('widens a deletion to whole lines only when nothing else is on them', () => {
@@ -130,14 +109,6 @@ describe('text', () => {
     const lines = wholeLines(text, start, end);
     expect(text.slice(0, lines.start) + text.slice(lines.end)).toBe('a;\nb;\n');
     expect(wholeLines('a; function f() {}\n', 3, 18)).toEqual({ start: 3, end: 18 });
-  });
-
-  it('addresses text without a byte-order mark and writes the mark back', () => {
-    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, 0x61]);
-    const decoded = decodeText(bytes, 'a.ts');
-    expect(decoded).toEqual({ text: 'a', bom: true });
-    expect(encodeText(decoded)).toEqual(bytes);
-    expect(() => decodeText(new Uint8Array([0xff]), 'bin.ts')).toThrow(/not valid UTF-8/);
   });
 });
 

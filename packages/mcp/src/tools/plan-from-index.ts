@@ -3,7 +3,7 @@
 // file's expected hash is the BLAKE3 of its content at the indexed commit, so applying the plan to
 // a working tree that differs from that commit is a CONFLICT, never a guess.
 import {
-  applyEdits, CONFIDENCES, defsOf, editAt, FILE_FLAGS, lineStarts, offsetAt, refsOf, sealPlan, SextantError, textHash, wholeLines, withoutDoubleBlank,
+  applyEdits, CONFIDENCES, contentHash, defsOf, editAt, encodeText, FILE_FLAGS, lineStarts, offsetAt, positionAt, refsOf, sealPlan, SextantError, textHash, wholeLines, withoutDoubleBlank,
   type FileRecord, type OutlineNode, type Plan, type PlanArgument, type PlanConflict, type PlanEdit, type PlanFile,
   type PlanOperation, type PlanSymbol,
 } from '@sextant/format';
@@ -49,7 +49,7 @@ class IndexedTexts {
     const text = await fileText(this.reader, path);
     // The index stores text without a byte-order mark; its byte count tells whether the file had one.
     const bom = record.bytes === new TextEncoder().encode(text).byteLength + 3;
-    return { record, text, starts: lineStarts(text), expectedHash: textHash(bom ? `\uFEFF${text}` : text) };
+    return { record, text, starts: lineStarts(text), expectedHash: contentHash(encodeText({ text, bom })) };
   }
 }
 
@@ -295,17 +295,11 @@ export async function planSafeDeleteFromIndex(reader: IndexReader, target: Targe
 
 /** Moves `start` up over the comment, annotation and decorator lines directly above its line. */
 function withCommentsAbove(file: IndexedFile, start: number): number {
-  let line = lineIndex(file.starts, start);
+  let line = positionAt(file.starts, start).line - 1;
   while (line > 0) {
     const above = file.text.slice(file.starts[line - 1]!, file.starts[line]!).trim();
     if (!/^(\/\/|\/\*|\*|@)/.test(above)) break;
     line--;
   }
   return Math.min(start, file.starts[line]!);
-}
-
-function lineIndex(starts: number[], offset: number): number {
-  let line = 0;
-  while (line + 1 < starts.length && starts[line + 1]! <= offset) line++;
-  return line;
 }
