@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { computePlanHash, sealPlan, type Plan } from '@sextant/format';
+import { computePlanHash, sealPlan, type Plan } from '@sextant/plan';
 import { ROOT, RUNNER_CONFIG_HOME } from './support/servers.ts';
 import { runner, typeErrors, workingRepo } from './support/refactor-repo.ts';
 

@@ -17,7 +17,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { contentHash, lineStarts, positionAt, sealPlan, textHash, type PlanFile } from '@sextant/format';
+import { lineStarts, positionAt } from '@sextant/format';
+import { contentHash, sealPlan, textHash, type PlanFile } from '@sextant/plan';
 import { RUNNER, runnerEnv } from './support/servers.ts';
 
 const SEED = Number(process.env.SEXTANT_CRASH_SEED ?? 20260101);

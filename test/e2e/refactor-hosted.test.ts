@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { computePlanHash, textHash, type Plan, type PlanKeysDocument } from '@sextant/format';
+import { computePlanHash, textHash, type Plan, type PlanKeysDocument } from '@sextant/plan';
 import { runnerBackend, runnerEnv, workerBackend, type Backend } from './support/servers.ts';
 import { ok, runner, typeErrors, workingRepo, type WorkingRepo } from './support/refactor-repo.ts';
 

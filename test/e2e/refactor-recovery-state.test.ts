@@ -9,7 +9,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { contentHash, sealPlan, textHash, type Plan } from '@sextant/format';
+import { contentHash, sealPlan, textHash, type Plan } from '@sextant/plan';
 import { RUNNER, runnerEnv } from './support/servers.ts';
 import { connectRunner, runner, workingRepo, type Outcome } from './support/refactor-repo.ts';
 

@@ -6,7 +6,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSyn
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { computePlanHash, textHash, type Plan } from '@sextant/format';
+import { computePlanHash, textHash, type Plan } from '@sextant/plan';
 import {
   connectRunner, failure, ok, previewAndApply, typeErrors, workingRepo, type RunnerSession, type WorkingRepo,
 } from './support/refactor-repo.ts';

@@ -27,5 +27,3 @@ export * from './manifest-check.ts';
 export * from './glob.ts';
 export * from './repo-path.ts';
 export * from './object-layout.ts';
-export * from './plan.ts';
-export * from './plan-signature.ts';

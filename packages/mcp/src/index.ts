@@ -13,7 +13,4 @@ export * from './argument-check.ts';
 export * from './server-instructions.ts';
 export * from './tools-list-cost.ts';
 export * from './tools/plan-schema.ts';
-export * from './tools/plan-from-index.ts';
-export * from './tools/plan-diff.ts';
-export * from './tools/plan-render.ts';
 export { schemaParts } from './schema-parts.ts';

@@ -4,7 +4,7 @@
 // (create-server.ts) and the worker's own stateless endpoint both call these, so a tool behaves
 // the same behind either; neither needs zod at run time (arguments are checked by
 // argument-check.ts against JSON Schemas, which the worker reads pre-generated).
-import type { PlanSigner } from '@sextant/format';
+import type { PlanSigner } from '@sextant/plan';
 import type { IndexReader } from '@sextant/query';
 import { describeIssues, type ArgumentIssue } from './argument-check.ts';
 import { errorResult } from './error-result.ts';

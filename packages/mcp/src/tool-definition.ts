@@ -1,7 +1,7 @@
 // The shape of one tool: schemas, description for a model, the handler over an index, and the
 // one-line-per-result text rendering.
 import type * as z from 'zod';
-import type { Plan } from '@sextant/format';
+import type { Plan } from '@sextant/plan';
 import type { IndexProvider } from './index-provider.ts';
 
 /** What a tool gets from the server it runs in, besides the index. */

@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import { FORMAT_VERSION, sealPlan, textHash, type Manifest } from '@sextant/format';
+import { FORMAT_VERSION, type Manifest } from '@sextant/format';
+import { sealPlan, textHash } from '@sextant/plan';
 import { READ_TOOLS, TOOLS_LIST_TEXT } from '../src/index.ts';
 import {
   MANIFEST_SCHEMA_FILE, PLAN_SCHEMA_FILE, REGENERATE_COMMAND, schemaFiles, SCHEMA_DIALECT, SCHEMA_ID_BASE, TOOL_CATALOG_FILE, toolCatalogSource,

@@ -13,9 +13,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { ErrorCode, McpError, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv';
-import {
-  abbreviatesCommit, FORMAT_VERSION, formatSymbolId, generatePlanSigningKey, planHashMatches, planSigner, SextantError, shortCommit, verifyPlanSignature, type Plan,
-} from '@sextant/format';
+import { abbreviatesCommit, FORMAT_VERSION, formatSymbolId, SextantError, shortCommit } from '@sextant/format';
+import { generatePlanSigningKey, planHashMatches, planSigner, verifyPlanSignature, type Plan } from '@sextant/plan';
 import type { IndexReader } from '@sextant/query';
 import {
   modelFacingBytes, READ_TOOLS, TOOLS_LIST_BUDGET, type CallRecord, type IndexProvider, type IndexRequest, type ToolDefinition,

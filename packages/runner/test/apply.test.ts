@@ -6,7 +6,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { editAt, lineStarts, sealPlan, type Plan } from '@sextant/format';
+import { lineStarts } from '@sextant/format';
+import { editAt, sealPlan, type Plan } from '@sextant/plan';
 import { applyPlan } from '../src/apply/apply-plan.ts';
 import { PathJail } from '../src/apply/path-jail.ts';
 import { recover } from '../src/apply/recover.ts';
@@ -87,7 +88,8 @@ describe('applyPlan', () => {
     const text = 'let x = 1;\r\nlet y = x;\r\n';
     const starts = lineStarts(text);
     const base = wholeFilePlan(root, {});
-    const { contentHash, encodeText, applyEdits } = await import('@sextant/format');
+    const { encodeText } = await import('@sextant/format');
+    const { contentHash, applyEdits } = await import('@sextant/plan');
     const edits = [editAt(starts, 4, 5, 'z'), editAt(starts, 20, 21, 'z')];
     const bytes = new Uint8Array(readFileSync(join(root, 'src/tool.ts')));
     const plan: Plan = sealPlan({
@@ -231,7 +233,7 @@ describe('applyPlan', () => {
 
   it('ignores a journal and backup the repository ships in .sextant, saying so, and changes nothing', async () => {
     const evil = 'export const a = "owned";\n';
-    const { contentHash, textHash } = await import('@sextant/format');
+    const { contentHash, textHash } = await import('@sextant/plan');
     const planHash = 'f'.repeat(64);
     mkdirSync(join(root, '.sextant/journal'), { recursive: true });
     writeFileSync(join(root, `src/.a.ts.sextant-${planHash.slice(0, 16)}.old`), evil);
@@ -250,7 +252,7 @@ describe('applyPlan', () => {
   });
 
   it('obeys only a journal it could have written: paths inside the tree, backups holding what it recorded', async () => {
-    const { contentHash, textHash } = await import('@sextant/format');
+    const { contentHash, textHash } = await import('@sextant/plan');
     const journal = (entries: object[]) => ({
       format: 2, planHash: 'e'.repeat(64), id: '1'.repeat(32), root: realpathSync(root),
       writer: { pid: 1, hostname: hostname(), startedAt: new Date().toISOString() }, state: 'prepared', entries,

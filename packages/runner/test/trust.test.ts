@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync,
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { computePlanHash, generatePlanSigningKey, planSigner, textHash, type Plan } from '@sextant/format';
+import { computePlanHash, generatePlanSigningKey, planSigner, textHash, type Plan } from '@sextant/plan';
 import { main } from '../src/cli.ts';
 import { planSignerFor, planSignerForIndexes, trackingTree } from '../src/trust/index-provenance.ts';
 import { userPlanSigner } from '../src/trust/user-key.ts';

@@ -7,7 +7,7 @@ import { cpSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { generatePlanSigningKey } from '@sextant/format';
+import { generatePlanSigningKey } from '@sextant/plan';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { connectMcpClient } from './mcp-client.ts';
 import { startWorker } from './wrangler-dev.ts';

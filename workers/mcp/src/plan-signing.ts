@@ -3,7 +3,7 @@
 // its public key is served at /.well-known/sextant-plan-keys for users to trust with
 // `runner trust add`. Without the secret, plans are unsigned (runner apply then refuses them unless
 // --allow-unsigned) and the keys document lists none.
-import { planSigner, type PlanKeysDocument, type PlanSigner } from '@sextant/format';
+import { planSigner, type PlanKeysDocument, type PlanSigner } from '@sextant/plan';
 import { HttpError } from './http.ts';
 
 export interface PlanSigningEnv {

@@ -4,7 +4,8 @@
 // /.well-known/sextant-plan-keys, and one structured log line per tool call that never holds a
 // credential.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { generatePlanSigningKey, planSigner, sha256Hex, type PlanKeysDocument } from '@sextant/format';
+import { sha256Hex } from '@sextant/format';
+import { generatePlanSigningKey, planSigner, type PlanKeysDocument } from '@sextant/plan';
 import { ShardCache } from '@sextant/query';
 import { parseTokens } from '../src/auth.ts';
 import { createWorker, MAX_BODY_BYTES, type LogLine, type WorkerEnv } from '../src/create-worker.ts';

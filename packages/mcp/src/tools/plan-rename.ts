@@ -1,12 +1,10 @@
 // plan_rename: the complete rename of a symbol as a plan, from the index. Read-only: the plan is
 // applied locally with `runner apply`.
 import * as z from 'zod';
+import { indexDiff, planRenameFromIndex, renderPlan } from '@sextant/plan';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
 import { schemaParts } from '../schema-parts.ts';
-import { indexDiff } from './plan-index-diff.ts';
-import { planRenameFromIndex } from './plan-from-index.ts';
-import { renderPlan } from './plan-render.ts';
 import { planSchemas } from './plan-schema.ts';
 
 export const planRenameTool = defineTool({

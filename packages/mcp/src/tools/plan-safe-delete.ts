@@ -1,11 +1,9 @@
 // plan_safe_delete: deleting a symbol's declaration as a plan, blocked by every usage the index holds.
 import * as z from 'zod';
+import { indexDiff, planSafeDeleteFromIndex, renderPlan } from '@sextant/plan';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
 import { schemaParts } from '../schema-parts.ts';
-import { indexDiff } from './plan-index-diff.ts';
-import { planSafeDeleteFromIndex } from './plan-from-index.ts';
-import { renderPlan } from './plan-render.ts';
 import { planSchemas } from './plan-schema.ts';
 
 export const planSafeDeleteTool = defineTool({

@@ -1,7 +1,7 @@
 // The refactoring plan as a zod schema: the output of the plan tools and of the runner's previews,
 // and the source of schemas/plan.schema.json.
 //
-// The source of truth is the `Plan` interface in @sextant/format, which also checks plans by hand
+// The source of truth is the `Plan` interface in @sextant/plan, which also checks plans by hand
 // (parsePlan) so the runner can apply one without loading zod. This restatement is checked against
 // the interface at the bottom of this file, as manifest-schema.ts does for the manifest:
 // `tsc --noEmit` fails when the two drift apart.
@@ -9,7 +9,7 @@ import * as z from 'zod';
 import {
   CONFLICT_KINDS, FILE_CHANGES, PLAN_FORMAT, PLAN_KEY_ID_PATTERN, PLAN_OPERATIONS, PLAN_SIGNATURE_ALG, PLAN_SIGNATURE_CONTEXT,
   PLAN_SIGNATURE_VALUE_PATTERN, PLANNERS, type Plan,
-} from '@sextant/format';
+} from '@sextant/plan';
 import { once } from '../schema-parts.ts';
 import type { Check, MutuallyAssignable, SameKeys } from '../schema-type-checks.ts';
 

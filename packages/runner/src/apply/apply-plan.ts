@@ -4,9 +4,8 @@
 // Line endings and byte-order marks are kept (edits carry the file's own line endings, the mark is
 // written back) and so are permission bits.
 import { readFile, stat } from 'node:fs/promises';
-import {
-  applyEdits, contentHash, decodeText, encodeText, parsePlan, planHashMatches, SextantError, type Plan,
-} from '@sextant/format';
+import { decodeText, encodeText, SextantError } from '@sextant/format';
+import { applyEdits, contentHash, parsePlan, planHashMatches, type Plan } from '@sextant/plan';
 import { hashOnDisk, replaceFiles, type StagedFile, type StepHook } from './file-transaction.ts';
 import { PathJail } from './path-jail.ts';
 import { recoverLocked, type Recovery } from './recover.ts';

@@ -7,7 +7,8 @@
 // other failure reported after the files already replaced were restored.
 import { access, constants, link, lstat, readFile, rename, rm, unlink } from 'node:fs/promises';
 import { dirname } from 'node:path';
-import { contentHash, ioErrorOf, SextantError, type FileChange } from '@sextant/format';
+import { ioErrorOf, SextantError } from '@sextant/format';
+import { contentHash, type FileChange } from '@sextant/plan';
 import { fsyncDirectory, writeNewFile } from './durable-fs.ts';
 import { backupPath, journalPath, newJournal, removeJournal, stagedPath, writeJournal, type Journal } from './journal.ts';
 import type { PathJail } from './path-jail.ts';

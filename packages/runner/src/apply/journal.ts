@@ -10,7 +10,8 @@ import { randomBytes } from 'node:crypto';
 import { readdir, readFile, rename, rm } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
-import { SextantError, type FileChange } from '@sextant/format';
+import { SextantError } from '@sextant/format';
+import type { FileChange } from '@sextant/plan';
 import { fsyncDirectory, writeNewFile } from './durable-fs.ts';
 import type { StateDir } from './state-dir.ts';
 

@@ -5,8 +5,8 @@
 import { writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { readFileSync } from 'node:fs';
-import { SextantError, type PlanOperation } from '@sextant/format';
-import { renderPlan } from '@sextant/mcp';
+import { SextantError } from '@sextant/format';
+import { renderPlan, type PlanOperation } from '@sextant/plan';
 import type { Target } from '@sextant/query';
 import { applyPlan } from '../apply/apply-plan.ts';
 import type { OperationRequest } from '../planning/operation-request.ts';

@@ -3,7 +3,8 @@
 // (a worker's /.well-known/sextant-plan-keys answer, say); nothing is fetched.
 import { readFile, stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { parsePlanPublicKeys, SextantError, type PlanPublicKey } from '@sextant/format';
+import { SextantError } from '@sextant/format';
+import { parsePlanPublicKeys, type PlanPublicKey } from '@sextant/plan';
 import { addTrustedKeys, readTrustedKeys, trustedKeysPath } from '../trust/trusted-keys.ts';
 import { userKeyPath, userPlanSigner } from '../trust/user-key.ts';
 

@@ -2,7 +2,8 @@
 // after it. A doc comment above the declaration stays when it is replaced, and code inserted
 // before it goes above the comment. Inserted code gets the file's line endings and sits on lines of
 // its own.
-import { wholeLines, withEol } from '@sextant/format';
+import { withEol } from '@sextant/format';
+import { wholeLines } from '@sextant/plan';
 
 export type DeclarationEdit = 'replace_symbol_body' | 'insert_before_symbol' | 'insert_after_symbol';
 

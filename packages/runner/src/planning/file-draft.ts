@@ -1,8 +1,7 @@
 // A file's part of a plan while it is being made: the working-tree file it starts from and the
 // edits. Becomes a PlanFile with the hashes of the bytes before and after.
-import {
-  applyEdits, editAt, encodeText, lineStarts, textHash, withEol, contentHash, type FileChange, type PlanEdit, type PlanFile,
-} from '@sextant/format';
+import { encodeText, lineStarts, withEol } from '@sextant/format';
+import { applyEdits, contentHash, editAt, textHash, type FileChange, type PlanEdit, type PlanFile } from '@sextant/plan';
 import type { WorkingFile } from './working-tree.ts';
 
 export interface FileDraft {

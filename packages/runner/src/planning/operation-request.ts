@@ -1,6 +1,6 @@
 // What a caller asks the runner to plan: an operation on a symbol (resolved through the index) or
 // on a file, with its arguments.
-import type { PlanArgument, PlanOperation } from '@sextant/format';
+import type { PlanArgument, PlanOperation } from '@sextant/plan';
 import type { Target } from '@sextant/query';
 
 export type SymbolOperationRequest =

@@ -3,12 +3,11 @@
 // are planned by the language service over the working tree, other languages from the index's
 // references. Every plan then gets the conflicts any planner must report: a file that differs
 // from the commit, and a generated or vendored file.
+import { defAt, lineStarts, offsetAt, SextantError, shortCommit } from '@sextant/format';
 import {
-  defAt, lineStarts, offsetAt, sealPlan, SextantError, shortCommit, type Plan, type PlanArgument, type PlanConflict, type PlanOperation, type PlanSymbol, type Planner,
-} from '@sextant/format';
-import {
-  classificationConflicts, planRenameFromIndex, planSafeDeleteFromIndex, planSymbol,
-} from '@sextant/mcp';
+  classificationConflicts, planRenameFromIndex, planSafeDeleteFromIndex, planSymbol, sealPlan, type Plan, type PlanArgument, type PlanConflict,
+  type Planner, type PlanOperation, type PlanSymbol,
+} from '@sextant/plan';
 import { fileText, resolveTarget, type IndexReader, type LoadedSymbol } from '@sextant/query';
 import { isTypeScriptPath } from '../typescript/ts-paths.ts';
 import { declarationSite } from './declaration-site.ts';

@@ -1,7 +1,6 @@
 // What a preview shows besides the plan: whether it is blocked, and its diff against the working
 // tree as it is now.
-import type { Plan } from '@sextant/format';
-import { renderPlanDiff } from '@sextant/mcp';
+import { renderPlanDiff, type Plan } from '@sextant/plan';
 import type { RefactorContext } from './refactor-context.ts';
 
 export interface Preview {

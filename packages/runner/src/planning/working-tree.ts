@@ -4,7 +4,8 @@ import { execFile } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { contentHash, decodeText, dominantEol } from '@sextant/format';
+import { decodeText, dominantEol } from '@sextant/format';
+import { contentHash } from '@sextant/plan';
 import type { PathJail } from '../apply/path-jail.ts';
 
 const run = promisify(execFile);

@@ -5,8 +5,9 @@
 // applies a plan that has conflicts; nothing applies over a file that changed. Previews are signed
 // with the server's key (this user's runner key); apply_plan applies only a plan a trusted key signed.
 import * as z from 'zod';
-import { SextantError, type Plan } from '@sextant/format';
-import { defineTool, planSchemas, renderPlan, schemaParts, type ToolContext, type ToolDefinition } from '@sextant/mcp';
+import { SextantError } from '@sextant/format';
+import { renderPlan, type Plan } from '@sextant/plan';
+import { defineTool, planSchemas, schemaParts, type ToolContext, type ToolDefinition } from '@sextant/mcp';
 import { applyPlan, checkPlan } from '../apply/apply-plan.ts';
 import type { OperationRequest } from '../planning/operation-request.ts';
 import { planOperation } from '../planning/plan-operation.ts';

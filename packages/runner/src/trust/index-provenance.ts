@@ -4,7 +4,7 @@
 // repository's word, manifest.sha256 included. A plan made from that must not carry the user's
 // signature, which `runner apply` and apply_plan accept as the user's own.
 import { execFileSync } from 'node:child_process';
-import type { PlanSigner } from '@sextant/format';
+import type { PlanSigner } from '@sextant/plan';
 import { userPlanSigner } from './user-key.ts';
 
 /** The git working tree that tracks files of `indexDir`, or undefined when git tracks none of them. */

@@ -1,7 +1,8 @@
 // Whether a plan may be applied as coming from someone the user trusts: signed, over its planHash,
 // by the user's own runner key or a key in the trusted-keys file. One check for every way a plan
 // from elsewhere is applied (`runner apply`, the apply_plan tool).
-import { SextantError, verifyPlanSignature, type Plan } from '@sextant/format';
+import { SextantError } from '@sextant/format';
+import { verifyPlanSignature, type Plan } from '@sextant/plan';
 import { readTrustedKeys, trustedKeysPath } from './trusted-keys.ts';
 import { userKeyPath, userPlanSigner } from './user-key.ts';
 

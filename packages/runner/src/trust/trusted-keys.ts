@@ -3,7 +3,8 @@
 // worker's /.well-known/sextant-plan-keys document saved by the user).
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { ioErrorOf, SextantError, type PlanPublicKey } from '@sextant/format';
+import { ioErrorOf, SextantError } from '@sextant/format';
+import type { PlanPublicKey } from '@sextant/plan';
 import { configDir, ensureConfigDir } from './config-dir.ts';
 
 export const TRUSTED_KEYS_FILE = 'trusted-plan-keys.json';

@@ -5,7 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { link, open, readFile, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { generatePlanSigningKey, ioErrorOf, planSigner, SextantError, type PlanSigner } from '@sextant/format';
+import { ioErrorOf, SextantError } from '@sextant/format';
+import { generatePlanSigningKey, planSigner, type PlanSigner } from '@sextant/plan';
 import { configDir, ensureConfigDir } from './config-dir.ts';
 
 export const USER_KEY_FILE = 'plan-signing-key';

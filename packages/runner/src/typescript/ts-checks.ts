@@ -3,7 +3,8 @@
 // them) or be a member of the type the renamed member belongs to. New errors: the program with the
 // plan's edits laid over it must not have errors the program without them did not.
 import { ts } from 'ts-morph';
-import { lineStarts, positionAt, type PlanConflict } from '@sextant/format';
+import { lineStarts, positionAt } from '@sextant/format';
+import type { PlanConflict } from '@sextant/plan';
 import { resultText, type FileDraft } from '../planning/file-draft.ts';
 import { isMemberDeclaration, nodeAt } from './ts-nodes.ts';
 import type { Project, TypeScriptWorkspace } from './ts-workspace.ts';

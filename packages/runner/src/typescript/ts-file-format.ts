@@ -1,6 +1,6 @@
 // File-wide edits from the language service: formatting (with the file's own indentation and line
 // endings) and organizing imports (sorted, merged, unused ones removed).
-import type { PlanConflict } from '@sextant/format';
+import type { PlanConflict } from '@sextant/plan';
 import { offsetEdits, type FileDraft } from '../planning/file-draft.ts';
 import type { WorkingFile } from '../planning/working-tree.ts';
 import { formatSettingsFor, USER_PREFERENCES } from './ts-format-settings.ts';

@@ -1,6 +1,7 @@
 // Inline with the TypeScript language service: wherever TypeScript offers an inline refactoring at
 // the declaration ("Inline variable" in TypeScript 5.4 and later), its edits are the plan.
-import { SextantError, type PlanConflict } from '@sextant/format';
+import { SextantError } from '@sextant/format';
+import type { PlanConflict } from '@sextant/plan';
 import type { FileDraft } from '../planning/file-draft.ts';
 import type { RefactorContext } from '../planning/refactor-context.ts';
 import type { DeclarationSite } from '../planning/declaration-site.ts';

@@ -5,7 +5,8 @@
 // working.
 import { posix } from 'node:path';
 import { ts } from 'ts-morph';
-import { SextantError, type PlanConflict } from '@sextant/format';
+import { SextantError } from '@sextant/format';
+import type { PlanConflict } from '@sextant/plan';
 import type { FileDraft } from '../planning/file-draft.ts';
 import type { RefactorContext } from '../planning/refactor-context.ts';
 import type { DeclarationSite } from '../planning/declaration-site.ts';

@@ -1,7 +1,8 @@
 // Plans for TypeScript and JavaScript, from the language service over the working tree: the
 // operation's edits, then the compiler's verdict on them (errors the change would introduce).
 // Loaded only when a plan needs TypeScript, so applying a plan never pays for the compiler.
-import { SextantError, type PlanConflict } from '@sextant/format';
+import { SextantError } from '@sextant/format';
+import type { PlanConflict } from '@sextant/plan';
 import type { LoadedSymbol } from '@sextant/query';
 import { declarationSite } from '../planning/declaration-site.ts';
 import type { FileDraft } from '../planning/file-draft.ts';

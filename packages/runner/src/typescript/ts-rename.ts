@@ -5,7 +5,8 @@
 // `{ total: sum }`) so that object shapes do not change. String-literal property names are renamed
 // inside their quotes, as the compiler reports them.
 import { ts } from 'ts-morph';
-import { SextantError, type PlanConflict } from '@sextant/format';
+import { SextantError } from '@sextant/format';
+import type { PlanConflict } from '@sextant/plan';
 import type { FileDraft } from '../planning/file-draft.ts';
 import type { RefactorContext } from '../planning/refactor-context.ts';
 import { renameConflicts, type RenameLocation } from './ts-checks.ts';

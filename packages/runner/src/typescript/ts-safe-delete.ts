@@ -2,7 +2,8 @@
 // doc comments, and the comma of a list they sit in) are removed; every reference outside them
 // that findReferences reports is a usage that blocks the plan.
 import { ts } from 'ts-morph';
-import { lineStarts, positionAt, SextantError, splitLines, wholeLines, withoutDoubleBlank, type PlanConflict } from '@sextant/format';
+import { lineStarts, positionAt, SextantError, splitLines } from '@sextant/format';
+import { wholeLines, withoutDoubleBlank, type PlanConflict } from '@sextant/plan';
 import type { FileDraft } from '../planning/file-draft.ts';
 import type { RefactorContext } from '../planning/refactor-context.ts';
 import type { DeclarationSite } from '../planning/declaration-site.ts';

@@ -2,9 +2,8 @@
 // applier that do not need a planner.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  contentHash, decodeText, encodeText, lineStarts, positionAt, sealPlan, textHash, type Plan, type PlanConflict, type PlanFile,
-} from '@sextant/format';
+import { decodeText, encodeText, lineStarts, positionAt } from '@sextant/format';
+import { contentHash, sealPlan, textHash, type Plan, type PlanConflict, type PlanFile } from '@sextant/plan';
 
 /** `changes`: path → new text (null deletes the file). Files that do not exist are created. */
 export function wholeFilePlan(root: string, changes: Record<string, string | null>, conflicts: PlanConflict[] = []): Plan {

@@ -1,5 +1,6 @@
 // A plan in a few lines of text: what it does, to how many files, what blocks it, then its diff.
-import { shortCommit, type Plan } from '@sextant/format';
+import { shortCommit } from '@sextant/format';
+import type { Plan } from './plan-document.ts';
 
 /** Rendered diffs are cut here; the structured plan is always complete. */
 const MAX_DIFF_LINES = 400;

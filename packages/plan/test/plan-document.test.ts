@@ -1,8 +1,9 @@
 // The plan document: BLAKE3 against the reference vectors, the canonical form the plan hash is
 // taken over, the shape check every apply runs first, and the edits over a file's text.
 import { describe, expect, it } from 'vitest';
+import { lineStarts } from '@sextant/format';
 import {
-  applyEdits, canonicalJson, contentHash, editAt, lineStarts, parsePlan, withoutDoubleBlank,
+  applyEdits, canonicalJson, contentHash, editAt, parsePlan, withoutDoubleBlank,
   planHashMatches, sealPlan, textHash, wholeLines, type UnsealedPlan,
 } from '../src/index.ts';
 

@@ -3,13 +3,16 @@
 // file's expected hash is the BLAKE3 of its content at the indexed commit, so applying the plan to
 // a working tree that differs from that commit is a CONFLICT, never a guess.
 import {
-  applyEdits, CONFIDENCES, contentHash, defsOf, editAt, encodeText, FILE_FLAGS, lineStarts, offsetAt, positionAt, refsOf, sealPlan, SextantError, textHash, wholeLines, withoutDoubleBlank,
-  type FileRecord, type OutlineNode, type Plan, type PlanArgument, type PlanConflict, type PlanEdit, type PlanFile,
-  type PlanOperation, type PlanSymbol,
+  CONFIDENCES, defsOf, encodeText, FILE_FLAGS, lineStarts, offsetAt, positionAt, refsOf, SextantError,
+  type FileRecord, type OutlineNode,
 } from '@sextant/format';
 import {
   fileText, MEMBER_KINDS, RELATED_BOUND, RESERVED_WORDS, nodeOf, nodeSummary, relatedMembers, resolveTarget, summarize, undecidedMembers, unresolvedUsesOf, walk, type IndexReader, type LoadedSymbol, type SymbolOrNode, type Target,
 } from '@sextant/query';
+import {
+  contentHash, sealPlan, textHash, type Plan, type PlanArgument, type PlanConflict, type PlanEdit, type PlanFile, type PlanOperation, type PlanSymbol,
+} from './plan-document.ts';
+import { applyEdits, editAt, wholeLines, withoutDoubleBlank } from './plan-edits.ts';
 
 
 export function checkNewName(name: string, oldName: string): void {

@@ -7,8 +7,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync, mkdirSync
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { applyEdits, editAt, lineStarts, sealPlan, textHash, type PlanEdit, type PlanFile } from '@sextant/format';
-import { fileDiff, renderPlanDiff } from '../src/index.ts';
+import { lineStarts } from '@sextant/format';
+import { applyEdits, editAt, fileDiff, renderPlanDiff, sealPlan, textHash, type PlanEdit, type PlanFile } from '../src/index.ts';
 
 const OLD = Array.from({ length: 40 }, (_, i) => `line ${i + 1}`).join('\n') + '\n';
 

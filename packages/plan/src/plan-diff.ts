@@ -1,7 +1,9 @@
 // A plan as a unified diff, for people and review bots. Built from the plan's own edits rather
 // than by diffing texts: linear in the file size whatever the change, and it shows exactly what
 // the apply will write.
-import { applyEdits, lineStarts, offsetAt, positionAt, splitLines, type Plan, type PlanFile } from '@sextant/format';
+import { lineStarts, offsetAt, positionAt, splitLines } from '@sextant/format';
+import type { Plan, PlanFile } from './plan-document.ts';
+import { applyEdits } from './plan-edits.ts';
 
 const CONTEXT = 3;
 

@@ -4,9 +4,9 @@
 // already declared next to it) and usages that block a safe delete. The plan's result hashes are
 // what its edits give.
 import { describe, expect, it } from 'vitest';
-import { applyEdits, FILE_FLAGS, planHashMatches, textHash } from '@sextant/format';
+import { FILE_FLAGS } from '@sextant/format';
 import { fileText, findImplementations, findSuperMethods } from '@sextant/query';
-import { planRenameFromIndex, planSafeDeleteFromIndex } from '../src/index.ts';
+import { applyEdits, planHashMatches, planRenameFromIndex, planSafeDeleteFromIndex, textHash } from '../src/index.ts';
 import { buildMemoryIndex, openMemoryIndex } from '../../query/test/support/memory-index.ts';
 
 const REPO = `interface Repo {

@@ -1,5 +1,5 @@
 // The diff of an index-made plan, against the files as they are at the indexed commit.
-import type { Plan } from '@sextant/format';
+import type { Plan } from './plan-document.ts';
 import { fileText, type IndexReader } from '@sextant/query';
 import { renderPlanDiff } from './plan-diff.ts';
 

@@ -3,9 +3,8 @@
 // key it trusts signed it. The hosted worker signs with a key from a Worker secret, the runner with
 // a per-user key; both are a 32-byte ed25519 seed, base64. Uses WebCrypto (globalThis.crypto),
 // which Node 20 and workerd both provide, so signing and checking are one implementation.
-import { SextantError } from './errors.ts';
-import { sha256Hex } from './hash.ts';
-import type { Plan } from './plan.ts';
+import { SextantError, sha256Hex } from '@sextant/format';
+import type { Plan } from './plan-document.ts';
 
 export const PLAN_SIGNATURE_ALG = 'ed25519';
 
