@@ -194,6 +194,17 @@ describe('Java and Kotlin, from the index', () => {
     expectRenamed();
   });
 
+  it('runner rename from the index names each working-tree file that differs from the commit, in a plan sealed once, with that conflict', async () => {
+    const changed = 'core/src/main/java/com/example/core/InMemoryOrderRepository.java';
+    writeFileSync(join(shop.dir, changed), `${shop.read(changed)}// local change\n`);
+    const result = await runner(['rename', '--repo', shop.dir, '--index', shop.index, '--path', SAVE.path, '--line', String(SAVE.line), '--column', String(SAVE.column), '--to', 'store', '--json'], shop.dir);
+    expect(result.code, result.stderr).toBe(0);
+    const plan = JSON.parse(result.stdout) as Plan;
+    expect(plan.planner).toBe('index');
+    expect(plan.conflicts.filter((c) => c.kind === 'working-tree-differs').map((c) => c.path)).toEqual([changed]);
+    expect(computePlanHash(plan)).toBe(plan.planHash);
+  });
+
   it('runner safe-delete is blocked by the usages of a Java method', async () => {
     const result = await runner(['safe-delete', '--repo', shop.dir, '--index', shop.index, '--path', SAVE.path, '--line', '9', '--column', '17', '--apply'], shop.dir);
     expect(result.code).toBe(1);

@@ -1,5 +1,5 @@
 // A plan's edits over a file's text: made from offsets, applied all at once, and widened so that a
-// deletion leaves no blank remains. Positions as @sextant/format's text-positions.ts counts them.
+// deletion leaves no blank remains and takes the declaration's comments with it. Positions as @sextant/format's text-positions.ts counts them.
 // Runtime-neutral.
 import { lineStarts, offsetAt, positionAt, SextantError } from '@sextant/format';
 import type { PlanEdit } from './plan-document.ts';
@@ -44,6 +44,22 @@ export function wholeLines(text: string, start: number, end: number): { start: n
   if (text[to] === '\r') to++;
   if (text[to] === '\n') to++;
   return { start: from, end: to };
+}
+
+/**
+ * The start of the comment, annotation and decorator lines directly above the line of `start`
+ * (`start` itself when there are none), so a declaration's doc comment goes with it: deleted with
+ * it, or kept above what is inserted before it.
+ */
+export function withCommentsAbove(text: string, starts: number[], start: number): number {
+  const own = positionAt(starts, start).line - 1;
+  let line = own;
+  while (line > 0) {
+    const above = text.slice(starts[line - 1]!, starts[line]!).trim();
+    if (!/^(\/\/|\/\*|\*|@)/.test(above)) break;
+    line--;
+  }
+  return line === own ? start : starts[line]!;
 }
 
 /**

@@ -3,7 +3,7 @@
 // file's expected hash is the BLAKE3 of its content at the indexed commit, so applying the plan to
 // a working tree that differs from that commit is a CONFLICT, never a guess.
 import {
-  CONFIDENCES, defsOf, encodeText, FILE_FLAGS, lineStarts, offsetAt, positionAt, refsOf, SextantError,
+  CONFIDENCES, defsOf, encodeText, FILE_FLAGS, lineStarts, offsetAt, refsOf, SextantError,
   type FileRecord, type OutlineNode,
 } from '@sextant/format';
 import {
@@ -12,7 +12,7 @@ import {
 import {
   contentHash, sealPlan, textHash, type Plan, type PlanArgument, type PlanConflict, type PlanEdit, type PlanFile, type PlanOperation, type PlanSymbol,
 } from './plan-document.ts';
-import { applyEdits, editAt, wholeLines, withoutDoubleBlank } from './plan-edits.ts';
+import { applyEdits, editAt, wholeLines, withCommentsAbove, withoutDoubleBlank } from './plan-edits.ts';
 
 
 export function checkNewName(name: string, oldName: string): void {
@@ -70,7 +70,8 @@ export function planSymbol(reader: IndexReader, loaded: LoadedSymbol): PlanSymbo
   };
 }
 
-async function resolveOwn(reader: IndexReader, target: Target, what: string): Promise<LoadedSymbol> {
+/** The target, refused when it is declared outside the repository (nothing there can be edited). */
+export async function resolveOwnSymbol(reader: IndexReader, target: Target, what: string): Promise<LoadedSymbol> {
   const loaded = await resolveTarget(reader, target);
   if (loaded.record.external || loaded.record.path === undefined) {
     throw new SextantError('INVALID_ARGUMENT', `${loaded.record.qname} is declared outside the repository (${loaded.record.external?.package ?? 'external'}); it cannot be ${what}.`,
@@ -124,7 +125,7 @@ async function overrideGroup(reader: IndexReader, start: LoadedSymbol): Promise<
 }
 
 /** The outline nodes from a root down to the declaration whose name is at the position. */
-function outlinePath(nodes: OutlineNode[], line: number, column: number): OutlineNode[] | undefined {
+export function outlinePath(nodes: OutlineNode[], line: number, column: number): OutlineNode[] | undefined {
   for (const node of nodes) {
     if (node.at[0] === line && node.at[1] === column) return [node];
     const below = outlinePath(node.children, line, column);
@@ -141,10 +142,24 @@ function sortEdits(edits: PlanEdit[]): PlanEdit[] {
   return [...edits].sort((a, b) => a.line - b.line || a.column - b.column);
 }
 
-function seal(reader: IndexReader, operation: PlanOperation, args: Record<string, PlanArgument>, symbol: PlanSymbol, files: PlanFile[], conflicts: PlanConflict[]): Plan {
+/** What a caller of the index planner may add to a plan before it is sealed. */
+export interface PlanFromIndexOptions {
+  /**
+   * Conflicts about the plan's files that only the caller can see (the runner: a working-tree file
+   * that differs from the commit), listed after the planner's own. The plan is sealed once, with them.
+   */
+  moreConflicts?: (files: readonly PlanFile[]) => Promise<PlanConflict[]>;
+}
+
+async function seal(
+  reader: IndexReader, operation: PlanOperation, args: Record<string, PlanArgument>, symbol: PlanSymbol, files: PlanFile[], conflicts: PlanConflict[],
+  options: PlanFromIndexOptions,
+): Promise<Plan> {
+  const sorted = files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+  const more = options.moreConflicts ? await options.moreConflicts(sorted) : [];
   return sealPlan({
     format: 1, operation, arguments: args, repo: reader.repo, commit: reader.commit, planner: 'index', symbol,
-    files: files.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), conflicts,
+    files: sorted, conflicts: [...conflicts, ...more],
   });
 }
 
@@ -154,8 +169,8 @@ function seal(reader: IndexReader, operation: PlanOperation, args: Record<string
  * alias (`export { A as B }`) and keeps that alias; a quoted name (a string-literal property) is
  * renamed inside its quotes. Candidate references (name matches only) are conflicts.
  */
-export async function planRenameFromIndex(reader: IndexReader, target: Target, newName: string): Promise<Plan> {
-  const start = await resolveOwn(reader, target, 'renamed');
+export async function planRenameFromIndex(reader: IndexReader, target: Target, newName: string, options: PlanFromIndexOptions = {}): Promise<Plan> {
+  const start = await resolveOwnSymbol(reader, target, 'renamed');
   const oldName = start.record.name;
   checkNewName(newName, oldName);
   const texts = new IndexedTexts(reader);
@@ -192,7 +207,7 @@ export async function planRenameFromIndex(reader: IndexReader, target: Target, n
     conflicts.push(...classificationConflicts(path, file.record.flags));
     files.push(fileEntry(file, path, [...byPosition.values()]));
   }
-  return seal(reader, 'rename', { ...targetArguments(target), newName }, planSymbol(reader, start), files, conflicts);
+  return seal(reader, 'rename', { ...targetArguments(target), newName }, planSymbol(reader, start), files, conflicts, options);
 }
 
 /**
@@ -253,8 +268,8 @@ async function collisions(
  * Deletes a symbol's declarations (with the comments directly above them). Every reference to it,
  * and every member that overrides it, is a usage conflict: the plan is blocked unless forced.
  */
-export async function planSafeDeleteFromIndex(reader: IndexReader, target: Target): Promise<Plan> {
-  const symbol = await resolveOwn(reader, target, 'deleted');
+export async function planSafeDeleteFromIndex(reader: IndexReader, target: Target, options: PlanFromIndexOptions = {}): Promise<Plan> {
+  const symbol = await resolveOwnSymbol(reader, target, 'deleted');
   const texts = new IndexedTexts(reader);
   const conflicts: PlanConflict[] = [];
   const deletions = new Map<string, { start: number; end: number }[]>();
@@ -265,7 +280,7 @@ export async function planSafeDeleteFromIndex(reader: IndexReader, target: Targe
       throw new SextantError('INVALID_ARGUMENT', `The index has no extent for the declaration of ${symbol.record.qname} at ${def.path}:${def.line}:${def.column}.`,
         'Delete it with the runner\'s TypeScript planner, or by hand.');
     }
-    const start = withCommentsAbove(file, offsetAt(file.text, file.starts, node.range[0], node.range[1]));
+    const start = withCommentsAbove(file.text, file.starts, offsetAt(file.text, file.starts, node.range[0], node.range[1]));
     const span = withoutDoubleBlank(file.text, wholeLines(file.text, start, offsetAt(file.text, file.starts, node.range[2], node.range[3])));
     deletions.set(def.path, [...(deletions.get(def.path) ?? []), span]);
   }
@@ -293,16 +308,5 @@ export async function planSafeDeleteFromIndex(reader: IndexReader, target: Targe
     conflicts.push(...classificationConflicts(path, file.record.flags));
     files.push(fileEntry(file, path, spans.map((s) => editAt(file.starts, s.start, s.end, ''))));
   }
-  return seal(reader, 'safe_delete', targetArguments(target), planSymbol(reader, symbol), files, conflicts);
-}
-
-/** Moves `start` up over the comment, annotation and decorator lines directly above its line. */
-function withCommentsAbove(file: IndexedFile, start: number): number {
-  let line = positionAt(file.starts, start).line - 1;
-  while (line > 0) {
-    const above = file.text.slice(file.starts[line - 1]!, file.starts[line]!).trim();
-    if (!/^(\/\/|\/\*|\*|@)/.test(above)) break;
-    line--;
-  }
-  return Math.min(start, file.starts[line]!);
+  return seal(reader, 'safe_delete', targetArguments(target), planSymbol(reader, symbol), files, conflicts, options);
 }

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { lineStarts } from '@sextant/format';
 import {
   applyEdits, canonicalJson, contentHash, editAt, parsePlan, withoutDoubleBlank,
-  planHashMatches, sealPlan, textHash, wholeLines, type UnsealedPlan,
+  planHashMatches, sealPlan, textHash, wholeLines, withCommentsAbove, type UnsealedPlan,
 } from '../src/index.ts';
 
 function unsealed(): UnsealedPlan {
@@ -110,6 +110,14 @@ describe('edits', () => {
     const lines = wholeLines(text, start, end);
     expect(text.slice(0, lines.start) + text.slice(lines.end)).toBe('a;\nb;\n');
     expect(wholeLines('a; function f() {}\n', 3, 18)).toEqual({ start: 3, end: 18 });
+  });
+
+  it('takes a declaration\'s comment and annotation lines with it, and nothing else', () => {
+    const text = 'a();\n  /** Doc. */\n  @Deprecated\n  void f() {}\n';
+    const start = text.indexOf('void');
+    expect(withCommentsAbove(text, lineStarts(text), start)).toBe(text.indexOf('  /**'));
+    const plain = 'a();\n  void f() {}\n';
+    expect(withCommentsAbove(plain, lineStarts(plain), plain.indexOf('void'))).toBe(plain.indexOf('void'));
   });
 });
 

@@ -5,10 +5,10 @@
 // from the commit, and a generated or vendored file.
 import { defAt, lineStarts, offsetAt, SextantError, shortCommit } from '@sextant/format';
 import {
-  classificationConflicts, planRenameFromIndex, planSafeDeleteFromIndex, planSymbol, sealPlan, type Plan, type PlanArgument, type PlanConflict,
-  type Planner, type PlanOperation, type PlanSymbol,
+  classificationConflicts, outlinePath, planRenameFromIndex, planSafeDeleteFromIndex, planSymbol, resolveOwnSymbol, sealPlan, withCommentsAbove,
+  type Plan, type PlanArgument, type PlanConflict, type PlanFromIndexOptions, type Planner, type PlanOperation, type PlanSymbol,
 } from '@sextant/plan';
-import { fileText, resolveTarget, type IndexReader, type LoadedSymbol } from '@sextant/query';
+import { fileText, type IndexReader, type LoadedSymbol } from '@sextant/query';
 import { isTypeScriptPath } from '../typescript/ts-paths.ts';
 import { declarationSite } from './declaration-site.ts';
 import { declarationTextEdit } from './declaration-text-edit.ts';
@@ -30,11 +30,7 @@ export async function planOperation(ctx: RefactorContext, request: OperationRequ
     const { planWithTypeScript } = await import('../typescript/ts-planner.ts');
     return finish(reader, request.operation, args, undefined, 'typescript', await planWithTypeScript(ctx, request));
   }
-  const symbol = await resolveTarget(reader, request.target);
-  if (symbol.record.external || symbol.record.path === undefined) {
-    throw new SextantError('INVALID_ARGUMENT', `${symbol.record.qname} is declared outside the repository (${symbol.record.external?.package ?? 'external'}).`,
-      'Refactor symbols declared in this repository.');
-  }
+  const symbol = await resolveOwnSymbol(reader, request.target, 'refactored');
   const described = planSymbol(reader, symbol);
   if (TS_LANGUAGES.has(symbol.record.lang)) {
     const { planWithTypeScript } = await import('../typescript/ts-planner.ts');
@@ -42,9 +38,9 @@ export async function planOperation(ctx: RefactorContext, request: OperationRequ
   }
   switch (request.operation) {
     case 'rename':
-      return withWorkingTree(ctx, await planRenameFromIndex(reader, request.target, request.newName));
+      return planRenameFromIndex(reader, request.target, request.newName, workingTreeChecked(ctx, reader));
     case 'safe_delete':
-      return withWorkingTree(ctx, await planSafeDeleteFromIndex(reader, request.target));
+      return planSafeDeleteFromIndex(reader, request.target, workingTreeChecked(ctx, reader));
     case 'replace_symbol_body':
     case 'insert_before_symbol':
     case 'insert_after_symbol': {
@@ -69,9 +65,7 @@ async function finish(
       conflicts.push({ kind: 'working-tree-differs', path: draft.path, message: `${draft.path} is not in the index of ${shortCommit(reader.commit)} (new, untracked or not indexed).` });
       continue;
     }
-    if (await fileText(reader, draft.path) !== draft.before.text) {
-      conflicts.push({ kind: 'working-tree-differs', path: draft.path, message: `${draft.path} in the working tree differs from commit ${shortCommit(reader.commit)}, which the plan is made against.` });
-    }
+    if (await fileText(reader, draft.path) !== draft.before.text) conflicts.push(differsFromCommit(draft.path, reader.commit));
     conflicts.push(...classificationConflicts(draft.path, record.flags));
   }
   return sealPlan({
@@ -80,17 +74,25 @@ async function finish(
   });
 }
 
-/** An index-made plan applies to the commit's content: each file that differs in the working tree is a conflict. */
-async function withWorkingTree(ctx: RefactorContext, plan: Plan): Promise<Plan> {
-  const conflicts = [...plan.conflicts];
-  for (const file of plan.files) {
-    const current = await ctx.read(file.path);
-    if (current?.hash !== file.expectedHash) {
-      conflicts.push({ kind: 'working-tree-differs', path: file.path, message: `${file.path} in the working tree differs from commit ${shortCommit(plan.commit)}, which the plan is made against.` });
-    }
-  }
-  const { planHash: _old, ...rest } = plan;
-  return sealPlan({ ...rest, conflicts });
+/**
+ * An index-made plan applies to the commit's content: each file that differs in the working tree is
+ * a conflict, added by the index planner before it seals the plan (a plan is hashed once).
+ */
+function workingTreeChecked(ctx: RefactorContext, reader: IndexReader): PlanFromIndexOptions {
+  return {
+    async moreConflicts(files) {
+      const conflicts: PlanConflict[] = [];
+      for (const file of files) {
+        const current = await ctx.read(file.path);
+        if (current?.hash !== file.expectedHash) conflicts.push(differsFromCommit(file.path, reader.commit));
+      }
+      return conflicts;
+    },
+  };
+}
+
+function differsFromCommit(path: string, commit: string): PlanConflict {
+  return { kind: 'working-tree-differs', path, message: `${path} in the working tree differs from commit ${shortCommit(commit)}, which the plan is made against.` };
 }
 
 /** Replace or insert around a declaration whose extent the index's outline gives (languages without a local compiler). */
@@ -101,15 +103,7 @@ async function indexDeclarationEdit(
   const site = await declarationSite(ctx, symbol);
   const record = await reader.file(site.path);
   const { line, column } = defAt(symbol.record, 0);
-  const find = (nodes: NonNullable<typeof record>['outline']): (typeof nodes)[number] | undefined => {
-    for (const node of nodes) {
-      if (node.at[0] === line && node.at[1] === column) return node;
-      const below = find(node.children);
-      if (below) return below;
-    }
-    return undefined;
-  };
-  const node = record ? find(record.outline) : undefined;
+  const node = record ? outlinePath(record.outline, line, column)?.at(-1) : undefined;
   if (!node || await fileText(reader, site.path) !== site.file.text) {
     throw new SextantError('CONFLICT', `The index has no current extent of ${symbol.record.qname} (${site.path} changed since it was indexed, or has no outline).`,
       'Rebuild the index (`indexer build`) and plan again.');
@@ -117,19 +111,6 @@ async function indexDeclarationEdit(
   const starts = lineStarts(site.file.text);
   const start = offsetAt(site.file.text, starts, node.range[0], node.range[1]);
   const end = offsetAt(site.file.text, starts, node.range[2], node.range[3]);
-  const span = declarationTextEdit(site.file.text, site.file.eol, { start, end, startWithComments: commentsAbove(site.file.text, start) }, operation, text);
+  const span = declarationTextEdit(site.file.text, site.file.eol, { start, end, startWithComments: withCommentsAbove(site.file.text, starts, start) }, operation, text);
   return { path: site.path, change: 'modify', before: site.file, edits: offsetEdits(site.file, [span]) };
-}
-
-/** The start of the comment and annotation lines directly above `start` (or `start` when there are none). */
-function commentsAbove(text: string, start: number): number {
-  let result = start;
-  let lineBegin = text.lastIndexOf('\n', start - 1) + 1;
-  while (lineBegin > 0) {
-    const previousBegin = text.lastIndexOf('\n', lineBegin - 2) + 1;
-    if (!/^(\/\/|\/\*|\*|@)/.test(text.slice(previousBegin, lineBegin).trim())) break;
-    result = previousBegin;
-    lineBegin = previousBegin;
-  }
-  return result;
 }
