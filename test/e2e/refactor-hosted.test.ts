@@ -86,7 +86,7 @@ describe('plan signatures', () => {
       const path = savePlan(plan);
       const refused = await runner(['apply', path, '--repo', basic.dir], basic.dir, env);
       expect(refused.code).toBe(1);
-      expect(refused.stderr).toMatch(new RegExp(`^error: PLAN_UNTRUSTED: Plan ${plan.planHash.slice(0, 12)} is signed by key ${keyId}, which this runner does not trust\. To fix this, .*runner trust add`));
+      expect(refused.stderr).toMatch(new RegExp(`^error: Plan ${plan.planHash.slice(0, 12)} is signed by key ${keyId}, which this runner does not trust\. To fix this, .*runner trust add`));
       expect(refused.stdout).toContain(`signed by ${keyId}, a key this runner does not trust; it would:\n${plan.files.map((f) => `  ${f.change} ${f.path}\n`).join('')}`);
       expect(basic.git('status', '--porcelain')).toBe('');
 
@@ -101,7 +101,7 @@ describe('plan signatures', () => {
       const resealed = await runner(['apply', savePlan(forged), '--repo', basic.dir], basic.dir, env);
       expect(resealed.code).toBe(1);
       expect(resealed.stdout).toContain('  create src/backdoor.ts\n');
-      expect(resealed.stderr).toMatch(/^error: PLAN_UNTRUSTED: .* but its signature does not verify: the plan was changed after it was signed\./);
+      expect(resealed.stderr).toMatch(/^error: .* but its signature does not verify: the plan was changed after it was signed\./);
       expect(existsSync(join(basic.dir, 'src/backdoor.ts'))).toBe(false);
       expect(basic.git('status', '--porcelain')).toBe('');
 
@@ -145,7 +145,7 @@ describe('plans from the hosted worker, applied by the runner', () => {
     expect(answer.plan.conflicts.map((c: { kind: string; path: string; line: number }) => `${c.kind} ${c.path}:${c.line}`)).toEqual(['usage src/report.ts:16', 'usage src/report.ts:19']);
     const refused = await applyLocally(shapes, answer.plan);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/^error: CONFLICT: The plan has 2 conflicts: call of ping at src\/report\.ts:16:23; call of ping at src\/report\.ts:19:79/);
+    expect(refused.stderr).toMatch(/^error: The plan has 2 conflicts: call of ping at src\/report\.ts:16:23; call of ping at src\/report\.ts:19:79/);
     expect(shapes.git('status', '--porcelain')).toBe('');
   });
 
@@ -154,7 +154,7 @@ describe('plans from the hosted worker, applied by the runner', () => {
     writeFileSync(join(basic.dir, 'src/app.ts'), `${basic.read('src/app.ts')}\n// local change\n`);
     const refused = await applyLocally(basic, answer.plan);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain("error: CONFLICT: 1 of the plan's files are not as it expects: src/app.ts (content changed). Nothing was changed.");
+    expect(refused.stderr).toContain("error: 1 of the plan's files are not as it expects: src/app.ts (content changed). Nothing was changed.");
     expect(basic.git('status', '--porcelain')).toBe('M src/app.ts');
   });
 });
@@ -210,7 +210,7 @@ describe('Java and Kotlin, from the index', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toMatch(/blocked by \d+ conflicts/);
     expect(result.stdout).toContain('usage: call of');
-    expect(result.stderr).toMatch(/^error: CONFLICT: The plan has \d+ conflicts/);
+    expect(result.stderr).toMatch(/^error: The plan has \d+ conflicts/);
     expect(shop.git('status', '--porcelain')).toBe('');
   });
 

@@ -104,7 +104,7 @@ describe('recovery state', () => {
     const plan = appPlan(`${'// a long line to pass the limit\n'.repeat(100)}`);
     const result = await limited(1, ['apply', plan, '--repo', repo.dir, '--allow-unsigned']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^error: IO_ERROR: Cannot write \/.*\/src\/\.app\.ts\.sextant-[0-9a-f]{32}\.new: the file would exceed the file size limit \(EFBIG\)\. Nothing was changed: the files already replaced were restored\. To fix this, raise the file size limit \(ulimit -f\) or free space, then run the command again\.\n$/);
+    expect(result.stderr).toMatch(/^error: Cannot write \/.*\/src\/\.app\.ts\.sextant-[0-9a-f]{32}\.new: the file would exceed the file size limit \(EFBIG\)\. Nothing was changed: the files already replaced were restored\. To fix this, raise the file size limit \(ulimit -f\) or free space, then run the command again\.\n$/);
     expect(result.stderr).not.toContain('bug');
     expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('');
     expect(stateLeftovers()).toEqual([]);
@@ -114,7 +114,7 @@ describe('recovery state', () => {
     const plan = appPlan('export {};\n');
     const result = await limited(0, ['apply', plan, '--repo', repo.dir, '--allow-unsigned']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toMatch(/^error: IO_ERROR: Cannot write \/.*\/\.git\/sextant\/lock\.\d+\.[0-9a-f]+\.tmp: the file would exceed the file size limit \(EFBIG\)\. To fix this, raise the file size limit/);
+    expect(result.stderr).toMatch(/^error: Cannot write \/.*\/\.git\/sextant\/lock\.\d+\.[0-9a-f]+\.tmp: the file would exceed the file size limit \(EFBIG\)\. To fix this, raise the file size limit/);
     expect(repo.git('status', '--porcelain', '--untracked-files=all')).toBe('');
     expect(stateLeftovers()).toEqual([]);
     const again = await runner(['apply', plan, '--repo', repo.dir, '--allow-unsigned'], repo.dir);

@@ -2,11 +2,11 @@
 // Deletes the commits no ref points to and the shards no manifest uses; optionally refs (other than
 // a default ref, by default only pull requests') not published for a number of days.
 import { parseArgs } from 'node:util';
-import { isSextantError } from '@sextant/format';
+import { cliLine, isSextantError, SextantError } from '@sextant/format';
 import { collectGarbage } from './collect-garbage.ts';
 import { openWranglerStore, type ObjectStore, type WranglerStoreOptions } from './object-store.ts';
 import { type PublishIo, STDIO } from './publish-command.ts';
-import { STORE_OPTIONS, storeOptionsFrom } from './store-options.ts';
+import { STORE_OPTIONS, storeOptionsFrom, usage } from './store-options.ts';
 import { formatBytes } from './publish-index.ts';
 
 export const GC_USAGE = `usage: indexer gc [--dry-run] [--min-age-hours N] [--drop-refs-older-than-days N [--refs GLOB]...]
@@ -38,8 +38,7 @@ export async function gcCommand(argv: string[], io: PublishIo = STDIO): Promise<
       allowPositionals: false,
     }));
   } catch (error) {
-    io.err(`error: ${(error as Error).message.replace(/\.?$/, '.')} To fix this, use the options below.\n${GC_USAGE}`);
-    return 2;
+    return usageError(io, usage((error as Error).message, 'Use the options below.'));
   }
   if (values.help) {
     io.out(GC_USAGE);
@@ -48,24 +47,20 @@ export async function gcCommand(argv: string[], io: PublishIo = STDIO): Promise<
   const minAgeHours = Number(values['min-age-hours']);
   const refDays = values['drop-refs-older-than-days'] === undefined ? undefined : Number(values['drop-refs-older-than-days']);
   if (!Number.isFinite(minAgeHours) || minAgeHours < 0) {
-    io.err(`error: --min-age-hours must be a number of hours, got "${values['min-age-hours']}". To fix this, pass e.g. --min-age-hours 24.\n${GC_USAGE}`);
-    return 2;
+    return usageError(io, usage(`--min-age-hours must be a number of hours, got "${values['min-age-hours']}".`, 'Pass e.g. --min-age-hours 24.'));
   }
   if (refDays !== undefined && (!Number.isFinite(refDays) || refDays <= 0)) {
-    io.err(`error: --drop-refs-older-than-days must be a positive number of days, got "${values['drop-refs-older-than-days']}". To fix this, pass e.g. --drop-refs-older-than-days 30.\n${GC_USAGE}`);
-    return 2;
+    return usageError(io, usage(`--drop-refs-older-than-days must be a positive number of days, got "${values['drop-refs-older-than-days']}".`, 'Pass e.g. --drop-refs-older-than-days 30.'));
   }
   if (values.refs !== undefined && refDays === undefined) {
-    io.err(`error: --refs only chooses which refs --drop-refs-older-than-days may delete. To fix this, add --drop-refs-older-than-days N, or drop --refs.\n${GC_USAGE}`);
-    return 2;
+    return usageError(io, usage('--refs only chooses which refs --drop-refs-older-than-days may delete.', 'Add --drop-refs-older-than-days N, or drop --refs.'));
   }
   let storeOptions: WranglerStoreOptions;
   try {
     storeOptions = storeOptionsFrom(values);
   } catch (error) {
     if (!isSextantError(error)) throw error;
-    io.err(`error: ${error.message} To fix this, ${error.hint}\n${GC_USAGE}`);
-    return 2;
+    return usageError(io, error);
   }
 
   let store: ObjectStore | undefined;
@@ -80,13 +75,17 @@ export async function gcCommand(argv: string[], io: PublishIo = STDIO): Promise<
     io.out(`${values['dry-run'] ? 'would delete' : 'deleted'} ${summary.refsDeleted.length} refs, ${summary.commitsDeleted.length} commits and ${summary.shardsDeleted} shards (${formatBytes(summary.bytesFreed)}) in ${store.description}; kept ${summary.commitsKept} commits and ${summary.shardsKept} shards`);
     return 0;
   } catch (error) {
-    if (isSextantError(error)) {
-      io.err(`error: ${error.message.replace(/\.?$/, '.')} To fix this, ${error.hint.charAt(0).toLowerCase()}${error.hint.slice(1)}`);
-      return 1;
-    }
-    io.err(`error: retention failed: ${error instanceof Error ? error.message : String(error)} To fix this, check the message; rerun with --dry-run to see what it would do.`);
+    // What is not ours to name (R2, the network or the machine refused) says where it happened.
+    io.err(cliLine(isSextantError(error) ? error : new SextantError('IO_ERROR', `retention failed: ${error instanceof Error ? error.message : String(error)}`,
+      'Check the message; rerun with --dry-run to see what it would do.')));
     return 1;
   } finally {
     await store?.close();
   }
+}
+
+/** A mistake on the command line: its line and the usage, exit code 2. */
+function usageError(io: PublishIo, error: SextantError): number {
+  io.err(`${cliLine(error)}\n${GC_USAGE}`);
+  return 2;
 }

@@ -1,9 +1,9 @@
 // `indexer publish`: uploads an index directory to R2 (or, with --local, to the local R2 that
 // `wrangler dev` serves), then points a ref at it. Prints one line per phase and a summary; errors
-// print "error: <what>. To fix this, <what to do>" and return a non-zero exit code.
+// print their cliLine ("error: <what>. To fix this, <what to do>") and return a non-zero exit code.
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { isSextantError, parseRepoName, sameCommit, shortCommit } from '@sextant/format';
+import { cliLine, isSextantError, parseRepoName, sameCommit, SextantError, shortCommit } from '@sextant/format';
 import { openWranglerStore, type ObjectStore } from './object-store.ts';
 import { STORE_OPTIONS, storeOptionsFrom, usage } from './store-options.ts';
 import { formatBytes, publishIndex } from './publish-index.ts';
@@ -54,7 +54,7 @@ export async function publishCommand(argv: string[], io: PublishIo = STDIO): Pro
       allowPositionals: false,
     }));
   } catch (error) {
-    io.err(`error: ${withPeriod((error as Error).message)} To fix this, use the options below.\n${PUBLISH_USAGE}`);
+    io.err(`${cliLine(usage((error as Error).message, 'Use the options below.'))}\n${PUBLISH_USAGE}`);
     return 2;
   }
   if (values.help) {
@@ -105,20 +105,15 @@ export async function publishCommand(argv: string[], io: PublishIo = STDIO): Pro
     return 0;
   } catch (error) {
     if (isSextantError(error)) {
-      io.err(`error: ${withPeriod(error.message)} To fix this, ${lowerFirst(error.hint)}`);
+      io.err(cliLine(error));
       return error.code === 'INVALID_ARGUMENT' && (error.data as { usage?: boolean } | undefined)?.usage ? 2 : 1;
     }
-    io.err(`error: publishing failed: ${withPeriod(error instanceof Error ? error.message : String(error))} To fix this, check the message above; rerun with --local to rule out credentials and network.`);
+    // Not ours to name: R2, the network or the machine refused.
+    io.err(cliLine(new SextantError('IO_ERROR', `publishing failed: ${error instanceof Error ? error.message : String(error)}`,
+      'Check the message above; rerun with --local to rule out credentials and network.')));
     return 1;
   } finally {
     await store?.close();
   }
 }
 
-function withPeriod(text: string): string {
-  return /[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
-}
-
-function lowerFirst(text: string): string {
-  return text.charAt(0).toLowerCase() + text.slice(1);
-}

@@ -1,5 +1,5 @@
 // The one error vocabulary of Sextant. Every layer throws SextantError; the MCP registry maps it to
-// a tool result in one place, the CLIs to an "error: … To fix this, …" line and an exit code.
+// a tool result in one place, the CLIs to an "error: … To fix this, …" line (cliLine) and an exit code.
 
 export const ERROR_CODES = [
   'SYMBOL_NOT_FOUND',
@@ -46,6 +46,30 @@ export class SextantError extends Error {
 
 export function isSextantError(error: unknown): error is SextantError {
   return error instanceof SextantError;
+}
+
+/**
+ * The line a command prints for a failure: "error: <message> To fix this, <hint>". The one CLI
+ * rendering of an error, as HttpError.toResponse is the HTTP one. A failure of the operating
+ * system is IO_ERROR (ioErrorOf); anything else that is not a SextantError is a bug of ours, INTERNAL.
+ */
+export function cliLine(error: unknown): string {
+  const e = isSextantError(error) ? error : ioErrorOf(error) ?? internalError(error);
+  return `error: ${withPeriod(e.message)} To fix this, ${lowerFirst(e.hint)}`;
+}
+
+function internalError(error: unknown): SextantError {
+  return new SextantError('INTERNAL', error instanceof Error ? error.message : String(error),
+    'Report this bug in Sextant with the command that caused it.');
+}
+
+function withPeriod(text: string): string {
+  return /[.!?]$/.test(text.trim()) ? text.trim() : `${text.trim()}.`;
+}
+
+/** A hint is written as a sentence; in the line it follows "To fix this,". An acronym (R2, CLOUDFLARE_…) keeps its case. */
+function lowerFirst(text: string): string {
+  return /^[A-Z](?![A-Z0-9_])/.test(text) ? text.charAt(0).toLowerCase() + text.slice(1) : text;
 }
 
 /** What an operating-system failure means and what the user can do; these are the machine's, not Sextant's. */

@@ -32,13 +32,13 @@ describe('reportError', () => {
   it('reports a real operating-system failure as IO_ERROR with the path, the errno and a hint', () => {
     const path = `/${'x'.repeat(5000)}`;
     const error = failure(() => readFileSync(path));
-    expect(reported(error)).toBe(`error: IO_ERROR: Cannot open ${path}: the path is too long for the file system (ENAMETOOLONG). To fix this, use a shorter path, then run the command again.\n`);
+    expect(reported(error)).toBe(`error: Cannot open ${path}: the path is too long for the file system (ENAMETOOLONG). To fix this, use a shorter path, then run the command again.\n`);
     expect(ioErrorOf(error)?.data).toEqual({ errno: 'ENAMETOOLONG', path, syscall: 'open' });
   });
 
   it('calls only the rest a bug: a missing file or a plain error, never a SextantError', () => {
     expect(ioErrorOf(failure(() => readFileSync('/nonexistent/sextant')))).toBeUndefined();
-    expect(reported(new TypeError('x is undefined'))).toBe('error: x is undefined. This is a bug in Sextant; report it with the command that caused it.\n');
-    expect(reported(new SextantError('CONFLICT', 'Stale.', 'Plan again.'))).toBe('error: CONFLICT: Stale. To fix this, plan again.\n');
+    expect(reported(new TypeError('x is undefined'))).toBe('error: x is undefined. To fix this, report this bug in Sextant with the command that caused it.\n');
+    expect(reported(new SextantError('CONFLICT', 'Stale.', 'Plan again.'))).toBe('error: Stale. To fix this, plan again.\n');
   });
 });

@@ -149,7 +149,7 @@ describe('runner mcp refuses a set of indexes no server can serve', () => {
     } finally {
       vi.restoreAllMocks();
     }
-    expect(stderr()).toMatch(/INVALID_ARGUMENT: The indexes are of 2 repositories \(acme\/widgets at .*; someone\/else at .*other-repo\)/);
+    expect(stderr()).toMatch(/error: The indexes are of 2 repositories \(acme\/widgets at .*; someone\/else at .*other-repo\)/);
   });
 
   it('refuses two indexes of one commit', async () => {
@@ -161,6 +161,6 @@ describe('runner mcp refuses a set of indexes no server can serve', () => {
     } finally {
       vi.restoreAllMocks();
     }
-    expect(stderr()).toContain(`INVALID_ARGUMENT: Two indexes are of commit ${first}`);
+    expect(stderr()).toContain(`error: Two indexes are of commit ${first}`);
   });
 });
