@@ -1,9 +1,8 @@
-// The `indexer` command line: `build`, `review`, `publish` and `gc`. Errors print what went wrong and how to fix it.
+// The `indexer` command line: reads the arguments of `build`, `review`, `publish` and `gc` and runs
+// their actions (cli-actions.ts). Errors print what went wrong and how to fix it (cliLine).
 import { parseArgs } from 'node:util';
-import { resolve } from 'node:path';
-import { isSextantError } from '@sextant/format';
-import { buildIndex } from './build-command.ts';
-import { Progress } from './progress.ts';
+import { cliLine, SextantError } from '@sextant/format';
+import { INDEXER_ACTIONS, REVIEW_FORMATS, type IndexerActions } from './cli-actions.ts';
 
 const USAGE = `usage:
   indexer build [--commit <sha|ref>] [--repo DIR] [--out DIR] [--repo-name owner/name] [--max-file-bytes N] [--quiet] [--verbose]
@@ -20,45 +19,37 @@ const USAGE = `usage:
   indexer gc [--dry-run] [--min-age-hours N] [--drop-refs-older-than-days N] [--local] [--persist-to DIR] [--config PATH]
       Retention: delete the commits no ref points to and the shards no manifest uses.`;
 
-export async function main(argv: string[]): Promise<number> {
+/** Runs the command `argv` names with `actions` (the real ones unless a test records them); the exit code. */
+export async function main(argv: string[], actions: IndexerActions = INDEXER_ACTIONS): Promise<number> {
   const [command, ...rest] = argv;
   try {
     switch (command) {
       case 'build':
-        return await build(rest);
+        return await build(rest, actions);
       case 'review':
-        return await review(rest);
-      case 'publish': {
-        const { publishCommand } = await import('./publish/publish-command.ts');
-        return await publishCommand(rest);
-      }
-      case 'gc': {
-        const { gcCommand } = await import('./publish/gc-command.ts');
-        return await gcCommand(rest);
-      }
+        return await review(rest, actions);
+      case 'publish':
+        return await actions.publish(rest);
+      case 'gc':
+        return await actions.gc(rest);
       case undefined:
       case '--help':
       case '-h':
         process.stdout.write(`${USAGE}\n`);
         return command === undefined ? 2 : 0;
       default:
-        process.stderr.write(`error: unknown command "${command}". To fix this, use one of the commands below.\n${USAGE}\n`);
-        return 2;
+        return usageError(`unknown command "${command}".`, 'Use one of the commands below.', USAGE);
     }
   } catch (error) {
-    if (isSextantError(error)) {
-      process.stderr.write(`error: ${error.message} To fix this, ${lowerFirst(error.hint)}\n`);
-      return 1;
-    }
     if (error instanceof TypeError && (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
-      process.stderr.write(`error: ${error.message}. To fix this, see the usage below.\n${USAGE}\n`);
-      return 2;
+      return usageError(error.message, 'See the usage below.', USAGE);
     }
-    throw error;
+    process.stderr.write(`${cliLine(error)}\n`);
+    return 1;
   }
 }
 
-async function build(argv: string[]): Promise<number> {
+async function build(argv: string[], actions: IndexerActions): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -74,22 +65,21 @@ async function build(argv: string[]): Promise<number> {
   });
   const maxFileBytes = Number(values['max-file-bytes']);
   if (!Number.isInteger(maxFileBytes) || maxFileBytes <= 0) {
-    process.stderr.write(`error: --max-file-bytes must be a positive integer, got "${values['max-file-bytes']}". To fix this, pass a byte count such as 1048576.\n`);
-    return 2;
+    return usageError(`--max-file-bytes must be a positive integer, got "${values['max-file-bytes']}".`, 'Pass a byte count such as 1048576.');
   }
-  await buildIndex({
-    repo: resolve(values.repo),
+  await actions.build({
+    repo: values.repo,
     commit: values.commit,
-    out: resolve(values.out ?? `${values.repo}/.sextant/index`),
+    out: values.out ?? `${values.repo}/.sextant/index`,
     repoName: values['repo-name'],
     maxFileBytes,
-    progress: new Progress(process.stderr, values.quiet),
+    quiet: values.quiet,
     verbose: values.verbose,
   });
   return 0;
 }
 
-async function review(argv: string[]): Promise<number> {
+async function review(argv: string[], actions: IndexerActions): Promise<number> {
   const { values } = parseArgs({
     args: argv,
     options: {
@@ -104,28 +94,24 @@ async function review(argv: string[]): Promise<number> {
     strict: true,
   });
   if (values.base === undefined) {
-    process.stderr.write('error: review needs --base. To fix this, pass the commit the change starts from, such as --base origin/main.\n');
-    return 2;
+    return usageError('review needs --base.', 'Pass the commit the change starts from, such as --base origin/main.');
   }
-  const { REVIEW_FORMATS, prepareReview, reviewOutput } = await import('./review-command.ts');
   const format = REVIEW_FORMATS.find((f) => f === values.format);
   if (format === undefined) {
-    process.stderr.write(`error: --format must be one of ${REVIEW_FORMATS.join(', ')}, got "${values.format}". To fix this, pass --format markdown.\n`);
-    return 2;
+    return usageError(`--format must be one of ${REVIEW_FORMATS.join(', ')}, got "${values.format}".`, 'Pass --format markdown.');
   }
   const maxFileBytes = Number(values['max-file-bytes']);
   if (!Number.isInteger(maxFileBytes) || maxFileBytes <= 0) {
-    process.stderr.write(`error: --max-file-bytes must be a positive integer, got "${values['max-file-bytes']}". To fix this, pass a byte count such as 1048576.\n`);
-    return 2;
+    return usageError(`--max-file-bytes must be a positive integer, got "${values['max-file-bytes']}".`, 'Pass a byte count such as 1048576.');
   }
-  const prepared = await prepareReview({
-    base: values.base, head: values.head, repo: values.repo, outRoot: values['out-root'], maxFileBytes,
-    progress: new Progress(process.stderr, values.quiet),
+  await actions.review({
+    base: values.base, head: values.head, repo: values.repo, outRoot: values['out-root'], maxFileBytes, quiet: values.quiet, format,
   });
-  process.stdout.write(await reviewOutput(prepared, format));
   return 0;
 }
 
-function lowerFirst(text: string): string {
-  return text.charAt(0).toLowerCase() + text.slice(1);
+/** A mistake on the command line: its line (and the usage, when it helps), exit code 2. */
+function usageError(message: string, hint: string, usage?: string): number {
+  process.stderr.write(`${cliLine(new SextantError('INVALID_ARGUMENT', message, hint))}\n${usage === undefined ? '' : `${usage}\n`}`);
+  return 2;
 }

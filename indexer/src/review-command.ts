@@ -16,14 +16,12 @@ import { IndexReader, ShardCache } from '@sextant/query';
 import { DirShardSource } from '@sextant/query/node';
 import { IndexSetProvider, READ_TOOLS, type IndexCatalog, type ToolDefinition } from '@sextant/mcp';
 import { buildIndex } from './build-command.ts';
+import type { ReviewFormat } from './cli-actions.ts';
 import { excludeSextantDir } from './git/git-exclude.ts';
 import { resolveCommit } from './git/git-snapshot.ts';
 import { Progress } from './progress.ts';
 
 const run = promisify(execFile);
-
-export const REVIEW_FORMATS = ['markdown', 'text', 'json'] as const;
-export type ReviewFormat = (typeof REVIEW_FORMATS)[number];
 
 export interface ReviewOptions {
   base: string;

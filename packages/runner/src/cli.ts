@@ -1,12 +1,14 @@
 // The `runner` command line. `runner mcp` serves the tool registry over stdio from a local index
 // (it listens on nothing else); the refactoring commands plan a change in a working tree and print
 // it with its diff; `runner apply` applies a plan a trusted key signed, all or nothing; `runner
-// trust` manages those keys; `runner recover` finishes or undoes an apply a crash interrupted. Each command loads only what it needs, so that `apply` and
-// `recover` start without the compiler or the MCP SDK.
+// trust` manages those keys; `runner recover` finishes or undoes an apply a crash interrupted. This
+// module reads the arguments; what each command does is an action (cli-actions.ts), loaded when run.
 import { parseArgs } from 'node:util';
 import { resolve } from 'node:path';
+import { RUNNER_ACTIONS, type RunnerActions } from './cli-actions.ts';
 import { reportError, reportUsage } from './commands/cli-errors.ts';
 import type { McpOptions } from './commands/mcp-command.ts';
+import { REFACTOR_COMMANDS, REFACTOR_OPTIONS, requestOf } from './commands/refactor-arguments.ts';
 
 const USAGE = `usage:
   runner mcp [--index DIR]... [--index-root DIR] [--repo DIR]
@@ -50,7 +52,8 @@ const USAGE = `usage:
   runner recover [--repo DIR]
       Finish or undo an apply that was interrupted (every command above does this first).`;
 
-export async function main(argv: string[]): Promise<number> {
+/** Runs the command `argv` names with `actions` (the real ones unless a test records them); the exit code. */
+export async function main(argv: string[], actions: RunnerActions = RUNNER_ACTIONS): Promise<number> {
   const [command, ...rest] = argv;
   if (command === '--help' || command === '-h') {
     process.stdout.write(`${USAGE}\n`);
@@ -60,8 +63,7 @@ export async function main(argv: string[]): Promise<number> {
     if (command === 'mcp') {
       const values = parsed(rest, { index: { type: 'string', multiple: true, default: [] }, 'index-root': { type: 'string' }, repo: { type: 'string' } });
       if (typeof values === 'number') return values;
-      const { mcpCommand } = await import('./commands/mcp-command.ts');
-      return await mcpCommand(values as McpOptions);
+      return await actions.mcp(values as McpOptions);
     }
     if (command === 'apply') {
       const args = parsed(rest, {
@@ -70,8 +72,7 @@ export async function main(argv: string[]): Promise<number> {
       if (typeof args === 'number') return args;
       const { positionals, ...values } = args as { positionals: string[]; repo: string; force?: boolean; 'allow-unsigned'?: boolean; verbose?: boolean };
       if (positionals.length !== 1) return reportUsage('apply takes exactly one plan file', USAGE);
-      const { applyCommand } = await import('./commands/apply-command.ts');
-      return await applyCommand(positionals[0]!, {
+      return await actions.apply(positionals[0]!, {
         repo: resolve(values.repo), force: values.force ?? false, allowUnsigned: values['allow-unsigned'] ?? false, verbose: values.verbose ?? false,
       });
     }
@@ -79,23 +80,20 @@ export async function main(argv: string[]): Promise<number> {
       const args = parsed(rest, {}, true);
       if (typeof args === 'number') return args;
       const [action, ...operands] = (args as { positionals: string[] }).positionals;
-      const { trustAddCommand, trustListCommand } = await import('./commands/trust-command.ts');
-      if (action === 'add' && operands.length === 1) return await trustAddCommand(operands[0]!);
-      if (action === 'list' && operands.length === 0) return await trustListCommand();
+      if (action === 'add' && operands.length === 1) return await actions.trustAdd(operands[0]!);
+      if (action === 'list' && operands.length === 0) return await actions.trustList();
       return reportUsage('trust takes `add KEY|FILE` or `list`', USAGE);
     }
     if (command === 'recover') {
       const values = parsed(rest, { repo: { type: 'string', default: '.' } });
       if (typeof values === 'number') return values;
-      const { recoverCommand } = await import('./commands/recover-command.ts');
-      return await recoverCommand(resolve((values as { repo: string }).repo));
+      return await actions.recover(resolve((values as { repo: string }).repo));
     }
-    const { REFACTOR_COMMANDS, REFACTOR_OPTIONS, refactorCommand } = await import('./commands/refactor-command.ts');
     const operation = command === undefined ? undefined : REFACTOR_COMMANDS[command];
     if (operation) {
       const values = parsed(rest, REFACTOR_OPTIONS);
       if (typeof values === 'number') return values;
-      return await refactorCommand(operation, values);
+      return await actions.refactor(requestOf(operation, values), values);
     }
   } catch (error) {
     return reportError(error);

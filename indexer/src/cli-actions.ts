@@ -1,0 +1,70 @@
+// What the `indexer` commands do once their arguments are read. The command line takes these as a
+// parameter (as scip-typescript's mainCommand(indexAction)), so its argument parsing is tested
+// with recording actions and no index is built; INDEXER_ACTIONS are the real ones. Each loads its
+// module only when run: `publish` and `gc` start without the compiler, `build` without the MCP tools.
+import { resolve } from 'node:path';
+import { Progress } from './progress.ts';
+
+export const REVIEW_FORMATS = ['markdown', 'text', 'json'] as const;
+export type ReviewFormat = (typeof REVIEW_FORMATS)[number];
+
+/** `indexer build`, its defaults applied. */
+export interface BuildRequest {
+  repo: string;
+  commit: string;
+  out: string;
+  repoName?: string;
+  maxFileBytes: number;
+  quiet: boolean;
+  verbose: boolean;
+}
+
+/** `indexer review`, its defaults applied. */
+export interface ReviewRequest {
+  base: string;
+  head: string;
+  repo: string;
+  outRoot?: string;
+  maxFileBytes: number;
+  quiet: boolean;
+  format: ReviewFormat;
+}
+
+export interface IndexerActions {
+  build(request: BuildRequest): Promise<void>;
+  review(request: ReviewRequest): Promise<void>;
+  /** `publish` and `gc` read their own arguments (and print their own usage). */
+  publish(argv: string[]): Promise<number>;
+  gc(argv: string[]): Promise<number>;
+}
+
+export const INDEXER_ACTIONS: IndexerActions = {
+  async build(request) {
+    const { buildIndex } = await import('./build-command.ts');
+    await buildIndex({
+      repo: resolve(request.repo),
+      commit: request.commit,
+      out: resolve(request.out),
+      repoName: request.repoName,
+      maxFileBytes: request.maxFileBytes,
+      progress: new Progress(process.stderr, request.quiet),
+      verbose: request.verbose,
+    });
+  },
+  async review(request) {
+    const { prepareReview, reviewOutput } = await import('./review-command.ts');
+    const prepared = await prepareReview({
+      base: request.base, head: request.head, repo: request.repo, outRoot: request.outRoot, maxFileBytes: request.maxFileBytes,
+      progress: new Progress(process.stderr, request.quiet),
+    });
+    process.stdout.write(await reviewOutput(prepared, request.format));
+  },
+  async publish(argv) {
+    const { publishCommand } = await import('./publish/publish-command.ts');
+    return await publishCommand(argv);
+  },
+  async gc(argv) {
+    const { gcCommand } = await import('./publish/gc-command.ts');
+    return await gcCommand(argv);
+  },
+};
