@@ -21,7 +21,7 @@ import {
 } from '@sextant/format';
 import type { IndexProvider, IndexRequest } from '@sextant/mcp';
 import { IndexReader, type ShardCache } from '@sextant/query';
-import type { R2BucketLike } from './r2-bucket.ts';
+import type { R2BucketLike } from '@sextant/format';
 import { R2ShardSource, type EdgeCacheLike } from './r2-shard-source.ts';
 import { IoMeter } from './io-meter.ts';
 import { REF_TTL_MS, SHARED_REF_CACHE, SHARED_SHARD_CACHE, type RefCache } from './isolate-caches.ts';
@@ -46,8 +46,6 @@ export interface R2IndexProviderOptions {
   edgeCache?: EdgeCacheLike;
   waitUntil?: (promise: Promise<unknown>) => void;
   meter?: IoMeter;
-  /** Called with every reader opened, e.g. to log which commit answered. */
-  onOpen?: (reader: IndexReader) => void;
 }
 
 interface Resolved {
@@ -92,9 +90,7 @@ export class R2IndexProvider implements IndexProvider {
     const source = new R2ShardSource(this.bucket, repo, resolved.commit, {
       bucketName: this.options.bucketName, edgeCache: this.options.edgeCache, waitUntil: this.options.waitUntil, meter: this.meter,
     });
-    const reader = IndexReader.fromManifest(source, resolved.manifest, this.cache);
-    this.options.onOpen?.(reader);
-    return reader;
+    return IndexReader.fromManifest(source, resolved.manifest, this.cache);
   }
 
   /**

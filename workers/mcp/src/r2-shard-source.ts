@@ -5,7 +5,7 @@
 // edge cache, so a corrupt object never outlives its repair there.
 import { digestSha256Hex, SextantError, shardKey, type ShardEntry } from '@sextant/format';
 import type { ShardSource } from '@sextant/query';
-import type { R2BucketLike } from './r2-bucket.ts';
+import type { R2BucketLike } from '@sextant/format';
 import { IoMeter } from './io-meter.ts';
 
 /** The slice of the Workers Cache API (caches.default) used here. */
@@ -16,8 +16,6 @@ export interface EdgeCacheLike {
 }
 
 export interface R2ShardSourceOptions {
-  /** The manifest's text, which the provider already read to resolve the commit. */
-  manifestText?: string;
   /** Bucket name, for messages and edge-cache keys. */
   bucketName?: string;
   edgeCache?: EdgeCacheLike;
@@ -33,7 +31,6 @@ export class R2ShardSource implements ShardSource {
   readonly where: string;
   private readonly bucket: R2BucketLike;
   private readonly bucketName: string;
-  private readonly manifestText: string | undefined;
   private readonly options: R2ShardSourceOptions;
   private readonly meter: IoMeter;
 
@@ -41,17 +38,14 @@ export class R2ShardSource implements ShardSource {
     this.bucket = bucket;
     this.bucketName = options.bucketName ?? 'sextant-index';
     this.where = `r2://${this.bucketName} (${repo}@${commit})`;
-    this.manifestText = options.manifestText;
     this.options = options;
     this.meter = options.meter ?? new IoMeter();
   }
 
+  /** R2IndexProvider reads and checks the manifest itself when it resolves the commit, and opens the reader from it. */
   async readManifest(): Promise<string> {
-    if (this.manifestText === undefined) {
-      throw new SextantError('INDEX_NOT_FOUND', `No manifest was read for ${this.where}.`,
-        'Open the index through R2IndexProvider, which resolves the commit and reads its manifest.');
-    }
-    return this.manifestText;
+    throw new SextantError('INDEX_NOT_FOUND', `No manifest was read for ${this.where}.`,
+      'Open the index through R2IndexProvider, which resolves the commit and reads its manifest.');
   }
 
   async readShard(name: string, entry: ShardEntry): Promise<Uint8Array | undefined> {
