@@ -4,7 +4,8 @@ import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync, mkdirSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openShard, refsOf, sha256Hex, type FileShard, type Manifest, type NameShard } from '@sextant/format';
+import { refsOf, sha256Hex, type FileShard, type Manifest, type NameShard } from '@sextant/format';
+import { openShard } from '../../packages/format/test/support/open-shard.ts';
 import { fileStructure, indexStatus, IndexReader, ShardCache } from '@sextant/query';
 import { DirShardSource } from '@sextant/query/node';
 import { buildIndex } from '../src/build-command.ts';

@@ -5,7 +5,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { openShard, unresolvedCount, type ChangeRecord, type ChangeShard, type DeclRecord, type Manifest } from '@sextant/format';
+import { unresolvedCount, type ChangeRecord, type ChangeShard, type DeclRecord, type Manifest } from '@sextant/format';
+import { openShard } from '../../packages/format/test/support/open-shard.ts';
 import { buildIndex } from '../src/build-command.ts';
 import { Progress } from '../src/progress.ts';
 import { commitAll, fixtureRepo } from './support/fixture-repo.ts';

@@ -6,10 +6,11 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import {
-  defsOf, FILE_FLAGS, FILE_TABLE_SHARD, MANIFEST_FILE, MODIFIERS, occurrencesOf, openShard, refCount, refsOf, signatureAt,
+  defsOf, FILE_FLAGS, FILE_TABLE_SHARD, MANIFEST_FILE, MODIFIERS, occurrencesOf, refCount, refsOf, signatureAt,
   unresolvedCount, unresolvedOf, type ChangeRecord, type ChangeShard, type FileRecord, type FileShard, type FileTable, type GraphShard, type Manifest, type OutlineNode, type SymbolRecord,
   type SymbolShard,
 } from '@sextant/format';
+import { openShard } from '../../../packages/format/test/support/open-shard.ts';
 
 export function renderIndex(indexDir: string, sources: Map<string, string>): string {
   const manifest = JSON.parse(readFileSync(join(indexDir, MANIFEST_FILE), 'utf8')) as Manifest;

@@ -5,7 +5,8 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openShard, FILE_FLAGS, type FileRecord, type FileShard, type Manifest } from '@sextant/format';
+import { FILE_FLAGS, type FileRecord, type FileShard, type Manifest } from '@sextant/format';
+import { openShard } from '../../../packages/format/test/support/open-shard.ts';
 import { buildIndex } from '../../src/build-command.ts';
 import { Progress } from '../../src/progress.ts';
 import { fixtureRepo, type FixtureRepo } from '../support/fixture-repo.ts';

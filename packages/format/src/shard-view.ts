@@ -3,7 +3,6 @@
 // through one that decodes one file's text when asked, change shards one file's change record,
 // unresolved shards the sites of one name, graph shards one node's edges, the file table through one
 // over its columns.
-import { decodeShard } from './codec.ts';
 import { ChangeShard } from './change-shard.ts';
 import { FileShard } from './file-shard.ts';
 import { FileTable } from './file-table.ts';
@@ -24,9 +23,4 @@ export function shardView<T>(name: string, value: unknown): T {
   if (name === NAMES_SHARD) return new NameShard(name, value) as T;
   if (name === FILE_TABLE_SHARD) return new FileTable(name, value) as T;
   return value as T;
-}
-
-/** A shard's compressed bytes, decoded and viewed (for tools and tests that read shard files directly). */
-export function openShard<T>(name: string, bytes: Uint8Array): T {
-  return shardView<T>(name, decodeShard(name, bytes).value);
 }

@@ -2,7 +2,8 @@
 // by path and found by binary search; two tables compare into added, removed, modified and exactly
 // renamed files; stored bytes of the wrong shape are INDEX_CORRUPT naming the shard.
 import { describe, expect, it } from 'vitest';
-import { decodeShard, diffFileTables, encodeFileTable, FileTable, openShard, type FileTableEntry } from '../src/index.ts';
+import { decodeShard, diffFileTables, encodeFileTable, FileTable, type FileTableEntry } from '../src/index.ts';
+import { openShard } from './support/open-shard.ts';
 import { thrown } from './support/thrown.ts';
 
 const blob = (c: string) => c.repeat(40);

@@ -3,8 +3,9 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkShardHolds, decodeShard, encodeShard, GRAPH_MAX_BUCKET_BITS, graphBucketOf, graphShardName, graphStarts,
-  GraphShard, layoutGraph, openShard, type GraphNodeData,
+  GraphShard, layoutGraph, type GraphNodeData,
 } from '../src/index.ts';
+import { openShard } from './support/open-shard.ts';
 import { thrown } from './support/thrown.ts';
 
 

@@ -4,11 +4,12 @@
 import { describe, expect, it } from 'vitest';
 import {
   callsChoseDeclarations, defAt, defColumn, defCount, defsOf, encodeChangeShard, encodeFileShard,
-  encodeSymbolShard, occurrenceCount, occurrencesOf, openShard, pushOccurrence, refAt, refColumn, refCount, refDeclColumn, refsOf,
+  encodeSymbolShard, occurrenceCount, occurrencesOf, pushOccurrence, refAt, refColumn, refCount, refDeclColumn, refsOf,
   signatureAt, signatureCount, signaturesOf, sortedOccurrences, unresolvedColumn, unresolvedCount, unresolvedOf,
   type ChangeShard, type DefFields, type FileShard, type OccurrenceFields, type RefFields, type SymbolRecord, type SymbolShard,
   type UnresolvedFields,
 } from '../src/index.ts';
+import { openShard } from './support/open-shard.ts';
 
 const defs: DefFields[] = [
   { pathIndex: 0, line: 4, column: 3, endLine: 4, endColumn: 9 },

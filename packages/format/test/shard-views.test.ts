@@ -3,9 +3,10 @@
 // shape are INDEX_CORRUPT naming the shard, never a decoder exception or a wrong record.
 import { describe, expect, it } from 'vitest';
 import {
-  ChangeShard, decodeShard, encodeChangeShard, lineHash, encodeFileShard, encodeNameShard, encodeShard, encodeSymbolShard, FileShard, NameShard, openShard, packInts, TextShard, encodeTextShard,
+  ChangeShard, decodeShard, encodeChangeShard, lineHash, encodeFileShard, encodeNameShard, encodeShard, encodeSymbolShard, FileShard, NameShard, packInts, TextShard, encodeTextShard,
   SymbolShard, unpackInts, type ChangeShardData, type DeltaBase, type FileShardData, type NameShardData, type SymbolRecord, type SymbolShardData,
 } from '../src/index.ts';
+import { openShard } from './support/open-shard.ts';
 import { thrown } from './support/thrown.ts';
 
 const record = (key: string, extra: Partial<SymbolRecord> = {}): SymbolRecord => ({

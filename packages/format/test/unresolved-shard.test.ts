@@ -4,8 +4,9 @@
 // check sees a shard listed under another bucket's name.
 import { describe, expect, it } from 'vitest';
 import {
-  checkShardHolds, decodeShard, encodeUnresolvedShard, openShard, sha256Hex, ShardLayout, UnresolvedShard, type UnresolvedShardData,
+  checkShardHolds, decodeShard, encodeUnresolvedShard, sha256Hex, ShardLayout, UnresolvedShard, type UnresolvedShardData,
 } from '../src/index.ts';
+import { openShard } from './support/open-shard.ts';
 import { thrown } from './support/thrown.ts';
 
 const FROM = 'aaaaaaaaaaaaaaaa';

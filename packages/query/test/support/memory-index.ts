@@ -11,10 +11,11 @@
 // path, by packages/mcp/test.
 import {
   compareInReferenceOrder, defColumn, encodeFileShard, graphShardName, layoutGraph, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, FILE_TABLE_SHARD, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, pushOccurrence, refColumn, shortCommit,
-  unresolvedColumn, fileShardName, impliedShardNames, openShard, recordsOf, previewOf, sha256Hex, siteClass, splitLines, symbolKey, symbolShardName, textShardName,
+  unresolvedColumn, fileShardName, impliedShardNames, recordsOf, previewOf, sha256Hex, siteClass, splitLines, symbolKey, symbolShardName, textShardName,
   changeShardName, encodeChangeShard, lineHash, encodeUnresolvedShard, ShardLayout, unresolvedShardName, type UnresolvedSiteData, type ChangeRecord, type Confidence, type DeclRecord, type ExternalOrigin, type FileRecord, type FileTableEntry, type GraphNodeData, type Language, type Manifest, type NameShardData,
   type OutlineNode, type PeerRecord, type ReferenceKind, type SkippedFile, type SymbolKind, type SymbolRecord,
 } from '@sextant/format';
+import { openShard } from '../../../format/test/support/open-shard.ts';
 import { IndexReader, ShardCache, type ShardSource } from '@sextant/query';
 
 /** Where an identifier sits: its line, and either its column or the how-manyth whole-word match on that line it is. */
