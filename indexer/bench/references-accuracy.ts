@@ -16,11 +16,11 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeFile } from 'node:fs/promises';
 import { ts } from 'ts-morph';
-import { formatSymbolId, type NameShard } from '@sextant/format';
+import { formatSymbolId, TS_JS_EXTENSIONS, type NameShard } from '@sextant/format';
 import { findReferences, IndexReader, nameEntry, ShardCache, type NameEntry } from '@sextant/query';
 import { DirShardSource } from '@sextant/query/node';
 import { listTrackedFiles, readBlobs } from '../src/git/git-snapshot.ts';
-import { planPrograms, TS_JS_EXTENSIONS, type PlannedProgram } from '../src/ts/project-plan.ts';
+import { planPrograms, type PlannedProgram } from '../src/ts/project-plan.ts';
 import { LIB_FOLDER, SnapshotHost } from '../src/ts/snapshot-host.ts';
 import { classifyMiss, LS_BLIND_SPOTS, type MissSide } from './miss-causes.ts';
 

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Parser, Query, type Language, type Node } from 'web-tree-sitter';
 import { lineStarts, positionAt, SYMBOL_KINDS, type ProblemRecord, type SymbolKind } from '@sextant/format';
+import type { TsJsExtension } from '@sextant/format';
 import { ensureParserInit, loadGrammar } from './tree-sitter-runtime.ts';
 
 export type SyntaxLanguage = 'typescript' | 'tsx' | 'javascript';
@@ -63,7 +64,8 @@ const GRAMMARS: Record<SyntaxLanguage, { pkg: string; wasm: string }> = {
 
 const SYNTAX_LANGUAGES = Object.keys(GRAMMARS) as SyntaxLanguage[];
 
-const EXTENSIONS: Record<string, SyntaxLanguage> = {
+/** The grammar of each TypeScript and JavaScript extension (TS_JS_EXTENSIONS: the compiler checks the keys are that list). */
+const EXTENSIONS: Record<TsJsExtension, SyntaxLanguage> = {
   '.ts': 'typescript', '.mts': 'typescript', '.cts': 'typescript',
   '.tsx': 'tsx',
   // The JavaScript grammar parses JSX, so .js files with JSX in them need no separate grammar.
@@ -75,7 +77,7 @@ export function syntaxLanguageOf(path: string): SyntaxLanguage | undefined {
   const dot = base.lastIndexOf('.');
   if (dot <= 0) return undefined;
   const extension = base.slice(dot).toLowerCase();
-  return Object.hasOwn(EXTENSIONS, extension) ? EXTENSIONS[extension] : undefined;
+  return Object.hasOwn(EXTENSIONS, extension) ? EXTENSIONS[extension as TsJsExtension] : undefined;
 }
 
 interface OutlineQuery {

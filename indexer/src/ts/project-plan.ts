@@ -5,8 +5,6 @@ import { posix } from 'node:path';
 import { ts } from 'ts-morph';
 import type { SnapshotHost } from './snapshot-host.ts';
 
-export const TS_JS_EXTENSIONS = ['.ts', '.tsx', '.mts', '.cts', '.js', '.jsx', '.mjs', '.cjs'];
-
 export interface PlannedProgram {
   /** The config path, or undefined for the default program. */
   config?: string;

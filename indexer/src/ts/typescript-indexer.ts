@@ -1,8 +1,9 @@
 // TypeScript and JavaScript, resolved by the TypeScript compiler: one program per project, files
 // shared between programs, each file indexed once by the program that owns it.
+import { TS_JS_EXTENSIONS } from '@sextant/format';
 import type { LanguageIndexer } from '../language-indexer.ts';
 import { PackageCache } from './external-origin.ts';
-import { planPrograms, TS_JS_EXTENSIONS } from './project-plan.ts';
+import { planPrograms } from './project-plan.ts';
 import { ProgramIndexer } from './program-indexer.ts';
 import { SnapshotHost } from './snapshot-host.ts';
 import { WORKSPACE_FILE } from './workspace-packages.ts';

@@ -26,4 +26,6 @@ export * from './manifest-schema.ts';
 export * from './manifest-check.ts';
 export * from './glob.ts';
 export * from './repo-path.ts';
+export * from './ts-js-extensions.ts';
 export * from './object-layout.ts';
+export type * from './r2-bucket.ts';
