@@ -11,13 +11,13 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MANIFEST_DIGEST_FILE, MANIFEST_FILE, SextantError } from '@sextant/format';
 import { ShardCache, type IndexReader } from '@sextant/query';
-import { bindingStore, type R2Binding } from '../../indexer/src/publish/object-store.ts';
+import { bindingStore } from '../../indexer/src/publish/object-store.ts';
 import { publishIndex } from '../../indexer/src/publish/publish-index.ts';
 import { readIndexDirectory } from '../../indexer/src/publish/read-index.ts';
 import { LocalIndexProvider } from '../../packages/runner/src/local-index-provider.ts';
 import { RefCache } from '../../workers/mcp/src/isolate-caches.ts';
 import { R2IndexProvider } from '../../workers/mcp/src/r2-index-provider.ts';
-import { startLocalR2, type LocalR2, type TestBucket } from '../../workers/mcp/test/support/local-r2.ts';
+import { startLocalR2, type LocalR2 } from '../../workers/mcp/test/support/local-r2.ts';
 import { buildIndexOf } from './support/servers.ts';
 import { editManifestText, editPublishedManifest, type ManifestEdit as Edit, type RecordedDigest as Digest } from './support/tamper-manifest.ts';
 
@@ -118,7 +118,7 @@ const workerR2: Source = {
     // A repository per install, published for real, then its manifest and the records' copies edited.
     const repo = `acme/tampered-${++installs}`;
     // The ObjectStore `indexer publish --local` uses, over the test's R2 binding (the same Miniflare bucket).
-    const store = bindingStore(r2.bucket as unknown as R2Binding, 'local R2 (test)');
+    const store = bindingStore(r2.bucket, 'local R2 (test)');
     await publishIndex(store, await readIndexDirectory(built.index), { repo, ref: 'main' });
     await editPublishedManifest(store, repo, built.commit, 'main', edit, digest);
     // Fresh caches for every open: a cold isolate.

@@ -8,17 +8,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getPlatformProxy } from 'wrangler';
-import { shardKey, type Manifest } from '@sextant/format';
+import { shardKey, type Manifest, type R2BucketLike } from '@sextant/format';
 import { ShardCache } from '@sextant/query';
 import { RefCache } from '../../workers/mcp/src/isolate-caches.ts';
 import { R2IndexProvider } from '../../workers/mcp/src/r2-index-provider.ts';
-import type { R2BucketLike } from '../../workers/mcp/src/r2-bucket.ts';
 import { buildTinyIndex, writeTinyIndex } from './support/tiny-index.ts';
 import { WORKER_DIR, publishLocal } from './support/wrangler-dev.ts';
-
-interface WritableBucket extends R2BucketLike {
-  put(key: string, value: Uint8Array): Promise<unknown>;
-}
 
 describe('repairing a corrupt shard object by publishing again', () => {
   let scratch: string;
@@ -26,8 +21,8 @@ describe('repairing a corrupt shard object by publishing again', () => {
 
   const publish = (...argv: string[]) => publishLocal(persistDir, ...argv);
 
-  async function withBucket<T>(use: (bucket: WritableBucket) => Promise<T>): Promise<T> {
-    const proxy = await getPlatformProxy<{ INDEX: WritableBucket }>({
+  async function withBucket<T>(use: (bucket: R2BucketLike) => Promise<T>): Promise<T> {
+    const proxy = await getPlatformProxy<{ INDEX: R2BucketLike }>({
       configPath: join(WORKER_DIR, 'wrangler.jsonc'), persist: { path: join(persistDir, 'v3') }, remoteBindings: false,
     });
     try {

@@ -7,7 +7,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
-import { SextantError } from '@sextant/format';
+import { SextantError, type R2BucketLike, type R2ObjectLike } from '@sextant/format';
 
 /** The binding name the worker reads (workers/mcp/wrangler.jsonc). */
 export const INDEX_BINDING = 'INDEX';
@@ -59,28 +59,6 @@ export interface WranglerStoreOptions {
   persistTo?: string;
 }
 
-/** The slice of R2's object metadata read here; checksums.sha256 is an ArrayBuffer when the upload gave one. */
-interface R2ObjectMeta {
-  size: number;
-  etag: string;
-  checksums?: { sha256?: ArrayBuffer };
-}
-
-/** The R2 binding API the store uses: what wrangler's platform proxy hands out, local or remote. */
-export interface R2Binding {
-  head(key: string): Promise<R2ObjectMeta | null>;
-  get(key: string): Promise<(R2ObjectMeta & { arrayBuffer(): Promise<ArrayBuffer> }) | null>;
-  put(key: string, body: Uint8Array | string, options?: {
-    sha256?: string;
-    httpMetadata?: { contentType?: string };
-    onlyIf?: { etagMatches?: string; etagDoesNotMatch?: string };
-  }): Promise<R2ObjectMeta | null>;
-  list(options: { prefix: string; cursor?: string; limit?: number }): Promise<{
-    objects: { key: string; size: number; uploaded: Date }[]; truncated: boolean; cursor?: string;
-  }>;
-  delete(keys: string[]): Promise<void>;
-}
-
 /** R2's limit for one delete call. */
 const DELETE_BATCH = 1000;
 
@@ -110,7 +88,7 @@ export async function openWranglerStore(options: WranglerStoreOptions): Promise<
   if (options.local) {
     const persistTo = resolve(options.persistTo ?? join(dirname(configPath), '.wrangler', 'state'));
     // getPlatformProxy's persist path is the root wrangler dev puts under `<persist-to>/v3`.
-    const proxy = await wrangler.getPlatformProxy<Record<string, R2Binding>>({
+    const proxy = await wrangler.getPlatformProxy<Record<string, R2BucketLike>>({
       configPath, persist: { path: join(persistTo, 'v3') }, remoteBindings: false,
     });
     return bindingStore(proxy.env[INDEX_BINDING]!, `local R2 bucket ${bucket.bucket_name} (${persistTo})`, () => proxy.dispose());
@@ -130,7 +108,7 @@ export async function openWranglerStore(options: WranglerStoreOptions): Promise<
     }],
   }, null, 2));
   try {
-    const proxy = await wrangler.getPlatformProxy<Record<string, R2Binding>>({ configPath: remoteConfig, persist: false });
+    const proxy = await wrangler.getPlatformProxy<Record<string, R2BucketLike>>({ configPath: remoteConfig, persist: false });
     return bindingStore(proxy.env[INDEX_BINDING]!, `R2 bucket ${bucket.bucket_name}`, async () => {
       await proxy.dispose();
       await rm(scratch, { recursive: true, force: true });
@@ -143,7 +121,7 @@ export async function openWranglerStore(options: WranglerStoreOptions): Promise<
 }
 
 /** An ObjectStore over an R2 binding (wrangler's platform proxy, local or remote). */
-export function bindingStore(binding: R2Binding, description: string, close: () => Promise<void> = async () => {}): ObjectStore {
+export function bindingStore(binding: R2BucketLike, description: string, close: () => Promise<void> = async () => {}): ObjectStore {
   const get = async (key: string) => {
     const object = await binding.get(key);
     return object ? { bytes: new Uint8Array(await object.arrayBuffer()), info: infoOf(object) } : null;
@@ -186,7 +164,7 @@ export function bindingStore(binding: R2Binding, description: string, close: () 
   };
 }
 
-function infoOf(object: R2ObjectMeta): ObjectInfo {
+function infoOf(object: R2ObjectLike): ObjectInfo {
   const sha256 = object.checksums?.sha256;
   return { size: object.size, etag: object.etag, ...(sha256 ? { sha256: Buffer.from(sha256).toString('hex') } : {}) };
 }

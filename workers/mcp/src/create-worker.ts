@@ -20,7 +20,7 @@ import { IoMeter } from './io-meter.ts';
 import { answerMcp } from './mcp-endpoint.ts';
 import { PLAN_KEYS_PATH, planKeysDocument, workerPlanSigner, type PlanSigningEnv } from './plan-signing.ts';
 import { SHARED_REF_CACHE, SHARED_SHARD_CACHE, type RefCache } from './isolate-caches.ts';
-import type { R2BucketLike } from './r2-bucket.ts';
+import type { R2BucketLike } from '@sextant/format';
 import { R2IndexProvider } from './r2-index-provider.ts';
 import type { EdgeCacheLike } from './r2-shard-source.ts';
 

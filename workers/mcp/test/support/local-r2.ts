@@ -2,29 +2,23 @@
 // in memory (persist: false), plus helpers that lay indexes out the way `indexer publish` does.
 import { fileURLToPath } from 'node:url';
 import { getPlatformProxy } from 'wrangler';
-import { manifestKey, manifestSha256, refKey, repoRecordKey, serializeRecord, shardKey, type Manifest, type RefRecord } from '@sextant/format';
+import { manifestKey, manifestSha256, refKey, repoRecordKey, serializeRecord, shardKey, type Manifest, type R2BucketLike, type RefRecord } from '@sextant/format';
 import { buildTinyIndex, type TinyIndexOptions } from '../../../../test/e2e/support/tiny-index.ts';
-import type { R2BucketLike } from '../../src/r2-bucket.ts';
-
-export interface TestBucket extends R2BucketLike {
-  put(key: string, value: Uint8Array | string): Promise<unknown>;
-  delete(key: string): Promise<void>;
-}
 
 export interface LocalR2 {
-  bucket: TestBucket;
+  bucket: R2BucketLike;
   dispose(): Promise<void>;
 }
 
 const CONFIG = fileURLToPath(new URL('../../wrangler.jsonc', import.meta.url));
 
 export async function startLocalR2(): Promise<LocalR2> {
-  const proxy = await getPlatformProxy<{ INDEX: TestBucket }>({ configPath: CONFIG, persist: false, remoteBindings: false });
+  const proxy = await getPlatformProxy<{ INDEX: R2BucketLike }>({ configPath: CONFIG, persist: false, remoteBindings: false });
   return { bucket: proxy.env.INDEX, dispose: () => proxy.dispose() };
 }
 
 /** Publishes a tiny index for `repo`@`commit` (shards, then manifest), without refs. */
-export async function putCommit(bucket: TestBucket, repo: string, commit: string, options: TinyIndexOptions = {}): Promise<Manifest> {
+export async function putCommit(bucket: R2BucketLike, repo: string, commit: string, options: TinyIndexOptions = {}): Promise<Manifest> {
   const { manifest, shards } = buildTinyIndex({ ...options, repo, commit });
   for (const [name, bytes] of shards) await bucket.put(shardKey(manifest.shards[name]!.sha256), bytes);
   await bucket.put(manifestKey(repo, commit), JSON.stringify(manifest));
@@ -41,11 +35,11 @@ export function refRecord(commit: string, manifest?: Manifest, embedded = true):
   return { commit, updatedAt: '2025-01-01T00:00:00Z', ...(text ? { ...(embedded ? { manifest: text } : {}), manifestSha256: manifestSha256(text) } : {}) };
 }
 
-export async function putRef(bucket: TestBucket, repo: string, ref: string, commit: string, manifest?: Manifest, embedded = true): Promise<void> {
+export async function putRef(bucket: R2BucketLike, repo: string, ref: string, commit: string, manifest?: Manifest, embedded = true): Promise<void> {
   await bucket.put(refKey(repo, ref), serializeRecord(refRecord(commit, manifest, embedded)));
 }
 
 /** repo.json naming the default ref; with `head`, a copy of that ref's record, as the publisher writes it. */
-export async function putDefaultRef(bucket: TestBucket, repo: string, ref: string, head?: RefRecord): Promise<void> {
+export async function putDefaultRef(bucket: R2BucketLike, repo: string, ref: string, head?: RefRecord): Promise<void> {
   await bucket.put(repoRecordKey(repo), serializeRecord({ defaultRef: ref, ...(head ? { head } : {}) }));
 }
