@@ -75,7 +75,7 @@ export function kindOf(node: ts.Node): SymbolKind | undefined {
     case ts.SyntaxKind.ImportClause:
       // `import * as ns`, `export * as ns`, `import ns = require()`, a default import of a module
       // without a default export: the checker resolves these to a module, which has no name of its
-      // own, so the alias is the symbol its uses refer to (related-symbols.ts resolveAlias).
+      // own, so the alias is the symbol its uses refer to (contextual-symbols.ts resolveAlias).
       return 'namespace';
     case ts.SyntaxKind.ExportAssignment:
       return 'variable';

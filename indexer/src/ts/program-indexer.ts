@@ -1,7 +1,7 @@
 // Indexes the files one program owns: a single walk over each file's names (JSDoc included) with
 // the checker (never a findReferences per symbol), resolving aliases, transient and union symbols
 // to their root declarations, and adding what the language service relates to a name besides its
-// own symbol (related-symbols.ts). Walks compiler nodes with ts.forEachChild: wrapped nodes cost
+// own symbol (contextual-symbols.ts). Walks compiler nodes with ts.forEachChild: wrapped nodes cost
 // too much here.
 import { ts } from 'ts-morph';
 import { pushOccurrence, symbolKey, type Language, type ProblemRecord, type ReferenceKind, type SkippedFile } from '@sextant/format';
@@ -13,7 +13,7 @@ import { DeclarationTable, isAugmentation, isInAugmentation, kindOf, type Declar
 import { externalQualifiedName, type PackageCache } from './external-origin.ts';
 import { describeDiagnostic, type PlannedProgram } from './project-plan.ts';
 import { aliasKind, isInAssignmentPattern, isPropertyNameLiteral, moduleSpecifierKind, referenceKind } from './reference-kind.ts';
-import { bindingElementProperty, contextualProperties, objectLiteralElementOf, resolveAlias } from './related-symbols.ts';
+import { bindingElementProperty, contextualProperties, objectLiteralElementOf, resolveAlias } from './contextual-symbols.ts';
 import type { SnapshotHost } from './snapshot-host.ts';
 import { docOf, signatureOf } from './symbol-text.ts';
 

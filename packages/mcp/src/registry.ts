@@ -9,7 +9,7 @@ import { findReferencesTool } from './tools/find-references.ts';
 import { gotoDefinitionTool } from './tools/goto-definition.ts';
 import { indexStatusTool } from './tools/index-status.ts';
 import { readFileTool } from './tools/read-file.ts';
-import { findImplementationsTool } from './tools/related-symbols.ts';
+import { findImplementationsTool } from './tools/find-implementations.ts';
 import { searchSymbolsTool } from './tools/search-symbols.ts';
 import { symbolInfoTool } from './tools/symbol-info.ts';
 import { typeHierarchyTool } from './tools/type-hierarchy.ts';

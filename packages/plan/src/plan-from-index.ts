@@ -114,7 +114,7 @@ function occurrencesOf(symbol: LoadedSymbol, withDefinitions: boolean): Occurren
   return out;
 }
 
-/** The symbol and its whole related group (related-members.ts, 'group'): they share one name. */
+/** The symbol and its whole related group (member-group.ts, 'group'): they share one name. */
 async function overrideGroup(reader: IndexReader, start: LoadedSymbol): Promise<LoadedSymbol[]> {
   const group = await relatedMembers(reader, start, 'group');
   if (group.truncatedBy) {

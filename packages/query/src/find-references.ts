@@ -1,6 +1,6 @@
 // find_references: every reference the index holds for the target, in REFERENCE_ORDER (production,
 // then tests, then generated; each by path and position: the order the shard writer stores them in),
-// filtered and paged. For a member, the references of its related members (related-members.ts) are
+// filtered and paged. For a member, the references of its related members (member-group.ts) are
 // included too, as the TypeScript language service includes them, each marked with the member it
 // names.
 import {
@@ -10,7 +10,7 @@ import {
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
 import { pageOf, type PageRequest } from './paging.ts';
 import type { Answer, Location, PageInfo, ReferenceHit, SymbolSummary } from './results.ts';
-import { RELATED_BOUND, relatedMembers, type RelatedMembers } from './related-members.ts';
+import { RELATED_BOUND, relatedMembers, type RelatedMembers } from './member-group.ts';
 import { defLocation, peerSummary, summarize } from './symbols.ts';
 import { withSiteLines, type SiteLines } from './site-lines.ts';
 import { resolveTarget, type Target } from './target.ts';
@@ -25,7 +25,7 @@ export interface ReferenceParams extends PageRequest {
   includeGenerated?: boolean;
   minConfidence?: Confidence;
   groupByFile?: boolean;
-  /** Also the references of related members (related-members.ts); default true. */
+  /** Also the references of related members (member-group.ts); default true. */
   includeRelated?: boolean;
   /** Lines before and after each reference (site-lines.ts); every reference has its own line. */
   context?: number;
@@ -52,7 +52,7 @@ export interface ReferencesAnswer extends Answer, PageInfo {
 
 export const REFERENCES_PAGE = { defaultLimit: 200, maxLimit: 2000 };
 
-/** Names the relation related-members.ts follows for find_references; change it when the relation changes. */
+/** Names the relation member-group.ts follows for find_references; change it when the relation changes. */
 const RELATION = 'hierarchy+sameProperty';
 
 export async function findReferences(reader: IndexReader, target: Target, params: ReferenceParams): Promise<ReferencesAnswer> {

@@ -14,7 +14,7 @@ export * from './goto-definition.ts';
 export * from './unresolved.ts';
 export * from './find-references.ts';
 export * from './edges.ts';
-export * from './related-members.ts';
+export * from './member-group.ts';
 export * from './hierarchy.ts';
 export * from './call-hierarchy.ts';
 export * from './file-tools.ts';
