@@ -109,6 +109,31 @@ type RawExpr =
   | { form: 'lambda'; node: Node }
   | { form: 'arithmetic'; operands: Node[] };
 
+/** What the tags query's matches captured, before any of it is placed: raw entries keyed by node. */
+interface Captured {
+  defs: Map<string, RawDef>;
+  aux: Map<number, Aux>;
+  refs: Map<number, RawRef>;
+  exprs: Map<number, RawExpr>;
+  codeScopes: Interval[];
+  memberBodies: Set<string>;
+  ignored: Interval[];
+  ignoredNodes: Set<number>;
+  headers: Interval[];
+  imports: Map<number, { node: Node; pattern: number; entry: ImportEntry }>;
+  pkg: string;
+  facade?: string;
+  narrows: NarrowEntry[];
+}
+
+/** The scopes of a file and how they nest. */
+interface Scopes {
+  entries: ScopeEntry[];
+  /** `start:end` → the scope of exactly that extent. */
+  byExtent: Map<string, number>;
+  nesting: IntervalNesting;
+}
+
 /**
  * `timeLimitMs`: the tags query is linear in practice but not on every tree (100,000 nested
  * parentheses in Java run for minutes), so past it the extraction throws rather than return a
@@ -116,20 +141,70 @@ type RawExpr =
  */
 export function extractFile(tree: Tree, text: string, path: string, query: Query, rules: ExtractionRules, timeLimitMs = Infinity): FileModel {
   const root = tree.rootNode;
-  const defs = new Map<string, RawDef>();
-  const aux = new Map<number, Aux>();
-  const refs = new Map<number, RawRef>();
-  const exprs = new Map<number, RawExpr>();
-  const codeScopes: Interval[] = [];
-  const memberBodies = new Set<string>();
-  const ignored: Interval[] = [];
-  const ignoredNodes = new Set<number>();
-  const headers: Interval[] = [];
-  const imports = new Map<number, { node: Node; pattern: number; entry: ImportEntry }>();
-  let pkg = '';
-  let facade: string | undefined;
-  const narrows: NarrowEntry[] = [];
+  const captured = captureMatches(root, query, timeLimitMs);
+  const positions = new Positions(text);
+  const { rawDefs, defEntries, defNames } = definitionsOf(captured, positions);
+  const scopes = scopesOf(defEntries, captured);
+  const ownerAt = placeDefinitions(defEntries, scopes);
 
+  // Signatures of what can be searched (locals are reached by position only).
+  rawDefs.forEach((raw, i) => {
+    const def = defEntries[i]!;
+    if (def.name && (!def.local || TYPE_KINDS.has(def.kind) || CALLABLE_KINDS.has(def.kind))) def.signature = signatureOf(raw.node, captured.aux.get(raw.node.id), text, rules);
+  });
+
+  // References, in document order; definitions' names and ignored names are not references.
+  const ignoredRanges = mergeIntervals(captured.ignored);
+  const headerRanges = mergeIntervals(captured.headers);
+  const rawRefs = [...captured.refs.values()]
+    .filter((ref) => !defNames.has(ref.name.id) && !captured.ignoredNodes.has(ref.name.id) && intervalAt(ignoredRanges, ref.name.startIndex) < 0)
+    .sort((a, b) => a.name.startIndex - b.name.startIndex);
+  const importList = [...captured.imports.values()].sort((a, b) => a.node.startIndex - b.node.startIndex);
+  const importRanges = importList.map(({ node }) => ({ start: node.startIndex, end: node.endIndex }));
+
+  const { exprEntries, exprOf } = expressionsOf(rawRefs, rawDefs, defEntries, captured.exprs, scopes);
+  rawDefs.forEach((raw, i) => {
+    const value = captured.aux.get(raw.node.id)?.value;
+    if (value) defEntries[i]!.value = exprOf(value);
+  });
+
+  const refEntries: RefEntry[] = rawRefs.map((raw) => {
+    const start = raw.name.startIndex;
+    const entry: RefEntry = {
+      role: raw.role,
+      name: raw.name.text,
+      ...positions.name(raw.name),
+      start,
+      scope: scopes.nesting.innermost(start),
+      owner: ownerAt(start),
+      receiver: exprOf(raw.receiver),
+      importIndex: intervalAt(importRanges, start),
+    };
+    if (raw.role === 'inherit') entry.text = squash(raw.node.text);
+    else if (raw.role === 'new' && raw.type) entry.text = squash(raw.type.text);
+    if (raw.superclass) entry.superclass = true;
+    if (raw.caseLabel) entry.caseLabel = true;
+    if (intervalAt(headerRanges, start) >= 0) entry.header = true;
+    if (raw.arguments || raw.argument) entry.args = argumentsOf(raw, exprOf, rules);
+    return entry;
+  });
+
+  const { narrows, pkg, facade } = captured;
+  const problems: ProblemRecord[] = root.hasError ? problemsOf(root, text, lineStarts(text)) : [];
+  return {
+    ...(narrows.length ? { narrowings: narrows.sort((a, b) => a.start - b.start).map((n) => ({ ...n, scope: scopes.nesting.innermost(n.start) })) } : {}),
+    path, lang: rules.lang, pkg, ...(facade ? { facade } : {}),
+    imports: importList.map((i) => i.entry),
+    defs: defEntries, refs: refEntries, exprs: exprEntries, scopes: scopes.entries, problems,
+  };
+}
+
+/** Runs the query and sorts each match's captures into what they say: independent captures as they come, the primary one by its kind. */
+function captureMatches(root: Node, query: Query, timeLimitMs: number): Captured {
+  const captured: Captured = {
+    defs: new Map(), aux: new Map(), refs: new Map(), exprs: new Map(), codeScopes: [], memberBodies: new Set(),
+    ignored: [], ignoredNodes: new Set(), headers: [], imports: new Map(), pkg: '', narrows: [],
+  };
   const captures = new Map<string, Node>();
   const deadline = performance.now() + timeLimitMs;
   let late = false;
@@ -143,103 +218,119 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
     for (const capture of match.captures) {
       const name = capture.name;
       const role = roleOf(name);
-      if (role === SCOPE) codeScopes.push({ start: capture.node.startIndex, end: capture.node.endIndex });
-      else if (role === MEMBERS) memberBodies.add(`${capture.node.startIndex}:${capture.node.endIndex}`);
+      if (role === SCOPE) captured.codeScopes.push({ start: capture.node.startIndex, end: capture.node.endIndex });
+      else if (role === MEMBERS) captured.memberBodies.add(`${capture.node.startIndex}:${capture.node.endIndex}`);
       else if (role === IGNORE) {
-        ignoredNodes.add(capture.node.id);
-        ignored.push({ start: capture.node.startIndex, end: capture.node.endIndex });
-      } else if (role === HEADER) headers.push({ start: capture.node.startIndex, end: capture.node.endIndex });
-      else if (role === PACKAGE) pkg = capture.node.text.replace(/\s+/g, '');
-      else if (role === FACADE) facade = capture.node.text;
+        captured.ignoredNodes.add(capture.node.id);
+        captured.ignored.push({ start: capture.node.startIndex, end: capture.node.endIndex });
+      } else if (role === HEADER) captured.headers.push({ start: capture.node.startIndex, end: capture.node.endIndex });
+      else if (role === PACKAGE) captured.pkg = capture.node.text.replace(/\s+/g, '');
+      else if (role === FACADE) captured.facade = capture.node.text;
       else if (role > primaryRank) {
         primary = capture;
         primaryRank = role;
       }
       captures.set(name, capture.node);
     }
-    if (!primary) continue;
-    const node = primary.node;
-    const name = primary.name;
-    if (name.startsWith('definition.')) {
-      const nameNode = captures.get('name');
-      const key = `${node.id}:${nameNode?.id ?? ''}`;
-      const previous = defs.get(key);
-      const flags = new Set<string>(previous?.flags);
-      if (captures.has('varargs')) flags.add('varargs');
-      if (captures.has('iterates')) flags.add('iterates');
-      if (!previous || previous.pattern <= match.patternIndex) {
-        defs.set(key, { node, name: nameNode, kind: name.slice('definition.'.length) as SymbolKind, pattern: match.patternIndex, flags });
-      } else {
-        previous.flags = flags;
-      }
-      mergeAux(aux, node.id, captures);
-    } else if (name === 'declaration') {
-      mergeAux(aux, node.id, captures);
-    } else if (name.startsWith('reference.')) {
-      const nameNode = captures.get('name');
-      if (!nameNode) continue;
-      const previous = refs.get(nameNode.id);
-      if (previous && previous.pattern > match.patternIndex) continue;
-      const ref: RawRef = {
-        node, name: nameNode, role: name.slice('reference.'.length) as Role, pattern: match.patternIndex,
-        receiver: captures.get('receiver'), arguments: captures.get('arguments'), argument: captures.get('argument'), type: captures.get('type'),
-        superclass: captures.has('superclass'), caseLabel: captures.has('case'),
-      };
-      refs.set(nameNode.id, ref);
-    } else if (name === 'import') {
-      const path = captures.get('import.path');
-      if (!path) continue;
-      const previous = imports.get(node.id);
-      if (previous && previous.pattern > match.patternIndex) continue;
-      imports.set(node.id, {
-        node, pattern: match.patternIndex,
-        entry: {
-          path: path.text.replace(/\s+/g, ''),
-          wildcard: captures.has('import.wildcard'),
-          static: captures.has('import.static'),
-          ...(captures.has('import.alias') ? { alias: captures.get('import.alias')!.text } : {}),
-        },
-      });
-    } else if (name.startsWith('literal.')) {
-      exprs.set(node.id, { form: 'literal', type: name.slice('literal.'.length) });
-    } else if (name === 'this') {
-      exprs.set(node.id, { form: 'this', node, qualifier: captures.get('receiver') });
-    } else if (name === 'super') {
-      exprs.set(node.id, { form: 'super', node });
-    } else if (name === 'cast') {
-      const type = captures.get('type');
-      if (type) exprs.set(node.id, { form: 'cast', node, type });
-    } else if (name === 'arithmetic' && !captures.has('value') && node.childForFieldName('left')) {
-      const operator = node.childForFieldName('operator')?.type ?? '';
-      const left = node.childForFieldName('left');
-      const right = node.childForFieldName('right');
-      if (COMPARISONS.has(operator)) exprs.set(node.id, { form: 'literal', type: 'boolean' });
-      else if (left && right) exprs.set(node.id, { form: 'arithmetic', operands: SHIFTS.has(operator) ? [left] : [left, right] });
-    } else if (name === 'arithmetic') {
-      const operand = captures.get('value');
-      const previous = exprs.get(node.id);
-      if (operand && previous?.form === 'arithmetic') previous.operands.push(operand);
-      else if (operand) exprs.set(node.id, { form: 'arithmetic', operands: [operand] });
-    } else if (name === 'narrow' || name === 'narrow.after') {
-      const variable = captures.get('narrow.name');
-      const type = captures.get('type');
-      const end = name === 'narrow' ? node.endIndex : node.parent?.endIndex;
-      if (variable && type && end !== undefined) narrows.push({ name: variable.text, type: squash(type.text), start: name === 'narrow' ? node.startIndex : node.endIndex, end, scope: -1 });
-    } else if (name === 'lambda') {
-      exprs.set(node.id, { form: 'lambda', node });
-    } else if (name === 'parens' || name === 'element') {
-      const value = captures.get('value');
-      if (value) exprs.set(node.id, { form: name, value });
-    }
+    if (primary) capturePrimary(captured, primary, captures, match.patternIndex);
   }
+  return captured;
+}
 
-  const positions = new Positions(text);
+/** A match's primary capture: a definition, declaration, reference or import (the last pattern wins), else an expression form. */
+function capturePrimary(captured: Captured, primary: QueryCapture, captures: Map<string, Node>, patternIndex: number): void {
+  const { defs, aux, refs, imports } = captured;
+  const node = primary.node;
+  const name = primary.name;
+  if (name.startsWith('definition.')) {
+    const nameNode = captures.get('name');
+    const key = `${node.id}:${nameNode?.id ?? ''}`;
+    const previous = defs.get(key);
+    const flags = new Set<string>(previous?.flags);
+    if (captures.has('varargs')) flags.add('varargs');
+    if (captures.has('iterates')) flags.add('iterates');
+    if (!previous || previous.pattern <= patternIndex) {
+      defs.set(key, { node, name: nameNode, kind: name.slice('definition.'.length) as SymbolKind, pattern: patternIndex, flags });
+    } else {
+      previous.flags = flags;
+    }
+    mergeAux(aux, node.id, captures);
+  } else if (name === 'declaration') {
+    mergeAux(aux, node.id, captures);
+  } else if (name.startsWith('reference.')) {
+    const nameNode = captures.get('name');
+    if (!nameNode) return;
+    const previous = refs.get(nameNode.id);
+    if (previous && previous.pattern > patternIndex) return;
+    const ref: RawRef = {
+      node, name: nameNode, role: name.slice('reference.'.length) as Role, pattern: patternIndex,
+      receiver: captures.get('receiver'), arguments: captures.get('arguments'), argument: captures.get('argument'), type: captures.get('type'),
+      superclass: captures.has('superclass'), caseLabel: captures.has('case'),
+    };
+    refs.set(nameNode.id, ref);
+  } else if (name === 'import') {
+    const path = captures.get('import.path');
+    if (!path) return;
+    const previous = imports.get(node.id);
+    if (previous && previous.pattern > patternIndex) return;
+    imports.set(node.id, {
+      node, pattern: patternIndex,
+      entry: {
+        path: path.text.replace(/\s+/g, ''),
+        wildcard: captures.has('import.wildcard'),
+        static: captures.has('import.static'),
+        ...(captures.has('import.alias') ? { alias: captures.get('import.alias')!.text } : {}),
+      },
+    });
+  } else {
+    captureExpression(captured, name, node, captures);
+  }
+}
 
-  // Definitions, in document order; a declaration captured both with and without a name (a
-  // companion object) is the named one.
+/** The expression forms type resolution can follow (literals, this, casts, arithmetic, …) and Kotlin's smart casts. */
+function captureExpression(captured: Captured, name: string, node: Node, captures: Map<string, Node>): void {
+  const { exprs, narrows } = captured;
+  if (name.startsWith('literal.')) {
+    exprs.set(node.id, { form: 'literal', type: name.slice('literal.'.length) });
+  } else if (name === 'this') {
+    exprs.set(node.id, { form: 'this', node, qualifier: captures.get('receiver') });
+  } else if (name === 'super') {
+    exprs.set(node.id, { form: 'super', node });
+  } else if (name === 'cast') {
+    const type = captures.get('type');
+    if (type) exprs.set(node.id, { form: 'cast', node, type });
+  } else if (name === 'arithmetic' && !captures.has('value') && node.childForFieldName('left')) {
+    const operator = node.childForFieldName('operator')?.type ?? '';
+    const left = node.childForFieldName('left');
+    const right = node.childForFieldName('right');
+    if (COMPARISONS.has(operator)) exprs.set(node.id, { form: 'literal', type: 'boolean' });
+    else if (left && right) exprs.set(node.id, { form: 'arithmetic', operands: SHIFTS.has(operator) ? [left] : [left, right] });
+  } else if (name === 'arithmetic') {
+    const operand = captures.get('value');
+    const previous = exprs.get(node.id);
+    if (operand && previous?.form === 'arithmetic') previous.operands.push(operand);
+    else if (operand) exprs.set(node.id, { form: 'arithmetic', operands: [operand] });
+  } else if (name === 'narrow' || name === 'narrow.after') {
+    const variable = captures.get('narrow.name');
+    const type = captures.get('type');
+    const end = name === 'narrow' ? node.endIndex : node.parent?.endIndex;
+    if (variable && type && end !== undefined) narrows.push({ name: variable.text, type: squash(type.text), start: name === 'narrow' ? node.startIndex : node.endIndex, end, scope: -1 });
+  } else if (name === 'lambda') {
+    exprs.set(node.id, { form: 'lambda', node });
+  } else if (name === 'parens' || name === 'element') {
+    const value = captures.get('value');
+    if (value) exprs.set(node.id, { form: name, value });
+  }
+}
+
+/**
+ * Definitions, in document order; a declaration captured both with and without a name (a
+ * companion object) is the named one. `defNames`: the name nodes of definitions, which are no references.
+ */
+function definitionsOf(captured: Captured, positions: Positions): { rawDefs: RawDef[]; defEntries: DefEntry[]; defNames: Set<number> } {
   const named = new Set<number>();
-  for (const raw of defs.values()) if (raw.name) named.add(raw.node.id);
-  const rawDefs = [...defs.values()].filter((raw) => raw.name || !named.has(raw.node.id)).sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex
+  for (const raw of captured.defs.values()) if (raw.name) named.add(raw.node.id);
+  const rawDefs = [...captured.defs.values()].filter((raw) => raw.name || !named.has(raw.node.id)).sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex
     || (a.name?.startIndex ?? 0) - (b.name?.startIndex ?? 0));
   const defNames = new Set<number>();
   const defEntries: DefEntry[] = rawDefs.map((raw) => {
@@ -248,7 +339,7 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
     const start = raw.node.startIndex;
     const end = raw.node.endIndex;
     const at = raw.name ? positions.name(raw.name) : positions.point(raw.node);
-    const a = aux.get(raw.node.id);
+    const a = captured.aux.get(raw.node.id);
     const entry: DefEntry = {
       kind: raw.kind,
       name: raw.name ? wellFormed(nameNode.text) : '',
@@ -270,9 +361,14 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
     if (raw.flags.has('iterates')) entry.iterates = true;
     return entry;
   });
+  return { rawDefs, defEntries, defNames };
+}
 
-  // Scopes: code scopes from the query plus one per class- or function-like definition and per
-  // extension property (its getter's `this` is the receiver).
+/**
+ * Scopes: code scopes from the query plus one per class- or function-like definition and per
+ * extension property (its getter's `this` is the receiver).
+ */
+function scopesOf(defEntries: DefEntry[], captured: Captured): Scopes {
   const scopeEntries: ScopeEntry[] = [];
   const scopeByExtent = new Map<string, number>();
   defEntries.forEach((def, index) => {
@@ -281,8 +377,8 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
     scopeByExtent.set(`${def.start}:${def.end}`, scopeEntries.length);
     scopeEntries.push({ start: def.start, end: def.end, parent: -1, def: index, code: CALLABLE_KINDS.has(def.kind) });
   });
-  for (const scope of codeScopes) {
-    if (memberBodies.has(`${scope.start}:${scope.end}`)) continue;
+  for (const scope of captured.codeScopes) {
+    if (captured.memberBodies.has(`${scope.start}:${scope.end}`)) continue;
     const same = scopeByExtent.get(`${scope.start}:${scope.end}`);
     if (same !== undefined) {
       scopeEntries[same]!.code = true;
@@ -293,8 +389,12 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
   }
   const scopeNesting = new IntervalNesting(scopeEntries);
   scopeEntries.forEach((scope, i) => (scope.parent = scopeNesting.parents[i]!));
+  return { entries: scopeEntries, byExtent: scopeByExtent, nesting: scopeNesting };
+}
 
-  // Containers, declaring scopes and locality.
+/** Containers, declaring scopes and locality of the definitions; the definition that holds an offset's code (-1: none). */
+function placeDefinitions(defEntries: DefEntry[], scopes: Scopes): (offset: number) => number {
+  const { entries: scopeEntries, nesting: scopeNesting } = scopes;
   const defNesting = new IntervalNesting(defEntries);
   const holderIndex: number[] = [];
   defEntries.forEach((def, i) => {
@@ -315,27 +415,14 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
     if (def.kind === 'function' && def.parent >= 0 && TYPE_KINDS.has(defEntries[def.parent]!.kind) && !scopeEntries[def.scope]?.code) def.kind = 'method';
   }
   const holders = new IntervalNesting(holderIndex.map((i) => defEntries[i]!));
-  const ownerAt = (offset: number) => {
+  return (offset: number) => {
     const h = holders.innermost(offset);
     return h >= 0 ? holderIndex[h]! : -1;
   };
+}
 
-  // Signatures of what can be searched (locals are reached by position only).
-  rawDefs.forEach((raw, i) => {
-    const def = defEntries[i]!;
-    if (def.name && (!def.local || TYPE_KINDS.has(def.kind) || CALLABLE_KINDS.has(def.kind))) def.signature = signatureOf(raw.node, aux.get(raw.node.id), text, rules);
-  });
-
-  // References, in document order; definitions' names and ignored names are not references.
-  const ignoredRanges = mergeIntervals(ignored);
-  const headerRanges = mergeIntervals(headers);
-  const rawRefs = [...refs.values()]
-    .filter((ref) => !defNames.has(ref.name.id) && !ignoredNodes.has(ref.name.id) && intervalAt(ignoredRanges, ref.name.startIndex) < 0)
-    .sort((a, b) => a.name.startIndex - b.name.startIndex);
-  const importList = [...imports.values()].sort((a, b) => a.node.startIndex - b.node.startIndex);
-  const importRanges = importList.map(({ node }) => ({ start: node.startIndex, end: node.endIndex }));
-
-  // Expressions: every reference node is one, then the captured expression forms.
+/** Expressions: every reference node is one, then every unnamed definition, then the captured expression forms. */
+function expressionsOf(rawRefs: RawRef[], rawDefs: RawDef[], defEntries: DefEntry[], exprs: Map<number, RawExpr>, scopes: Scopes): { exprEntries: ExprEntry[]; exprOf: (node: Node | undefined) => number } {
   const exprIndex = new Map<number, number>();
   const exprEntries: ExprEntry[] = [];
   rawRefs.forEach((ref, i) => {
@@ -355,6 +442,7 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
     exprEntries.push({ form: 'literal', type: '' }); // placeholder, filled once every index is known
   }
   const exprOf = (node: Node | undefined): number => (node ? exprIndex.get(node.id) ?? -1 : -1);
+  const scopeNesting = scopes.nesting;
   for (const [raw, index] of pending) {
     switch (raw.form) {
       case 'literal':
@@ -377,55 +465,26 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
         exprEntries[index] = { form: 'arithmetic', operands: raw.operands.map(exprOf) };
         break;
       case 'lambda':
-        exprEntries[index] = { form: 'lambda', scope: scopeByExtent.get(`${raw.node.startIndex}:${raw.node.endIndex}`) ?? -1 };
+        exprEntries[index] = { form: 'lambda', scope: scopes.byExtent.get(`${raw.node.startIndex}:${raw.node.endIndex}`) ?? -1 };
         break;
       default:
         break;
     }
   }
-  rawDefs.forEach((raw, i) => {
-    const value = aux.get(raw.node.id)?.value;
-    if (value) defEntries[i]!.value = exprOf(value);
-  });
+  return { exprEntries, exprOf };
+}
 
-  const refEntries: RefEntry[] = rawRefs.map((raw) => {
-    const start = raw.name.startIndex;
-    const entry: RefEntry = {
-      role: raw.role,
-      name: raw.name.text,
-      ...positions.name(raw.name),
-      start,
-      scope: scopeNesting.innermost(start),
-      owner: ownerAt(start),
-      receiver: exprOf(raw.receiver),
-      importIndex: intervalAt(importRanges, start),
-    };
-    if (raw.role === 'inherit') entry.text = squash(raw.node.text);
-    else if (raw.role === 'new' && raw.type) entry.text = squash(raw.type.text);
-    if (raw.superclass) entry.superclass = true;
-    if (raw.caseLabel) entry.caseLabel = true;
-    if (intervalAt(headerRanges, start) >= 0) entry.header = true;
-    if (raw.arguments || raw.argument) {
-      const args: number[] = [];
-      if (raw.arguments) {
-        for (const child of raw.arguments.namedChildren) {
-          if (!child || child.isExtra) continue;
-          args.push(exprOf(rules.unwrapArgument ? rules.unwrapArgument(child) : child));
-        }
-      }
-      if (raw.argument) args.push(exprOf(raw.argument));
-      entry.args = args;
+/** A reference's arguments as expressions: those of its @arguments list, then the @argument outside it. */
+function argumentsOf(raw: RawRef, exprOf: (node: Node | undefined) => number, rules: ExtractionRules): number[] {
+  const args: number[] = [];
+  if (raw.arguments) {
+    for (const child of raw.arguments.namedChildren) {
+      if (!child || child.isExtra) continue;
+      args.push(exprOf(rules.unwrapArgument ? rules.unwrapArgument(child) : child));
     }
-    return entry;
-  });
-
-  const problems: ProblemRecord[] = root.hasError ? problemsOf(root, text, lineStarts(text)) : [];
-  return {
-    ...(narrows.length ? { narrowings: narrows.sort((a, b) => a.start - b.start).map((n) => ({ ...n, scope: scopeNesting.innermost(n.start) })) } : {}),
-    path, lang: rules.lang, pkg, ...(facade ? { facade } : {}),
-    imports: importList.map((i) => i.entry),
-    defs: defEntries, refs: refEntries, exprs: exprEntries, scopes: scopeEntries, problems,
-  };
+  }
+  if (raw.argument) args.push(exprOf(raw.argument));
+  return args;
 }
 
 // What a capture name is to a match: independent (scope, ignore, package), auxiliary (0), or a
