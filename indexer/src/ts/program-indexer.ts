@@ -41,6 +41,25 @@ interface OccurrenceOptions {
 
 type Occurrence = (node: ts.Node, key: string, kind: ReferenceKind, options?: OccurrenceOptions) => void;
 
+/** One file's walk: what it collected so far, and the node the last occurrence was at (its site, enclosing symbol, keys seen there). */
+interface FileWalk {
+  path: string;
+  sourceFile: ts.SourceFile;
+  table: DeclarationTable;
+  symIndex: Map<string, number>;
+  syms: string[];
+  occ: number[];
+  unresolved: UnresolvedName[];
+  contextualTypes: Map<ts.Node, ts.Type | undefined>;
+  patternTypes: Map<ts.Node, ts.Type>;
+  siteNode?: ts.Node;
+  site?: Site;
+  from?: string;
+  seenAtNode: Set<string>;
+  /** ProgramIndexer.occurrence for this walk, as the helpers that record definitions take it. */
+  occurrence: Occurrence;
+}
+
 export class ProgramIndexer {
   program!: ts.Program;
   private checker!: ts.TypeChecker;
@@ -169,142 +188,145 @@ export class ProgramIndexer {
     this.stage = 'the TypeScript checker';
     const problems = this.problems(sourceFile);
     this.stage = 'the symbol walk (TypeScript checker)';
-    const table = this.table(sourceFile);
-    const symIndex = new Map<string, number>();
-    const syms: string[] = [];
-    const occ: number[] = [];
-    const unresolved: UnresolvedName[] = [];
+    const walk: FileWalk = {
+      path, sourceFile, table: this.table(sourceFile),
+      symIndex: new Map(), syms: [], occ: [], unresolved: [],
+      contextualTypes: new Map(), patternTypes: new Map(), seenAtNode: new Set(),
+      occurrence: (node, key, kind, options) => this.occurrence(walk, node, key, kind, options),
+    };
+    this.visit(walk, sourceFile);
+    return { path, lang: languageOf(path), syms: walk.syms, occ: walk.occ, problems, unresolved: walk.unresolved };
+  }
+
+  /** Records that `node` is an occurrence of `key`: in the file's occurrences (once per node and key) and, unless a definition, as a reference from the enclosing symbol. */
+  private occurrence(walk: FileWalk, node: ts.Node, key: string, kind: ReferenceKind, { edge = true, lookup = true }: OccurrenceOptions = {}): void {
+    if (walk.siteNode !== node) {
+      walk.siteNode = node;
+      walk.site = siteOf(walk.sourceFile, walk.path, node);
+      walk.from = undefined;
+      walk.seenAtNode.clear();
+    }
+    if (walk.seenAtNode.has(key)) return;
+    walk.seenAtNode.add(key);
+    const site = walk.site!;
+    if (lookup) {
+      let index = walk.symIndex.get(key);
+      if (index === undefined) {
+        index = walk.syms.length;
+        walk.symIndex.set(key, index);
+        walk.syms.push(key);
+      }
+      pushOccurrence(walk.occ, { line: site.line, column: site.column, endLine: site.endLine, endColumn: site.endColumn, symbolIndex: index, kind });
+    }
+    if (kind === 'definition') return;
+    walk.from ??= this.enclosingKey(node, walk.table) ?? '';
+    const from = walk.from;
+    // Which overload a call chose: asked of the checker only where there is a call to resolve.
+    const decl = kind === 'call' || kind === 'new' ? this.resolvedDeclaration(node) : undefined;
+    this.collector.addReference(key, site, kind, from || undefined, 'exact', decl);
+    if (edge && from && (CALL_KINDS.has(kind) || (kind === 'jsx' && isCallingJsx(node) && CALLABLE_JSX.has(this.collector.symbols.get(key)!.info.kind)))) {
+      this.collector.addEdge(from, 'calls', key, site);
+    }
+  }
+
+  /** The occurrences of what `symbol` stands for: an alias's target, and the root symbols the checker gives for it. */
+  private symbolOccurrences(walk: FileWalk, node: ts.Node, symbol: ts.Symbol | undefined, kind: ReferenceKind): void {
+    if (!symbol) return;
+    for (const root of this.checker.getRootSymbols(resolveAlias(this.checker, symbol))) {
+      const key = this.keyOf(root);
+      if (key) walk.occurrence(node, key, kind);
+    }
+  }
+
+  private unresolvedAt(walk: FileWalk, node: ts.Node): void {
+    const { sourceFile, path } = walk;
+    // A name the parser made up to recover from an error (zero width) is no one's reference.
+    if (node.getStart(sourceFile) === node.getEnd()) return;
+    const at = siteOf(sourceFile, path, node);
+    const enclosing = this.enclosingKey(node, walk.table);
+    walk.unresolved.push({
+      name: node.getText(sourceFile), line: at.line, column: at.column, endLine: at.endLine, endColumn: at.endColumn, kind: referenceKind(node),
+      ...(enclosing ? { from: enclosing } : {}),
+    });
+  }
+
+  /** What a name is an occurrence of: the symbol at it, and the properties an object literal element or destructuring names there. */
+  private handleName(walk: FileWalk, node: ts.Identifier | ts.PrivateIdentifier | ts.StringLiteralLike | ts.NumericLiteral): void {
     const checker = this.checker;
-    const contextualTypes = new Map<ts.Node, ts.Type | undefined>();
-    const patternTypes = new Map<ts.Node, ts.Type>();
-    let siteNode: ts.Node | undefined;
-    let site: Site | undefined;
-    let from: string | undefined;
-    const seenAtNode = new Set<string>();
+    const element = objectLiteralElementOf(node);
+    const inPattern = element !== undefined && ts.isObjectLiteralExpression(element.parent) && isInAssignmentPattern(element.parent);
+    if (element && ts.isShorthandPropertyAssignment(element)) {
+      // `{ id }` is a use of the local `id` as well as a property.
+      const value = checker.getShorthandAssignmentValueSymbol(element);
+      this.symbolOccurrences(walk, node, value, inPattern ? 'write' : 'read');
+      if (!value && ts.isIdentifier(node) && !inPattern) this.unresolvedAt(walk, node);
+    }
+    if (element && inPattern) {
+      // `({ id } = order)` reads order.id; the literal declares nothing.
+      if (ts.isIdentifier(node)) this.symbolOccurrences(walk, node, checker.getPropertySymbolOfDestructuringAssignment(node), 'read');
+      return;
+    }
+    const contextual = element ? contextualProperties(checker, element, walk.contextualTypes) : [];
+    for (const property of contextual) this.symbolOccurrences(walk, node, property, 'write');
+    if (ts.isIdentifier(node)) this.symbolOccurrences(walk, node, bindingElementProperty(checker, node, walk.patternTypes), 'read');
 
-    const occurrence: Occurrence = (node, key, kind, { edge = true, lookup = true } = {}) => {
-      if (siteNode !== node) {
-        siteNode = node;
-        site = siteOf(sourceFile, path, node);
-        from = undefined;
-        seenAtNode.clear();
-      }
-      if (seenAtNode.has(key)) return;
-      seenAtNode.add(key);
-      if (lookup) {
-        let index = symIndex.get(key);
-        if (index === undefined) {
-          index = syms.length;
-          symIndex.set(key, index);
-          syms.push(key);
-        }
-        pushOccurrence(occ, { line: site!.line, column: site!.column, endLine: site!.endLine, endColumn: site!.endColumn, symbolIndex: index, kind });
-      }
-      if (kind === 'definition') return;
-      from ??= this.enclosingKey(node, table) ?? '';
-      // Which overload a call chose: asked of the checker only where there is a call to resolve.
-      const decl = kind === 'call' || kind === 'new' ? this.resolvedDeclaration(node) : undefined;
-      this.collector.addReference(key, site!, kind, from || undefined, 'exact', decl);
-      if (edge && from && (CALL_KINDS.has(kind) || (kind === 'jsx' && isCallingJsx(node) && CALLABLE_JSX.has(this.collector.symbols.get(key)!.info.kind)))) {
-        this.collector.addEdge(from, 'calls', key, site);
-      }
-    };
-    const symbolOccurrences = (node: ts.Node, symbol: ts.Symbol | undefined, kind: ReferenceKind) => {
-      if (!symbol) return;
-      for (const root of checker.getRootSymbols(resolveAlias(checker, symbol))) {
-        const key = this.keyOf(root);
-        if (key) occurrence(node, key, kind);
-      }
-    };
+    const symbol = checker.getSymbolAtLocation(node);
+    if (!symbol && !ts.isStringLiteralLike(node) && !ts.isNumericLiteral(node) && isUnresolvedReference(node)) this.unresolvedAt(walk, node);
+    if (!symbol || isCommonJsObject(node, symbol)) return;
+    const declaresAlias = (symbol.flags & ts.SymbolFlags.Alias) !== 0
+      && (symbol.declarations?.some((d) => declarationNameOf(d) === node) ?? false);
+    for (const root of checker.getRootSymbols(resolveAlias(checker, symbol))) {
+      const key = this.keyOf(root);
+      if (!key) continue;
+      const defines = root.declarations?.some((d) => declarationNameOf(d) === node) ?? false;
+      walk.occurrence(node, key, defines ? 'definition' : declaresAlias ? aliasKind(node) : referenceKind(node));
+      if (defines) this.overridesAll(key, contextual);
+    }
+  }
 
-    const unresolvedAt = (node: ts.Node) => {
-      // A name the parser made up to recover from an error (zero width) is no one's reference.
-      if (node.getStart(sourceFile) === node.getEnd()) return;
-      const at = siteOf(sourceFile, path, node);
-      const enclosing = this.enclosingKey(node, table);
-      unresolved.push({
-        name: node.getText(sourceFile), line: at.line, column: at.column, endLine: at.endLine, endColumn: at.endColumn, kind: referenceKind(node),
-        ...(enclosing ? { from: enclosing } : {}),
-      });
-    };
-
-    const handleName = (node: ts.Identifier | ts.PrivateIdentifier | ts.StringLiteralLike | ts.NumericLiteral) => {
-      const element = objectLiteralElementOf(node);
-      const inPattern = element !== undefined && ts.isObjectLiteralExpression(element.parent) && isInAssignmentPattern(element.parent);
-      if (element && ts.isShorthandPropertyAssignment(element)) {
-        // `{ id }` is a use of the local `id` as well as a property.
-        const value = checker.getShorthandAssignmentValueSymbol(element);
-        symbolOccurrences(node, value, inPattern ? 'write' : 'read');
-        if (!value && ts.isIdentifier(node) && !inPattern) unresolvedAt(node);
+  /** The walk over a file's nodes (and their JSDoc): names and literals are occurrences, declarations add edges. */
+  private visit(walk: FileWalk, node: ts.Node): void {
+    const { sourceFile, table, path, occurrence } = walk;
+    switch (node.kind) {
+      case ts.SyntaxKind.Identifier:
+      case ts.SyntaxKind.PrivateIdentifier:
+        // `@param`, `@type`: a tag's name says what the tag is, not what it is about.
+        if (!isJSDocTagName(node)) this.handleName(walk, node as ts.Identifier);
+        break;
+      case ts.SyntaxKind.StringLiteral:
+      case ts.SyntaxKind.NoSubstitutionTemplateLiteral:
+      case ts.SyntaxKind.NumericLiteral: {
+        const literal = node as ts.StringLiteralLike | ts.NumericLiteral;
+        const moduleKind = ts.isNumericLiteral(literal) ? undefined : moduleSpecifierKind(literal);
+        if (moduleKind) this.symbolOccurrences(walk, node, this.checker.getSymbolAtLocation(node), moduleKind);
+        else if (isPropertyNameLiteral(literal)) this.handleName(walk, literal);
+        break;
       }
-      if (element && inPattern) {
-        // `({ id } = order)` reads order.id; the literal declares nothing.
-        if (ts.isIdentifier(node)) symbolOccurrences(node, checker.getPropertySymbolOfDestructuringAssignment(node), 'read');
-        return;
-      }
-      const contextual = element ? contextualProperties(checker, element, contextualTypes) : [];
-      for (const property of contextual) symbolOccurrences(node, property, 'write');
-      if (ts.isIdentifier(node)) symbolOccurrences(node, bindingElementProperty(checker, node, patternTypes), 'read');
-
-      const symbol = checker.getSymbolAtLocation(node);
-      if (!symbol && !ts.isStringLiteralLike(node) && !ts.isNumericLiteral(node) && isUnresolvedReference(node)) unresolvedAt(node);
-      if (!symbol || isCommonJsObject(node, symbol)) return;
-      const declaresAlias = (symbol.flags & ts.SymbolFlags.Alias) !== 0
-        && (symbol.declarations?.some((d) => declarationNameOf(d) === node) ?? false);
-      for (const root of checker.getRootSymbols(resolveAlias(checker, symbol))) {
-        const key = this.keyOf(root);
-        if (!key) continue;
-        const defines = root.declarations?.some((d) => declarationNameOf(d) === node) ?? false;
-        occurrence(node, key, defines ? 'definition' : declaresAlias ? aliasKind(node) : referenceKind(node));
-        if (defines) this.overridesAll(key, contextual);
-      }
-    };
-
-    const visit = (node: ts.Node): void => {
-      switch (node.kind) {
-        case ts.SyntaxKind.Identifier:
-        case ts.SyntaxKind.PrivateIdentifier:
-          // `@param`, `@type`: a tag's name says what the tag is, not what it is about.
-          if (!isJSDocTagName(node)) handleName(node as ts.Identifier);
-          break;
-        case ts.SyntaxKind.StringLiteral:
-        case ts.SyntaxKind.NoSubstitutionTemplateLiteral:
-        case ts.SyntaxKind.NumericLiteral: {
-          const literal = node as ts.StringLiteralLike | ts.NumericLiteral;
-          const moduleKind = ts.isNumericLiteral(literal) ? undefined : moduleSpecifierKind(literal);
-          if (moduleKind) symbolOccurrences(node, checker.getSymbolAtLocation(node), moduleKind);
-          else if (isPropertyNameLiteral(literal)) handleName(literal);
-          break;
-        }
-        case ts.SyntaxKind.UnionType:
-          this.unionMembers(node as ts.UnionTypeNode, table);
-          break;
-        case ts.SyntaxKind.HeritageClause:
-          this.heritage(node as ts.HeritageClause, table, path);
-          break;
-        case ts.SyntaxKind.Constructor:
-          this.constructorDefinition(node as ts.ConstructorDeclaration, sourceFile, occurrence);
-          break;
-        case ts.SyntaxKind.ExportAssignment:
-        case ts.SyntaxKind.FunctionDeclaration:
-        case ts.SyntaxKind.ClassDeclaration:
-          this.defaultExportDefinition(node as ts.ExportAssignment | ts.FunctionDeclaration | ts.ClassDeclaration, sourceFile, occurrence);
-          break;
-      }
-      if (ts.isClassLike(node)) {
-        const jsDocImplements = isInJSFile(node) ? ts.getJSDocImplementsTags(node) : [];
-        if (jsDocImplements.length) this.inherits(node, 'implements', jsDocImplements.map((t) => t.class), table, path);
-      }
-      if (ts.isClassLike(node) || ts.isInterfaceDeclaration(node)) this.overrides(node, table);
-      ts.forEachChild(node, visit);
-      // JSDoc is not a child to ts.forEachChild: its types, @link targets and @param names are uses too.
-      const docs = (node as { jsDoc?: ts.JSDoc[] }).jsDoc;
-      if (docs) for (const doc of docs) visit(doc);
-      if (ts.isNewExpression(node) || ts.isCallExpression(node)) this.constructorCall(node, occurrence);
-    };
-    visit(sourceFile);
-
-    return { path, lang: languageOf(path), syms, occ, problems, unresolved };
+      case ts.SyntaxKind.UnionType:
+        this.unionMembers(node as ts.UnionTypeNode, table);
+        break;
+      case ts.SyntaxKind.HeritageClause:
+        this.heritage(node as ts.HeritageClause, table, path);
+        break;
+      case ts.SyntaxKind.Constructor:
+        this.constructorDefinition(node as ts.ConstructorDeclaration, sourceFile, occurrence);
+        break;
+      case ts.SyntaxKind.ExportAssignment:
+      case ts.SyntaxKind.FunctionDeclaration:
+      case ts.SyntaxKind.ClassDeclaration:
+        this.defaultExportDefinition(node as ts.ExportAssignment | ts.FunctionDeclaration | ts.ClassDeclaration, sourceFile, occurrence);
+        break;
+    }
+    if (ts.isClassLike(node)) {
+      const jsDocImplements = isInJSFile(node) ? ts.getJSDocImplementsTags(node) : [];
+      if (jsDocImplements.length) this.inherits(node, 'implements', jsDocImplements.map((t) => t.class), table, path);
+    }
+    if (ts.isClassLike(node) || ts.isInterfaceDeclaration(node)) this.overrides(node, table);
+    ts.forEachChild(node, (child) => this.visit(walk, child));
+    // JSDoc is not a child to ts.forEachChild: its types, @link targets and @param names are uses too.
+    const docs = (node as { jsDoc?: ts.JSDoc[] }).jsDoc;
+    if (docs) for (const doc of docs) this.visit(walk, doc);
+    if (ts.isNewExpression(node) || ts.isCallExpression(node)) this.constructorCall(node, occurrence);
   }
 
   private problems(sourceFile: ts.SourceFile): ProblemRecord[] {
