@@ -49,6 +49,29 @@ export async function collectGarbage(store: ObjectStore, options: GcOptions): Pr
   };
 
   log(`listing ${REPOS_PREFIX} in ${store.description}`);
+  const repos = await listRepos(store);
+
+  if (options.refMaxAgeMs !== undefined) {
+    const stale = staleRefs(repos, options.refMaxAgeMs, options.refGlobs, now, summary);
+    log(`${options.dryRun ? 'would delete' : 'deleting'} ${stale.length} refs matching ${(options.refGlobs ?? ['pull/**']).join(', ')} older than ${Math.round(options.refMaxAgeMs / 86_400_000)} days`);
+    await remove(stale);
+  }
+
+  const liveShards = new Set<string>();
+  const deadManifests = await deadCommits(store, repos, young, liveShards, summary);
+  log(`${options.dryRun ? 'would delete' : 'deleting'} ${deadManifests.length} commits no ref points to; keeping ${summary.commitsKept}`);
+  await remove(deadManifests);
+
+  await addShardsOfNewManifests(store, repos, liveShards);
+  const deadShards = await deadShardsOf(store, liveShards, young, summary);
+  summary.shardsDeleted = deadShards.length;
+  log(`${options.dryRun ? 'would delete' : 'deleting'} ${deadShards.length} shards no manifest uses (${formatBytes(summary.bytesFreed)}); keeping ${summary.shardsKept}`);
+  await remove(deadShards);
+  return summary;
+}
+
+/** Every repository's records (repo.json, refs) and manifests, as one listing of the bucket finds them. */
+async function listRepos(store: ObjectStore): Promise<Map<string, RepoState>> {
   const repos = new Map<string, RepoState>();
   const state = (repo: string) => {
     let found = repos.get(repo);
@@ -67,58 +90,66 @@ export async function collectGarbage(store: ObjectStore, options: GcOptions): Pr
       state(what.repo).manifests.set(what.commit, object);
     }
   }
+  return repos;
+}
 
-  // Refs past their age, except a default ref: it is what a call without a commit answers.
-  if (options.refMaxAgeMs !== undefined) {
-    const stale: string[] = [];
-    const expires = pathFilter(options.refGlobs ?? ['pull/**']);
-    for (const [repo, { defaultRef, refs }] of repos) {
-      for (const [ref, { key, record }] of refs) {
-        const age = now - Date.parse(record.updatedAt);
-        if (ref !== defaultRef && expires(ref) && Number.isFinite(age) && age > options.refMaxAgeMs) {
-          stale.push(key);
-          refs.delete(ref);
-          summary.refsDeleted.push(`${repo}@${ref}`);
-        }
+/**
+ * The keys of the refs past their age among those `globs` match, except a default ref: it is what
+ * a call without a commit answers. They leave `repos` and are counted in the summary.
+ */
+function staleRefs(repos: Map<string, RepoState>, maxAgeMs: number, globs: string[] | undefined, now: number, summary: GcSummary): string[] {
+  const stale: string[] = [];
+  const expires = pathFilter(globs ?? ['pull/**']);
+  for (const [repo, { defaultRef, refs }] of repos) {
+    for (const [ref, { key, record }] of refs) {
+      const age = now - Date.parse(record.updatedAt);
+      if (ref !== defaultRef && expires(ref) && Number.isFinite(age) && age > maxAgeMs) {
+        stale.push(key);
+        refs.delete(ref);
+        summary.refsDeleted.push(`${repo}@${ref}`);
       }
     }
-    log(`${options.dryRun ? 'would delete' : 'deleting'} ${stale.length} refs matching ${(options.refGlobs ?? ['pull/**']).join(', ')} older than ${Math.round(options.refMaxAgeMs / 86_400_000)} days`);
-    await remove(stale);
   }
+  return stale;
+}
 
-  // Live: what a ref or the default head points at, and anything too young to judge. The records'
-  // manifest copies count as manifests: a reader can answer from them.
-  const liveShards = new Set<string>();
-  const addShards = (text: string, where: string) => {
-    for (const entry of Object.values(parseManifest(text, where).shards)) liveShards.add(entry.sha256);
-  };
+/**
+ * The manifests of the commits no ref or default head points at and old enough to judge; the
+ * shards of the others (and of the records' manifest copies, which a reader can answer from) are
+ * added to `liveShards`.
+ */
+async function deadCommits(store: ObjectStore, repos: Map<string, RepoState>, young: (object: StoredObject) => boolean, liveShards: Set<string>, summary: GcSummary): Promise<string[]> {
   const deadManifests: string[] = [];
   for (const [repo, { head, refs, manifests }] of repos) {
     const records = [...refs.values()].map((r) => r.record).concat(head ? [head] : []);
     const pointed = new Set(records.map((record) => record.commit));
-    for (const record of records) if (record.manifest !== undefined) addShards(record.manifest, `a ref record of ${repo}`);
+    for (const record of records) if (record.manifest !== undefined) addShards(liveShards, record.manifest, `a ref record of ${repo}`);
     for (const [commit, object] of manifests) {
       if (pointed.has(commit) || young(object)) {
         summary.commitsKept++;
         const text = await store.getText(object.key);
-        if (text !== null) addShards(text, object.key);
+        if (text !== null) addShards(liveShards, text, object.key);
       } else {
         deadManifests.push(object.key);
         summary.commitsDeleted.push(`${repo}@${commit}`);
       }
     }
   }
-  log(`${options.dryRun ? 'would delete' : 'deleting'} ${deadManifests.length} commits no ref points to; keeping ${summary.commitsKept}`);
-  await remove(deadManifests);
+  return deadManifests;
+}
 
-  // Manifests written since the first listing belong to publishes in progress: their shards stay.
+/** Manifests written since the first listing belong to publishes in progress: their shards stay. */
+async function addShardsOfNewManifests(store: ObjectStore, repos: Map<string, RepoState>, liveShards: Set<string>): Promise<void> {
   const seen = new Set([...repos.values()].flatMap((repo) => [...repo.manifests.values()].map((m) => m.key)));
   for await (const object of store.list(REPOS_PREFIX)) {
     if (objectOfKey(object.key)?.kind !== 'manifest' || seen.has(object.key)) continue;
     const text = await store.getText(object.key);
-    if (text !== null) addShards(text, object.key);
+    if (text !== null) addShards(liveShards, text, object.key);
   }
+}
 
+/** The shard objects neither live nor too young to judge; kept and freed counted in the summary. */
+async function deadShardsOf(store: ObjectStore, liveShards: Set<string>, young: (object: StoredObject) => boolean, summary: GcSummary): Promise<string[]> {
   const deadShards: string[] = [];
   for await (const object of store.list(SHARDS_PREFIX)) {
     const what = objectOfKey(object.key);
@@ -130,8 +161,9 @@ export async function collectGarbage(store: ObjectStore, options: GcOptions): Pr
       summary.bytesFreed += object.size;
     }
   }
-  summary.shardsDeleted = deadShards.length;
-  log(`${options.dryRun ? 'would delete' : 'deleting'} ${deadShards.length} shards no manifest uses (${formatBytes(summary.bytesFreed)}); keeping ${summary.shardsKept}`);
-  await remove(deadShards);
-  return summary;
+  return deadShards;
+}
+
+function addShards(liveShards: Set<string>, text: string, where: string): void {
+  for (const entry of Object.values(parseManifest(text, where).shards)) liveShards.add(entry.sha256);
 }
