@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // machine: allow minutes, and run files one at a time so they do not fight over CPU.
 export default defineConfig({
   test: {
-    include: ['e2e/**/*.test.ts', 'bench/**/*.test.ts'],
+    include: ['e2e/**/*.test.ts', 'bench/**/*.test.ts', 'architecture/**/*.test.ts'],
     testTimeout: 180_000,
     hookTimeout: 180_000,
     fileParallelism: false,
