@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openWranglerStore, type ObjectStore } from '../src/publish/object-store.ts';
-import { DEFAULT_CONFIG } from '../src/publish/store-options.ts';
+import { defaultConfigPath } from '../src/publish/store-options.ts';
 
 const IMPLEMENTATIONS: { name: string; open: (scratch: string) => Promise<ObjectStore> }[] = [
-  { name: 'wrangler local R2', open: (scratch) => openWranglerStore({ configPath: DEFAULT_CONFIG, local: true, persistTo: join(scratch, 'state') }) },
+  { name: 'wrangler local R2', open: (scratch) => openWranglerStore({ configPath: defaultConfigPath()!, local: true, persistTo: join(scratch, 'state') }) },
 ];
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

@@ -21,9 +21,8 @@ export const PUBLISH_USAGE = `usage: indexer publish [--out DIR] [--repo-name ow
   --local            write to wrangler's local R2, the storage \`wrangler dev\` serves, instead of the real bucket
   --persist-to DIR   with --local: wrangler's persistence directory (default: <config dir>/.wrangler/state, as \`wrangler dev\`)
   --config PATH      the Sextant worker's wrangler config, whose R2 binding INDEX names the bucket
-                     (default: workers/mcp/wrangler.jsonc of this repository)`;
-
-/** The worker config of this monorepo: the publisher and the worker ship together. */
+                     (default: workers/mcp/wrangler.jsonc in the current directory or the nearest one above it
+                     that has it, as inside a Sextant checkout)`;
 
 export interface PublishIo {
   out: (line: string) => void;
