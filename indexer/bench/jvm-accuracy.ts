@@ -14,7 +14,7 @@ import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
-import { formatSymbolId, SextantError, shortCommit } from '@sextant/format';
+import { cliLine, formatSymbolId, SextantError, shortCommit } from '@sextant/format';
 import { findReferences, gotoDefinition, IndexReader, nameEntry, ShardCache, type NameEntry } from '@sextant/query';
 import { DirShardSource } from '@sextant/query/node';
 import { buildIndex } from '../src/build-command.ts';
@@ -320,13 +320,13 @@ async function main(argv: string[]): Promise<number> {
   const wanted = values.corpus ? values.corpus.split(',') : corpora.map((c) => c.id);
   const unknown = wanted.filter((id) => !corpora.some((c) => c.id === id));
   if (unknown.length) {
-    process.stderr.write(`error: unknown corpus ${unknown.join(', ')}. To fix this, pick from ${corpora.map((c) => c.id).join(', ')}.\n`);
+    process.stderr.write(`${cliLine(new SextantError('INVALID_ARGUMENT', `unknown corpus ${unknown.join(', ')}.`, `Pick from ${corpora.map((c) => c.id).join(', ')}.`))}\n`);
     return 2;
   }
   const oracles = new Set(values.oracles.split(',') as OracleName[]);
   const badOracle = [...oracles].filter((o) => o !== 'javac' && o !== 'kotlinc');
   if (badOracle.length) {
-    process.stderr.write(`error: unknown oracle ${badOracle.join(', ')}. To fix this, pick from javac, kotlinc.\n${USAGE}\n`);
+    process.stderr.write(`${cliLine(new SextantError('INVALID_ARGUMENT', `unknown oracle ${badOracle.join(', ')}.`, 'Pick from javac, kotlinc.'))}\n${USAGE}\n`);
     return 2;
   }
   const options = { sample: positiveOption(values.sample, '--sample', USAGE), seed: Number(values.seed), oracles, reuseIndex: values['reuse-index'] };

@@ -16,7 +16,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { writeFile } from 'node:fs/promises';
 import { ts } from 'ts-morph';
-import { formatSymbolId, TS_JS_EXTENSIONS, type NameShard } from '@sextant/format';
+import { cliLine, formatSymbolId, SextantError, TS_JS_EXTENSIONS, type NameShard } from '@sextant/format';
 import { findReferences, IndexReader, nameEntry, ShardCache, type NameEntry } from '@sextant/query';
 import { DirShardSource } from '@sextant/query/node';
 import { listTrackedFiles, readBlobs } from '../src/git/git-snapshot.ts';
@@ -385,7 +385,7 @@ async function main(argv: string[]): Promise<number> {
     strict: true,
   });
   if (!values.repo || !values.index) {
-    process.stderr.write('error: --repo and --index are required. To fix this, pass the corpus repository and the index built from it.\n');
+    process.stderr.write(`${cliLine(new SextantError('INVALID_ARGUMENT', '--repo and --index are required.', 'Pass the corpus repository and the index built from it.'))}\n`);
     return 2;
   }
   const report = await measureReferenceAccuracy({

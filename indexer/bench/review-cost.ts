@@ -11,6 +11,7 @@ import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { cliLine, SextantError } from '@sextant/format';
 import { READ_TOOLS, type ToolDefinition } from '@sextant/mcp';
 import { prepareVersionPair, REVIEW_TARGETS, sourceFingerprint, VERSION_PAIRS, type FileChanges } from './corpora.ts';
 import { ensureIndex } from './review-builds.ts';
@@ -61,7 +62,7 @@ async function main(): Promise<number> {
   const warmRuns = positive(values.warm, '--warm');
   const tools = ['diff_symbols', 'change_impact'].map((name) => READ_TOOLS.find((t) => t.name === name));
   if (tools.some((t) => !t)) {
-    console.error('error: the MCP tools diff_symbols and change_impact are not in READ_TOOLS yet. To fix this, run the bench on a tree that has them (packages/mcp/src/registry.ts).');
+    console.error(cliLine(new SextantError('INVALID_ARGUMENT', 'the MCP tools diff_symbols and change_impact are not in READ_TOOLS yet.', 'Run the bench on a tree that has them (packages/mcp/src/registry.ts).')));
     return 2;
   }
   const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)} load ${loadavg().map((l) => l.toFixed(2)).join(' ')}] ${line}`);
@@ -71,7 +72,7 @@ async function main(): Promise<number> {
   for (const id of values.pairs.split(',')) {
     const spec = VERSION_PAIRS.find((p) => p.id === id);
     if (!spec) {
-      console.error(`error: unknown pair "${id}". To fix this, use one of ${VERSION_PAIRS.map((p) => p.id).join(', ')}.`);
+      console.error(cliLine(new SextantError('INVALID_ARGUMENT', `unknown pair "${id}".`, `Use one of ${VERSION_PAIRS.map((p) => p.id).join(', ')}.`)));
       return 2;
     }
     const pair = await prepareVersionPair(spec, { cacheDir: join(BENCH_DIR, 'cache'), maxFileBytes: 1_000_000, log });

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { READ_TOOLS, type ToolDefinition } from '@sextant/mcp';
-import { shortCommit } from '@sextant/format';
+import { cliLine, SextantError, shortCommit } from '@sextant/format';
 import { CORPORA, prepareCorpus, sourceFingerprint } from './corpora.ts';
 import { build, commitMutant, ensureIndex } from './review-builds.ts';
 import { CompilerOracle, lineOf, newlines, type OracleDiagnostic } from './compiler-oracle.ts';
@@ -343,7 +343,7 @@ function positive(text: string, flag: string): number {
 }
 
 function usageError(message: string): number {
-  console.error(`error: ${message}. To fix this, see the usage below.\n${USAGE}`);
+  console.error(`${cliLine(new SextantError('INVALID_ARGUMENT', message, 'See the usage below.'))}\n${USAGE}`);
   return 2;
 }
 

@@ -11,7 +11,7 @@ import { loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { shortCommit } from '@sextant/format';
+import { cliLine, SextantError, shortCommit } from '@sextant/format';
 import { CORPORA, prepareCorpus, sourceFingerprint, type PreparedCorpus } from './corpora.ts';
 import { assertGnuTime, measure, type Measurement } from './measure-process.ts';
 
@@ -263,7 +263,7 @@ async function main(argv: string[]): Promise<number> {
   const runs = Number(values.runs);
   const maxFileBytes = Number(values['max-file-bytes']);
   if (unknown.length || badTools.length || !Number.isInteger(runs) || runs < 1 || !Number.isInteger(maxFileBytes) || maxFileBytes < 1) {
-    process.stderr.write(`error: bad arguments (${[...unknown, ...badTools].join(', ') || 'runs and --max-file-bytes must be positive integers'}). To fix this, see the usage.\n${USAGE}\n`);
+    process.stderr.write(`${cliLine(new SextantError('INVALID_ARGUMENT', `bad arguments (${[...unknown, ...badTools].join(', ') || 'runs and --max-file-bytes must be positive integers'}).`, 'See the usage.'))}\n${USAGE}\n`);
     return 2;
   }
   if (!values['no-timing']) assertGnuTime();

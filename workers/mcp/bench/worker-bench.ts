@@ -15,7 +15,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { sha256Hex, shortCommit } from '@sextant/format';
+import { cliLine, SextantError, sha256Hex, shortCommit } from '@sextant/format';
 import { prepareBenchCorpora, prepareReviewPairs, type BenchCorpus, type BenchPair } from './bench-corpora.ts';
 import { REVIEW_TARGETS } from '../../../indexer/bench/corpora.ts';
 import { BenchWorker } from './bench-worker-process.ts';
@@ -114,7 +114,7 @@ async function main(): Promise<number> {
   const onlyReview = values['only-review'];
   const reviewIds = values.review.split(',').filter(Boolean);
   if (onlyReview && reviewIds.length === 0) {
-    console.error(`error: --only-review needs --review PAIRS. To fix this, see the usage below.\n${USAGE}`);
+    console.error(`${cliLine(new SextantError('INVALID_ARGUMENT', '--only-review needs --review PAIRS.', 'See the usage below.'))}\n${USAGE}`);
     return 2;
   }
   const corpora = await prepareBenchCorpora({ root: ROOT, benchDir: BENCH_DIR, ids: onlyReview ? [] : values.corpus.split(','), log });
