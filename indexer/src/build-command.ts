@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ts } from 'ts-morph';
 import {
-  FORMAT_VERSION, lineHash, occurrencesOf, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type OutlineNode, type SkippedFile,
+  FORMAT_VERSION, occurrencesOf, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type OutlineNode, type SkippedFile,
 } from '@sextant/format';
 import { excludeSextantDir, isUnderSextantDir } from './git/git-exclude.ts';
 import { listTrackedFiles, readBlobs, resolveCommit, type SnapshotFile, type TrackedEntry } from './git/git-snapshot.ts';
@@ -184,7 +184,6 @@ function fileRecord(
       path: file.path,
       decls: declsOf({ path: file.path, text: file.text, syms: compiled.syms, outline }, symbols),
       unresolved: compiled.unresolved ? sortUnresolved(compiled.unresolved) : null,
-      lineHashes: lines.map(lineHash),
     },
   };
 }

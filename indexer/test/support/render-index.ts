@@ -75,7 +75,6 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
       out.push(`  decl ${d.qname} ${d.kind}${mods.length ? ` [${mods.join(' ')}]` : ''}${container} ${d.range.join(':')}${symbol}`
         + `${d.body ? ` body=${d.body.slice(0, 6)}` : ''}${d.doc ? ` doc=${d.doc.slice(0, 6)}` : ''}`);
     }
-    if (change && change.lineHashes.length !== lines.length) out.push(`  line hashes: ${change.lineHashes.length} for ${lines.length} lines`);
     if (!change || unresolvedCount(change) === null) out.push('  unresolved: not recorded');
     else {
       for (const { line, column, endLine, endColumn } of unresolvedOf(change)) {

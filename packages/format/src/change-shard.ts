@@ -1,8 +1,8 @@
 // Change shards: for the files of one path bucket, what comparing them across two commits needs
-// (ChangeRecord: declarations with their fingerprints, unresolved identifiers, a hash of each line),
-// apart from the file records. A file record carries every occurrence and the outline, and a text
-// shard the whole text; a change record is a small fraction of either, so diff_symbols reads only
-// the file table and these of the changed files. Each file is its own record, decoded when asked for.
+// (ChangeRecord: declarations with their fingerprints, unresolved identifiers), apart from the file
+// records and texts. A file record carries every occurrence and the outline; a change record is a
+// small fraction of it, so diff_symbols reads only the file table, these and the texts of the changed
+// files (their line diff). Each file is its own record, decoded when asked for.
 import { encodeShard } from './codec.ts';
 import { corrupt, PackedRecords, packRecords, type PackedRecordColumns } from './packed-records.ts';
 import { SYMBOL_KINDS, type ChangeRecord, type DeclRecord } from './records.ts';
@@ -17,25 +17,12 @@ type StoredDecl = [
   at: DeclRecord['at'], range: DeclRecord['range'], body: string, doc: string,
 ];
 
-/** decls, unresolved (null: not recorded), line hashes as 4-byte little-endian words. */
-type StoredChange = [decls: StoredDecl[], unresolved: Uint8Array | null, lineHashes: Uint8Array];
+/** decls, unresolved (null: not recorded). */
+type StoredChange = [decls: StoredDecl[], unresolved: Uint8Array | null];
 
 interface StoredChangeShard extends PackedRecordColumns {
-  v: 1;
+  v: 2;
   paths: string[];
-}
-
-/**
- * FNV-1a over a line's UTF-16 code units, 32 bits. Two different lines hash alike about once in
- * four billion pairs; a line diff over hashes then keeps such a pair as one unchanged line.
- */
-export function lineHash(line: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < line.length; i++) {
-    hash ^= line.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
 }
 
 /** What a writer builds: the bucket's files in path order. */
@@ -44,19 +31,13 @@ export interface ChangeShardData {
 }
 
 export function encodeChangeShard(data: ChangeShardData): Uint8Array {
-  const records = data.files.map((f): StoredChange => {
-    const hashes = new Uint8Array(f.lineHashes.length * 4);
-    const view = new DataView(hashes.buffer);
-    for (let i = 0; i < f.lineHashes.length; i++) view.setUint32(i * 4, f.lineHashes[i]!, true);
-    return [
-      f.decls.map((d): StoredDecl => [
-        d.key, d.name, SYMBOL_KINDS.indexOf(d.kind), d.qname, d.mods, d.signature ?? null, d.container, d.at, d.range, d.body, d.doc,
-      ]),
-      f.unresolved === null ? null : packInts(f.unresolved, UNRESOLVED_BASES),
-      hashes,
-    ];
-  });
-  const stored: StoredChangeShard = { v: 1, paths: data.files.map((f) => f.path), ...packRecords(records) };
+  const records = data.files.map((f): StoredChange => [
+    f.decls.map((d): StoredDecl => [
+      d.key, d.name, SYMBOL_KINDS.indexOf(d.kind), d.qname, d.mods, d.signature ?? null, d.container, d.at, d.range, d.body, d.doc,
+    ]),
+    f.unresolved === null ? null : packInts(f.unresolved, UNRESOLVED_BASES),
+  ]);
+  const stored: StoredChangeShard = { v: 2, paths: data.files.map((f) => f.path), ...packRecords(records) };
   return encodeShard(stored);
 }
 
@@ -67,9 +48,9 @@ export class ChangeShard {
 
   constructor(name: string, value: unknown) {
     const stored = value as StoredChangeShard;
-    if (typeof stored !== 'object' || stored === null || stored.v !== 1 || !Array.isArray(stored.paths)
+    if (typeof stored !== 'object' || stored === null || stored.v !== 2 || !Array.isArray(stored.paths)
       || !(stored.lengths instanceof Uint8Array) || !(stored.records instanceof Uint8Array)) {
-      throw corrupt(name, 'is not a version 1 change shard');
+      throw corrupt(name, 'is not a version 2 change shard');
     }
     this.name = name;
     this.paths = stored.paths;
@@ -86,14 +67,9 @@ export class ChangeShard {
   }
 
   private record(index: number): ChangeRecord {
-    const [decls, unresolved, hashes] = this.packed.get(index, 3) as StoredChange;
-    if (!Array.isArray(decls) || (unresolved !== null && !(unresolved instanceof Uint8Array)) || !(hashes instanceof Uint8Array) || hashes.length % 4 !== 0) {
-      throw corrupt(this.name, 'has a malformed record');
-    }
+    const [decls, unresolved] = this.packed.get(index, 2) as StoredChange;
+    if (!Array.isArray(decls) || (unresolved !== null && !(unresolved instanceof Uint8Array))) throw corrupt(this.name, 'has a malformed record');
     const name = this.name;
-    const lineHashes = new Uint32Array(hashes.length / 4);
-    const view = new DataView(hashes.buffer, hashes.byteOffset, hashes.byteLength);
-    for (let i = 0; i < lineHashes.length; i++) lineHashes[i] = view.getUint32(i * 4, true);
     let declList: DeclRecord[] | undefined;
     let unresolvedList: Int32Array | null | undefined;
     return {
@@ -105,7 +81,6 @@ export class ChangeShard {
         if (unresolvedList === undefined) unresolvedList = unresolved === null ? null : unpackInts(unresolved, UNRESOLVED_BASES, name);
         return unresolvedList;
       },
-      lineHashes,
     };
   }
 }

@@ -14,8 +14,9 @@ import type { Language } from './records.ts';
  * (unresolved-shard.ts), and with their reference kind in each file's change record.
  * 8: edges live in graph shards (graph-shard.ts), with what a walk says about each node, and no
  * longer in symbol records, which name their graph node instead.
+ * 9: change records hold no line hashes; a change set hashes the lines of the changed files' texts.
  */
-export const FORMAT_VERSION = 8;
+export const FORMAT_VERSION = 9;
 export const MANIFEST_FILE = 'manifest.json';
 /**
  * Next to manifest.json in an index directory: its sha256, as `sha256sum` prints it, so that the

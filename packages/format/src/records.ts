@@ -174,9 +174,9 @@ export interface DeclRecord {
 }
 
 /**
- * What comparing a file across two commits needs, apart from the file record (change-shard.ts): its
- * declarations, its unresolved identifiers and a hash of each line. Small, so that diff_symbols reads
- * these of the changed files and not their occurrences or texts.
+ * What comparing a file across two commits needs, apart from the file record and its text
+ * (change-shard.ts): its declarations and its unresolved identifiers. Small, so that diff_symbols reads
+ * these of the changed files and not their occurrences.
  */
 export interface ChangeRecord {
   path: string;
@@ -188,8 +188,6 @@ export interface ChangeRecord {
    * (then nobody knows whether there are any).
    */
   unresolved: IntList | null;
-  /** lineHash of each line (as splitLines splits the text), for a line diff without the text. */
-  lineHashes: Uint32Array | number[];
 }
 
 /** Stride of one entry in ChangeRecord.unresolved: line, column, endLine, endColumn, kind (index into REFERENCE_KINDS). */

@@ -101,9 +101,9 @@ describe('file and change record columns', () => {
   it('reads unresolved identifiers, and tells none recorded from not recorded', () => {
     const sites: UnresolvedFields[] = [{ line: 2, column: 3, endLine: 2, endColumn: 8, kind: 'call' }, { line: 5, column: 1, endLine: 6, endColumn: 1, kind: 'type' }];
     const bytes = encodeChangeShard({ files: [
-      { path: 'a.ts', decls: [], unresolved: unresolvedColumn(sites), lineHashes: [] },
-      { path: 'b.ts', decls: [], unresolved: null, lineHashes: [] },
-      { path: 'c.ts', decls: [], unresolved: [], lineHashes: [] },
+      { path: 'a.ts', decls: [], unresolved: unresolvedColumn(sites) },
+      { path: 'b.ts', decls: [], unresolved: null },
+      { path: 'c.ts', decls: [], unresolved: [] },
     ] });
     const shard = openShard<ChangeShard>('changes/000', bytes);
     expect(Array.from(unresolvedOf(shard.file('a.ts')!), ({ index: _, ...u }) => u)).toEqual(sites);

@@ -3,7 +3,7 @@
 // shape are INDEX_CORRUPT naming the shard, never a decoder exception or a wrong record.
 import { describe, expect, it } from 'vitest';
 import {
-  ChangeShard, decodeShard, encodeChangeShard, lineHash, encodeFileShard, encodeNameShard, encodeShard, encodeSymbolShard, FileShard, NameShard, packInts, TextShard, encodeTextShard,
+  ChangeShard, decodeShard, encodeChangeShard, encodeFileShard, encodeNameShard, encodeShard, encodeSymbolShard, FileShard, NameShard, packInts, TextShard, encodeTextShard,
   SymbolShard, unpackInts, type ChangeShardData, type DeltaBase, type FileShardData, type NameShardData, type SymbolRecord, type SymbolShardData,
 } from '../src/index.ts';
 import { openShard } from './support/open-shard.ts';
@@ -60,26 +60,19 @@ function changes(): ChangeShardData {
         { key: 'bbbbbbbbbbbbbbbb', name: 'submit', kind: 'method', qname: 'OrderService.submit', mods: 16, container: 0, at: [3, 3, 3, 9], range: [3, 3, 8, 4], body: '', doc: 'zyxwvtsrqpnmk' },
       ],
       unresolved: i === 0 ? [2, 5, 2, 8, 1, 70000, 1, 70000, 12, 3] : null,
-      lineHashes: ['', 'export class OrderService {', '\u{1F600}'].map(lineHash),
     })),
   };
 }
 
 describe('change shards', () => {
-  it('round-trip declarations, unresolved identifiers (or none recorded) and line hashes', () => {
+  it('round-trip declarations and unresolved identifiers (or none recorded)', () => {
     const data = changes();
     const shard = openShard<ChangeShard>('changes/0000', encodeChangeShard(data));
     expect(shard.paths).toEqual(['src/a.ts', 'src/ünïcødé/😀.ts']);
-    const plainChange = (c: unknown) => JSON.parse(JSON.stringify(c, (_, v) => (v instanceof Int32Array || v instanceof Uint32Array ? [...v] : v)));
+    const plainChange = (c: unknown) => JSON.parse(JSON.stringify(c, (_, v) => (v instanceof Int32Array ? [...v] : v)));
     expect([...shard.files()].map(plainChange)).toEqual(data.files.map(plainChange));
     expect(shard.file('src/ünïcødé/😀.ts')!.unresolved).toBeNull();
     expect(shard.file('src/missing.ts')).toBeUndefined();
-  });
-
-  it('hash lines into 32 bits, telling lines apart', () => {
-    const hashes = ['', ' ', 'a', 'b', 'ab', 'ba', 'export function f() {', 'export function g() {'].map(lineHash);
-    expect(new Set(hashes).size).toBe(hashes.length);
-    expect(hashes.every((h) => Number.isInteger(h) && h >= 0 && h < 2 ** 32)).toBe(true);
   });
 
   it('are INDEX_CORRUPT when a record or a declaration is malformed', () => {

@@ -18,11 +18,11 @@
 // What is left is `removed` and `added`. Locals and parameters are never changes of their own (the
 // indexer records no DeclRecord for them): they are their container's `body` or `signature`.
 import {
-  diffFileTables, FILE_FLAGS, formatSymbolId, lineHash, MODIFIERS, SextantError, shortCommit, type ChangeRecord, type DeclRecord, type FileTableChange, type FileTableEntry,
+  diffFileTables, FILE_FLAGS, formatSymbolId, MODIFIERS, SextantError, shortCommit, type ChangeRecord, type DeclRecord, type FileTableChange, type FileTableEntry,
   type Language, type SkippedFile,
 } from '@sextant/format';
 import type { IndexReader } from './index-reader.ts';
-import { LineDiff } from './line-diff.ts';
+import { LineDiff, lineHash, lineHashesOf } from './line-diff.ts';
 import type { SymbolSummary } from './results.ts';
 
 export const CHANGE_KINDS = ['added', 'removed', 'modified', 'renamed', 'moved'] as const;
@@ -88,10 +88,14 @@ interface ComparedIndexes {
   unanalysed: (SkippedFile | { path: string; reason: 'not-indexed'; detail: string })[];
 }
 
-/** One side of a changed file: its change record, with its language and classification from the file table. */
+/**
+ * One side of a changed file: its change record, with its language and classification from the file
+ * table and the lineHash of each of its lines (from its text: the line diff needs no more).
+ */
 export interface DeclFile extends ChangeRecord {
   lang: Language;
   flags: number;
+  lineHashes: Uint32Array;
 }
 
 export interface FileDelta {
@@ -115,7 +119,7 @@ export async function computeChangeSet(base: IndexReader, head: IndexReader): Pr
     // Roughly what it holds: the changed files' line hashes and declarations.
     let bytes = 4096;
     for (const delta of value.byPath.values()) {
-      for (const side of [delta.base, delta.head]) if (side) bytes += 8 * side.lineHashes.length + 256 * side.decls.length;
+      for (const side of [delta.base, delta.head]) if (side) bytes += 4 * side.lineHashes.length + 256 * side.decls.length;
     }
     return { value, bytes };
   });
@@ -125,17 +129,20 @@ export async function computeChangeSet(base: IndexReader, head: IndexReader): Pr
 async function compare(base: IndexReader, head: IndexReader): Promise<ComparedIndexes> {
   const [baseTable, headTable] = await Promise.all([base.fileTable(), head.fileTable()]);
   const fileChanges = diffFileTables(baseTable, headTable);
-  const indexed = (reader: IndexReader, entries: (FileTableEntry | undefined)[]) =>
-    reader.prefetch([...new Set(entries.filter((e) => e?.status === 'indexed').map((e) => reader.changeShardNameOf(e!.path)))]);
+  const indexed = (reader: IndexReader, entries: (FileTableEntry | undefined)[]) => {
+    const paths = entries.filter((e) => e?.status === 'indexed').map((e) => e!.path);
+    return reader.prefetch([...new Set(paths.flatMap((path) => [reader.changeShardNameOf(path), reader.textShardNameOf(path)]))]);
+  };
   await Promise.all([indexed(base, fileChanges.map((c) => c.base)), indexed(head, fileChanges.map((c) => c.head))]);
   const sideOf = async (reader: IndexReader, entry: FileTableEntry | undefined): Promise<DeclFile | undefined> => {
     if (entry?.status !== 'indexed' || !entry.lang) return undefined;
-    const record = await reader.change(entry.path);
-    if (!record) {
-      throw new SextantError('INDEX_CORRUPT', `The file table of ${reader.repo}@${shortCommit(reader.commit)} lists ${entry.path} as indexed, but its change shard does not hold it.`,
-        'Rebuild the index with `indexer build` (and publish it again).', { shard: reader.changeShardNameOf(entry.path) });
+    const [record, text] = await Promise.all([reader.change(entry.path), reader.text(entry.path)]);
+    const missing = !record ? reader.changeShardNameOf(entry.path) : text === undefined ? reader.textShardNameOf(entry.path) : undefined;
+    if (missing) {
+      throw new SextantError('INDEX_CORRUPT', `The file table of ${reader.repo}@${shortCommit(reader.commit)} lists ${entry.path} as indexed, but shard ${missing} does not hold it.`,
+        'Rebuild the index with `indexer build` (and publish it again).', { shard: missing });
     }
-    return { ...record, lang: entry.lang, flags: entry.flags };
+    return { ...record!, lang: entry.lang, flags: entry.flags, lineHashes: lineHashesOf(text!) };
   };
   const byPath = new Map<string, FileDelta>();
   const files: ChangedFile[] = [];

@@ -1,8 +1,27 @@
 // A line diff between two versions of one file (Myers' O(ND) algorithm after trimming the common
-// prefix and suffix), over the lines or over their hashes (ChangeRecord.lineHashes), kept as a map from base lines to head lines: how change tools carry a
+// prefix and suffix), over the lines or over their hashes (lineHash), kept as a map from base lines to head lines: how change tools carry a
 // position at the base commit (a reference to a removed symbol, a problem) to the head commit, and
 // tell which head lines a change touched. Positions that fall in a changed region have no image.
 import { splitLines } from '@sextant/format';
+
+/**
+ * FNV-1a over a line's UTF-16 code units, 32 bits: how a change set keeps the lines of the files it
+ * compares (4 bytes a line, not the text). Two different lines hash alike about once in four billion
+ * pairs; a line diff over hashes then keeps such a pair as one unchanged line.
+ */
+export function lineHash(line: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < line.length; i++) {
+    hash ^= line.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** lineHash of each line of a text, as splitLines splits it. */
+export function lineHashesOf(text: string): Uint32Array {
+  return Uint32Array.from(splitLines(text), lineHash);
+}
 
 /** Edit distance past which two texts are treated as replaced wholesale (bounds time and memory on unrelated texts). */
 const MAX_EDITS = 4000;

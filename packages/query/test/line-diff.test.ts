@@ -1,7 +1,7 @@
 // LineDiff against a brute-force LCS on small random texts: the matched lines must be a longest
 // common subsequence (Myers is optimal), and the map must send each kept base line to an equal head line.
 import { describe, expect, it } from 'vitest';
-import { LineDiff } from '../src/line-diff.ts';
+import { LineDiff, lineHash, lineHashesOf } from '../src/line-diff.ts';
 
 function lcsLength(a: string[], b: string[]): number {
   const table = Array.from({ length: a.length + 1 }, () => new Array<number>(b.length + 1).fill(0));
@@ -49,5 +49,26 @@ describe('LineDiff', () => {
     expect([1, 2, 3, 4, 5].map((l) => diff.touchedAt(l))).toEqual([false, true, false, true, false]);
     expect(diff.touchedWithin(3, 4)).toBe(true);
     expect(diff.touchedWithin(5, 5)).toBe(false);
+  });
+});
+
+describe('lineHash', () => {
+  it('hashes lines into 32 bits, telling lines apart', () => {
+    const hashes = ['', ' ', 'a', 'b', 'ab', 'ba', 'export function f() {', 'export function g() {'].map(lineHash);
+    expect(new Set(hashes).size).toBe(hashes.length);
+    expect(hashes.every((h) => Number.isInteger(h) && h >= 0 && h < 2 ** 32)).toBe(true);
+  });
+
+  it('hashes a text line by line as splitLines splits it, an empty text one empty line', () => {
+    expect([...lineHashesOf('a\r\nb\rc\u2028')]).toEqual(['a', 'b', 'c', ''].map(lineHash));
+    expect([...lineHashesOf('')]).toEqual([lineHash('')]);
+  });
+
+  it('diffs texts over their hashes as over their lines', () => {
+    const base = 'a\nb\nc\nd';
+    const head = 'a\nc\nx\nd\ne';
+    const overHashes = LineDiff.ofLines(lineHashesOf(base), lineHashesOf(head));
+    const overLines = LineDiff.of(base, head);
+    expect([overHashes.linesAdded, overHashes.linesRemoved]).toEqual([overLines.linesAdded, overLines.linesRemoved]);
   });
 });

@@ -7,7 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   CONFIDENCES, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, FILE_TABLE_SHARD, FORMAT_VERSION, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine, MODIFIERS, NAMES_SHARD, REFERENCE_KINDS,
-  base32, changeShardName, graphShardName, layoutGraph, encodeUnresolvedShard, unresolvedShardName, encodeChangeShard, lineHash, fileShardName, sha256Bytes, sha256Hex, symbolKey, symbolShardName, textShardName,
+  base32, changeShardName, graphShardName, layoutGraph, encodeUnresolvedShard, unresolvedShardName, encodeChangeShard, fileShardName, sha256Bytes, sha256Hex, symbolKey, symbolShardName, textShardName,
   type ChangeShardData, type FileShardData, type Manifest, type NameShardData, type SymbolShardData,
 } from '@sextant/format';
 
@@ -86,7 +86,7 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
   const changes: ChangeShardData = {
     files: [
       {
-        path: paths[0]!, lineHashes: [greetLine, ''].map(lineHash),
+        path: paths[0]!,
         decls: [{
           key: greetKey, name: fn, kind: 'function', qname: fn, mods: exported, signature: `function ${fn}(name: string): string`, container: -1,
           at: [1, 17, 1, 17 + fn.length], range: [1, 1, 1, greetLine.length + 1], body: base32(sha256Bytes(`{ return 'hello ' + name; }`), 13), doc: '',
@@ -94,7 +94,7 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
         unresolved: [],
       },
       {
-        path: paths[1]!, lineHashes: [mainLine, ''].map(lineHash),
+        path: paths[1]!,
         decls: [{
           key: mainKey, name: 'main', kind: 'function', qname: 'main', mods: 0, signature: 'function main(): void', container: -1,
           at: [1, 10, 1, 14], range: [1, 1, 1, mainLine.length + 1], body: base32(sha256Bytes(`{ ${fn}('world'); }`), 13), doc: '',

@@ -632,7 +632,7 @@ function closingNote(rows: Row[], handler: (s: Sample) => number): string {
   return [
     'Closing note (computed from this run):',
     `- A fresh isolate costs ${f(Math.min(...fixed))}-${f(Math.max(...fixed))} ms before any shard is decoded (index_status reads only the manifest): the first run of Sextant's code (the request's handling, the manifest's parse and check), plus, locally, the R2 and cache simulators in the same process.`,
-    `- Beyond that, cold CPU grows with the shard bytes a call decodes: about ${f(slope * 1048576)} ms per MiB fetched (least squares over the rows that read shards). The heaviest: ${worst.map((c) => `${c.row.label} on ${c.row.corpus} (${f(c.cpu)} ms, ${c.shards} shards, ${f(c.bytes / 1048576)} MiB)`).join('; ')}. A shard is inflated whole, then read through views that decode one record (a symbol, a file) when asked; a transitive walk reads graph shards only, at most 16 (format 8).`,
+    `- Beyond that, cold CPU grows with the shard bytes a call decodes: about ${f(slope * 1048576)} ms per MiB fetched (least squares over the rows that read shards). The heaviest: ${worst.map((c) => `${c.row.label} on ${c.row.corpus} (${f(c.cpu)} ms, ${c.shards} shards, ${f(c.bytes / 1048576)} MiB)`).join('; ')}. A shard is inflated whole, then read through views that decode one record (a symbol, a file) when asked; a transitive walk reads graph shards only, at most 16 (format 9).`,
     `- Warm p99 is typically ${f(warmRatio)}x warm p50: collections of a heap holding decoded shards (up to 32 MB of small objects), and the load average printed above.`,
   ].join('\n');
 }

@@ -12,7 +12,7 @@
 import {
   compareInReferenceOrder, defColumn, encodeFileShard, graphShardName, layoutGraph, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, FILE_TABLE_SHARD, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, pushOccurrence, refColumn, shortCommit,
   unresolvedColumn, fileShardName, impliedShardNames, recordsOf, previewOf, sha256Hex, siteClass, splitLines, symbolKey, symbolShardName, textShardName,
-  changeShardName, encodeChangeShard, lineHash, encodeUnresolvedShard, ShardLayout, unresolvedShardName, type UnresolvedSiteData, type ChangeRecord, type Confidence, type DeclRecord, type ExternalOrigin, type FileRecord, type FileTableEntry, type GraphNodeData, type Language, type Manifest, type NameShardData,
+  changeShardName, encodeChangeShard, encodeUnresolvedShard, ShardLayout, unresolvedShardName, type UnresolvedSiteData, type ChangeRecord, type Confidence, type DeclRecord, type ExternalOrigin, type FileRecord, type FileTableEntry, type GraphNodeData, type Language, type Manifest, type NameShardData,
   type OutlineNode, type PeerRecord, type ReferenceKind, type SkippedFile, type SymbolKind, type SymbolRecord,
 } from '@sextant/format';
 import { openShard } from '../../../format/test/support/open-shard.ts';
@@ -309,7 +309,7 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
       unresolvedPaths.set(file.path, { path: file.path, flags: file.flags ?? 0, lang: file.lang ?? languageOfPath(file.path) });
     }
     changes.push({
-      path: file.path, decls: file.decls ?? [], lineHashes: lines.map(lineHash),
+      path: file.path, decls: file.decls ?? [],
       unresolved: file.unresolved === undefined || file.unresolved === null ? null
         : unresolvedColumn(unresolved.sort((a, b) => a.line - b.line || a.column - b.column).map((u) => ({ ...u, endLine: u.line }))),
     });
