@@ -138,6 +138,7 @@ function symbolShard(
   const paths = new Set<string>();
   const peerKeys = new Set<string>();
   for (const s of symbols) {
+    if (s.info.container !== undefined) peerKeys.add(s.info.container);
     for (const d of s.info.defs) paths.add(d[0]);
     for (const r of s.refs) {
       paths.add(r.site.path);

@@ -1,16 +1,21 @@
 // Symbol shards: the symbols of one key bucket with their declarations and references, and the
 // peers (other symbols) those name; a symbol's edges are in the graph shards (graph-shard.ts), its
-// record names its node there. Stored so that a reader decodes only what one question
-// needs: the keys are one string searched in place, and each symbol is its own small MessagePack
-// record (references as delta varints) decoded when asked for. A cold worker answering about one
-// symbol pays for one record, not for the 500 around it.
+// record names its node there. Stored column by column: each field of the bucket's symbols together
+// (names with names, signatures with signatures, reference lists with reference lists), which
+// compresses a tenth better than a record after record and reads in place: the keys are one string
+// searched by bisection, and a symbol's record is assembled from its slice of each column when asked
+// for (references as delta varints, unpacked when first read). A cold worker answering about one
+// symbol decodes one symbol, not the 300 around it.
 import { encodeShard } from './codec.ts';
-import { corrupt, PackedRecords, packRecords, type PackedRecordColumns } from './packed-records.ts';
+import { Column, corrupt, packColumn, type StoredColumn } from './packed-records.ts';
 import { KEY_LENGTH } from './symbol-id.ts';
-import { LANGUAGES, SYMBOL_KINDS, type PeerRecord, type SymbolRecord } from './records.ts';
+import { LANGUAGES, SYMBOL_KINDS, type ExternalOrigin, type PeerRecord, type SymbolRecord } from './records.ts';
 import { packInts, unpackInts, type DeltaBase } from './varint.ts';
 
-/** What a writer builds: symbols sorted by key; indexes in defs and refs point into paths and peers. */
+/**
+ * What a writer builds: symbols sorted by key; indexes in defs and refs point into paths and peers,
+ * and every symbol's container is among the peers (stored as its index there).
+ */
 export interface SymbolShardData {
   paths: string[];
   /** FILE_FLAGS of each path (parallel to paths), so references filter by test/generated in place. */
@@ -22,16 +27,35 @@ export interface SymbolShardData {
 const DEF_BASES: DeltaBase[] = ['prev', 'prev', 'none', 1, 2];
 const REF_BASES: DeltaBase[] = ['prev', 'prev', 'none', 1, 2, 'none', 'none', 'none'];
 const REF_DECL_BASES: DeltaBase[] = ['none'];
+/** Previews of one symbol's declarations, joined: a source line holds no line break (splitLines). */
+const PREVIEW_SEPARATOR = '\n';
 
-type StoredRecord = [
-  name: string, kind: number, qname: string, lang: number, path: string | null, mods: number, signature: string | null,
-  doc: string | null, container: string | null, external: SymbolRecord['external'] | null, local: 0 | 1,
-  defs: Uint8Array, refs: Uint8Array, graph: number, previews: string[] | null, refDecls: Uint8Array | null,
-  signatures: Uint8Array | null,
-];
+/** The per-symbol columns, each parallel to the keys. */
+interface StoredSymbols {
+  kinds: Uint8Array;
+  langs: Uint8Array;
+  locals: Uint8Array;
+  /** MODIFIERS bits, varints. */
+  mods: Uint8Array;
+  /** Graph node ordinals (-1: none), zigzag varints. */
+  graph: Uint8Array;
+  names: StoredColumn;
+  qnames: StoredColumn;
+  recordPaths: StoredColumn;
+  signatures: StoredColumn;
+  docs: StoredColumn;
+  /** Per symbol its container's index among the peers + 1 (0: none), varints. */
+  containers: Uint8Array;
+  externals: (ExternalOrigin | null)[];
+  previews: StoredColumn;
+  defs: StoredColumn;
+  refs: StoredColumn;
+  refDecls: StoredColumn;
+  callSignatures: StoredColumn;
+}
 
-interface StoredSymbolShard extends PackedRecordColumns {
-  v: 5;
+interface StoredSymbolShard extends StoredSymbols {
+  v: 6;
   paths: string[];
   pathFlags: Uint8Array;
   /** Keys of the symbols, KEY_LENGTH characters each, sorted. */
@@ -41,19 +65,40 @@ interface StoredSymbolShard extends PackedRecordColumns {
   peerKinds: Uint8Array;
 }
 
+const TEXT_COLUMNS = ['names', 'qnames', 'recordPaths', 'signatures', 'docs', 'previews'] as const;
+const INT_COLUMNS = ['defs', 'refs', 'refDecls', 'callSignatures'] as const;
+
 export function encodeSymbolShard(data: SymbolShardData): Uint8Array {
-  const records = data.symbols.map((s): StoredRecord => [
-    s.name, SYMBOL_KINDS.indexOf(s.kind), s.qname, LANGUAGES.indexOf(s.lang), s.path ?? null, s.mods, s.signature ?? null,
-    s.doc ?? null, s.container ?? null, s.external ?? null, s.local ? 1 : 0,
-    packInts(s.defs, DEF_BASES), packInts(s.refs, REF_BASES), s.graph, s.previews ?? null,
-    s.refDecls ? packInts(s.refDecls, REF_DECL_BASES) : null, s.signatures ? packInts(s.signatures, DEF_BASES) : null,
-  ]);
+  const symbols = data.symbols;
+  const peerIndex = new Map(data.peers.map((p, i) => [p.key, i]));
+  const containerOf = (s: SymbolRecord) => {
+    if (s.container === undefined) return 0;
+    const index = peerIndex.get(s.container);
+    if (index === undefined) throw new Error(`encodeSymbolShard: the container ${s.container} of ${s.key} is none of the shard's peers`);
+    return index + 1;
+  };
   const stored: StoredSymbolShard = {
-    v: 5,
+    v: 6,
     paths: data.paths,
     pathFlags: Uint8Array.from(data.pathFlags),
-    keys: data.symbols.map((s) => s.key).join(''),
-    ...packRecords(records),
+    keys: symbols.map((s) => s.key).join(''),
+    kinds: Uint8Array.from(symbols, (s) => SYMBOL_KINDS.indexOf(s.kind)),
+    langs: Uint8Array.from(symbols, (s) => LANGUAGES.indexOf(s.lang)),
+    locals: Uint8Array.from(symbols, (s) => (s.local ? 1 : 0)),
+    mods: packInts(symbols.map((s) => s.mods), ['none']),
+    graph: packInts(symbols.map((s) => s.graph), ['none']),
+    names: packColumn(symbols.map((s) => s.name)),
+    qnames: packColumn(symbols.map((s) => s.qname)),
+    recordPaths: packColumn(symbols.map((s) => s.path)),
+    signatures: packColumn(symbols.map((s) => s.signature)),
+    docs: packColumn(symbols.map((s) => s.doc)),
+    containers: packInts(symbols.map(containerOf), ['none']),
+    externals: symbols.map((s) => s.external ?? null),
+    previews: packColumn(symbols.map((s) => (s.previews?.length ? s.previews.join(PREVIEW_SEPARATOR) : null))),
+    defs: packColumn(symbols.map((s) => packInts(s.defs, DEF_BASES))),
+    refs: packColumn(symbols.map((s) => packInts(s.refs, REF_BASES))),
+    refDecls: packColumn(symbols.map((s) => s.refDecls && packInts(s.refDecls, REF_DECL_BASES))),
+    callSignatures: packColumn(symbols.map((s) => s.signatures && packInts(s.signatures, DEF_BASES))),
     peerKeys: data.peers.map((p) => p.key).join(''),
     peerNames: data.peers.map((p) => p.name),
     peerKinds: Uint8Array.from(data.peers.map((p) => SYMBOL_KINDS.indexOf(p.kind))),
@@ -61,28 +106,37 @@ export function encodeSymbolShard(data: SymbolShardData): Uint8Array {
   return encodeShard(stored);
 }
 
-/** A decoded symbol shard: keys and peers are read in place, records decoded on demand. */
+type Columns = Record<(typeof TEXT_COLUMNS)[number] | (typeof INT_COLUMNS)[number], Column>;
+
+/** A decoded symbol shard: keys and peers are read in place, a record assembled from the columns on demand. */
 export class SymbolShard {
   readonly paths: string[];
   readonly pathFlags: Uint8Array;
   readonly size: number;
   private readonly name: string;
   private readonly stored: StoredSymbolShard;
-  private readonly packed: PackedRecords;
+  private readonly columns: Columns;
+  private readonly mods: Int32Array;
+  private readonly graph: Int32Array;
+  private readonly containers: Int32Array;
 
   constructor(name: string, value: unknown) {
     const stored = value as StoredSymbolShard;
-    if (!isStored(stored)) throw corrupt(name, 'is not a version 5 symbol shard');
+    if (!isStored(stored)) throw corrupt(name, 'is not a version 6 symbol shard');
     this.name = name;
     this.stored = stored;
     this.paths = stored.paths;
     this.pathFlags = stored.pathFlags;
-    this.size = stored.keys.length / KEY_LENGTH;
+    const size = (this.size = stored.keys.length / KEY_LENGTH);
+    this.mods = unpackInts(stored.mods, ['none'], name);
+    this.graph = unpackInts(stored.graph, ['none'], name);
+    this.containers = unpackInts(stored.containers, ['none'], name);
     if (stored.peerKeys.length !== stored.peerNames.length * KEY_LENGTH
-      || stored.peerKinds.length !== stored.peerNames.length || stored.pathFlags.length !== stored.paths.length) {
+      || stored.peerKinds.length !== stored.peerNames.length || stored.pathFlags.length !== stored.paths.length
+      || [stored.kinds, stored.langs, stored.locals, this.mods, this.graph, this.containers, stored.externals].some((column) => column.length !== size)) {
       throw corrupt(name, 'has columns of different lengths');
     }
-    this.packed = new PackedRecords(name, stored, this.size);
+    this.columns = Object.fromEntries([...TEXT_COLUMNS, ...INT_COLUMNS].map((c) => [c, new Column(name, stored[c], size)])) as Columns;
   }
 
   key(index: number): string {
@@ -109,36 +163,48 @@ export class SymbolShard {
   }
 
   record(index: number): SymbolRecord {
-    const r = this.packed.get(index, 17) as StoredRecord;
-    if (r[14] !== null && !Array.isArray(r[14])) throw corrupt(this.name, 'has a malformed record');
-    if ((r[15] !== null && !(r[15] instanceof Uint8Array)) || (r[16] !== null && !(r[16] instanceof Uint8Array)) || !Number.isInteger(r[13]) || r[13] < -1) {
-      throw corrupt(this.name, 'has a malformed record');
+    const { stored, columns: c, name } = this;
+    const kind = SYMBOL_KINDS[stored.kinds[index]!];
+    const lang = LANGUAGES[stored.langs[index]!];
+    const symbolName = c.names.text(index);
+    const qname = c.qnames.text(index);
+    const defs = c.defs.bytes(index);
+    const refBytes = c.refs.bytes(index);
+    const graph = this.graph[index]!;
+    const container = this.containers[index]! - 1;
+    if (!kind || !lang || symbolName === null || qname === null || !defs || !refBytes || graph < -1 || container < -1 || container >= this.peerCount) {
+      throw corrupt(name, 'has a malformed record');
     }
-    const refDecls = r[15] === null ? undefined : unpackInts(r[15], REF_DECL_BASES, this.name);
+    const path = c.recordPaths.text(index);
+    const signature = c.signatures.text(index);
+    const doc = c.docs.text(index);
+    const external = stored.externals[index];
+    const previews = c.previews.text(index);
+    const refDecls = c.refDecls.bytes(index);
+    const signatures = c.callSignatures.bytes(index);
     // References are unpacked when first read: a definition or a summary needs none, and a much-used
     // symbol has tens of thousands of them.
-    const name = this.name;
     let refs: Int32Array | undefined;
     return {
       key: this.key(index),
-      name: r[0],
-      kind: SYMBOL_KINDS[r[1]]!,
-      qname: r[2],
-      lang: LANGUAGES[r[3]]!,
-      ...(r[4] !== null ? { path: r[4] } : {}),
-      mods: r[5],
-      ...(r[6] !== null ? { signature: r[6] } : {}),
-      ...(r[7] !== null ? { doc: r[7] } : {}),
-      ...(r[8] !== null ? { container: r[8] } : {}),
-      ...(r[9] !== null ? { external: r[9] } : {}),
-      ...(r[10] ? { local: true } : {}),
-      defs: unpackInts(r[11], DEF_BASES, this.name),
-      ...(r[14] !== null ? { previews: r[14] } : {}),
-      ...(refDecls ? { refDecls } : {}),
-      ...(r[16] !== null ? { signatures: unpackInts(r[16], DEF_BASES, this.name) } : {}),
-      graph: r[13],
+      name: symbolName,
+      kind,
+      qname,
+      lang,
+      ...(path !== null ? { path } : {}),
+      mods: this.mods[index]!,
+      ...(signature !== null ? { signature } : {}),
+      ...(doc !== null ? { doc } : {}),
+      ...(container >= 0 ? { container: this.peerKey(container) } : {}),
+      ...(external ? { external } : {}),
+      ...(stored.locals[index] ? { local: true } : {}),
+      defs: unpackInts(defs, DEF_BASES, name),
+      ...(previews !== null ? { previews: previews.split(PREVIEW_SEPARATOR) } : {}),
+      ...(refDecls ? { refDecls: unpackInts(refDecls, REF_DECL_BASES, name) } : {}),
+      ...(signatures ? { signatures: unpackInts(signatures, DEF_BASES, name) } : {}),
+      graph,
       get refs() {
-        return (refs ??= unpackInts(r[12], REF_BASES, name));
+        return (refs ??= unpackInts(refBytes, REF_BASES, name));
       },
     };
   }
@@ -153,15 +219,20 @@ export class SymbolShard {
 
   peer(index: number): PeerRecord {
     return {
-      key: this.stored.peerKeys.slice(index * KEY_LENGTH, (index + 1) * KEY_LENGTH),
+      key: this.peerKey(index),
       name: this.stored.peerNames[index]!,
       kind: SYMBOL_KINDS[this.stored.peerKinds[index]!]!,
     };
   }
+
+  private peerKey(index: number): string {
+    return this.stored.peerKeys.slice(index * KEY_LENGTH, (index + 1) * KEY_LENGTH);
+  }
 }
 
 function isStored(s: StoredSymbolShard): boolean {
-  return typeof s === 'object' && s !== null && s.v === 5 && Array.isArray(s.paths) && s.pathFlags instanceof Uint8Array
-    && typeof s.keys === 'string' && s.keys.length % KEY_LENGTH === 0 && s.lengths instanceof Uint8Array
-    && s.records instanceof Uint8Array && typeof s.peerKeys === 'string' && Array.isArray(s.peerNames) && s.peerKinds instanceof Uint8Array;
+  return typeof s === 'object' && s !== null && s.v === 6 && Array.isArray(s.paths) && s.pathFlags instanceof Uint8Array
+    && typeof s.keys === 'string' && s.keys.length % KEY_LENGTH === 0 && s.kinds instanceof Uint8Array && s.langs instanceof Uint8Array
+    && s.locals instanceof Uint8Array && s.mods instanceof Uint8Array && s.containers instanceof Uint8Array && s.graph instanceof Uint8Array && Array.isArray(s.externals)
+    && typeof s.peerKeys === 'string' && Array.isArray(s.peerNames) && s.peerKinds instanceof Uint8Array;
 }

@@ -19,7 +19,10 @@ function symbols(): SymbolShardData {
   return {
     paths: ['src/a.ts', 'src/ünïcødé/😀.ts'],
     pathFlags: [0, 1],
-    peers: [{ key: 'peer0000peer0000', name: 'main', kind: 'function' }, { key: 'peer0000peer0001', name: 'Ω', kind: 'class' }],
+    peers: [
+      { key: 'cccccccccccccccc', name: 'OrderService', kind: 'class' },
+      { key: 'peer0000peer0000', name: 'main', kind: 'function' }, { key: 'peer0000peer0001', name: 'Ω', kind: 'class' },
+    ],
     symbols: [
       record('aaaaaaaaaaaaaaaa', {
         signature: 'submit(order: Order): void', doc: 'Line one.\nLine two — with a dash.', container: 'cccccccccccccccc',
@@ -122,7 +125,7 @@ describe('symbol shards', () => {
     expect([...shard.records()].map(plain)).toEqual(data.symbols.map(plain));
     for (const s of data.symbols) expect(plain(shard.find(s.key))).toEqual(plain(s));
     expect(shard.find('mmmmmmmmmmmmmmmm')).toBeUndefined();
-    expect([shard.peer(0), shard.peer(1)]).toEqual(data.peers);
+    expect([shard.peer(0), shard.peer(1), shard.peer(2)]).toEqual(data.peers);
     expect(shard.paths).toEqual(data.paths);
     expect([...shard.pathFlags]).toEqual(data.pathFlags);
   });
@@ -131,17 +134,30 @@ describe('symbol shards', () => {
     expect(encodeSymbolShard(symbols())).toEqual(encodeSymbolShard(symbols()));
   });
 
+  it('are not written when a container is none of the peers (it is stored as a peer index)', () => {
+    const data = symbols();
+    expect(() => encodeSymbolShard({ ...data, peers: data.peers.slice(1) })).toThrow(/container cccccccccccccccc of aaaaaaaaaaaaaaaa is none of the shard's peers/);
+  });
+
   it('are INDEX_CORRUPT when stored in another shape, with columns that disagree, or with a broken record', () => {
     const view = (value: unknown) => new SymbolShard('symbols/00aa', value);
-    expect(thrown(() => view({ v: 1, paths: [], peers: [], symbols: [] })).message).toMatch(/symbols\/00aa is not a version 5 symbol shard/);
+    expect(thrown(() => view({ v: 5, paths: [], peers: [], symbols: [] })).message).toMatch(/symbols\/00aa is not a version 6 symbol shard/);
     const stored = decodeShard<Record<string, unknown>>('raw', encodeSymbolShard(symbols())).value;
     expect(thrown(() => view({ ...stored, keys: (stored.keys as string).slice(0, 32) })).message).toMatch(/columns of different lengths/);
     expect(thrown(() => view({ ...stored, peerNames: ['main'] })).message).toMatch(/columns of different lengths/);
-    const records = new Uint8Array(stored.records as Uint8Array).fill(0xc1);
-    const broken = view({ ...stored, records });
-    expect(thrown(() => broken.find('aaaaaaaaaaaaaaaa')).data).toEqual({ shard: 'symbols/00aa' });
-    const badPreviews = { ...symbols(), symbols: [record('aaaaaaaaaaaaaaaa', { previews: 5 as unknown as string[] })] };
-    expect(thrown(() => openShard<SymbolShard>('symbols/00ab', encodeSymbolShard(badPreviews)).find('aaaaaaaaaaaaaaaa')).code).toBe('INDEX_CORRUPT');
+    expect(thrown(() => view({ ...stored, kinds: new Uint8Array(2) })).message).toMatch(/columns of different lengths/);
+    const names = stored.names as { lengths: Uint8Array; bytes: Uint8Array };
+    expect(thrown(() => view({ ...stored, names: { ...names, bytes: names.bytes.subarray(1) } })).message).toMatch(/symbols\/00aa has a column of the wrong total length/);
+    expect(thrown(() => view({ ...stored, names: 'submit' })).message).toMatch(/symbols\/00aa has a malformed column/);
+    const notUtf8 = view({ ...stored, names: { ...names, bytes: new Uint8Array(names.bytes.length).fill(0xff) } });
+    expect(thrown(() => notUtf8.find('aaaaaaaaaaaaaaaa')).message).toMatch(/symbols\/00aa has a text that is not UTF-8/);
+    const refs = stored.refs as { lengths: Uint8Array; bytes: Uint8Array };
+    const broken = view({ ...stored, refs: { ...refs, bytes: new Uint8Array(refs.bytes).fill(0xff) } });
+    expect(thrown(() => broken.find('aaaaaaaaaaaaaaaa')!.refs).data).toEqual({ shard: 'symbols/00aa' });
+    const badKind = view({ ...stored, kinds: new Uint8Array([200, 0, 0]) });
+    expect(thrown(() => badKind.find('aaaaaaaaaaaaaaaa')).message).toMatch(/symbols\/00aa has a malformed record/);
+    const badContainer = view({ ...stored, containers: new Uint8Array([9, 0, 0]) });
+    expect(thrown(() => badContainer.find('aaaaaaaaaaaaaaaa')).code).toBe('INDEX_CORRUPT');
   });
 });
 

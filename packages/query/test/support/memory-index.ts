@@ -226,7 +226,9 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
   for (const [bucket, ids] of buckets) {
     const members = ids.map((id) => byId.get(id)!).sort((a, b) => compare(a.key, b.key));
     const paths = [...new Set(members.flatMap((m) => [...m.defs, ...m.refs].map((s) => s.path)))].sort(compare);
-    const peerIds = [...new Set(members.flatMap((m) => m.refs.flatMap((r) => (r.from ? [r.from] : []))))]
+    const peerIds = [...new Set(members.flatMap((m) => [
+      ...(m.spec.container !== undefined ? [m.spec.container] : []), ...m.refs.flatMap((r) => (r.from ? [r.from] : [])),
+    ]))]
       .sort((a, b) => compare(keyOf(a), keyOf(b)));
     const peerIndex = new Map(peerIds.map((id, i) => [id, i]));
     const peers: PeerRecord[] = peerIds.map((id) => {
