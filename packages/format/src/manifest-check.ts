@@ -12,7 +12,8 @@ import { FileTable } from './file-table.ts';
 import { GraphShard, graphStarts } from './graph-shard.ts';
 import { sha256Hex } from './hash.ts';
 import {
-  bucketOfShardName, FORMAT_VERSION, graphShardName, impliedShardCount, impliedShardNames, MANIFEST_FILE, NAMES_SHARD, FILE_TABLE_SHARD, type Manifest, type ShardEntry,
+  bucketOfShardName, changeShardName, fileShardName, FORMAT_VERSION, graphShardName, impliedShardCount, impliedShardNames, MANIFEST_FILE, NAMES_SHARD,
+  FILE_TABLE_SHARD, symbolShardName, textShardName, unresolvedShardName, type Manifest, type ShardEntry,
 } from './manifest.ts';
 import { readManifestFields } from './manifest-fields.ts';
 import { manifestSchema } from './manifest-schema.ts';
@@ -95,39 +96,53 @@ function checkDigest(where: string, { actual, expected, recordedIn }: RecordedDi
   }
 }
 
-/** Relations between fields that the schema cannot state. Linear in the number of shards. */
+/**
+ * Relations between fields that the schema cannot state. Linear in the number of shards, and cheap
+ * per shard (a fresh worker isolate runs this on its first call, before JIT): the names the layout
+ * implies are built by kind and looked up, no listed name is parsed unless one is unexpected.
+ */
 function checkConsistency(manifest: Manifest, where: string): void {
   const { layout, shards, counts } = manifest;
-  const layoutText = `symbolBucketBits ${layout.symbolBucketBits}, fileBucketBits ${layout.fileBucketBits}, changeBucketBits ${layout.changeBucketBits}, unresolvedBucketBits ${layout.unresolvedBucketBits}, graphBucketBits ${layout.graphBucketBits}`;
-  let symbolRecords = 0;
+  const layoutText = () => `symbolBucketBits ${layout.symbolBucketBits}, fileBucketBits ${layout.fileBucketBits}, changeBucketBits ${layout.changeBucketBits}, unresolvedBucketBits ${layout.unresolvedBucketBits}, graphBucketBits ${layout.graphBucketBits}`;
+  // Only on the way to an error: a listed name the layout does not imply says more than the implied one it displaced.
+  const stray = () => {
+    const implied = new Set(impliedShardNames(layout));
+    const name = Object.keys(shards).find((listed) => !implied.has(listed));
+    return name && corrupt(`The manifest at ${where} lists shard ${name}, which its layout (${layoutText()}) does not imply.`, { shard: name });
+  };
+  const lacks = (name: string) => stray() || corrupt(`The manifest at ${where} lacks shard ${name}, which its layout (${layoutText()}) implies.`, { shard: name });
+  /** Records of the shards of one kind, every implied bucket present. */
+  const recordsOfKind = (bits: number, nameOf: (bucket: number) => string): number => {
+    let records = 0;
+    for (let bucket = 0; bucket < 2 ** bits; bucket++) {
+      const name = nameOf(bucket);
+      const entry = shards[name];
+      if (!entry) throw lacks(name);
+      records += entry.records;
+    }
+    return records;
+  };
+  const symbolRecords = recordsOfKind(layout.symbolBucketBits, symbolShardName);
+  const changeRecords = recordsOfKind(layout.changeBucketBits, changeShardName);
+  recordsOfKind(layout.unresolvedBucketBits, unresolvedShardName);
+  recordsOfKind(layout.graphBucketBits, graphShardName);
   let fileRecords = 0;
-  let changeRecords = 0;
+  for (let bucket = 0; bucket < 2 ** layout.fileBucketBits; bucket++) {
+    const name = fileShardName(bucket);
+    const file = shards[name];
+    const text = shards[textShardName(bucket)];
+    if (!file) throw lacks(name);
+    if (!text) throw lacks(textShardName(bucket));
+    if (text.records !== file.records) {
+      throw corrupt(`The manifest at ${where} says ${name} holds ${file.records} files but ${textShardName(bucket)} ${text.records}.`, { shard: name });
+    }
+    fileRecords += file.records;
+  }
+  for (const name of [NAMES_SHARD, FILE_TABLE_SHARD]) if (!shards[name]) throw lacks(name);
+  // Every implied shard is listed; more listed names means one the layout does not imply.
   let listed = 0;
-  for (const [name, entry] of Object.entries(shards)) {
-    listed++;
-    const single = name === NAMES_SHARD || name === FILE_TABLE_SHARD;
-    const shard = single ? undefined : bucketOfShardName(name, layout);
-    if (!single && !shard) {
-      throw corrupt(`The manifest at ${where} lists shard ${name}, which its layout (${layoutText}) does not imply.`, { shard: name });
-    }
-    if (shard?.kind === 'symbols') symbolRecords += entry.records;
-    if (shard?.kind === 'changes') changeRecords += entry.records;
-    if (shard?.kind === 'files') {
-      fileRecords += entry.records;
-      const text = shards[name.replace('files/', 'texts/')];
-      if (text && text.records !== entry.records) {
-        throw corrupt(`The manifest at ${where} says ${name} holds ${entry.records} files but ${name.replace('files/', 'texts/')} ${text.records}.`, { shard: name });
-      }
-    }
-  }
-  if (listed !== impliedShardCount(layout)) {
-    // Every listed name is implied, so fewer means one is missing: name the first.
-    for (const name of impliedShardNames(layout)) {
-      if (!Object.hasOwn(shards, name)) {
-        throw corrupt(`The manifest at ${where} lacks shard ${name}, which its layout (${layoutText}) implies.`, { shard: name });
-      }
-    }
-  }
+  for (const name in shards) if (Object.hasOwn(shards, name)) listed++;
+  if (listed !== impliedShardCount(layout)) throw stray()!;
   if (symbolRecords !== counts.symbols) {
     throw corrupt(`The manifest at ${where} counts ${counts.symbols} symbols, but its symbol shards hold ${symbolRecords}.`, { field: 'counts.symbols' });
   }

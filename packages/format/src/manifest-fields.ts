@@ -16,7 +16,7 @@ type Json = Record<string, unknown>;
 /** zod's own pattern for z.iso.datetime({ offset: true }), so both checks accept the same dates. */
 const DATETIME = regexes.datetime({ offset: true, local: false, precision: null });
 const COMMIT = /^[0-9a-f]{40}$/;
-const SHA256 = /^[0-9a-f]{64}$/;
+const HEX = /^[0-9a-f]*$/;
 const MAX_BUCKET_BITS = 20;
 const LANGUAGE_SET: ReadonlySet<string> = new Set(LANGUAGES);
 const SKIPPED_SET: ReadonlySet<string> = new Set(SKIPPED_REASONS);
@@ -64,14 +64,23 @@ export function readManifestFields(value: unknown): Manifest | undefined {
   if (!Array.isArray(warnings) || !warnings.every((w) => typeof w === 'string')) return undefined;
   if (!isRecord(shards)) return undefined;
   const shardCopy: Json = {};
+  const digests: string[] = [];
+  // The hot loop of a cold isolate's first call (one pass per shard, thousands of them): no
+  // destructuring, no prototype lookup for what JSON.parse made (only JSON objects reach here from
+  // parseManifest; anything else takes the slow isRecord).
   for (const name in shards) {
     if (!Object.hasOwn(shards, name)) continue;
-    const entry = shards[name];
-    if (!isRecord(entry)) return undefined;
-    const { sha256, bytes, records } = entry;
-    if (typeof sha256 !== 'string' || !SHA256.test(sha256) || !isCount(bytes) || !isCount(records)) return undefined;
+    const entry = shards[name] as Json;
+    if (typeof entry !== 'object' || entry === null || Array.isArray(entry) || (Object.getPrototypeOf(entry) !== Object.prototype && !isRecord(entry))) return undefined;
+    const sha256 = entry.sha256;
+    const bytes = entry.bytes;
+    const records = entry.records;
+    if (typeof sha256 !== 'string' || sha256.length !== 64 || !isCount(bytes) || !isCount(records)) return undefined;
+    digests.push(sha256);
     shardCopy[name] = { sha256, bytes, records };
   }
+  // One pattern over all digests joined (each is 64 characters long), not one match per shard.
+  if (!HEX.test(digests.join(''))) return undefined;
   return {
     formatVersion, repo, commit, commitDate, builtAt, indexer: tool, parsers: { ...parsers } as Record<string, string>,
     ...(models ? { libraryModels: models } : {}),
