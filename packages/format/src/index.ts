@@ -2,6 +2,7 @@
 export * from './errors.ts';
 export * from './codec.ts';
 export * from './hash.ts';
+export * from './canonical-json.ts';
 export * from './commit.ts';
 export * from './symbol-id.ts';
 export * from './records.ts';

@@ -7,7 +7,7 @@
 // in Sextant; edits over a file's text are in plan-edits.ts. Runtime-neutral.
 import { blake3 } from '@noble/hashes/blake3.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import { SextantError } from '@sextant/format';
+import { canonicalJson, SextantError } from '@sextant/format';
 import { isPlanKeyId, PLAN_SIGNATURE_ALG, PLAN_SIGNATURE_VALUE_PATTERN, type PlanSignature } from './plan-signature.ts';
 
 export const PLAN_FORMAT = 1;
@@ -114,26 +114,6 @@ export function contentHash(bytes: Uint8Array): string {
 
 export function textHash(text: string): string {
   return contentHash(utf8ToBytes(text));
-}
-
-/**
- * JSON with object keys sorted by UTF-16 code units and no whitespace (the JSON Canonicalization
- * Scheme, RFC 8785, for the values plans hold: strings, integers, booleans, null, arrays, objects).
- * Undefined members are left out, as JSON.stringify does.
- */
-export function canonicalJson(value: unknown): string {
-  if (value === null || typeof value === 'boolean' || typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number') {
-    if (!Number.isFinite(value)) throw new SextantError('INVALID_ARGUMENT', `${value} has no JSON form.`, 'Plans hold finite numbers only.');
-    return JSON.stringify(value);
-  }
-  if (Array.isArray(value)) return `[${value.map((item) => canonicalJson(item ?? null)).join(',')}]`;
-  if (typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined);
-    entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  throw new SextantError('INVALID_ARGUMENT', `A ${typeof value} has no JSON form.`, 'Plans hold JSON values only.');
 }
 
 /** The signature is over the hash, so it cannot be part of what is hashed. */

@@ -1,9 +1,9 @@
-// The plan document: BLAKE3 against the reference vectors, the canonical form the plan hash is
-// taken over, the shape check every apply runs first, and the edits over a file's text.
+// The plan document: BLAKE3 against the reference vectors, the plan hash (over canonicalJson, tested
+// in @sextant/format), the shape check every apply runs first, and the edits over a file's text.
 import { describe, expect, it } from 'vitest';
 import { lineStarts } from '@sextant/format';
 import {
-  applyEdits, canonicalJson, contentHash, editAt, parsePlan, withoutDoubleBlank,
+  applyEdits, contentHash, editAt, parsePlan, withoutDoubleBlank,
   planHashMatches, sealPlan, textHash, wholeLines, withCommentsAbove, type UnsealedPlan,
 } from '../src/index.ts';
 
@@ -29,21 +29,6 @@ describe('hashes', () => {
     // two are the widely published hashes of "" and "abc").
     expect(contentHash(new Uint8Array())).toBe('af1349b9f5f9a1a6a0404dea36dcc9499bcb25c9adc112b7cc9a93cae41f3262');
     expect(textHash('abc')).toBe('6437b3ac38465133ffb63b75273a8db548c558465d79db03fd359c6cd5bd9d85');
-  });
-});
-
-describe('canonicalJson', () => {
-  it('sorts keys by UTF-16 code units at every depth, drops undefined and has no whitespace', () => {
-    expect(canonicalJson({ b: 1, a: [{ z: true, y: null }, 'x'], 'é': 2, B: undefined, A: 'q' }))
-      .toBe('{"A":"q","a":[{"y":null,"z":true},"x"],"b":1,"é":2}');
-  });
-
-  it('does not depend on the order the object was built in', () => {
-    expect(canonicalJson({ x: 1, y: { p: 1, q: 2 } })).toBe(canonicalJson({ y: { q: 2, p: 1 }, x: 1 }));
-  });
-
-  it('refuses values JSON cannot hold', () => {
-    expect(() => canonicalJson({ n: Number.NaN })).toThrow(/no JSON form/);
   });
 });
 

@@ -14,7 +14,8 @@
 // and resolved. It reads the changed files, then the symbols and files its sites, callers and
 // tests need: its cost grows with what it reports, not with the repository.
 import {
-  abbreviatesCommit, defAt, defCount, FILE_FLAGS, formatSymbolId, MODIFIERS, parseSymbolId, refsOf, SextantError, shortCommit, splitLines,
+  abbreviatesCommit, canonicalJson, defAt, defCount, FILE_FLAGS, formatSymbolId, MODIFIERS, parseSymbolId, refsOf, SextantError, shortCommit,
+  splitLines,
   type ChangeRecord, type Confidence, type FileRecord, type ProblemRecord, type ReferenceKind,
 } from '@sextant/format';
 import { callGraph } from './call-hierarchy.ts';
@@ -24,7 +25,6 @@ import { changeAnswer, DIFF_PAGE, selectChanges, skippedChanges, type ChangeAnsw
 import { symbolEdges } from './edges.ts';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
 import { LineDiff } from './line-diff.ts';
-import { canonicalJson } from './cursor.ts';
 import { pageOf, type PageRequest } from './paging.ts';
 import type { Location, PageInfo, PeerSummary } from './results.ts';
 import { peerSummary } from './symbols.ts';

@@ -1,7 +1,7 @@
 // Stateless cursors: the commit, a fingerprint of the query and an offset, base64url-encoded. Any
 // server can continue any cursor; a cursor never expires for its commit, and one used with another
 // query or commit is refused rather than misread.
-import { base32, SextantError, sha256Bytes, shortCommit } from '@sextant/format';
+import { base32, canonicalJson, SextantError, sha256Bytes, shortCommit } from '@sextant/format';
 
 interface CursorState {
   v: 1;
@@ -57,18 +57,6 @@ function parseCursor(cursor: string): CursorState | undefined {
   const valid = typeof state === 'object' && state !== null && state.v === 1 && typeof state.c === 'string'
     && typeof state.o === 'number' && Number.isInteger(state.o) && state.o >= 0;
   return valid ? state : undefined;
-}
-
-/** JSON with object keys sorted, so equal queries fingerprint equally. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, v]) => v !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
 }
 
 function toBase64Url(text: string): string {

@@ -3,7 +3,8 @@
 // commit or to another query: misreading it would silently skip or repeat results.
 import { describe, expect, it } from 'vitest';
 import { shortCommit } from '@sextant/format';
-import { canonicalJson, decodeCursor, encodeCursor, pageOf, queryFingerprint } from '../src/index.ts';
+import { canonicalJson } from '@sextant/format';
+import { decodeCursor, encodeCursor, pageOf, queryFingerprint } from '../src/index.ts';
 import { thrown } from '../../format/test/support/thrown.ts';
 
 const COMMIT = 'c0ffee0000000000000000000000000000000001';
