@@ -17,7 +17,7 @@ export interface ArgumentIssue {
 }
 
 /** Every keyword checkArguments understands; `description` (and `$schema`) say nothing to check. */
-export const ARGUMENT_KEYWORDS: ReadonlySet<string> = new Set([
+const ARGUMENT_KEYWORDS: ReadonlySet<string> = new Set([
   'type', 'properties', 'required', 'additionalProperties', 'enum', 'const',
   'minLength', 'maxLength', 'minimum', 'maximum', 'items', 'minItems', 'maxItems', 'description', '$schema',
 ]);

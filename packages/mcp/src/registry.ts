@@ -18,7 +18,7 @@ import { planSafeDeleteTool } from './tools/plan-safe-delete.ts';
 import type { ToolDefinition } from './tool-definition.ts';
 
 /** Tools that return a refactoring plan from the index. They write nothing: `runner apply` applies a plan locally. */
-export const PLAN_TOOLS: readonly ToolDefinition[] = [planRenameTool, planSafeDeleteTool];
+const PLAN_TOOLS: readonly ToolDefinition[] = [planRenameTool, planSafeDeleteTool];
 
 export const READ_TOOLS: readonly ToolDefinition[] = [
   indexStatusTool, searchSymbolsTool, gotoDefinitionTool, symbolInfoTool, findReferencesTool, findImplementationsTool,

@@ -14,7 +14,7 @@ import type { ToolContext, ToolDefinition } from './tool-definition.ts';
 type JsonSchema = Record<string, unknown>;
 
 /** A tools/list entry, as MCP's Tool (a plain object: no SDK type, so the worker need not load the SDK). */
-export interface ListedTool {
+interface ListedTool {
   name: string;
   description: string;
   inputSchema: { type: 'object' } & JsonSchema;
@@ -23,7 +23,7 @@ export interface ListedTool {
 }
 
 /** MCP's CallToolResult as Sextant's tools answer it. */
-export interface ToolCallResult {
+interface ToolCallResult {
   [key: string]: unknown;
   content: { type: 'text'; text: string }[];
   structuredContent: Record<string, unknown>;

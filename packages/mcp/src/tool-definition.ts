@@ -29,7 +29,7 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O extends z
  * loaded. The worker never reads them: it checks arguments against the generated catalog, so a
  * fresh isolate builds none of the tools' zod schemas.
  */
-export interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> extends Omit<ToolDefinition<I, O>, 'input' | 'output'> {
+interface ToolSpec<I extends z.ZodObject, O extends z.ZodObject> extends Omit<ToolDefinition<I, O>, 'input' | 'output'> {
   schemas(): { input: I; output: O };
 }
 

@@ -39,7 +39,7 @@ export const CONFLICT_KINDS = [
   'introduces-errors', // the TypeScript compiler reports new errors in the changed program
   'unexpected-text', // the index's range does not hold the text the edit expects
 ] as const;
-export type ConflictKind = (typeof CONFLICT_KINDS)[number];
+type ConflictKind = (typeof CONFLICT_KINDS)[number];
 
 export const FILE_CHANGES = ['modify', 'create', 'delete'] as const;
 export type FileChange = (typeof FILE_CHANGES)[number];

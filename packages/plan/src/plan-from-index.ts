@@ -15,7 +15,7 @@ import {
 import { applyEdits, editAt, wholeLines, withCommentsAbove, withoutDoubleBlank } from './plan-edits.ts';
 
 
-export function checkNewName(name: string, oldName: string): void {
+function checkNewName(name: string, oldName: string): void {
   if (!/^[\p{L}\p{Nl}_$][\p{L}\p{Nl}\p{Mn}\p{Mc}\p{Nd}\p{Pc}_$]*$/u.test(name) || RESERVED_WORDS.has(name)) {
     throw new SextantError('INVALID_ARGUMENT', `"${name}" is not a valid name for a declaration.`,
       'Pass an identifier: a letter, _ or $ followed by letters, digits, _ or $, and not a reserved word.');
@@ -56,7 +56,7 @@ class IndexedTexts {
   }
 }
 
-export function targetArguments(target: Target): Record<string, PlanArgument> {
+function targetArguments(target: Target): Record<string, PlanArgument> {
   const args: Record<string, PlanArgument> = {};
   for (const [key, value] of Object.entries(target)) if (value !== undefined) args[key] = value as PlanArgument;
   return args;

@@ -50,7 +50,7 @@ export const PLAN_KEY_ID_PATTERN = /^[0-9a-f]{16}$/;
 export const PLAN_SIGNATURE_VALUE_PATTERN = /^[A-Za-z0-9+/]{86}==$/;
 
 /** The first 64 bits of the SHA-256 of the raw public key, hex: short enough to read, long enough not to collide by chance. */
-export function planKeyId(publicKey: Uint8Array): string {
+function planKeyId(publicKey: Uint8Array): string {
   return sha256Hex(publicKey).slice(0, 16);
 }
 
@@ -58,7 +58,7 @@ export function isPlanKeyId(text: string): boolean {
   return PLAN_KEY_ID_PATTERN.test(text);
 }
 
-export function publicKeyOf(raw: Uint8Array): PlanPublicKey {
+function publicKeyOf(raw: Uint8Array): PlanPublicKey {
   return { alg: PLAN_SIGNATURE_ALG, keyId: planKeyId(raw), publicKey: toBase64(raw) };
 }
 

@@ -13,7 +13,7 @@ import { IndexSetProvider, type DefaultChoice, type IndexCatalog, type IndexedCo
 
 const run = promisify(execFile);
 
-export interface LocalIndexOptions {
+interface LocalIndexOptions {
   /** Index directories (--index), in the order given; the first answers a call naming no commit. */
   indexes?: readonly string[];
   /** A directory of index directories (--index-root), listed again when a call names a commit not yet known. */

@@ -83,7 +83,7 @@ export const planSchemas = once(() => {
 type Parsed = z.output<ReturnType<typeof planSchemas>['planSchema']>;
 
 /** Never used at run time: it only compiles while the schema matches the Plan interface. */
-export type PlanSchemaMatchesInterface = [
+type PlanSchemaMatchesInterface = [
   Check<SameKeys<Plan, Parsed>>,
   Check<MutuallyAssignable<Omit<Plan, 'format'>, Omit<Parsed, 'format'>>>,
   Check<Parsed['format'] extends Plan['format'] ? true : false>,

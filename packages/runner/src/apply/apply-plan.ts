@@ -12,7 +12,7 @@ import { recoverLocked, type Recovery } from './recover.ts';
 import { lockRepository } from './repo-lock.ts';
 import { openStateDir, type Notify } from './state-dir.ts';
 
-export interface ApplyOptions {
+interface ApplyOptions {
   /** Apply although the plan lists conflicts. Never overrides a file that is not as expected. */
   force?: boolean;
   /** Called before each step of the file transaction. */
@@ -26,7 +26,7 @@ export interface ApplyOptions {
   notify?: Notify;
 }
 
-export interface ApplyResult {
+interface ApplyResult {
   plan: Plan;
   files: { path: string; change: string }[];
   /** Interrupted applies found and finished or undone first. */

@@ -3,14 +3,14 @@
 import type { PlanArgument, PlanOperation } from '@sextant/plan';
 import type { Target } from '@sextant/query';
 
-export type SymbolOperationRequest =
+type SymbolOperationRequest =
   | { operation: 'rename'; target: Target; newName: string }
   | { operation: 'safe_delete'; target: Target }
   | { operation: 'move_symbol'; target: Target; toFile: string }
   | { operation: 'inline'; target: Target }
   | { operation: 'replace_symbol_body' | 'insert_before_symbol' | 'insert_after_symbol'; target: Target; text: string };
 
-export type FileOperationRequest = { operation: 'reformat_file' | 'organize_imports'; path: string };
+type FileOperationRequest = { operation: 'reformat_file' | 'organize_imports'; path: string };
 
 export type OperationRequest = SymbolOperationRequest | FileOperationRequest;
 
