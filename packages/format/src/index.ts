@@ -1,32 +1,64 @@
 // @sextant/format: everything in this barrel is public API. Runtime-neutral (Node and workerd).
-export * from './errors.ts';
-export * from './codec.ts';
-export * from './hash.ts';
-export * from './canonical-json.ts';
-export * from './commit.ts';
-export * from './symbol-id.ts';
-export * from './records.ts';
-export * from './record-fields.ts';
-export * from './reference-order.ts';
-export * from './varint.ts';
-export * from './packed-records.ts';
-export * from './symbol-shard.ts';
-export * from './file-shard.ts';
-export * from './file-table.ts';
-export * from './change-shard.ts';
-export * from './name-shard.ts';
-export * from './unresolved-shard.ts';
-export * from './graph-shard.ts';
-export * from './text-shard.ts';
-export * from './text-positions.ts';
-export * from './shard-view.ts';
-export * from './manifest.ts';
-export * from './shard-layout.ts';
-export * from './pattern-matcher.ts';
-export * from './manifest-schema.ts';
-export * from './manifest-check.ts';
-export * from './glob.ts';
-export * from './repo-path.ts';
-export * from './ts-js-extensions.ts';
-export * from './object-layout.ts';
-export type * from './r2-bucket.ts';
+export { cliLine, ERROR_CODES, ioErrorOf, isSextantError, SextantError } from './errors.ts';
+export { decodeInflatedShard, decodeShard, encodeShard } from './codec.ts';
+export { base32, digestSha256Hex, isBase32, leadingBits, sha256Bytes, sha256Hex } from './hash.ts';
+export { canonicalJson } from './canonical-json.ts';
+export { abbreviatesCommit, COMMIT_PREFIX_LENGTH, sameCommit, shortCommit } from './commit.ts';
+export { bucketOf, formatSymbolId, KEY_LENGTH, localSymbolKey, parseSymbolId, pathKey, symbolKey } from './symbol-id.ts';
+export { CONFIDENCES, FILE_FLAGS, LANGUAGES, MODIFIERS, NAME_FLAG_EXTERNAL, REF_STRIDE, REFERENCE_KINDS, SYMBOL_KINDS } from './records.ts';
+export type {
+  ChangeRecord, Confidence, DeclRecord, EdgeKind, ExternalOrigin, FileRecord, Language, OutlineNode, PeerRecord, ProblemRecord, ReferenceKind,
+  SymbolKind, SymbolRecord,
+} from './records.ts';
+export {
+  callsChoseDeclarations, defAt, defColumn, defCount, defsOf, occurrenceCount, occurrencesOf, pushOccurrence, refAt, refColumn, refCount,
+  refDeclColumn, refsOf, signatureAt, signatureCount, signaturesOf, sortedOccurrences, unresolvedColumn, unresolvedCount, unresolvedOf,
+} from './record-fields.ts';
+export type { DefFields, OccurrenceFields, RefFields, UnresolvedFields } from './record-fields.ts';
+export { compareInReferenceOrder, REFERENCE_ORDER, siteClass } from './reference-order.ts';
+export type { ClassedSite } from './reference-order.ts';
+export { packInts, unpackInts } from './varint.ts';
+export type { DeltaBase } from './varint.ts';
+export { encodeSymbolShard, SymbolShard } from './symbol-shard.ts';
+export type { SymbolShardData } from './symbol-shard.ts';
+export { encodeFileShard, FileShard } from './file-shard.ts';
+export type { FileShardData } from './file-shard.ts';
+export { diffFileTables, encodeFileTable, FileTable } from './file-table.ts';
+export type { FileTableChange, FileTableEntry } from './file-table.ts';
+export { ChangeShard, encodeChangeShard } from './change-shard.ts';
+export type { ChangeShardData } from './change-shard.ts';
+export { encodeNameShard, entryAt, NAME_SEPARATOR, NameShard } from './name-shard.ts';
+export type { JoinedColumn, NameEntryData, NameShardData } from './name-shard.ts';
+export { encodeUnresolvedShard, UnresolvedShard } from './unresolved-shard.ts';
+export type { UnresolvedShardData, UnresolvedSite, UnresolvedSiteData } from './unresolved-shard.ts';
+export { GRAPH_MAX_BUCKET_BITS, graphBucketOf, GraphShard, graphStarts, layoutGraph } from './graph-shard.ts';
+export type { GraphEdge, GraphNode, GraphNodeData } from './graph-shard.ts';
+export { encodeTextShard, TextShard } from './text-shard.ts';
+export {
+  contextLineOf, decodeText, dominantEol, encodeText, lineStarts, offsetAt, positionAt, previewOf, splitLines, withEol,
+} from './text-positions.ts';
+export { shardView } from './shard-view.ts';
+export {
+  bucketOfShardName, changeShardName, FILE_TABLE_SHARD, fileShardName, FORMAT_VERSION, graphShardName, impliedShardNames, MANIFEST_DIGEST_FILE,
+  MANIFEST_FILE, NAMES_SHARD, SKIPPED_REASONS, symbolShardName, textShardName, unresolvedShardName,
+} from './manifest.ts';
+export type { LibraryModelRef, Manifest, ShardEntry, SkippedFile } from './manifest.ts';
+export { ShardLayout } from './shard-layout.ts';
+export { compileCamelCase, compileGlob, compileRepositoryGlob, compileWildcard, matcherSteps, MAX_PATTERN_STATES } from './pattern-matcher.ts';
+export type { PatternMatcher } from './pattern-matcher.ts';
+export { manifestSchema } from './manifest-schema.ts';
+export {
+  checkShardHolds, graphRecords, manifestDigestLine, manifestSha256, parseManifest, parseManifestDigestLine, recordsOf,
+} from './manifest-check.ts';
+export type { RecordedDigest } from './manifest-check.ts';
+export { pathFilter } from './glob.ts';
+export { unaddressablePathReason } from './repo-path.ts';
+export { TS_JS_EXTENSIONS } from './ts-js-extensions.ts';
+export type { TsJsExtension } from './ts-js-extensions.ts';
+export {
+  commitFromKey, commitsPrefix, isCommitPrefix, isFullCommit, isValidRepoName, manifestKey, normalizeCommit, normalizeRefName, objectOfKey,
+  parseRefRecord, parseRepoName, parseRepoRecord, refKey, refNameFromKey, refsPrefix, repoRecordKey, REPOS_PREFIX, serializeRecord, shardKey,
+  SHARDS_PREFIX,
+} from './object-layout.ts';
+export type { RefRecord, RepoRecord } from './object-layout.ts';
+export type { R2BucketLike, R2ObjectLike } from './r2-bucket.ts';

@@ -15,7 +15,7 @@ import { FULL_SHA } from './commit.ts';
 import { SextantError } from './errors.ts';
 import { MANIFEST_FILE } from './manifest.ts';
 
-export const REPO_FILE = 'repo.json';
+const REPO_FILE = 'repo.json';
 
 export interface RepoRecord {
   /** The ref answered when a call names no commit. */
@@ -43,7 +43,7 @@ export interface RefRecord {
 }
 
 /** What a key of the layout stands for; see objectOfKey. */
-export type LayoutObject =
+type LayoutObject =
   | { kind: 'repo'; repo: string }
   | { kind: 'ref'; repo: string; ref: string }
   | { kind: 'manifest'; repo: string; commit: string }
@@ -52,7 +52,7 @@ export type LayoutObject =
 export const REPOS_PREFIX = 'repos/';
 export const SHARDS_PREFIX = 'shards/';
 
-export interface RepoName {
+interface RepoName {
   owner: string;
   name: string;
 }
@@ -141,7 +141,7 @@ export function isCommitPrefix(text: string): boolean {
  * `repos/<owner>/<repo>/`. Lowercased because the hosts these names come from (GitHub, GitLab)
  * treat them case-insensitively, and `/mcp/Acme/Widgets` must find what `acme/widgets` published.
  */
-export function repoPrefix(repo: string): string {
+function repoPrefix(repo: string): string {
   const { owner, name } = parseRepoName(repo);
   return `repos/${owner.toLowerCase()}/${name.toLowerCase()}/`;
 }
@@ -169,7 +169,7 @@ export function commitsPrefix(repo: string): string {
 }
 
 /** `repos/<owner>/<repo>/commits/<sha>/`: everything of one commit lives below it. */
-export function commitPrefix(repo: string, commit: string): string {
+function commitPrefix(repo: string, commit: string): string {
   return `${commitsPrefix(repo)}${normalizeCommit(commit)}/`;
 }
 

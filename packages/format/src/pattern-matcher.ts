@@ -54,7 +54,7 @@ export function matcherSteps(): number {
   return stepsOfAllMatchers;
 }
 
-export interface GlobOptions {
+interface GlobOptions {
   /**
    * Match the whole path only. By default a glob without a slash matches at any depth and a match
    * of a directory covers everything under it (`src` matches `src/a.ts`), as tool filters and

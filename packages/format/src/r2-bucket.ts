@@ -13,26 +13,26 @@ export interface R2ObjectLike {
   checksums?: { sha256?: ArrayBuffer };
 }
 
-export interface R2ObjectBodyLike extends R2ObjectLike {
+interface R2ObjectBodyLike extends R2ObjectLike {
   text(): Promise<string>;
   arrayBuffer(): Promise<ArrayBuffer>;
 }
 
-export interface R2ListOptionsLike {
+interface R2ListOptionsLike {
   prefix?: string;
   delimiter?: string;
   limit?: number;
   cursor?: string;
 }
 
-export interface R2ObjectsLike {
+interface R2ObjectsLike {
   objects: R2ObjectLike[];
   delimitedPrefixes: string[];
   truncated: boolean;
   cursor?: string;
 }
 
-export interface R2PutOptionsLike {
+interface R2PutOptionsLike {
   /** R2 verifies the body against it and refuses a mismatch. */
   sha256?: string;
   httpMetadata?: { contentType?: string };

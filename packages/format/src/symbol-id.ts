@@ -7,7 +7,7 @@ import { base32, base32Codes, isBase32, leadingBits, sha256Bytes } from './hash.
 
 export const KEY_LENGTH = 16; // 80 bits
 
-export interface ParsedSymbolId {
+interface ParsedSymbolId {
   key: string;
   commit: string;
 }

@@ -98,7 +98,7 @@ export function withEol(text: string, eol: '\n' | '\r\n'): string {
 const BOM = '\uFEFF';
 
 /** A file's text as positions address it: UTF-8, without a byte-order mark (which is kept on write). */
-export interface DecodedText {
+interface DecodedText {
   text: string;
   bom: boolean;
 }

@@ -15,7 +15,7 @@ import type { jsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/t
 
 export type { CallRecord } from './tool-call.ts';
 
-export interface ServerInfo {
+interface ServerInfo {
   name: string;
   version: string;
 }

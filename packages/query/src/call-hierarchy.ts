@@ -10,7 +10,7 @@ import { nodeSummary, peerSummary, summarize } from './symbols.ts';
 import { resolveTarget, type Target } from './target.ts';
 import { reportOf, unresolvedCallsIn, unresolvedReason, unresolvedUsesOf, type SymbolOrNode, type UnresolvedReport } from './unresolved.ts';
 
-export interface CallHierarchyParams {
+interface CallHierarchyParams {
   direction?: 'callers' | 'callees';
   depth?: number;
   maxNodes?: number;
@@ -18,11 +18,11 @@ export interface CallHierarchyParams {
   context?: number;
 }
 
-export interface CallNode extends SymbolSummary {
+interface CallNode extends SymbolSummary {
   depth: number;
 }
 
-export interface CallEdge<Site extends Location = Location & SiteLines> {
+interface CallEdge<Site extends Location = Location & SiteLines> {
   /** The calling symbol. */
   from: string;
   /** The called symbol. */
@@ -32,7 +32,7 @@ export interface CallEdge<Site extends Location = Location & SiteLines> {
   through?: PeerSummary;
 }
 
-export interface CallHierarchyAnswer<Site extends Location = Location & SiteLines> extends Answer {
+interface CallHierarchyAnswer<Site extends Location = Location & SiteLines> extends Answer {
   symbol: SymbolSummary;
   direction: 'callers' | 'callees';
   nodes: CallNode[];
@@ -47,7 +47,7 @@ const NOT_CALLABLE = new Set(['interface', 'type', 'enum', 'enumMember', 'typePa
 
 export const CALL_HIERARCHY_BOUNDS = { depth: { default: 3, max: 10 }, maxNodes: { default: 100, max: 1000 } };
 
-export interface CallHierarchyToolAnswer extends CallHierarchyAnswer {
+interface CallHierarchyToolAnswer extends CallHierarchyAnswer {
   /**
    * Calls that resolved to nothing and might be edges of this graph: named like one of its nodes
    * (callers), or made inside one of them (callees). With any, totalIsExact is false.

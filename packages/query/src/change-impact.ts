@@ -32,9 +32,9 @@ import { withSiteLinesOf, type SiteLines } from './site-lines.ts';
 import { occurrenceAt } from './target.ts';
 
 export const SITE_STATUSES = ['broken', 'updated', 'at-risk'] as const;
-export type SiteStatus = (typeof SITE_STATUSES)[number];
+type SiteStatus = (typeof SITE_STATUSES)[number];
 
-export interface ImpactParams extends ChangeFilter, PageRequest {
+interface ImpactParams extends ChangeFilter, PageRequest {
   /** Only the change of this symbol (a symbolId of either commit). */
   symbolId?: string;
   /** Only the changes of symbols with this qualified name (on either side). */
@@ -62,7 +62,7 @@ export interface Impact {
   sitesTotal: number;
 }
 
-export interface ImpactCaller extends PeerSummary {
+interface ImpactCaller extends PeerSummary {
   qualifiedName: string;
   path?: string;
   line?: number;
@@ -71,7 +71,7 @@ export interface ImpactCaller extends PeerSummary {
   reaches: string[];
 }
 
-export interface AffectedTest {
+interface AffectedTest {
   path: string;
   /** Test functions in the file that reach a changed symbol: `it`/`test` names (TS/JS), `@Test` methods (Java/Kotlin). */
   tests: { name: string; line: number; symbolId?: string }[];
@@ -79,7 +79,7 @@ export interface AffectedTest {
   chain: string[];
 }
 
-export interface ProblemChange extends Location {
+interface ProblemChange extends Location {
   source: ProblemRecord['source'];
   severity: ProblemRecord['severity'];
   code?: number;

@@ -15,7 +15,7 @@ export interface ChangeFilter {
   includeTests?: boolean;
 }
 
-export interface DiffParams extends ChangeFilter, PageRequest {}
+interface DiffParams extends ChangeFilter, PageRequest {}
 
 export type ChangeSide = SymbolSummary & { signature?: string };
 

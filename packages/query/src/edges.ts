@@ -7,7 +7,7 @@ import { SextantError, type EdgeKind, type GraphEdge, type GraphNode } from '@se
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
 import type { Location } from './results.ts';
 
-export interface EdgeView {
+interface EdgeView {
   kind: EdgeKind;
   /** true: from this symbol to the peer (this extends/implements/overrides/calls the peer). */
   out: boolean;
@@ -46,7 +46,7 @@ export async function symbolEdges(reader: IndexReader, symbol: LoadedSymbol): Pr
   return node ? edgesOf(reader, node) : [];
 }
 
-export interface WalkStep {
+interface WalkStep {
   node: GraphNode;
   depth: number;
   /** The node one step closer to the start, and the edge that led here (from the parent's side). */

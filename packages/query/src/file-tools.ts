@@ -26,7 +26,7 @@ export interface StructureNode {
   children: StructureNode[];
 }
 
-export interface FileStructureAnswer extends Answer {
+interface FileStructureAnswer extends Answer {
   path: string;
   language: FileRecord['lang'];
   classification: string[];
@@ -98,7 +98,7 @@ export interface ReadFileParams extends Target, PageRequest {
 }
 
 /** The declaration a read by symbol covers: its doc comment and decorators, then the declaration itself. */
-export interface DeclarationSpan {
+interface DeclarationSpan {
   startLine: number;
   endLine: number;
 }
@@ -253,7 +253,7 @@ async function linesOf(
   };
 }
 
-export interface ProblemParams extends PageRequest {
+interface ProblemParams extends PageRequest {
   path?: string;
   paths?: string[];
   severity?: 'error' | 'warning';
@@ -262,12 +262,12 @@ export interface ProblemParams extends PageRequest {
   context?: number;
 }
 
-export interface ProblemHit extends Omit<ProblemRecord, 'code'> {
+interface ProblemHit extends Omit<ProblemRecord, 'code'> {
   path: string;
   code?: number;
 }
 
-export interface ProblemsAnswer extends Answer, PageInfo {
+interface ProblemsAnswer extends Answer, PageInfo {
   files: number;
   problems: (ProblemHit & SiteLines)[];
 }

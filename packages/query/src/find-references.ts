@@ -16,7 +16,7 @@ import { withSiteLines, type SiteLines } from './site-lines.ts';
 import { resolveTarget, type Target } from './target.ts';
 import { reportOf, unresolvedReason, unresolvedUsesOf, type UnresolvedReport } from './unresolved.ts';
 
-export interface ReferenceParams extends PageRequest {
+interface ReferenceParams extends PageRequest {
   kinds?: ReferenceKind[];
   includeDeclaration?: boolean;
   /** Globs over the referencing file's path; `!` excludes. */

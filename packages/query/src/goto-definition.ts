@@ -10,7 +10,7 @@ import { definitionsWithPreview, type PreviewedLocation } from './preview.ts';
 import { summarize } from './symbols.ts';
 import { normalizePath, occurrenceSiteAt, resolveTarget, targetForm, type Target } from './target.ts';
 
-export interface DefinitionAnswer extends Answer {
+interface DefinitionAnswer extends Answer {
   symbol: SymbolSummary;
   external: boolean;
   definitions: PreviewedLocation[];

@@ -11,7 +11,7 @@ import { reportOf, undecidedMembers, unresolvedReason, unresolvedUsesOf, type Un
 
 const INHERIT = new Set(['extends', 'implements']);
 
-export interface RelatedSymbol extends SymbolSummary {
+interface RelatedSymbol extends SymbolSummary {
   depth: number;
   /** How it relates to the symbol one step closer to the target. */
   relation: 'extends' | 'implements' | 'overrides';
@@ -19,7 +19,7 @@ export interface RelatedSymbol extends SymbolSummary {
   via?: PeerSummary;
 }
 
-export interface RelatedAnswer extends Answer, PageInfo {
+interface RelatedAnswer extends Answer, PageInfo {
   symbol: SymbolSummary;
   results: RelatedSymbol[];
   /**
@@ -99,24 +99,24 @@ async function undecided(reader: IndexReader, start: LoadedSymbol, result: WalkR
   return reportOf(await undecidedMembers(reader, start, direction, new Set([start.record.key, ...found.map((n) => n.key)])));
 }
 
-export interface HierarchyParams {
+interface HierarchyParams {
   direction?: 'supertypes' | 'subtypes' | 'both';
   depth?: number;
   maxNodes?: number;
 }
 
-export interface HierarchyNode extends SymbolSummary {
+interface HierarchyNode extends SymbolSummary {
   /** Steps from the target: negative for supertypes, positive for subtypes. */
   depth: number;
 }
 
-export interface HierarchyEdge {
+interface HierarchyEdge {
   from: string;
   to: string;
   kind: 'extends' | 'implements';
 }
 
-export interface TypeHierarchyAnswer extends Answer {
+interface TypeHierarchyAnswer extends Answer {
   symbol: SymbolSummary;
   direction: 'supertypes' | 'subtypes' | 'both';
   nodes: HierarchyNode[];

@@ -3,7 +3,7 @@ import type { IndexReader } from './index-reader.ts';
 import type { Answer } from './results.ts';
 import type { Manifest } from '@sextant/format';
 
-export interface IndexStatus extends Answer {
+interface IndexStatus extends Answer {
   state: 'ready';
   commitDate: string;
   builtAt: string;

@@ -20,7 +20,7 @@ export const MEMBER_KINDS: ReadonlySet<string> = new Set(['method', 'property', 
 /** Generous for real hierarchies (a base method with hundreds of overrides) while bounding the work of one call. */
 export const RELATED_BOUND = { depth: 64, maxNodes: 5000 };
 
-export type RelatedReach = 'hierarchy' | 'group';
+type RelatedReach = 'hierarchy' | 'group';
 
 export interface RelatedMembers {
   /** The start first, then the others in the order they were reached. */

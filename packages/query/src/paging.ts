@@ -8,7 +8,7 @@ export interface PageRequest {
   cursor?: string;
 }
 
-export interface PageBounds {
+interface PageBounds {
   defaultLimit: number;
   maxLimit: number;
 }

@@ -10,7 +10,7 @@ import type { Answer, PageInfo, SymbolSummary } from './results.ts';
 import { entrySummary, nameEntry, type NameEntry } from './symbols.ts';
 
 export const MATCH_MODES = ['substring', 'prefix', 'exact', 'camelCase', 'wildcard'] as const;
-export type MatchMode = (typeof MATCH_MODES)[number];
+type MatchMode = (typeof MATCH_MODES)[number];
 
 export interface SearchParams extends PageRequest {
   query: string;
@@ -24,11 +24,11 @@ export interface SearchParams extends PageRequest {
   includeExternal?: boolean;
 }
 
-export interface SearchHit extends SymbolSummary {
+interface SearchHit extends SymbolSummary {
   match: 'exact' | 'prefix' | 'substring' | 'camelCase' | 'wildcard';
 }
 
-export interface SearchAnswer extends Answer, PageInfo {
+interface SearchAnswer extends Answer, PageInfo {
   query: string;
   matchMode: MatchMode;
   results: SearchHit[];

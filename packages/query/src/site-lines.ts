@@ -7,7 +7,7 @@ import { contextLineOf } from '@sextant/format';
 import { fileLines } from './file-tools.ts';
 import type { IndexReader } from './index-reader.ts';
 
-export const MAX_CONTEXT = 3;
+const MAX_CONTEXT = 3;
 
 export interface SiteLines {
   /** The site's line as in the file (indentation kept, trailing blanks removed), cut like a preview. */

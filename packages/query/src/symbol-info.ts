@@ -8,7 +8,7 @@ import { definitionsWithPreview, type PreviewedLocation } from './preview.ts';
 import { summarize } from './symbols.ts';
 import { resolveTarget, type Target } from './target.ts';
 
-export interface SymbolInfoAnswer extends Answer {
+interface SymbolInfoAnswer extends Answer {
   symbol: SymbolSummary;
   signature?: string;
   doc?: string;

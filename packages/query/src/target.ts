@@ -18,7 +18,7 @@ export interface Target {
 }
 
 /** How the target was given, echoed in answers so a caller sees what was resolved from what. */
-export type TargetForm = 'symbolId' | 'position' | 'qualifiedName' | 'name';
+type TargetForm = 'symbolId' | 'position' | 'qualifiedName' | 'name';
 
 export function targetForm(target: Target): TargetForm {
   const forms: TargetForm[] = [];
@@ -150,7 +150,7 @@ async function candidatesOf(reader: IndexReader, entries: NameEntry[]): Promise<
 }
 
 /** A candidate of AMBIGUOUS_SYMBOL or of an unresolved identifier (error.data.candidates). */
-export interface SymbolCandidate {
+interface SymbolCandidate {
   symbolId: string;
   name: string;
   qualifiedName: string;

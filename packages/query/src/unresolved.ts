@@ -26,7 +26,7 @@ export interface UnresolvedReport {
 /** Examples an answer carries; the count says how many there are. */
 export const UNRESOLVED_EXAMPLES = 10;
 
-export interface NamedSite extends UnresolvedSite {
+interface NamedSite extends UnresolvedSite {
   name: string;
 }
 
@@ -149,7 +149,7 @@ export async function unresolvedCallsIn(reader: IndexReader, symbols: readonly S
 }
 
 /** A member named like `start` in a type it is walked to, that no override edge links to it. */
-export interface UndecidedMember extends UnresolvedIdentifier {
+interface UndecidedMember extends UnresolvedIdentifier {
   key: string;
 }
 

@@ -29,10 +29,10 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '[::1]', '::1']);
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 /** `owner/name` or `owner/*`, the characters repository names allow. */
 const PATTERN = /^[A-Za-z0-9_.-]{1,100}\/([A-Za-z0-9_.-]{1,100}|\*)$/;
-export const REALM = 'Bearer realm="sextant"';
+const REALM = 'Bearer realm="sextant"';
 const TOKENS_HELP = 'Set the secret SEXTANT_TOKENS to a JSON list of { "name", "sha256", "repos" } (README: Authentication).';
 
-export function isLoopback(url: URL): boolean {
+function isLoopback(url: URL): boolean {
   return LOOPBACK.has(url.hostname);
 }
 

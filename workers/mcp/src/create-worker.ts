@@ -31,13 +31,13 @@ export interface WorkerEnv extends AuthEnv, PlanSigningEnv {
 }
 
 /** The part of the Workers ExecutionContext used here. */
-export interface WorkerContext {
+interface WorkerContext {
   waitUntil(promise: Promise<unknown>): void;
 }
 
 export type LogLine = Record<string, unknown>;
 
-export interface WorkerOptions {
+interface WorkerOptions {
   cache?: ShardCache;
   refs?: RefCache;
   /** The Cache API for shards; default caches.default where it exists (workerd), none in Node. */
@@ -47,15 +47,15 @@ export interface WorkerOptions {
   bucketName?: string;
 }
 
-export interface WorkerHandler {
+interface WorkerHandler {
   fetch(request: Request, env: WorkerEnv, ctx?: WorkerContext): Promise<Response>;
 }
 
-export const SERVER_INFO = { name: 'sextant', version: packageJson.version };
+const SERVER_INFO = { name: 'sextant', version: packageJson.version };
 /** MCP messages are small (a tool call's arguments are names, paths and a cursor). */
 export const MAX_BODY_BYTES = 64 * 1024;
 /** JSON-RPC batches (allowed before MCP 2025-06-18) are capped, so one request is bounded work. */
-export const MAX_MESSAGES_PER_REQUEST = 4;
+const MAX_MESSAGES_PER_REQUEST = 4;
 const MCP_PATH = /^\/mcp(?:\/([^/]+)\/([^/]+))?\/?$/;
 /** Under its own prefix, so no path can be read as both forms (`/mcp/r/x` is the repository r/x). */
 const REPO_MCP_PATH = /^\/r\/([^/]+)\/([^/]+)\/mcp\/?$/;

@@ -16,12 +16,12 @@ export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = ['2025-11-25', '20
 export const LATEST_PROTOCOL_VERSION = SUPPORTED_PROTOCOL_VERSIONS[0]!;
 
 /** JSON-RPC and MCP error codes (the SDK's ErrorCode). */
-export const RPC_ERROR = { connectionClosed: -32000, parseError: -32700, invalidRequest: -32600, methodNotFound: -32601, invalidParams: -32602, internalError: -32603 } as const;
+const RPC_ERROR = { connectionClosed: -32000, parseError: -32700, invalidRequest: -32600, methodNotFound: -32601, invalidParams: -32602, internalError: -32603 } as const;
 
 /** The tools, checked against the catalog once per isolate. */
 const SERVED = catalogTools(READ_TOOLS);
 
-export interface EndpointOptions extends CallOptions {
+interface EndpointOptions extends CallOptions {
   serverInfo: { name: string; version: string };
   provider: IndexProvider;
 }
@@ -103,7 +103,7 @@ function error(id: Id, code: number, message: string): string {
   return JSON.stringify({ jsonrpc: '2.0', id, error: { code, message } });
 }
 
-export function rpcErrorResponse(status: number, code: number, message: string): Response {
+function rpcErrorResponse(status: number, code: number, message: string): Response {
   return new Response(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }), { status, headers: { 'content-type': 'application/json' } });
 }
 

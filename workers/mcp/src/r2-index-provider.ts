@@ -33,7 +33,7 @@ const STABLE_PREFIX = 12;
 /** The RefCache name of "the default ref"; no ref can be named so (refs cannot be empty). */
 const DEFAULT = '';
 
-export interface R2IndexProviderOptions {
+interface R2IndexProviderOptions {
   /** The repository answered when a call names none (the endpoint /mcp/<owner>/<repo>). */
   repo?: string;
   /** Whether the caller may read a repository; checked before anything is read for it. */

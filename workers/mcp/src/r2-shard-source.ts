@@ -15,7 +15,7 @@ export interface EdgeCacheLike {
   delete(request: string): Promise<boolean>;
 }
 
-export interface R2ShardSourceOptions {
+interface R2ShardSourceOptions {
   /** Bucket name, for messages and edge-cache keys. */
   bucketName?: string;
   edgeCache?: EdgeCacheLike;

@@ -23,7 +23,7 @@ export async function writeNewFile(path: string, bytes: Uint8Array, mode?: numbe
 }
 
 /** The error with `path` set when the operation that failed did not say which file it was on. */
-export function withPath(error: unknown, path: string): unknown {
+function withPath(error: unknown, path: string): unknown {
   if (error instanceof Error && 'code' in error && !('path' in error)) Object.assign(error, { path });
   return error;
 }

@@ -19,7 +19,7 @@ const JOURNAL_FORMAT = 2;
 const HASH = /^[0-9a-f]{64}$/;
 const ID = /^[0-9a-f]{32}$/;
 
-export interface JournalEntry {
+interface JournalEntry {
   /** Repository-relative. */
   path: string;
   change: FileChange;

@@ -23,11 +23,11 @@ import { writeNewFile } from './durable-fs.ts';
 import { thisWriter, type JournalWriter } from './journal.ts';
 import { ensureStateDir, notifyOnStderr, type Notify, type StateDir } from './state-dir.ts';
 
-export interface RepoLock {
+interface RepoLock {
   release(): Promise<void>;
 }
 
-export interface LockOwner extends JournalWriter {
+interface LockOwner extends JournalWriter {
   /** The command line it was running. */
   command: string;
 }
@@ -85,7 +85,7 @@ export async function lockRepository(state: StateDir, notify: Notify = notifyOnS
   throw new SextantError('CONFLICT', `Could not lock ${state.root} for an apply.`, 'Another runner keeps taking the lock; try again.', { lock: state.lockPath });
 }
 
-export function describeOwner(owner: LockOwner): string {
+function describeOwner(owner: LockOwner): string {
   return `pid ${owner.pid} on ${owner.hostname}, started ${owner.startedAt}, running \`${owner.command}\``;
 }
 

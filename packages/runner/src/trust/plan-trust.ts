@@ -6,7 +6,7 @@ import { verifyPlanSignature, type Plan } from '@sextant/plan';
 import { readTrustedKeys, trustedKeysPath } from './trusted-keys.ts';
 import { userKeyPath, userPlanSigner } from './user-key.ts';
 
-export type PlanTrust =
+type PlanTrust =
   | { status: 'trusted'; keyId: string; from: string }
   | { status: 'unsigned' }
   | { status: 'untrusted'; keyId: string }

@@ -7,9 +7,9 @@ import { ioErrorOf, SextantError } from '@sextant/format';
 import type { PlanPublicKey } from '@sextant/plan';
 import { configDir, ensureConfigDir } from './config-dir.ts';
 
-export const TRUSTED_KEYS_FILE = 'trusted-plan-keys.json';
+const TRUSTED_KEYS_FILE = 'trusted-plan-keys.json';
 
-export interface TrustedKey extends PlanPublicKey {
+interface TrustedKey extends PlanPublicKey {
   /** Where the user took it from: the file they passed, or "the command line". */
   source: string;
   /** ISO date and time it was added. */

@@ -9,7 +9,7 @@ import { ioErrorOf, SextantError } from '@sextant/format';
 import { generatePlanSigningKey, planSigner, type PlanSigner } from '@sextant/plan';
 import { configDir, ensureConfigDir } from './config-dir.ts';
 
-export const USER_KEY_FILE = 'plan-signing-key';
+const USER_KEY_FILE = 'plan-signing-key';
 
 export function userKeyPath(): string {
   return join(configDir(), USER_KEY_FILE);

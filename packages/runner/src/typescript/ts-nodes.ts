@@ -13,7 +13,7 @@ export function nodeAt(sourceFile: ts.SourceFile, offset: number): ts.Node {
   }
 }
 
-export type NamedDeclaration = ts.Node & { name: ts.Node };
+type NamedDeclaration = ts.Node & { name: ts.Node };
 
 /** The declaration whose name starts at `offset`. */
 export function declarationAt(sourceFile: ts.SourceFile, offset: number, what: string): NamedDeclaration {

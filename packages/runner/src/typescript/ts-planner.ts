@@ -17,7 +17,7 @@ import { planTsRename } from './ts-rename.ts';
 import { planTsSafeDelete } from './ts-safe-delete.ts';
 import { TypeScriptWorkspace } from './ts-workspace.ts';
 
-export interface Planned {
+interface Planned {
   drafts: FileDraft[];
   conflicts: PlanConflict[];
 }
