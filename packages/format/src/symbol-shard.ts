@@ -30,8 +30,16 @@ const REF_DECL_BASES: DeltaBase[] = ['none'];
 /** Previews of one symbol's declarations, joined: a source line holds no line break (splitLines). */
 const PREVIEW_SEPARATOR = '\n';
 
-/** The per-symbol columns, each parallel to the keys. */
-interface StoredSymbols {
+/** A symbol shard as stored: the bucket's paths and peers, then one column per field, each parallel to the keys. */
+interface StoredSymbolShard {
+  v: 6;
+  paths: string[];
+  pathFlags: Uint8Array;
+  /** Keys of the symbols, KEY_LENGTH characters each, sorted. */
+  keys: string;
+  peerKeys: string;
+  peerNames: string[];
+  peerKinds: Uint8Array;
   kinds: Uint8Array;
   langs: Uint8Array;
   locals: Uint8Array;
@@ -52,17 +60,6 @@ interface StoredSymbols {
   refs: StoredColumn;
   refDecls: StoredColumn;
   callSignatures: StoredColumn;
-}
-
-interface StoredSymbolShard extends StoredSymbols {
-  v: 6;
-  paths: string[];
-  pathFlags: Uint8Array;
-  /** Keys of the symbols, KEY_LENGTH characters each, sorted. */
-  keys: string;
-  peerKeys: string;
-  peerNames: string[];
-  peerKinds: Uint8Array;
 }
 
 const TEXT_COLUMNS = ['names', 'qnames', 'recordPaths', 'signatures', 'docs', 'previews'] as const;
