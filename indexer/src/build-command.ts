@@ -6,6 +6,7 @@ import { ts } from 'ts-morph';
 import {
   FORMAT_VERSION, occurrencesOf, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type OutlineNode, type SkippedFile,
 } from '@sextant/format';
+import { workingTreeIndexPath } from '@sextant/query/node';
 import { excludeSextantDir, isUnderSextantDir } from './git/git-exclude.ts';
 import { listTrackedFiles, readBlobs, resolveCommit, type SnapshotFile, type TrackedEntry } from './git/git-snapshot.ts';
 import { IndexCollector, type CollectedSymbol } from './index-collector.ts';
@@ -25,7 +26,12 @@ export const INDEXER_VERSION: string = JSON.parse(readFileSync(new URL('../packa
 export interface BuildOptions {
   repo: string;
   commit: string;
-  out: string;
+  /**
+   * Where the index goes, used as given (an existing directory there is replaced only when it is
+   * an index). Absent: .sextant/index of the working tree, only as a real directory git tracks
+   * nothing in (workingTreeIndexPath).
+   */
+  out?: string;
   repoName?: string;
   maxFileBytes: number;
   progress: Progress;
@@ -42,6 +48,8 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   const { progress, stages } = options;
   const started = performance.now();
   const { root, commit, commitDate } = await resolveCommit(options.repo, options.commit);
+  // Checked before any work: a clone's own .sextant link must not cost a whole build to refuse.
+  const out = options.out ?? workingTreeIndexPath(root, 'index', '--out');
   progress.log(`indexing ${root} at ${commit}`);
 
   const tracked = await listTrackedFiles(root, commit);
@@ -115,10 +123,10 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
 
   progress.start('writing shards');
   // The default --out is <repo>/.sextant/index: the first build keeps it out of `git status`.
-  if (await isUnderSextantDir(options.out, root)) await excludeSextantDir(root);
+  if (await isUnderSextantDir(out, root)) await excludeSextantDir(root);
   const written = stages?.begin('shards');
   const set = layoutShards(collector, texts, fileTableOf(tracked.entries, collector.files, skipped));
-  const manifest = await writeIndex(options.out, set, {
+  const manifest = await writeIndex(out, set, {
     formatVersion: FORMAT_VERSION,
     repo: options.repoName ?? repoNameOf(root),
     commit,
@@ -138,7 +146,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   stages?.mark('shards');
   progress.finishLine();
   const bytes = Object.values(manifest.shards).reduce((sum, s) => sum + s.bytes, 0);
-  progress.log(`wrote ${options.out}: ${Object.keys(manifest.shards).length} shards, ${bytes} bytes; ${manifest.counts.files} files, ${manifest.counts.symbols} symbols, ${manifest.counts.references} references, ${manifest.counts.edges} edges, ${skipped.length} skipped, in ${((performance.now() - started) / 1000).toFixed(1)}s`);
+  progress.log(`wrote ${out}: ${Object.keys(manifest.shards).length} shards, ${bytes} bytes; ${manifest.counts.files} files, ${manifest.counts.symbols} symbols, ${manifest.counts.references} references, ${manifest.counts.edges} edges, ${skipped.length} skipped, in ${((performance.now() - started) / 1000).toFixed(1)}s`);
   return manifest;
 }
 

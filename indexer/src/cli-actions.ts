@@ -12,7 +12,8 @@ export type ReviewFormat = (typeof REVIEW_FORMATS)[number];
 export interface BuildRequest {
   repo: string;
   commit: string;
-  out: string;
+  /** Absent: <repo>/.sextant/index, checked by workingTreeIndexPath. */
+  out?: string;
   repoName?: string;
   maxFileBytes: number;
   quiet: boolean;
@@ -44,7 +45,7 @@ export const INDEXER_ACTIONS: IndexerActions = {
     await buildIndex({
       repo: resolve(request.repo),
       commit: request.commit,
-      out: resolve(request.out),
+      out: request.out === undefined ? undefined : resolve(request.out),
       repoName: request.repoName,
       maxFileBytes: request.maxFileBytes,
       progress: new Progress(process.stderr, request.quiet),

@@ -70,7 +70,7 @@ async function build(argv: string[], actions: IndexerActions): Promise<number> {
   await actions.build({
     repo: values.repo,
     commit: values.commit,
-    out: values.out ?? `${values.repo}/.sextant/index`,
+    out: values.out,
     repoName: values['repo-name'],
     maxFileBytes,
     quiet: values.quiet,

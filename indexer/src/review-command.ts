@@ -7,21 +7,18 @@
 // killed half-way never leaves a directory that looks like an index (`runner mcp --index-root`
 // never lists dot-directories). A repository that tracks a .sextant/ path could ship a ready-made
 // "index" of any commit, so review refuses to read or build there unless --out-root is elsewhere.
-import { execFile } from 'node:child_process';
 import { mkdir, mkdtemp, rename, rm } from 'node:fs/promises';
 import { dirname, join, relative, resolve, isAbsolute } from 'node:path';
-import { promisify } from 'node:util';
 import { sameCommit, SextantError, shortCommit } from '@sextant/format';
 import { IndexReader, ShardCache } from '@sextant/query';
-import { DirShardSource } from '@sextant/query/node';
+import { DirShardSource, SEXTANT_DIR, workingTreeIndexPath } from '@sextant/query/node';
 import { IndexSetProvider, READ_TOOLS, type IndexCatalog, type ToolDefinition } from '@sextant/mcp';
 import { buildIndex } from './build-command.ts';
+import { ensureReplaceable } from './shards/shard-writer.ts';
 import type { ReviewFormat } from './cli-actions.ts';
 import { excludeSextantDir } from './git/git-exclude.ts';
 import { resolveCommit } from './git/git-snapshot.ts';
 import { Progress } from './progress.ts';
-
-const run = promisify(execFile);
 
 export interface ReviewOptions {
   base: string;
@@ -47,17 +44,10 @@ export async function prepareReview(options: ReviewOptions): Promise<PreparedRev
   const base = await resolveCommit(resolve(options.repo), options.base);
   const head = await resolveCommit(resolve(options.repo), options.head);
   const root = base.root;
-  const shipped = join(root, '.sextant');
-  const outRoot = resolve(options.outRoot ?? join(shipped, 'indexes'));
-  const inShipped = isWithin(outRoot, shipped);
-  if (inShipped) {
-    const tracked = (await git(root, ['ls-files', '--', '.sextant'])).split('\n').filter(Boolean);
-    if (tracked.length > 0) {
-      throw new SextantError('INVALID_ARGUMENT',
-        `${root} tracks ${tracked.length} file${tracked.length === 1 ? '' : 's'} under .sextant/ (${tracked.slice(0, 3).join(', ')}${tracked.length > 3 ? ', …' : ''}): an index there could have come with the repository instead of being built here.`,
-        'Pass --out-root with a directory outside .sextant/ (for example one in your home directory), or remove .sextant/ from the repository.',
-        { tracked: tracked.slice(0, 20) });
-    }
+  // The default, and any --out-root inside .sextant/, is only a real directory git tracks nothing in.
+  const outRoot = options.outRoot === undefined ? workingTreeIndexPath(root, 'indexes', '--out-root') : resolve(options.outRoot);
+  if (isWithin(outRoot, join(root, SEXTANT_DIR))) {
+    if (options.outRoot !== undefined) workingTreeIndexPath(root, 'indexes', '--out-root');
     await excludeSextantDir(root);
   }
   await mkdir(outRoot, { recursive: true });
@@ -89,7 +79,9 @@ async function buildInto(dir: string, commit: string, root: string, options: Rev
   try {
     const built = join(building, 'index');
     await buildIndex({ repo: root, commit, out: built, maxFileBytes: options.maxFileBytes, progress: options.progress });
-    // What is at `dir` is no index of this commit (checked above): a half-copied or stale one goes.
+    // What is at `dir` is no index of this commit (checked above): a corrupt or stale index goes,
+    // anything else stays and the review stops.
+    await ensureReplaceable(dir);
     await rm(dir, { recursive: true, force: true });
     try {
       await rename(built, dir);
@@ -138,7 +130,3 @@ function isWithin(path: string, dir: string): boolean {
   return rel === '' || (!rel.startsWith('..') && !isAbsolute(rel));
 }
 
-async function git(cwd: string, args: string[]): Promise<string> {
-  const { stdout } = await run('git', args, { cwd, maxBuffer: 1 << 30, encoding: 'utf8' });
-  return stdout;
-}

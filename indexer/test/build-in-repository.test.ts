@@ -1,8 +1,9 @@
 // What `indexer build` takes from and leaves in the repository it indexes, on real git
 // repositories: the repository's name from its origin remote (local/<folder> when there is none or
 // it is a path on this machine), `.sextant/` added once to the exclude file git reads (linked
-// worktrees too), and the project-configuration warnings counted in one line unless --verbose.
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+// worktrees too), what it may replace (an earlier index; never another directory, a tracked
+// .sextant/ or a link there), and the project-configuration warnings counted in one line unless --verbose.
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
@@ -134,6 +135,51 @@ describe('.sextant/ and git status', () => {
     const text = readFileSync(join(checkout.dir, '.git/info/exclude'), 'utf8');
     expect(text.startsWith('# mine\n*.log\n')).toBe(true);
     expect(exclusions(join(checkout.dir, '.git/info/exclude'))).toEqual(['.sextant/']);
+  });
+});
+
+describe('where a build may write', () => {
+  it('replaces an earlier index at --out, and refuses a directory that is not one, changing nothing', async () => {
+    const checkout = repo();
+    writeFileSync(join(checkout.dir, 'a.ts'), 'export const a = 1;\n');
+    commitAll(checkout.dir, 'a file');
+    const out = join(scratch, 'replaced');
+    expect((await cli(['build', '--repo', checkout.dir, '--out', out, '--quiet'])).code).toBe(0);
+    expect((await cli(['build', '--repo', checkout.dir, '--out', out, '--quiet'])).code).toBe(0);
+    expect(readdirSync(scratch).filter((name) => name.startsWith('replaced'))).toEqual(['replaced']);
+
+    const mine = join(scratch, 'my-notes');
+    mkdirSync(mine);
+    writeFileSync(join(mine, 'todo.txt'), 'keep me\n');
+    const refused = await cli(['build', '--repo', checkout.dir, '--out', mine, '--quiet']);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain(`error: ${mine} is not an index directory (it holds 1 entry and no manifest.json), so an index does not replace it: nothing was written or removed. To fix this, pass --out with a new or empty directory`);
+    expect(readdirSync(mine)).toEqual(['todo.txt']);
+    expect(readdirSync(scratch).filter((name) => name.startsWith('my-notes'))).toEqual(['my-notes']);
+  });
+
+  it('refuses the default .sextant/index of a repository that tracks files under .sextant/, or whose .sextant/index is a link', async () => {
+    const shipping = repo();
+    mkdirSync(join(shipping.dir, '.sextant/index'), { recursive: true });
+    writeFileSync(join(shipping.dir, '.sextant/index/manifest.json'), '{}\n');
+    writeFileSync(join(shipping.dir, 'a.ts'), 'export const a = 1;\n');
+    commitAll(shipping.dir, 'ships an index');
+    const tracked = await cli(['build', '--repo', shipping.dir, '--quiet']);
+    expect(tracked.code).toBe(1);
+    expect(tracked.stderr).toMatch(/^error: .* tracks 1 file under \.sextant\/ \(\.sextant\/index\/manifest\.json\): .* To fix this, pass --out with a directory outside \.sextant\//);
+    expect(readFileSync(join(shipping.dir, '.sextant/index/manifest.json'), 'utf8')).toBe('{}\n');
+
+    const linked = repo();
+    writeFileSync(join(linked.dir, 'a.ts'), 'export const a = 1;\n');
+    commitAll(linked.dir, 'a file');
+    const elsewhere = join(scratch, 'linked-target');
+    mkdirSync(elsewhere);
+    mkdirSync(join(linked.dir, '.sextant'));
+    symlinkSync(elsewhere, join(linked.dir, '.sextant/index'));
+    const link = await cli(['build', '--repo', linked.dir, '--quiet']);
+    expect(link.code).toBe(1);
+    expect(link.stderr).toMatch(/^error: \.sextant\/index in .* is a symbolic link to .*linked-target: .* To fix this, remove the link/);
+    expect(readdirSync(elsewhere)).toEqual([]);
   });
 });
 

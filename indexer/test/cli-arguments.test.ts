@@ -33,7 +33,7 @@ afterEach(() => vi.restoreAllMocks());
 describe('indexer arguments', () => {
   it('hands build and review their requests, defaults applied', async () => {
     expect((await run(['build'])).calls).toEqual([['build', {
-      repo: '.', commit: 'HEAD', out: './.sextant/index', repoName: undefined, maxFileBytes: 1048576, quiet: false, verbose: false,
+      repo: '.', commit: 'HEAD', out: undefined, repoName: undefined, maxFileBytes: 1048576, quiet: false, verbose: false,
     }]]);
     expect((await run(['build', '--repo', 'r', '--commit', 'v1', '--out', 'o', '--repo-name', 'acme/w', '--max-file-bytes', '10', '--quiet', '--verbose'])).calls).toEqual([['build', {
       repo: 'r', commit: 'v1', out: 'o', repoName: 'acme/w', maxFileBytes: 10, quiet: true, verbose: true,

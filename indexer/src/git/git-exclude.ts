@@ -6,10 +6,10 @@ import { execFile } from 'node:child_process';
 import { appendFile, mkdir, readFile, realpath } from 'node:fs/promises';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { promisify } from 'node:util';
+import { SEXTANT_DIR } from '@sextant/query/node';
 
 const run = promisify(execFile);
 
-const SEXTANT_DIR = '.sextant';
 /** No leading slash: like the default `<--repo>/.sextant/index`, it matches a .sextant/ at any depth. */
 const EXCLUDE_LINE = `${SEXTANT_DIR}/`;
 

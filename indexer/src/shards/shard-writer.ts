@@ -1,12 +1,12 @@
 // Lays collected records out as shards: symbols (with their references) bucketed by key, the graph
 // of their edges (graph-shard.ts lays it out), files bucketed by path, one name shard for search, one
 // file table of every tracked file. Every order is total, so the same commit gives byte-identical shards. Written to a temporary directory that replaces the output at once.
-import { mkdir, rename, rm, writeFile } from 'node:fs/promises';
+import { lstat, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
   changeShardName, compareInReferenceOrder, siteClass, encodeChangeShard, defColumn, encodeFileShard, graphShardName, layoutGraph, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine,
   FILE_TABLE_SHARD, NAME_FLAG_EXTERNAL, NAMES_SHARD, previewOf, refColumn, refDeclColumn, sha256Hex, splitLines, symbolShardName, textShardName,
-  encodeUnresolvedShard, ShardLayout, unresolvedShardName, type UnresolvedShardData,
+  encodeUnresolvedShard, ioErrorOf, SextantError, ShardLayout, unresolvedShardName, type UnresolvedShardData,
   type ChangeRecord, type DefFields, type FileRecord, type FileTableEntry, type GraphNodeData, type Manifest, type NameShardData, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData,
 } from '@sextant/format';
 import type { CollectedSymbol, IndexCollector } from '../index-collector.ts';
@@ -272,9 +272,11 @@ export async function writeIndex(out: string, set: ShardSet, manifest: Omit<Mani
   const shards: Record<string, ShardEntry> = {};
   for (const [name, bytes] of set.shards) shards[name] = { sha256: sha256Hex(bytes), bytes: bytes.byteLength, records: set.records.get(name)! };
   const complete: Manifest = { ...manifest, layout: set.layout, shards };
-  const temporary = `${out}.tmp-${process.pid}`;
-  const previous = `${out}.old-${process.pid}`;
-  await rm(temporary, { recursive: true, force: true });
+  await mkdir(dirname(out), { recursive: true });
+  // Refused before writing a byte: what is at `out` goes only when it is an index (or empty).
+  await ensureReplaceable(out);
+  // Fresh names beside `out`: nothing that was there before is ever removed on the way.
+  const temporary = await mkdtemp(`${out}.tmp-`);
   try {
     for (const [name, bytes] of set.shards) {
       const file = join(temporary, name);
@@ -284,8 +286,11 @@ export async function writeIndex(out: string, set: ShardSet, manifest: Omit<Mani
     const manifestText = `${JSON.stringify(complete, null, 2)}\n`;
     await writeFile(join(temporary, MANIFEST_FILE), manifestText);
     await writeFile(join(temporary, MANIFEST_DIGEST_FILE), manifestDigestLine(manifestText));
-    await mkdir(dirname(out), { recursive: true });
-    const hadPrevious = await rename(out, previous).then(() => true, () => false);
+    const previous = `${temporary}.old`;
+    const hadPrevious = await rename(out, previous).then(() => true, (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return false;
+      throw error;
+    });
     await rename(temporary, out);
     if (hadPrevious) await rm(previous, { recursive: true, force: true });
   } catch (error) {
@@ -293,4 +298,30 @@ export async function writeIndex(out: string, set: ShardSet, manifest: Omit<Mani
     throw error;
   }
   return complete;
+}
+
+/**
+ * Refuses to let an index replace what is at `dir` unless it is an index directory (it holds a
+ * manifest.json, as every directory writeIndex leaves does), an empty directory, or nothing: an
+ * `--out` that names a source tree or a home directory by mistake loses nothing.
+ */
+export async function ensureReplaceable(dir: string): Promise<void> {
+  const entries: string[] = await lstat(dir).then(
+    async (stats) => {
+      if (!stats.isDirectory()) throw notAnIndex(dir, stats.isSymbolicLink() ? 'it is a symbolic link' : 'it is not a directory');
+      return await readdir(dir);
+    },
+    (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return [];
+      throw ioErrorOf(error) ?? error;
+    },
+  );
+  if (entries.length > 0 && !entries.includes(MANIFEST_FILE)) throw notAnIndex(dir, `it holds ${entries.length} entr${entries.length === 1 ? 'y' : 'ies'} and no ${MANIFEST_FILE}`);
+}
+
+function notAnIndex(dir: string, why: string): SextantError {
+  return new SextantError('INVALID_ARGUMENT',
+    `${dir} is not an index directory (${why}), so an index does not replace it: nothing was written or removed.`,
+    'Pass --out with a new or empty directory, or with the directory of an earlier index to replace it.',
+    { path: dir });
 }

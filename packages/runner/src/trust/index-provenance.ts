@@ -1,10 +1,12 @@
 // Which plans this user's runner key may vouch for. A plan is made from an index (the symbols it
 // finds, and for Java and Kotlin the sites it edits); an index the user's indexer built is the
 // user's own, but one a repository ships in its tree (a committed .sextant/index, say) is the
-// repository's word, manifest.sha256 included. A plan made from that must not carry the user's
-// signature, which `runner apply` and apply_plan accept as the user's own.
+// repository's word, manifest.sha256 included, and so is one reached through a symbolic link that
+// stands in a working tree (a committed `.sextant -> /tmp/prepared`, say). A plan made from either
+// must not carry the user's signature, which `runner apply` and apply_plan accept as the user's own.
 import { execFileSync } from 'node:child_process';
 import type { PlanSigner } from '@sextant/plan';
+import { linksInWorkTrees } from '@sextant/query/node';
 import { userPlanSigner } from './user-key.ts';
 
 /** The git working tree that tracks files of `indexDir`, or undefined when git tracks none of them. */
@@ -24,6 +26,11 @@ export function trackingTree(indexDir: string): string | undefined {
  * why, when the index came with a repository.
  */
 export function planSignerFor(indexDir: string, warn: (line: string) => void): Pick<PlanSigner, 'sign'> | undefined {
+  const [through] = linksInWorkTrees(indexDir);
+  if (through !== undefined) {
+    warn(`sextant runner: the index ${indexDir} is reached through the symbolic link ${through.link} in the working tree ${through.tree}, which a repository can commit, so it is not known to be yours: plans made from it are not signed, and runner apply takes them only with --allow-unsigned. Build your own with \`indexer build\` into a real directory (the default .sextant/index, or --out) to have them signed.`);
+    return undefined;
+  }
   const tree = trackingTree(indexDir);
   if (tree !== undefined) {
     warn(`sextant runner: the index ${indexDir} is tracked by git in ${tree}, so it came with the repository: plans made from it are not signed, and runner apply takes them only with --allow-unsigned. Build your own with \`indexer build\` to have them signed.`);
