@@ -44,14 +44,14 @@ export {
 } from './manifest.ts';
 export type { LibraryModelRef, Manifest, ShardEntry, SkippedFile } from './manifest.ts';
 export { ShardLayout } from './shard-layout.ts';
-export { compileCamelCase, compileGlob, compileRepositoryGlob, compileWildcard, matcherSteps, MAX_PATTERN_STATES } from './pattern-matcher.ts';
+export { compileCamelCase, compileGlob, compileGlobSet, compileRepositoryGlob, compileWildcard, matcherSteps, MAX_PATTERN_STATES, type GlobSet, type WorkBudget } from './pattern-matcher.ts';
 export type { PatternMatcher } from './pattern-matcher.ts';
 export { manifestSchema } from './manifest-schema.ts';
 export {
   checkShardHolds, graphRecords, manifestDigestLine, manifestSha256, parseManifest, parseManifestDigestLine, recordsOf,
 } from './manifest-check.ts';
 export type { RecordedDigest } from './manifest-check.ts';
-export { pathFilter } from './glob.ts';
+export { PATH_MATCH_BUDGET, pathFilter } from './glob.ts';
 export { unaddressablePathReason } from './repo-path.ts';
 export { TS_JS_EXTENSIONS } from './ts-js-extensions.ts';
 export type { TsJsExtension } from './ts-js-extensions.ts';

@@ -4,8 +4,10 @@
 // costs at most four steps per state (one to read it, at most three to list states after it), so
 // a match is at most 4 * (states + 1) * (text.length + 1) steps. The states are capped
 // (MAX_PATTERN_STATES), so a caller's pattern bounds the work per character. The simulation is
-// cached as a lazy DFA, so a character whose set of live states was met before costs one step. The RegExps these
-// patterns used to compile to backtracked: `****************Z` blocked a worker isolate for 12.7 s.
+// cached as a lazy DFA, so a character whose set of live states was met before costs one step.
+// Several globs run as one automaton (compileGlobSet), so 64 globs read a path once, not 64 times,
+// and what building its sets costs a call can be bounded (WorkBudget). The RegExps these patterns
+// used to compile to backtracked: `****************Z` blocked a worker isolate for 12.7 s.
 import { SextantError } from './errors.ts';
 
 /** More states than this and a pattern is refused: the cap on work per text character. */
@@ -70,6 +72,27 @@ interface GlobOptions {
  * a matched directory matches.
  */
 export function compileGlob(glob: string, options: GlobOptions = {}): PatternMatcher {
+  return matcher(glob, globTokens(glob, options), options.whole ? 'whole' : 'subtree', false);
+}
+
+/** Whether a text matches any of a set of globs. */
+export interface GlobSet {
+  test(path: string): boolean;
+}
+
+/**
+ * Several globs (as compileGlob reads them, without `whole`) matched as one: a path is read once,
+ * one step a character once its set of live states was met, whatever the number of globs. Each
+ * glob is refused past MAX_PATTERN_STATES as compileGlob refuses it; `budget` bounds what building
+ * the sets of live states may cost all its tests together.
+ */
+export function compileGlobSet(globs: readonly string[], budget?: WorkBudget): GlobSet {
+  // The union of the globs' states runs as one automaton: each glob's list, side by side.
+  const automaton = new Automaton(statesOf(globs.map((glob) => checked(glob, globTokens(glob, {})))), 'subtree', false, budget);
+  return { test: (path) => automaton.test(path) };
+}
+
+function globTokens(glob: string, options: GlobOptions): Token[] {
   const anchored = options.whole || (glob.includes('/') && !glob.startsWith('**/'));
   const tokens: Token[] = [];
   if (!anchored) push(tokens, star(DIRS));
@@ -85,7 +108,7 @@ export function compileGlob(glob: string, options: GlobOptions = {}): PatternMat
     else if (body[i] === '?') push(tokens, one(NOT_SLASH));
     else push(tokens, literal(body.charCodeAt(i)));
   }
-  return matcher(glob, tokens, options.whole ? 'whole' : 'subtree', false);
+  return tokens;
 }
 
 /**
@@ -202,9 +225,11 @@ function inClass(cls: CharClass, char: number, c: number): boolean {
 }
 
 /**
- * The states a token list runs as. A token is one state, except `**\/`, which is two: an entry
- * that lets the next state through (matching nothing) or enters a loop over any character that
- * leaves only over a slash. Kept apart so what a state lets through never depends on how it was reached.
+ * The states token lists run as, one list after another (a union of patterns is their lists side by
+ * side). A token is one state, except `**\/`, which is two: an entry that lets the next state
+ * through (matching nothing) or enters a loop over any character that leaves only over a slash.
+ * Kept apart so what a state lets through never depends on how it was reached. Each list ends in
+ * an accepting state that reads nothing.
  */
 interface States {
   loop: Uint8Array;
@@ -212,33 +237,48 @@ interface States {
   chars: Int32Array;
   /** 1: the next state is active with this one; 2: the state after next is too (the `**\/` entry). */
   skip: Uint8Array;
+  accepts: Uint8Array;
+  /** The first state of each list. */
+  starts: number[];
 }
 
-function statesOf(tokens: readonly Token[]): States {
+/** How many states a token list needs, its accepting state left out: what MAX_PATTERN_STATES caps. */
+function stateCount(tokens: readonly Token[]): number {
   let m = 0;
   for (const token of tokens) m += token.dirs ? 2 : 1;
-  const states: States = { loop: new Uint8Array(m), advance: new Uint8Array(m), chars: new Int32Array(m), skip: new Uint8Array(m) };
+  return m;
+}
+
+function statesOf(lists: readonly (readonly Token[])[]): States {
+  let total = 0;
+  for (const tokens of lists) total += stateCount(tokens) + 1;
+  const states: States = {
+    loop: new Uint8Array(total), advance: new Uint8Array(total), chars: new Int32Array(total).fill(-1), skip: new Uint8Array(total), accepts: new Uint8Array(total), starts: [],
+  };
   let s = 0;
-  for (const token of tokens) {
-    if (token.dirs) {
-      states.chars[s] = -1;
-      states.skip[s++] = 2;
-      states.loop[s] = ANY;
-      states.advance[s] = CHAR;
-      states.chars[s++] = SLASH;
-    } else {
-      states.loop[s] = token.loop;
-      states.advance[s] = token.advance;
-      states.chars[s] = token.char;
-      states.skip[s++] = token.skip ? 1 : 0;
+  for (const tokens of lists) {
+    states.starts.push(s);
+    for (const token of tokens) {
+      if (token.dirs) {
+        states.skip[s++] = 2;
+        states.loop[s] = ANY;
+        states.advance[s] = CHAR;
+        states.chars[s++] = SLASH;
+      } else {
+        states.loop[s] = token.loop;
+        states.advance[s] = token.advance;
+        states.chars[s] = token.char;
+        states.skip[s++] = token.skip ? 1 : 0;
+      }
     }
+    states.accepts[s++] = 1;
   }
   return states;
 }
 
-function matcher(pattern: string, tokens: readonly Token[], ending: Ending, caseless: boolean): PatternMatcher {
-  const { loop, advance, chars, skip } = statesOf(tokens);
-  const m = loop.length;
+/** A pattern's token list, refused past MAX_PATTERN_STATES with the error that names it. */
+function checked(pattern: string, tokens: readonly Token[]): readonly Token[] {
+  const m = stateCount(tokens);
   if (m > MAX_PATTERN_STATES) {
     throw new SextantError(
       'INVALID_ARGUMENT',
@@ -247,106 +287,176 @@ function matcher(pattern: string, tokens: readonly Token[], ending: Ending, case
       { pattern, states: m, maxStates: MAX_PATTERN_STATES },
     );
   }
-  // The simulation below is run lazily as a DFA: each distinct set of live states is interned the
-  // first time it is met, with its transitions per character cached, so a text character costs one
-  // lookup once a set has been seen (many globs over many paths meet the same few sets). The cache
-  // is bounded (MAX_CACHED_SETS sets per matcher); past it, sets are computed and not kept, which
-  // costs what the plain simulation costs: the bound above holds either way.
-  const generationOf = new Int32Array(m + 1);
-  let generation = 0;
-  let steps = 0;
-  const interned = new Map<string, LiveSet>();
-  const scratch = new Int32Array(m + 1);
-  let size = 0;
-  let accepting = false;
+  return tokens;
+}
 
-  const nextGeneration = () => {
-    if (++generation === 0x7fffffff) {
-      generationOf.fill(0);
-      generation = 1;
-    }
-  };
-  // Lists a state and the states it lets through without reading a character.
-  const add = (from: number): void => {
-    for (let s = from; ; s++) {
-      steps++;
-      if (generationOf[s] === generation) return;
-      generationOf[s] = generation;
-      scratch[size++] = s;
-      if (s === m) {
-        accepting = true;
-        return;
-      }
-      if (skip[s] === 2) {
-        add(s + 1);
-        s++;
-      } else if (skip[s] === 0) return;
-    }
-  };
-  const intern = (): LiveSet => {
-    const states = scratch.slice(0, size).sort();
-    const key = states.join(',');
-    const known = interned.get(key);
-    if (known) return known;
-    const set: LiveSet = { states, accepting, next: new Map() };
-    if (interned.size < MAX_CACHED_SETS) interned.set(key, set);
-    return set;
-  };
-  const follow = (from: LiveSet, c: number): LiveSet => {
-    size = 0;
-    accepting = false;
-    nextGeneration();
-    for (const s of from.states) {
-      steps++;
-      if (s === m) continue;
-      if (inClass(loop[s] as CharClass, -1, c)) add(s);
-      if (inClass(advance[s] as CharClass, chars[s], c)) add(s + 1);
-    }
-    const to = intern();
-    if (interned.size < MAX_CACHED_SETS) from.next.set(c, to);
-    return to;
-  };
-  nextGeneration();
-  add(0);
-  const start = intern();
-
+function matcher(pattern: string, tokens: readonly Token[], ending: Ending, caseless: boolean): PatternMatcher {
+  const states = stateCount(checked(pattern, tokens));
+  const automaton = new Automaton(statesOf([tokens]), ending, caseless);
   return {
     pattern,
-    states: m,
+    states,
     get steps() {
-      return steps;
+      return automaton.steps;
     },
-    test(text: string): boolean {
-      const before = steps;
-      const found = run(text);
-      stepsOfAllMatchers += steps - before;
-      return found;
-    },
+    test: (text) => automaton.test(text),
   };
+}
 
-  function run(text: string): boolean {
-    let live = start;
+/**
+ * What building sets of live states may cost one call, in matcher steps (one live state looked at
+ * or listed): past `limit`, `exceeded()` throws the error the caller words, naming the argument to
+ * narrow. Reading a character over a known transition is not counted: that is one step a character
+ * of the texts the call reads anyway. Without a budget, a matcher is bounded per character only.
+ */
+export interface WorkBudget {
+  readonly limit: number;
+  exceeded(steps: number): never;
+}
+
+/** Transitions over these characters are kept in a flat table; others in a map. */
+const TABLE_CHARS = 128;
+
+/**
+ * Thompson's simulation of a set of states, run as a lazy DFA: each distinct set of live states is
+ * interned the first time it is met, with its transitions per character cached, so a text
+ * character costs one lookup once a set has been seen (many paths meet the same few sets). The
+ * cache is bounded (MAX_CACHED_SETS sets); past it, sets are computed and not kept, which costs
+ * what the plain simulation costs: the bound per character holds either way.
+ */
+class Automaton {
+  steps = 0;
+  /** The steps spent building sets (not reading over known transitions): what a WorkBudget bounds. */
+  private building = 0;
+  private readonly generationOf: Int32Array;
+  private generation = 0;
+  private readonly scratch: Int32Array;
+  private size = 0;
+  private accepting = false;
+  private readonly interned = new Map<number, LiveSet[]>();
+  private sets = 0;
+  private cachedStates = 0;
+  private readonly start: LiveSet;
+
+  constructor(private readonly s: States, private readonly ending: Ending, private readonly caseless: boolean, private readonly budget?: WorkBudget) {
+    const total = s.loop.length;
+    this.generationOf = new Int32Array(total);
+    this.scratch = new Int32Array(total);
+    this.nextGeneration();
+    for (const first of s.starts) this.add(first);
+    this.start = this.intern();
+  }
+
+  test(text: string): boolean {
+    const before = this.steps;
+    const found = this.run(text);
+    stepsOfAllMatchers += this.steps - before;
+    return found;
+  }
+
+  private run(text: string): boolean {
+    const { ending, caseless } = this;
+    let live = this.start;
     for (let i = 0; i < text.length; i++) {
       if (live.accepting && (ending === 'prefix' || (ending === 'subtree' && text.charCodeAt(i) === SLASH))) return true;
       if (live.states.length === 0) return false;
       const raw = text.charCodeAt(i);
       const c = caseless ? fold(raw) : raw;
-      steps++;
-      live = live.next.get(c) ?? follow(live, c);
+      this.steps++;
+      live = (c < TABLE_CHARS ? live.table[c] : live.next.get(c)) ?? this.follow(live, c);
     }
     return live.accepting;
   }
+
+  private nextGeneration(): void {
+    if (++this.generation === 0x7fffffff) {
+      this.generationOf.fill(0);
+      this.generation = 1;
+    }
+  }
+
+  /** Lists a state and the states it lets through without reading a character. */
+  private add(from: number): void {
+    const { skip, accepts } = this.s;
+    for (let s = from; ; s++) {
+      this.steps++;
+      if (this.generationOf[s] === this.generation) return;
+      this.generationOf[s] = this.generation;
+      this.scratch[this.size++] = s;
+      if (accepts[s]) {
+        this.accepting = true;
+        return;
+      }
+      if (skip[s] === 2) {
+        this.add(s + 1);
+        s++;
+      } else if (skip[s] === 0) return;
+    }
+  }
+
+  private intern(): LiveSet {
+    const states = this.scratch.slice(0, this.size).sort();
+    // Interned by a hash of the sorted list, compared in full: no key string built per set.
+    let hash = 0x811c9dc5;
+    for (let i = 0; i < states.length; i++) hash = Math.imul(hash ^ states[i]!, 0x01000193);
+    const bucket = this.interned.get(hash);
+    const known = bucket?.find((set) => sameStates(set.states, states));
+    if (known) return known;
+    const set: LiveSet = { states, accepting: this.accepting, table: new Array(TABLE_CHARS), next: new Map(), cached: false };
+    if (this.sets < MAX_CACHED_SETS && this.cachedStates + states.length <= MAX_CACHED_STATES) {
+      if (bucket) bucket.push(set);
+      else this.interned.set(hash, [set]);
+      this.sets++;
+      this.cachedStates += states.length;
+      set.cached = true;
+    }
+    return set;
+  }
+
+  private follow(from: LiveSet, c: number): LiveSet {
+    const { loop, advance, chars, accepts } = this.s;
+    this.size = 0;
+    this.accepting = false;
+    this.nextGeneration();
+    for (const s of from.states) {
+      this.steps++;
+      if (accepts[s]) continue;
+      if (inClass(loop[s] as CharClass, -1, c)) this.add(s);
+      if (inClass(advance[s] as CharClass, chars[s], c)) this.add(s + 1);
+    }
+    const to = this.intern();
+    this.building += from.states.length + to.states.length;
+    if (this.budget && this.building > this.budget.limit) this.budget.exceeded(this.building);
+    // A transition is kept only between kept sets, so what is kept stays bounded.
+    if (from.cached && to.cached) {
+      if (c < TABLE_CHARS) from.table[c] = to;
+      else from.next.set(c, to);
+    }
+    return to;
+  }
+}
+
+function sameStates(a: Int32Array, b: Int32Array): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
 }
 
 /** A set of live states met while matching, with the sets each character leads to from it. */
 interface LiveSet {
   states: Int32Array;
   accepting: boolean;
+  /** The set each character below TABLE_CHARS leads to, once followed. */
+  table: (LiveSet | undefined)[];
   next: Map<number, LiveSet>;
+  /** Interned: the transitions into and out of it are kept. */
+  cached: boolean;
 }
 
 /**
- * Sets of live states a matcher keeps with their transitions: with at most MAX_PATTERN_STATES
- * states each, at most 256 KiB of state lists per matcher, however adversarial the pattern.
+ * What a matcher keeps of the sets of live states it met, with their transitions: at most this
+ * many sets, and at most MAX_CACHED_STATES states in them all (4 MiB of state lists), however
+ * adversarial the patterns. A union of 64 globs meets more sets than one glob does.
  */
-const MAX_CACHED_SETS = 256;
+const MAX_CACHED_SETS = 4096;
+const MAX_CACHED_STATES = 1 << 20;

@@ -2,8 +2,10 @@
 // against those RegExps, kept here as the reference, on random small patterns and texts), its step
 // count stays within 4 * (states + 1) * (text.length + 1) on random and adversarial patterns and
 // texts, runs of stars collapse, and a pattern past the state budget is INVALID_ARGUMENT naming it.
+// A set of globs runs as one automaton that answers what its globs answer alone, reads a path once,
+// and is refused, naming the argument, once building its sets of states costs past the budget.
 import { describe, expect, it } from 'vitest';
-import { compileCamelCase, compileGlob, compileWildcard, matcherSteps, MAX_PATTERN_STATES, pathFilter, type PatternMatcher } from '../src/index.ts';
+import { compileCamelCase, compileGlob, compileGlobSet, compileWildcard, matcherSteps, MAX_PATTERN_STATES, PATH_MATCH_BUDGET, pathFilter, type PatternMatcher } from '../src/index.ts';
 import { thrown } from './support/thrown.ts';
 
 /** The RegExps the matcher replaced; fine as a reference on short texts, catastrophic on long ones. */
@@ -114,6 +116,47 @@ describe('pattern matcher semantics', () => {
     const before = matcherSteps();
     for (let i = 0; i < 100; i++) expect(keep(path)).toBe(false);
     expect(matcherSteps() - before).toBeLessThanOrEqual(4 * (compileGlob(glob).states + 1) * (path.length + 1));
+  });
+
+  it('matches a set of globs as one automaton exactly when any of them matches alone, on 2,000 random sets', () => {
+    const next = random(20261202);
+    for (let n = 0; n < 2000; n++) {
+      const globs = Array.from({ length: 1 + Math.floor(next() * 6) }, () => stringOf(next, GLOB_PARTS, 6) || 'a');
+      const set = compileGlobSet(globs);
+      const each = globs.map((g) => compileGlob(g));
+      for (let t = 0; t < 20; t++) {
+        const path = stringOf(next, PATH_PARTS, 8);
+        if (set.test(path) !== each.some((m) => m.test(path))) expect.fail(`${JSON.stringify(globs)} on ${JSON.stringify(path)}: alone, ${each.some((m) => m.test(path))}`);
+      }
+    }
+  });
+
+  it('reads a path once for 64 globs: one step a character once the sets are met', () => {
+    const globs = Array.from({ length: 64 }, (_, i) => `${'*a'.repeat(60)}Z${i}`);
+    const paths = Array.from({ length: 200 }, (_, i) => `packages/pkg-${i % 7}/src/handlers/generated/name-${i}.ts`);
+    const keep = pathFilter(globs);
+    expect(paths.filter(keep)).toEqual([]);
+    const again = pathFilter(globs);
+    paths.slice(0, 50).forEach(again); // meets the sets
+    const before = matcherSteps();
+    const rest = paths.slice(50);
+    expect(rest.filter(again)).toEqual([]);
+    expect(matcherSteps() - before).toBeLessThanOrEqual(rest.reduce((n, p) => n + p.length, 0) * 2);
+  });
+
+  it('refuses a glob set whose sets of states cost more than PATH_MATCH_BUDGET to build, naming the argument', () => {
+    const next = random(7);
+    const letters = 'abcdefghijklmnopqrstuvwxyz0123456789-_.';
+    const globs = Array.from({ length: 64 }, () => `${Array.from({ length: 120 }, () => `**${letters[Math.floor(next() * letters.length)]}`).join('')}Q`);
+    const keep = pathFilter(globs, 'paths');
+    const paths = Array.from({ length: 4000 }, (_, i) => `packages/m-${i % 40}/src/components/subsystem-${i % 200}/internal/handlers/file-with-a-descriptive-name-${i}.ts`);
+    const before = matcherSteps();
+    const error = thrown(() => paths.forEach(keep));
+    expect(error).toMatchObject({ code: 'INVALID_ARGUMENT', data: { argument: 'paths', globs: 64, budget: PATH_MATCH_BUDGET } });
+    expect(error.message).toMatch(/^The 64 globs of `paths` need more matching work than one call may do/);
+    expect(error.hint).toMatch(/^Narrow `paths`: fewer globs/);
+    // Stopped at the budget: what it did is the budget plus one set's work, not the whole scan's.
+    expect(matcherSteps() - before).toBeLessThan(PATH_MATCH_BUDGET + paths.length * 200 + 2 * 64 * 257);
   });
 
   it('is case-insensitive in wildcard mode only', () => {

@@ -109,6 +109,23 @@ describe('patterns a caller supplies', () => {
     }
   });
 
+  it('refuses globs whose matching costs past the budget as INVALID_ARGUMENT naming `paths`, over every path a call reads', async () => {
+    const files = Array.from({ length: 400 }, (_, i) => ({ path: `packages/m-${i % 40}/src/components/subsystem-${i % 200}/internal/handlers/file-with-a-descriptive-name-${i}.ts`, text: `export const v${i} = ${i};\n` }));
+    const wide = await openMemoryIndex(buildMemoryIndex({ files, symbols: files.map((f, i) => ({ name: `v${i}`, kind: 'variable', defs: [{ path: f.path, line: 1 }] })) }));
+    let seed = 7;
+    const next = () => ((seed = (Math.imul(seed, 1103515245) + 12345) >>> 0) / 4294967296);
+    const letters = 'abcdefghijklmnopqrstuvwxyz0123456789-_.';
+    const globs = Array.from({ length: 64 }, () => `${Array.from({ length: 120 }, () => `**${letters[Math.floor(next() * letters.length)]}`).join('')}Q`);
+    const errors = [
+      await rejection(() => fileProblems(wide, { paths: globs })),
+      await rejection(() => searchSymbols(wide, { query: 'v', paths: globs })),
+      await rejection(() => searchSymbols(wide, { query: 'v', paths: globs.map((g) => `!${g}`) })),
+    ];
+    for (const error of errors) expect(error).toMatchObject({ code: 'INVALID_ARGUMENT', data: { argument: 'paths', globs: 64 } });
+    // The same number of ordinary globs answers.
+    expect((await fileProblems(wide, { paths: Array.from({ length: 64 }, (_, i) => `**Z${i}`) })).files).toBe(0);
+  });
+
   it('keeps ordinary globs and wildcards meaning what they meant on the shop index', async () => {
     const shop = await openMemoryIndex(buildMemoryIndex(shopSpec()));
     expect((await searchSymbols(shop, { query: 'save', paths: ['src/images/**'] })).results.map((r) => r.qualifiedName)).toEqual(['ImageCache.save']);

@@ -7,18 +7,18 @@
 // change_impact) on version pairs of real packages, both commits published, cold and warm, against
 // the targets of issue #14. See bench/README.md for the method.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { gzipSync } from 'node:zlib';
 import { cliLine, SextantError, sha256Hex, shortCommit } from '@sextant/format';
 import { prepareBenchCorpora, prepareReviewPairs, type BenchCorpus, type BenchPair } from './bench-corpora.ts';
 import { REVIEW_TARGETS } from '../../../indexer/bench/corpora.ts';
 import { BenchWorker } from './bench-worker-process.ts';
+import { buildBundle, type BundleInfo } from './worker-bundle.ts';
 import { SHARD_CACHE_BYTES } from '../src/isolate-caches.ts';
 import { positiveOption } from '../../../indexer/bench/bench-options.ts';
 
@@ -122,7 +122,7 @@ async function main(): Promise<number> {
   for (const p of pairs) log(`${p.repo}: ${p.baseVersion} (${shortCommit(p.base)}) -> ${p.headVersion} (${shortCommit(p.commit)}): ${p.changes.total} files changed (${p.changes.source} TS/JS) of ${p.files}; ${p.shards} shards, ${(p.shardBytes / 1048576).toFixed(1)} MiB in both indexes`);
   for (const c of corpora) log(`${c.repo}@${shortCommit(c.commit)}: ${c.files} files, ${c.lines} lines, ${c.shards} shards, ${(c.shardBytes / 1048576).toFixed(1)} MiB`);
 
-  const bundle = buildBundle(log);
+  const bundle = buildBundle(BENCH_DIR, log);
   const startupCpuMs = startupCpu(log);
 
   // The edge cache of earlier runs would serve the first cold calls; start without it.
@@ -469,37 +469,6 @@ async function soak(worker: BenchWorker, mix: { corpus: BenchCorpus; call: Call 
 
 function mib(bytes: number): string {
   return (bytes / 1048576).toFixed(1);
-}
-
-interface BundleInfo {
-  bytes: number;
-  gzipBytes: number;
-  wranglerLine: string;
-  files: string[];
-  grammarOrIndexData: boolean;
-}
-
-/** The deployable bundle, as `wrangler deploy` would upload it. */
-function buildBundle(log: (line: string) => void): BundleInfo {
-  const outdir = join(BENCH_DIR, 'bundle');
-  rmSync(outdir, { recursive: true, force: true });
-  const dry = spawnSync(process.execPath, [WRANGLER, 'deploy', '--dry-run', '--outdir', outdir, '--config', join(WORKER_DIR, 'wrangler.jsonc')], {
-    cwd: WORKER_DIR, encoding: 'utf8', env: { ...process.env, WRANGLER_SEND_METRICS: 'false', NO_COLOR: '1' },
-  });
-  if (dry.status !== 0) throw new Error(`wrangler deploy --dry-run failed:\n${dry.stdout}${dry.stderr}`);
-  const wranglerLine = (dry.stdout.match(/Total Upload:.*/) ?? [''])[0];
-  const code = readFileSync(join(outdir, 'worker.js'));
-  const files = readdirSync(outdir);
-  const info: BundleInfo = {
-    bytes: code.byteLength, gzipBytes: gzipSync(code, { level: 9 }).byteLength, wranglerLine, files,
-    // Grammars would be .wasm modules (files beside the script, or WebAssembly compiled inline);
-    // index data would be a large literal, which shows as a very long line.
-    grammarOrIndexData: files.some((f) => !/^(worker\.js|worker\.js\.map|README\.md)$/.test(f))
-      || /WebAssembly\.(instantiate|compile|Module)/.test(code.toString('utf8'))
-      || Math.max(...code.toString('utf8').split('\n').map((line) => line.length)) > 64 * 1024,
-  };
-  log(`bundle: ${wranglerLine}; files ${files.join(', ')}`);
-  return info;
 }
 
 /** Script startup CPU: `wrangler check startup` profiles the module's evaluation in local workerd. */
