@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 
-// End-to-end tests start real processes (wrangler dev + workerd, getPlatformProxy) on a 2-core
+// End-to-end tests start real processes (wrangler dev + workerd, Miniflare) on a 2-core
 // machine: allow minutes, and run files one at a time so they do not fight over CPU.
 export default defineConfig({
   test: {

@@ -1,6 +1,6 @@
 // The ObjectStore contract that publishing relies on, run against every implementation: R2 through
-// wrangler's binding (here its local R2, the one `indexer publish --local` writes; the remote
-// binding is the same code over the real bucket). Checksums verified on upload and reported by
+// a binding (here wrangler's local R2 behind the bridge `indexer publish --local` writes through;
+// the remote binding is the same ObjectStore over the real bucket). Checksums verified on upload and reported by
 // HEAD are what lets a publish skip a shard; etag conditions are how refs move by compare-and-swap.
 import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';

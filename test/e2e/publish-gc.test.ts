@@ -5,8 +5,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getPlatformProxy } from 'wrangler';
-import { manifestKey, shardKey, type Manifest, type R2BucketLike } from '@sextant/format';
+import { manifestKey, shardKey, type Manifest } from '@sextant/format';
 import { ShardCache } from '@sextant/query';
 import { gcCommand } from '../../indexer/src/publish/gc-command.ts';
 import type { ObjectStore } from '../../indexer/src/publish/object-store.ts';
@@ -16,7 +15,7 @@ import { readIndexDirectory } from '../../indexer/src/publish/read-index.ts';
 import { RefCache } from '../../workers/mcp/src/isolate-caches.ts';
 import { R2IndexProvider } from '../../workers/mcp/src/r2-index-provider.ts';
 import { writeTinyIndex } from './support/tiny-index.ts';
-import { withLocalStore, WORKER_DIR } from './support/wrangler-dev.ts';
+import { withLocalBucket, withLocalStore } from './support/wrangler-dev.ts';
 
 const REPO = 'acme/retained';
 const MAIN = 'a'.repeat(40);
@@ -122,20 +121,15 @@ describe('indexer gc', () => {
     expect(tags.out).toMatch(/would delete 1 refs, 1 commits and 6 shards/);
 
     // What is left reads as before; what was deleted is not indexed any more.
-    const proxy = await getPlatformProxy<{ INDEX: R2BucketLike }>({
-      configPath: join(WORKER_DIR, 'wrangler.jsonc'), persist: { path: join(persistDir, 'v3') }, remoteBindings: false,
-    });
-    try {
-      const provider = new R2IndexProvider(proxy.env.INDEX, { repo: REPO, cache: new ShardCache(1 << 20), refs: new RefCache() });
+    await withLocalBucket(persistDir, async (bucket) => {
+      const provider = new R2IndexProvider(bucket, { repo: REPO, cache: new ShardCache(1 << 20), refs: new RefCache() });
       for (const commit of [undefined, 'pull/7/head']) {
         const names = await (await provider.open({ commit })).names();
         expect(names.exactly(names.names, 'greet')).toHaveLength(1);
       }
       for (const gone of [LOOSE, STALE]) await expect(provider.open({ commit: gone })).rejects.toMatchObject({ code: 'COMMIT_NOT_INDEXED' });
       await expect(provider.open({ commit: 'pull/3/head' })).rejects.toMatchObject({ code: 'COMMIT_NOT_INDEXED' });
-    } finally {
-      await proxy.dispose();
-    }
+    });
   });
 
   it('explains bad options with exit code 2', async () => {

@@ -1,19 +1,18 @@
 // `indexer publish --local` end to end: into a wrangler persistence directory, read back through
-// the worker's R2 provider over a real local R2 binding (getPlatformProxy on the same directory).
+// the worker's R2 provider over a real local R2 binding (the bridge `indexer publish --local` uses, on the same directory).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getPlatformProxy } from 'wrangler';
-import type { Manifest, R2BucketLike } from '@sextant/format';
+import type { Manifest } from '@sextant/format';
 import { ShardCache } from '@sextant/query';
 import { IoMeter } from '../../workers/mcp/src/io-meter.ts';
 import { RefCache } from '../../workers/mcp/src/isolate-caches.ts';
 import { R2IndexProvider } from '../../workers/mcp/src/r2-index-provider.ts';
 import { buildIndexOf } from './support/servers.ts';
 import { TINY_COMMIT, TINY_REPO, writeTinyIndex } from './support/tiny-index.ts';
-import { WORKER_DIR, publishLocal } from './support/wrangler-dev.ts';
+import { publishLocal, withLocalBucket } from './support/wrangler-dev.ts';
 
 const SECOND = '3333333333333333333333333333333333333333';
 
@@ -25,15 +24,10 @@ describe('indexer publish --local', () => {
 
   /** Reads the published state the way the worker does. */
   async function withProvider<T>(repo: string, run: (provider: R2IndexProvider, meter: IoMeter) => Promise<T>): Promise<T> {
-    const proxy = await getPlatformProxy<{ INDEX: R2BucketLike }>({
-      configPath: join(WORKER_DIR, 'wrangler.jsonc'), persist: { path: join(persistDir, 'v3') }, remoteBindings: false,
-    });
-    try {
+    return withLocalBucket(persistDir, async (bucket) => {
       const meter = new IoMeter();
-      return await run(new R2IndexProvider(proxy.env.INDEX, { repo, cache: new ShardCache(1 << 20), refs: new RefCache(), meter }), meter);
-    } finally {
-      await proxy.dispose();
-    }
+      return await run(new R2IndexProvider(bucket, { repo, cache: new ShardCache(1 << 20), refs: new RefCache(), meter }), meter);
+    });
   }
 
   beforeAll(async () => {

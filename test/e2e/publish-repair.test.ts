@@ -7,13 +7,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { getPlatformProxy } from 'wrangler';
 import { shardKey, type Manifest, type R2BucketLike } from '@sextant/format';
 import { ShardCache } from '@sextant/query';
 import { RefCache } from '../../workers/mcp/src/isolate-caches.ts';
 import { R2IndexProvider } from '../../workers/mcp/src/r2-index-provider.ts';
 import { buildTinyIndex, writeTinyIndex } from './support/tiny-index.ts';
-import { WORKER_DIR, publishLocal } from './support/wrangler-dev.ts';
+import { publishLocal, withLocalBucket } from './support/wrangler-dev.ts';
 
 describe('repairing a corrupt shard object by publishing again', () => {
   let scratch: string;
@@ -21,16 +20,7 @@ describe('repairing a corrupt shard object by publishing again', () => {
 
   const publish = (...argv: string[]) => publishLocal(persistDir, ...argv);
 
-  async function withBucket<T>(use: (bucket: R2BucketLike) => Promise<T>): Promise<T> {
-    const proxy = await getPlatformProxy<{ INDEX: R2BucketLike }>({
-      configPath: join(WORKER_DIR, 'wrangler.jsonc'), persist: { path: join(persistDir, 'v3') }, remoteBindings: false,
-    });
-    try {
-      return await use(proxy.env.INDEX);
-    } finally {
-      await proxy.dispose();
-    }
-  }
+  const withBucket = <T>(use: (bucket: R2BucketLike) => Promise<T>): Promise<T> => withLocalBucket(persistDir, use);
 
   /** What the worker answers for the repository's names shard: the error code, or 'ok'. */
   const readNames = (repo: string, variant: string) => withBucket(async (bucket) => {

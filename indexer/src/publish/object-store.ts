@@ -1,13 +1,15 @@
-// Where `indexer publish` writes: an R2 bucket reached through wrangler's getPlatformProxy, which
-// hands Node a real R2 binding. Locally (--local) that binding is wrangler's own local R2, the
-// storage `wrangler dev --persist-to <dir>` serves (`<dir>/v3/r2/…`); remotely it is a remote
-// binding (`"remote": true`) to the real bucket, authenticated with wrangler's credentials. One code
-// path for both, with cheap HEAD checks and parallel puts; spawning `wrangler r2 object put` per
-// object would cost about a second of process start each.
+// Where `indexer publish` writes: an R2 bucket. Remotely, wrangler's getPlatformProxy hands Node a
+// remote binding (`"remote": true`) to the real bucket, authenticated with wrangler's credentials.
+// Locally (--local) it is wrangler's own local R2, the storage `wrangler dev --persist-to <dir>`
+// serves (`<dir>/v3/r2/…`), opened by Miniflare behind the HTTP bridge (local-bucket.ts), never
+// through the platform proxy, whose synchronous fetches failed under concurrent callers. One
+// ObjectStore over either binding, with cheap HEAD checks and parallel puts; spawning `wrangler r2
+// object put` per object would cost about a second of process start each.
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { SextantError, type R2BucketLike, type R2ObjectLike } from '@sextant/format';
+import { startBridge } from './local-bucket.ts';
 
 /** The binding name the worker reads (workers/mcp/wrangler.jsonc). */
 export const INDEX_BINDING = 'INDEX';
@@ -87,11 +89,9 @@ export async function openWranglerStore(options: WranglerStoreOptions): Promise<
 
   if (options.local) {
     const persistTo = resolve(options.persistTo ?? join(dirname(configPath), '.wrangler', 'state'));
-    // getPlatformProxy's persist path is the root wrangler dev puts under `<persist-to>/v3`.
-    const proxy = await wrangler.getPlatformProxy<Record<string, R2BucketLike>>({
-      configPath, persist: { path: join(persistTo, 'v3') }, remoteBindings: false,
-    });
-    return bindingStore(proxy.env[INDEX_BINDING]!, `local R2 bucket ${bucket.bucket_name} (${persistTo})`, () => proxy.dispose());
+    // The root wrangler dev puts under `<persist-to>/v3`, as wrangler's own local R2 commands open it.
+    const local = await startBridge(bucket.bucket_name, join(persistTo, 'v3'));
+    return bindingStore(local.bucket, `local R2 bucket ${bucket.bucket_name} (${persistTo})`, local.dispose);
   }
 
   // A remote binding to the real bucket. A throwaway config holds only that binding, so nothing

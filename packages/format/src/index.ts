@@ -62,3 +62,4 @@ export {
 } from './object-layout.ts';
 export type { RefRecord, RepoRecord } from './object-layout.ts';
 export type { R2BucketLike, R2ObjectLike } from './r2-bucket.ts';
+export { BRIDGE_SCRIPT, httpBucket, type BridgeFetch } from './r2-http-bridge.ts';

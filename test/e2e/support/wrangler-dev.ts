@@ -13,6 +13,8 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { openWranglerStore, type ObjectStore } from '../../../indexer/src/publish/object-store.ts';
 import { publishCommand } from '../../../indexer/src/publish/publish-command.ts';
+import { startBridge } from '../../../indexer/src/publish/local-bucket.ts';
+import type { R2BucketLike } from '@sextant/format';
 
 export const WORKER_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '../../../workers/mcp');
 
@@ -152,6 +154,16 @@ export async function withLocalStore<T>(persistDir: string, use: (store: ObjectS
     return await use(store);
   } finally {
     await store.close();
+  }
+}
+
+/** Runs `use` on the R2 binding over the local R2 persisted at `persistDir` (what wrangler dev serves from it), then closes it. */
+export async function withLocalBucket<T>(persistDir: string, use: (bucket: R2BucketLike) => Promise<T>): Promise<T> {
+  const local = await startBridge('sextant-index', join(persistDir, 'v3'));
+  try {
+    return await use(local.bucket);
+  } finally {
+    await local.dispose();
   }
 }
 

@@ -1,8 +1,10 @@
-// A real local R2 bucket for tests: wrangler's getPlatformProxy over this worker's wrangler.jsonc,
-// in memory (persist: false), plus helpers that lay indexes out the way `indexer publish` does.
-import { fileURLToPath } from 'node:url';
-import { getPlatformProxy } from 'wrangler';
-import { manifestKey, manifestSha256, refKey, repoRecordKey, serializeRecord, shardKey, type Manifest, type R2BucketLike, type RefRecord } from '@sextant/format';
+// A real local R2 bucket for tests, in memory: Miniflare's R2 (workerd's implementation) behind the
+// bridge worker `indexer publish --local` uses (@sextant/format's r2-http-bridge.ts), plus helpers
+// that lay indexes out the way `indexer publish` does.
+import { Miniflare } from 'miniflare';
+import {
+  BRIDGE_SCRIPT, httpBucket, manifestKey, manifestSha256, refKey, repoRecordKey, serializeRecord, shardKey, type BridgeFetch, type Manifest, type R2BucketLike, type RefRecord,
+} from '@sextant/format';
 import { buildTinyIndex, type TinyIndexOptions } from '../../../../test/e2e/support/tiny-index.ts';
 
 export interface LocalR2 {
@@ -10,11 +12,10 @@ export interface LocalR2 {
   dispose(): Promise<void>;
 }
 
-const CONFIG = fileURLToPath(new URL('../../wrangler.jsonc', import.meta.url));
-
 export async function startLocalR2(): Promise<LocalR2> {
-  const proxy = await getPlatformProxy<{ INDEX: R2BucketLike }>({ configPath: CONFIG, persist: false, remoteBindings: false });
-  return { bucket: proxy.env.INDEX, dispose: () => proxy.dispose() };
+  const mf = new Miniflare({ modules: true, script: BRIDGE_SCRIPT, r2Buckets: { INDEX: 'sextant-index' }, r2Persist: false });
+  await mf.ready;
+  return { bucket: httpBucket(mf.dispatchFetch as unknown as BridgeFetch), dispose: () => mf.dispose() };
 }
 
 /** Publishes a tiny index for `repo`@`commit` (shards, then manifest), without refs. */
