@@ -20,6 +20,8 @@ interface LocalIndexOptions {
   indexRoot?: string;
   /** The git repository refs are resolved in (--repo); with only an index root, its HEAD is the default. */
   repoDir?: string;
+  /** Why the first index is the default, for the startup line (default: it is the first --index). */
+  firstReason?: string;
 }
 
 export class LocalIndexProvider extends IndexSetProvider {
@@ -45,8 +47,10 @@ class DirIndexCatalog implements IndexCatalog {
   private readonly indexes: readonly string[];
   private readonly indexRoot?: string;
   private readonly repoDir?: string;
+  private readonly firstReason: string;
 
   constructor(options: LocalIndexOptions) {
+    this.firstReason = options.firstReason ?? 'the first --index';
     this.indexes = (options.indexes ?? []).map((dir) => resolve(dir));
     this.indexRoot = options.indexRoot === undefined ? undefined : resolve(options.indexRoot);
     this.repoDir = options.repoDir === undefined ? undefined : resolve(options.repoDir);
@@ -75,7 +79,7 @@ class DirIndexCatalog implements IndexCatalog {
   async chooseDefault(indexes: readonly IndexedCommit[]): Promise<DefaultChoice> {
     if (this.indexes.length > 0) {
       const first = indexes.find((index) => index.source.where === this.indexes[0]);
-      if (first) return { index: first, reason: 'the first --index' };
+      if (first) return { index: first, reason: this.firstReason };
     }
     let headNote = '';
     if (this.repoDir !== undefined) {
@@ -97,7 +101,7 @@ class DirIndexCatalog implements IndexCatalog {
 }
 
 /** The immediate subdirectories of `root` that hold a manifest.json, by name; dot-directories (builds in progress) left out. */
-async function indexDirsIn(root: string): Promise<string[]> {
+export async function indexDirsIn(root: string): Promise<string[]> {
   let entries;
   try {
     entries = await readdir(root, { withFileTypes: true });

@@ -78,8 +78,8 @@ export class R2IndexProvider implements IndexProvider {
   async open({ repo: requestedRepo, commit }: IndexRequest = {}): Promise<IndexReader> {
     const repo = requestedRepo ?? this.options.repo;
     if (repo === undefined) {
-      throw new SextantError('INVALID_ARGUMENT', 'This endpoint serves several repositories, and the call names none.',
-        'Pass `repo` (owner/name) with the call, or connect to the endpoint of one repository, /mcp/<owner>/<repo>.');
+      throw new SextantError('INVALID_ARGUMENT', 'This endpoint, /mcp, serves several repositories, and the call names none.',
+        'Pass `repo` (owner/name) with the call, or connect to the endpoint of one repository: /r/<owner>/<repo>/mcp, or /mcp/<owner>/<repo>. A client that was given /mcp/<owner>/<repo> and called /mcp dropped the rest of the path (MCP Inspector 0.15 does): give it the /r/<owner>/<repo>/mcp form, which ends in /mcp.');
     }
     parseRepoName(repo);
     if (this.options.canRead && !this.options.canRead(repo)) {

@@ -198,6 +198,9 @@ describe('R2IndexProvider', () => {
     const error = await failure(multi.open({}));
     expect(error.code).toBe('INVALID_ARGUMENT');
     expect(error.hint).toContain('/mcp/<owner>/<repo>');
+    // MCP Inspector 0.15 calls /mcp when given /mcp/<owner>/<repo>: the hint names the form that survives it.
+    expect(error.hint).toContain('/r/<owner>/<repo>/mcp');
+    expect(error.hint).toContain('dropped the rest of the path');
     expect((await failure(multi.open({ repo: '../etc' }))).code).toBe('INVALID_ARGUMENT');
   });
 

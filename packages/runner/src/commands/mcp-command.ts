@@ -11,6 +11,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { READ_TOOLS } from '@sextant/mcp';
 import { createSextantServer } from '@sextant/mcp/sdk-server';
 import { shortCommit } from '@sextant/format';
+import { defaultIndexOf } from '../default-index.ts';
 import { LocalIndexProvider } from '../local-index-provider.ts';
 import { RefactorContext } from '../planning/refactor-context.ts';
 import { writeTools } from '../tools/write-tools.ts';
@@ -21,7 +22,7 @@ import { planSignerForIndexes } from '../trust/index-provenance.ts';
 const VERSION: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version;
 
 export interface McpOptions {
-  /** --index, in the order given; none and no indexRoot: .sextant/index. */
+  /** --index, in the order given; none and no indexRoot: the working tree's default (default-index.ts). */
   index: string[];
   'index-root'?: string;
   repo?: string;
@@ -30,13 +31,21 @@ export interface McpOptions {
 export async function mcpCommand(values: McpOptions): Promise<number> {
   const repo = values.repo === undefined ? undefined : resolve(values.repo);
   const indexRoot = values['index-root'];
-  const indexes = values.index.length === 0 && indexRoot === undefined ? ['.sextant/index'] : values.index;
-  const provider = new LocalIndexProvider({ indexes, indexRoot, repoDir: repo });
   const warn = (line: string) => process.stderr.write(`${line}\n`);
   let tools = READ_TOOLS;
   let planSigner: ReturnType<typeof planSignerForIndexes>;
+  let provider: LocalIndexProvider;
   // Fail at start, not at the first call, when there is no usable index (or a set no server can serve).
   try {
+    let indexes = values.index;
+    let firstReason: string | undefined;
+    if (indexes.length === 0 && indexRoot === undefined) {
+      const found = await defaultIndexOf(repo ?? process.cwd());
+      if (found.note) warn(found.note);
+      indexes = [found.dir];
+      firstReason = 'no --index given';
+    }
+    provider = new LocalIndexProvider({ indexes, indexRoot, repoDir: repo, firstReason });
     const { index, reason } = await provider.start();
     const defaultDir = index.source.where;
     planSigner = planSignerForIndexes([defaultDir], (commit) => provider.indexDirOf(commit), warn);
@@ -55,9 +64,14 @@ export async function mcpCommand(values: McpOptions): Promise<number> {
     return reportError(error);
   }
   const server = createSextantServer(provider, { name: 'sextant-runner', version: VERSION }, { tools, planSigner });
-  await server.connect(new StdioServerTransport());
-  await new Promise<void>((done) => {
+  const closed = new Promise<void>((done) => {
     server.onclose = () => done();
   });
+  await server.connect(new StdioServerTransport());
+  // A client stops a stdio server by closing its stdin; the SDK's transport does not watch for
+  // that, so the server is closed here and the command ends with 0, as asked.
+  process.stdin.once('end', () => void server.close());
+  await closed;
+  process.stderr.write('sextant runner: stdin closed, stopped\n');
   return 0;
 }

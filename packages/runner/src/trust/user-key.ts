@@ -36,8 +36,12 @@ export function userPlanSigner(): Promise<PlanSigner> {
 async function load(path: string): Promise<PlanSigner> {
   let text = await readKey(path);
   if (text === undefined) {
-    await create(path);
+    const created = await create(path);
     text = (await readKey(path))!;
+    const signer = await planSigner(text, path);
+    // Said once, on stderr (stdout may be an MCP stream): a key appearing in the config directory unannounced would be a surprise.
+    if (created) process.stderr.write(`sextant runner: created your plan-signing key ${signer.key.keyId} in ${path} (mode 0600): the plans this runner makes are signed with it, and runner apply trusts it.\n`);
+    return signer;
   }
   return planSigner(text, path);
 }
@@ -45,9 +49,9 @@ async function load(path: string): Promise<PlanSigner> {
 /**
  * Writes a new key whole (to a private file, synced) and links it into place, so the key file is
  * never seen half-written, not by a second runner starting at once nor after a crash; when another
- * runner linked its key first, that one is kept and both sign with it.
+ * runner linked its key first, that one is kept and both sign with it (false: not created here).
  */
-async function create(path: string): Promise<void> {
+async function create(path: string): Promise<boolean> {
   const dir = await ensureConfigDir().catch((error) => { throw cannotWrite(path, error); });
   const temporary = join(dir, `.${USER_KEY_FILE}.${process.pid}.${randomBytes(6).toString('hex')}`);
   try {
@@ -58,8 +62,9 @@ async function create(path: string): Promise<void> {
     } finally {
       await file.close();
     }
-    await link(temporary, path).catch((error) => {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    return await link(temporary, path).then(() => true, (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EEXIST') throw error;
+      return false;
     });
   } catch (error) {
     throw cannotWrite(path, error);
