@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ts } from 'ts-morph';
 import {
-  FORMAT_VERSION, occurrencesOf, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type OutlineNode, type SkippedFile,
+  FILE_FLAGS, FORMAT_VERSION, occurrencesOf, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type OutlineNode, type SkippedFile,
 } from '@sextant/format';
 import { workingTreeIndexPath } from '@sextant/query/node';
 import { excludeSextantDir, isUnderSextantDir } from './git/git-exclude.ts';
@@ -114,12 +114,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
     progress.finishLine();
   }
   stages?.mark('records');
-  if (options.verbose || warnings.length <= 1) {
-    for (const warning of warnings) progress.log(`warning: ${warning}`);
-  } else {
-    // A repository with deliberately broken fixtures (Sextant's own) would otherwise open every build with them.
-    progress.log(`warning: ${warnings.length} warnings about project configuration (tsconfig or jsconfig files that do not parse, missing or cyclic project references); their files are indexed anyway. \`indexer build --verbose\` lists them, and so does the index_status tool.`);
-  }
+  reportWarnings(warnings, texts, rules, progress, options.verbose === true);
 
   progress.start('writing shards');
   // The default --out is <repo>/.sextant/index: the first build keeps it out of `git status`.
@@ -148,6 +143,29 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   const bytes = Object.values(manifest.shards).reduce((sum, s) => sum + s.bytes, 0);
   progress.log(`wrote ${out}: ${Object.keys(manifest.shards).length} shards, ${bytes} bytes; ${manifest.counts.files} files, ${manifest.counts.symbols} symbols, ${manifest.counts.references} references, ${manifest.counts.edges} edges, ${skipped.length} skipped, in ${((performance.now() - started) / 1000).toFixed(1)}s`);
   return manifest;
+}
+
+/**
+ * Project-configuration warnings as the build prints them (the manifest keeps them all): each with
+ * --verbose or when there is one; else one line with their count. Those that name only test files'
+ * configs (fixtures, such as Sextant's own deliberately broken ones) are a note, not a warning.
+ */
+function reportWarnings(warnings: readonly string[], texts: ReadonlyMap<string, string>, rules: ReturnType<typeof parseGitattributes>, progress: Progress, verbose: boolean): void {
+  if (verbose) {
+    for (const warning of warnings) progress.log(`warning: ${warning}`);
+    return;
+  }
+  const configs = [...texts.keys()].filter((path) => path.endsWith('.json'));
+  const inTests = (warning: string) => {
+    const named = configs.filter((path) => warning.includes(path));
+    return named.length > 0 && named.every((path) => (classifyFile(path, '', rules) & FILE_FLAGS.test) !== 0);
+  };
+  const fixtures = warnings.filter(inTests);
+  const others = warnings.filter((w) => !inTests(w));
+  const more = '`indexer build --verbose` lists them, and so does the index_status tool.';
+  if (others.length === 1) progress.log(`warning: ${others[0]}`);
+  else if (others.length > 1) progress.log(`warning: ${others.length} warnings about project configuration (tsconfig or jsconfig files that do not parse, missing or cyclic project references); their files are indexed anyway. ${more}`);
+  if (fixtures.length > 0) progress.log(`note: ${fixtures.length} problem${fixtures.length === 1 ? '' : 's'} of project configuration in test files only (fixtures, such as ${configs.find((path) => fixtures.some((w) => w.includes(path)))}); their files are indexed anyway. ${more}`);
 }
 
 /** Every tracked path: indexed (in the file shards), skipped (in manifest.skipped) or unindexed (no indexer reads it). */

@@ -44,11 +44,23 @@ function libText(name: string): string {
  */
 const sourceOfProjectReferences = { useSourceOfProjectReferenceRedirect: () => true } as Partial<ts.CompilerHost>;
 
+/**
+ * Targets the parser reads a file the same under: the scanner distinguishes only below ES2015
+ * (identifier characters) and below ES2018 (regular expression flags), so every program with a
+ * target of ES2018 or later shares one parse of a file (and its binding), as tsserver's document
+ * registry shares files between projects with equal settings. Sextant's own repository has projects
+ * at ES2022 and a default program at ESNext: one parse of each file instead of two.
+ */
+function parseTargetClass(target: ts.ScriptTarget): string {
+  return target >= ts.ScriptTarget.ES2018 ? 'es2018+' : String(target);
+}
+
 export class SnapshotHost {
   readonly root: string;
   private readonly texts: Map<string, string>;
   private readonly directories = new Set<string>();
   private readonly sourceFiles = new Map<string, ts.SourceFile>();
+  private readonly realpaths = new Map<string, string>();
   /** Workspace package name → repository-relative directory. */
   readonly workspaces: ReadonlyMap<string, string>;
   /** node_modules folders (and @scope folders in them) that exist only as workspace links. */
@@ -147,11 +159,17 @@ export class SnapshotHost {
       const linked = this.linkTarget(normalized.slice(this.root.length + 1));
       if (linked !== undefined) return this.absolute(linked);
     }
-    try {
-      return realpathSync.native(path).replace(/\\/g, '/');
-    } catch {
-      return path;
+    // Outside the snapshot (node_modules) the disk does not change during a build: each path is resolved once.
+    let real = this.realpaths.get(path);
+    if (real === undefined) {
+      try {
+        real = realpathSync.native(path).replace(/\\/g, '/');
+      } catch {
+        real = path;
+      }
+      this.realpaths.set(path, real);
     }
+    return real;
   };
 
   /** Entries of a directory for tsconfig include/exclude matching. */
@@ -221,7 +239,8 @@ export class SnapshotHost {
   }
 
   private sourceFile(fileName: string, options: ts.ScriptTarget | ts.CreateSourceFileOptions): ts.SourceFile | undefined {
-    const key = `${fileName}\0${typeof options === 'object' ? `${options.languageVersion}/${options.impliedNodeFormat}` : options}`;
+    const target = typeof options === 'object' ? options.languageVersion : options;
+    const key = `${fileName}\0${parseTargetClass(target)}/${typeof options === 'object' ? options.impliedNodeFormat : ''}`;
     const cached = this.sourceFiles.get(key);
     if (cached) return cached;
     const text = this.readFile(fileName);

@@ -1,13 +1,14 @@
 #!/usr/bin/env node
-// `npm start` (via turbo, cwd workers/mcp): index this repository at HEAD, publish the index into
+// `npm start` (npm run start -w @sextant/worker-mcp, cwd workers/mcp): index this repository at HEAD, publish the index into
 // the local R2 that `wrangler dev` serves, run the worker in workerd on 127.0.0.1:8787 (PORT to
 // change it), and print the MCP URLs with a client config to paste. Authentication is off
 // (SEXTANT_AUTH=off), which the worker honours only for requests to a loopback address, and the
 // server binds to loopback only. Plans are signed with a development key kept in
 // .wrangler/plan-signing-key (made on first start, mode 0600, never committed: .wrangler/ is
 // ignored) and handed to wrangler in a private env file, not on the command line. Runs until
-// Ctrl-C; wrangler and its workerd live in their own process group, which is stopped on exit.
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+// Ctrl-C, SIGINT or SIGTERM (to this script or to the npm process that started it); wrangler and its
+// workerd live in their own process group, which is stopped on exit, and the last line says so.
+import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -24,6 +25,7 @@ const CONFIG = join(WORKER_DIR, 'wrangler.jsonc');
 const DEV_KEY = join(WORKER_DIR, '.wrangler/plan-signing-key');
 const DEV_ENV = join(WORKER_DIR, '.wrangler/dev-secrets.env');
 const HOST = '127.0.0.1';
+const started = performance.now();
 const PORT = Number(process.env.PORT ?? 8787);
 
 function fail(what, fix) {
@@ -51,33 +53,15 @@ if (!Number.isInteger(PORT) || PORT <= 0 || PORT > 65535) fail(`PORT="${process.
 // Checked first: an old server still on the port would answer /health and pass for this one.
 if (!(await portIsFree(PORT))) fail(`${HOST}:${PORT} is already in use.`, `stop whatever listens there (an earlier \`npm start\`?), or run with PORT=<another port>.`);
 
-console.log(`building the index of ${ROOT} at HEAD`);
-const build = existsSync(INDEXER)
-  ? spawnSync(process.execPath, [INDEXER, 'build', '--repo', ROOT, '--out', INDEX_DIR], { stdio: 'inherit' })
-  : { status: null, error: new Error(`${INDEXER} does not exist`) };
-if (build.status !== 0) {
-  const why = build.error ? build.error.message : `the indexer exited with ${build.status ?? build.signal}`;
-  if (!existsSync(join(INDEX_DIR, 'manifest.json'))) {
-    fail(`could not build the index (${why}).`, `run \`node indexer/bin/indexer.js build --repo . --out .sextant/index\` from the repository root to see the problem, fix it, then npm start again.`);
-  }
-  console.warn(`warning: could not build the index (${why}); serving the existing one in ${INDEX_DIR}, which may be stale.`);
-}
-
-const manifest = JSON.parse(readFileSync(join(INDEX_DIR, 'manifest.json'), 'utf8'));
-const ref = currentBranch();
-console.log(`publishing ${manifest.repo}@${manifest.commit} as ref ${ref} into local R2 (${PERSIST_DIR})`);
-const publish = spawnSync(process.execPath, [
-  INDEXER, 'publish', '--out', INDEX_DIR, '--ref', ref, '--default', '--local', '--persist-to', PERSIST_DIR, '--config', CONFIG,
-], { stdio: 'inherit' });
-if (publish.status !== 0) {
-  fail(`publishing the index failed (exit ${publish.status ?? publish.signal}).`, 'read the error above; `node indexer/bin/indexer.js publish --help` lists the options.');
-}
-
 // The same key every start, so a key trusted once with `runner trust add` stays trusted.
 mkdirSync(dirname(DEV_KEY), { recursive: true });
 if (!existsSync(DEV_KEY)) writeFileSync(DEV_KEY, `${randomBytes(32).toString('base64')}\n`, { mode: 0o600, flag: 'wx' });
 writeFileSync(DEV_ENV, `SEXTANT_PLAN_SIGNING_KEY='${readFileSync(DEV_KEY, 'utf8').trim()}'\n`, { mode: 0o600 });
 
+// wrangler dev starts while the index is built: bundling and starting workerd take a few seconds
+// of the second core, and nothing reads the local R2 until the index is published into it (the
+// banner below comes after both).
+const seconds = () => `${((performance.now() - started) / 1000).toFixed(1)} s`;
 const wranglerBin = join(dirname(createRequire(import.meta.url).resolve('wrangler/package.json')), 'bin', 'wrangler.js');
 const wrangler = spawn(process.execPath, [
   wranglerBin, 'dev', '--config', CONFIG, '--ip', HOST, '--port', String(PORT), '--persist-to', PERSIST_DIR,
@@ -90,28 +74,77 @@ const wrangler = spawn(process.execPath, [
   env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CLOUDFLARE_CF_FETCH_ENABLED: 'false' },
 });
 
-let stopping = false;
+/** The build or publish under way: a signal stops it too. */
+let step;
+let stopping;
+/**
+ * Stops everything this script started (the step under way, wrangler's process group) on SIGINT,
+ * SIGTERM or SIGHUP, whichever process it was sent to (npm forwards it here), then says so last.
+ */
 function stop(signal) {
   if (stopping) return;
-  stopping = true;
+  stopping = signal;
+  step?.kill('SIGTERM');
   try {
-    process.kill(-wrangler.pid, signal === 'SIGKILL' ? 'SIGKILL' : 'SIGTERM');
+    process.kill(-wrangler.pid, 'SIGTERM');
   } catch {
     // already gone
   }
   setTimeout(() => {
     try { process.kill(-wrangler.pid, 'SIGKILL'); } catch { /* gone */ }
-    process.exit(1);
-  }, 5_000).unref();
+    console.log(`stopped as asked (${signal}); wrangler dev did not exit within 4 s of SIGTERM, so it was killed.`);
+    process.exit(0);
+  }, 4_000).unref();
 }
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => stop(signal));
 process.on('exit', () => {
   try { process.kill(-wrangler.pid, 'SIGKILL'); } catch { /* gone */ }
 });
 wrangler.on('exit', (code, signal) => {
-  if (!stopping) console.error(`error: wrangler dev exited (${code ?? signal}). To fix this, read its output above.`);
-  process.exit(stopping ? 0 : 1);
+  if (stopping) {
+    console.log(`stopped as asked (${stopping}): wrangler dev, workerd and the build are stopped.`);
+    process.exit(0);
+  }
+  step?.kill('SIGTERM');
+  console.error(`error: wrangler dev exited (${code ?? signal}). To fix this, read its output above.`);
+  process.exit(1);
 });
+
+/** Runs one step (the indexer) to its end; its exit code, or its signal's name. */
+function run(args) {
+  return new Promise((resolveStep) => {
+    step = spawn(process.execPath, args, { stdio: 'inherit' });
+    step.on('error', (error) => resolveStep(error.message));
+    step.on('exit', (code, signal) => {
+      step = undefined;
+      resolveStep(code ?? signal);
+    });
+  });
+}
+/** While stopping, a step ended by the signal is no failure: wait for wrangler's exit, which ends this script. */
+const untilStopped = () => new Promise(() => {});
+
+console.log(`building the index of ${ROOT} at HEAD`);
+const built = existsSync(INDEXER) ? await run([INDEXER, 'build', '--repo', ROOT, '--out', INDEX_DIR]) : `${INDEXER} does not exist`;
+if (stopping) await untilStopped();
+if (built !== 0) {
+  const why = typeof built === 'string' && !built.startsWith('SIG') ? built : `the indexer exited with ${built}`;
+  if (!existsSync(join(INDEX_DIR, 'manifest.json'))) {
+    fail(`could not build the index (${why}).`, `run \`node indexer/bin/indexer.js build --repo . --out .sextant/index\` from the repository root to see the problem, fix it, then npm start again.`);
+  }
+  console.warn(`warning: could not build the index (${why}); serving the existing one in ${INDEX_DIR}, which may be stale.`);
+}
+
+const manifest = JSON.parse(readFileSync(join(INDEX_DIR, 'manifest.json'), 'utf8'));
+const ref = currentBranch();
+console.log(`publishing ${manifest.repo}@${manifest.commit} as ref ${ref} into local R2 (${PERSIST_DIR})`);
+const published = await run([
+  INDEXER, 'publish', '--out', INDEX_DIR, '--ref', ref, '--default', '--local', '--persist-to', PERSIST_DIR, '--config', CONFIG,
+]);
+if (stopping) await untilStopped();
+if (published !== 0) {
+  fail(`publishing the index failed (exit ${published}).`, 'read the error above; `node indexer/bin/indexer.js publish --help` lists the options.');
+}
 
 const base = `http://${HOST}:${PORT}`;
 const deadline = Date.now() + 120_000;
@@ -122,7 +155,6 @@ for (;;) {
     // not up yet
   }
   if (Date.now() > deadline) {
-    stop('SIGTERM');
     fail(`wrangler dev did not answer ${base}/health within 120 s.`, 'read its output above.');
   }
   await new Promise((r) => setTimeout(r, 300));
@@ -130,7 +162,7 @@ for (;;) {
 
 const url = `${base}/mcp/${manifest.repo}`;
 console.log(`
-Sextant is serving ${manifest.repo}@${manifest.commit.slice(0, 12)} (ref ${ref}).
+Sextant is serving ${manifest.repo}@${manifest.commit.slice(0, 12)} (ref ${ref}), ready after ${seconds()}.
   MCP endpoint (Streamable HTTP): ${url}
   the same, ending in /mcp:       ${base}/r/${manifest.repo}/mcp   (for clients such as MCP Inspector 0.15)
   every repository (tools take repo): ${base}/mcp
