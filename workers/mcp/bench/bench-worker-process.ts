@@ -7,6 +7,7 @@
 // wrangler serves from a new workerd process; the bench checks that the process did change.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 
 const INSPECTOR_TIMEOUT_MS = 60_000;
@@ -241,4 +242,16 @@ export class BenchWorker {
       }
     });
   }
+}
+
+/** A port on 127.0.0.1 that nothing listens on now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolvePort, reject) => {
+    const server = createServer();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+    });
+  });
 }

@@ -10,7 +10,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +18,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { compileGlob, pathFilter, sha256Hex } from '@sextant/format';
 import { positiveOption } from '../../../indexer/bench/bench-options.ts';
-import { BenchWorker } from './bench-worker-process.ts';
+import { BenchWorker, freePort } from './bench-worker-process.ts';
 import { buildBundle } from './worker-bundle.ts';
 
 const WORKER_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -260,17 +259,6 @@ async function timedHealth(worker: BenchWorker): Promise<number> {
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length === 0 ? NaN : sorted[Math.floor((sorted.length - 1) / 2)]!;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 process.exitCode = await main();

@@ -9,7 +9,6 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { createServer } from 'node:net';
 import { loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -17,7 +16,7 @@ import { parseArgs } from 'node:util';
 import { cliLine, SextantError, sha256Hex, shortCommit } from '@sextant/format';
 import { prepareBenchCorpora, prepareReviewPairs, type BenchCorpus, type BenchPair } from './bench-corpora.ts';
 import { REVIEW_TARGETS } from '../../../indexer/bench/corpora.ts';
-import { BenchWorker } from './bench-worker-process.ts';
+import { BenchWorker, freePort } from './bench-worker-process.ts';
 import { buildBundle, type BundleInfo } from './worker-bundle.ts';
 import { SHARD_CACHE_BYTES } from '../src/isolate-caches.ts';
 import { positiveOption } from '../../../indexer/bench/bench-options.ts';
@@ -614,17 +613,6 @@ function percentile(values: number[], p: number): number {
 
 function positive(text: string, flag: string): number {
   return positiveOption(text, flag, USAGE);
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
-    });
-  });
 }
 
 process.exitCode = await main();

@@ -4,7 +4,7 @@
 import { SextantError } from '@sextant/format';
 import { verifyPlanSignature, type Plan } from '@sextant/plan';
 import { readTrustedKeys, trustedKeysPath } from './trusted-keys.ts';
-import { userKeyPath, userPlanSigner } from './user-key.ts';
+import { existingUserKey, userKeyPath } from './user-key.ts';
 
 type PlanTrust =
   | { status: 'trusted'; keyId: string; from: string }
@@ -16,9 +16,9 @@ type PlanTrust =
 export async function planTrust(plan: Plan): Promise<PlanTrust> {
   const signature = plan.signature;
   if (!signature) return { status: 'unsigned' };
-  const own = (await userPlanSigner()).key;
+  const own = await existingUserKey();
   const candidates = [
-    { key: own, from: `this user's runner key, ${userKeyPath()}` },
+    ...(own ? [{ key: own, from: `this user's runner key, ${userKeyPath()}` }] : []),
     ...(await readTrustedKeys()).map((key) => ({ key, from: `trusted from ${key.source}` })),
   ];
   const match = candidates.find((c) => c.key.keyId === signature.keyId);

@@ -33,6 +33,17 @@ export function userPlanSigner(): Promise<PlanSigner> {
   return loaded.signer;
 }
 
+/**
+ * This user's key when it exists, without creating it: what checking a plan's signature needs (a
+ * key that does not exist signed nothing), so `runner apply` never makes a key as a side effect.
+ */
+export async function existingUserKey(): Promise<PlanSigner['key'] | undefined> {
+  const path = userKeyPath();
+  if (loaded?.path === path) return (await loaded.signer).key;
+  const text = await readKey(path);
+  return text === undefined ? undefined : (await planSigner(text, path)).key;
+}
+
 async function load(path: string): Promise<PlanSigner> {
   let text = await readKey(path);
   if (text === undefined) {
