@@ -30,14 +30,15 @@ beforeAll(() => {
   head = repo.commit({ 'src/a.ts': 'export function greet(name: string): string {\n  return name;\n}\n', 'src/b.ts': "import { greet } from './a';\nexport const b = greet('b');\n" }, '2026-01-01T00:00:00Z');
   repo.index(head, join(repo.dir, '.sextant/index'));
   config = mkdtempSync(join(tmpdir(), 'sextant-say-config-'));
-});
+}, 120_000); // the indexer CLI, on a loaded 2-core machine
 
 afterAll(() => {
   rmSync(repo.dir, { recursive: true, force: true });
   rmSync(config, { recursive: true, force: true });
 });
 
-describe('what the runner says', () => {
+// Each case starts the runner CLI once or twice (tsx compiles it at every start): seconds each when the machine is loaded.
+describe('what the runner says', { timeout: 120_000 }, () => {
   it('runner mcp exits 0 when its stdin closes, saying it stopped', () => {
     const result = runner(['mcp']);
     expect(result.status, result.stderr).toBe(0);

@@ -2,4 +2,4 @@
 // directory on disk. Kept behind this subpath so that the root entry stays runtime-neutral (the
 // worker bundles it); node-only.test.ts proves the root reaches no `node:` module.
 export { DirShardSource } from './dir-shard-source.ts';
-export { linksInWorkTrees, SEXTANT_DIR, symlinksOnPath, workingTreeIndexPath, workTreeOf, type WorkingTreeIndexPlace } from './working-tree-indexes.ts';
+export { linksInWorkTrees, SEXTANT_DIR, workingTreeIndexPath } from './working-tree-indexes.ts';

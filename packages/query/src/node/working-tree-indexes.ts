@@ -13,7 +13,7 @@ import { SextantError } from '@sextant/format';
 export const SEXTANT_DIR = '.sextant';
 
 /** What lives under `.sextant/`: one index (`indexer build`), or one per commit (`indexer review`). */
-export type WorkingTreeIndexPlace = 'index' | 'indexes';
+type WorkingTreeIndexPlace = 'index' | 'indexes';
 
 /**
  * Every component of `path` (made absolute; `..` folded as written) that is a symbolic link, from
@@ -21,7 +21,7 @@ export type WorkingTreeIndexPlace = 'index' | 'indexes';
  * below it exists either. Links are read with lstat, so a link is reported where it stands, not
  * where it leads.
  */
-export function symlinksOnPath(path: string): string[] {
+function symlinksOnPath(path: string): string[] {
   const absolute = resolve(path);
   const { root } = parse(absolute);
   const links: string[] = [];
@@ -38,7 +38,7 @@ export function symlinksOnPath(path: string): string[] {
 }
 
 /** The working tree `dir` is inside (as git reports it, links resolved), or undefined outside any. */
-export function workTreeOf(dir: string): string | undefined {
+function workTreeOf(dir: string): string | undefined {
   try {
     return execFileSync('git', ['-C', dir, 'rev-parse', '--show-toplevel'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || undefined;
   } catch {
