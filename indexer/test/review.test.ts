@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { shortCommit } from '@sextant/format';
 import { main } from '../src/cli.ts';
-import { prepareReview } from '../src/review-command.ts';
+import { prepareReview, reviewOutput } from '../src/review-command.ts';
 import { Progress } from '../src/progress.ts';
 import { commitAll, fixtureRepo, git, type FixtureRepo } from './support/fixture-repo.ts';
 
@@ -166,5 +166,42 @@ describe('indexer review: the answer', { timeout: 120_000 }, () => {
     const text = await review('--format', 'text');
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('price');
+  });
+});
+
+describe('indexer review: honest totals', { timeout: 120_000 }, () => {
+  it('is exact in a repository without tests however long the callers chain, and not exact while a new error is on no site', async () => {
+    const chain = fixtureRepo();
+    try {
+      mkdirSync(join(chain.dir, 'src'));
+      // f0 is called by f1, f1 by f2, …: a chain longer than the walk to tests may go.
+      for (let i = 0; i < 10; i++) {
+        writeFileSync(join(chain.dir, `src/f${i}.ts`), i === 0
+          ? 'export function f0(n: number): number { return n; }\n'
+          : `import { f${i - 1} } from './f${i - 1}';\nexport function f${i}(n: number): number { return f${i - 1}(n) + 1; }\n`);
+      }
+      const chainBase = commitAll(chain.dir, 'base');
+      writeFileSync(join(chain.dir, 'src/f0.ts'), 'export function f0(n: number): number { return n * 2; }\n');
+      const chainHead = commitAll(chain.dir, 'body');
+      const review = async (b: string, h: string) => {
+        const prepared = await prepareReview({ base: b, head: h, repo: chain.dir, outRoot: join(scratch, 'honest'), maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true) });
+        return JSON.parse(await reviewOutput(prepared, 'json')).change_impact;
+      };
+      const exact = await review(chainBase, chainHead);
+      expect(exact.impacts.map((i: { symbol: { name: string } }) => i.symbol.name)).toEqual(['f0']);
+      expect(exact.affectedTests).toEqual([]);
+      expect(exact.truncationReason ?? '').not.toContain('tests:');
+      expect(exact.totalIsExact).toBe(true);
+
+      // A new error at the top level of a changed file: no changed symbol holds it, no site is on it.
+      writeFileSync(join(chain.dir, 'src/f9.ts'), `${readFileSync(join(chain.dir, 'src/f9.ts'), 'utf8')}Math.floor('x');\n`);
+      const broken = await review(chainHead, commitAll(chain.dir, 'a stray error'));
+      expect(broken.introducedProblems).toEqual([expect.objectContaining({ path: 'src/f9.ts', line: 3, severity: 'error' })]);
+      expect(broken.introducedProblems[0].symbolId).toBeUndefined();
+      expect(broken.totalIsExact).toBe(false);
+      expect(broken.truncationReason).toContain('1 new error is on no changed symbol or broken site (introducedProblems lists it without a symbolId)');
+    } finally {
+      chain.cleanup();
+    }
   });
 });

@@ -87,6 +87,13 @@ export class FileTable {
     };
   }
 
+  /** Whether any indexed file has every FILE_FLAGS bit of `flag` (is there a test file at all?). */
+  anyIndexedWith(flag: number): boolean {
+    const indexed = FILE_TABLE_STATUSES.indexOf('indexed');
+    for (let i = 0; i < this.paths.length; i++) if (this.stored.statuses[i] === indexed && (this.stored.flags[i]! & flag) === flag) return true;
+    return false;
+  }
+
   /** Index of `path`, or -1 (binary search: the paths are sorted). */
   indexOf(path: string): number {
     let low = 0;

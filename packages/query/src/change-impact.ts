@@ -167,6 +167,9 @@ async function wholeImpact(base: IndexReader, head: IndexReader, params: ImpactP
   if (impacts.some((i) => i.sitesTotal > i.sites.length)) cut.push(`sites: at most ${MAX_SITES} per symbol (sitesTotal has the count)`);
   if (callers.truncated) cut.push(`callers: at most ${CALLER_NODES} per symbol`);
   if (tests.truncated) cut.push(`tests: walk bounded at ${TEST_WALK.depth} steps and ${TEST_WALK.maxNodes} symbols`);
+  // A new error that no changed symbol's declaration or broken site holds is a broken place the impacts do not name.
+  const unattributed = problems.introduced.filter((p) => p.severity === 'error' && p.symbolId === undefined).length;
+  if (unattributed > 0) cut.push(`${unattributed} new error${unattributed === 1 ? ' is' : 's are'} on no changed symbol or broken site (introducedProblems lists ${unattributed === 1 ? 'it' : 'them'} without a symbolId)`);
   const skippedChanged = skippedChanges(set);
   if (skippedChanged > 0) cut.push(`${skippedChanged} changed files were skipped by the indexer (coverage.files.skipped)`);
   const unread = head.manifest.skipped.filter((s) => MAY_HOLD_SITES.has(s.reason)).length;
@@ -601,6 +604,8 @@ async function affectedTests(set: ChangeSet, files: FileCache, changes: SymbolCh
   const found = new Map<string, AffectedTest>();
   let truncated = false;
   for (const reader of [set.head, set.base]) {
+    // No test file at that commit: nothing to reach, so the walk is not run, and not cut short.
+    if (!(await reader.fileTable()).anyIndexedWith(FILE_FLAGS.test)) continue;
     const starts = changes.filter((c) => (reader === set.head ? c.head : !c.head && c.base)).map((c) => (c.head ?? c.base)!.key);
     const visited = new Set<string>(starts);
     let frontier: { key: string; chain: string[] }[] = starts.map((key) => ({ key, chain: [formatSymbolId(key, reader.commit)] }));
