@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ts } from 'ts-morph';
 import {
-  FILE_FLAGS, FORMAT_VERSION, occurrencesOf, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type OutlineNode, type SkippedFile,
+  FILE_FLAGS, FORMAT_VERSION, occurrencesOf, problemsDigest, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type OutlineNode, type SkippedFile,
 } from '@sextant/format';
 import { workingTreeIndexPath } from '@sextant/query/node';
 import { excludeSextantDir, isUnderSextantDir } from './git/git-exclude.ts';
@@ -174,7 +174,7 @@ function fileTableOf(entries: readonly TrackedEntry[], files: readonly FileRecor
   const skippedPaths = new Set(skipped.map((s) => s.path));
   return entries.map(({ path, blob }): FileTableEntry => {
     const file = indexed.get(path);
-    if (file) return { path, blob, status: 'indexed', lang: file.lang, flags: file.flags };
+    if (file) return { path, blob, status: 'indexed', lang: file.lang, flags: file.flags, problems: problemsDigest(file.problems) };
     return { path, blob, status: skippedPaths.has(path) ? 'skipped' : 'unindexed', flags: 0 };
   });
 }

@@ -204,4 +204,26 @@ describe('indexer review: honest totals', { timeout: 120_000 }, () => {
       chain.cleanup();
     }
   });
+
+  it('lists the new errors of files the change did not touch (an importer of a barrel that lost its export *), and is not exact', async () => {
+    const barrel = fixtureRepo();
+    try {
+      mkdirSync(join(barrel.dir, 'src'));
+      writeFileSync(join(barrel.dir, 'src/errors.ts'), 'export class NotFound extends Error {}\nexport class Conflict extends Error {}\n');
+      writeFileSync(join(barrel.dir, 'src/index.ts'), "export * from './errors';\nexport const version = 1;\n");
+      writeFileSync(join(barrel.dir, 'src/app.ts'), "import { NotFound, Conflict } from './index';\nexport const fail = () => { throw new NotFound(); };\nexport const clash = () => new Conflict();\n");
+      writeFileSync(join(barrel.dir, 'tsconfig.json'), '{ "compilerOptions": { "strict": true }, "include": ["src"] }\n');
+      const before = commitAll(barrel.dir, 'base');
+      writeFileSync(join(barrel.dir, 'src/index.ts'), 'export const version = 1;\n');
+      const after = commitAll(barrel.dir, 'drops export *');
+      const prepared = await prepareReview({ base: before, head: after, repo: barrel.dir, outRoot: join(scratch, 'barrel'), maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true) });
+      const impact = JSON.parse(await reviewOutput(prepared, 'json')).change_impact;
+      // src/app.ts is byte for byte the same at both commits; the compiler now fails both of its imports.
+      expect(impact.introducedProblems.map((p: { path: string; line: number }) => `${p.path}:${p.line}`)).toEqual(['src/app.ts:1', 'src/app.ts:1']);
+      expect(impact.totalIsExact).toBe(false);
+      expect(impact.truncationReason).toContain('2 new errors are on no changed symbol or broken site');
+    } finally {
+      barrel.cleanup();
+    }
+  });
 });

@@ -1,9 +1,14 @@
 // The file table: every file tracked at the commit (indexed, skipped or of no indexed language) with
 // its git blob id and classification, sorted by path, in one small shard. Comparing two commits' tables names the
 // changed files without reading any other shard, so diff_symbols never reads an unchanged file.
+// Each indexed file also carries a digest of its problem list, so change_impact finds the files whose
+// blob did not change but whose diagnostics did (an importer of a barrel that lost an export)
+// without reading them either.
+import { canonicalJson } from './canonical-json.ts';
 import { encodeShard } from './codec.ts';
+import { base32, sha256Bytes } from './hash.ts';
 import { corrupt } from './packed-records.ts';
-import { LANGUAGES, type Language } from './records.ts';
+import { LANGUAGES, type Language, type ProblemRecord } from './records.ts';
 
 /**
  * indexed: in the file shards; skipped: listed in the manifest's skipped files (with its reason);
@@ -21,6 +26,16 @@ export interface FileTableEntry {
   lang?: Language;
   /** FILE_FLAGS of an indexed file (test, generated, vendored); 0 for the others. */
   flags: number;
+  /** problemsDigest of an indexed file's problems; '' (or absent) when it has none. */
+  problems?: string;
+}
+
+/** Characters of a problems digest: 40 bits of the SHA-256 of the list. */
+const PROBLEMS_DIGEST_LENGTH = 8;
+
+/** A digest of a file's problem list (syntax errors and compiler diagnostics, in stored order); '' for none. */
+export function problemsDigest(problems: readonly ProblemRecord[]): string {
+  return problems.length === 0 ? '' : base32(sha256Bytes(canonicalJson(problems)), PROBLEMS_DIGEST_LENGTH);
 }
 
 /** Blob ids are stored back to back, BLOB_LENGTH characters each. */
@@ -29,24 +44,27 @@ const BLOB_LENGTH = 40;
 const NO_LANGUAGE = 255;
 
 interface StoredFileTable {
-  v: 1;
+  v: 2;
   paths: string[];
   blobs: string;
   statuses: Uint8Array;
   langs: Uint8Array;
   flags: Uint8Array;
+  /** problemsDigest per file, '' for none. */
+  problems: string[];
 }
 
 /** Entries in any order; stored sorted by path. */
 export function encodeFileTable(entries: readonly FileTableEntry[]): Uint8Array {
   const sorted = [...entries].sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const stored: StoredFileTable = {
-    v: 1,
+    v: 2,
     paths: sorted.map((e) => e.path),
     blobs: sorted.map((e) => e.blob).join(''),
     statuses: Uint8Array.from(sorted.map((e) => FILE_TABLE_STATUSES.indexOf(e.status))),
     langs: Uint8Array.from(sorted.map((e) => (e.lang ? LANGUAGES.indexOf(e.lang) : NO_LANGUAGE))),
     flags: Uint8Array.from(sorted.map((e) => e.flags)),
+    problems: sorted.map((e) => e.problems ?? ''),
   };
   return encodeShard(stored);
 }
@@ -57,12 +75,13 @@ export class FileTable {
 
   constructor(name: string, value: unknown) {
     const s = value as StoredFileTable;
-    if (typeof s !== 'object' || s === null || s.v !== 1 || !Array.isArray(s.paths) || typeof s.blobs !== 'string'
-      || !(s.statuses instanceof Uint8Array) || !(s.langs instanceof Uint8Array) || !(s.flags instanceof Uint8Array)) {
-      throw corrupt(name, 'is not a version 1 file table');
+    if (typeof s !== 'object' || s === null || s.v !== 2 || !Array.isArray(s.paths) || typeof s.blobs !== 'string'
+      || !(s.statuses instanceof Uint8Array) || !(s.langs instanceof Uint8Array) || !(s.flags instanceof Uint8Array) || !Array.isArray(s.problems)) {
+      throw corrupt(name, 'is not a version 2 file table');
     }
     const n = s.paths.length;
-    if (s.blobs.length !== n * BLOB_LENGTH || s.statuses.length !== n || s.langs.length !== n || s.flags.length !== n) throw corrupt(name, 'has columns of different lengths');
+    if (s.blobs.length !== n * BLOB_LENGTH || s.statuses.length !== n || s.langs.length !== n || s.flags.length !== n || s.problems.length !== n) throw corrupt(name, 'has columns of different lengths');
+    if (!s.problems.every((d) => typeof d === 'string' && (d === '' || d.length === PROBLEMS_DIGEST_LENGTH))) throw corrupt(name, 'has a malformed problems digest');
     for (let i = 1; i < n; i++) if (!(s.paths[i - 1]! < s.paths[i]!)) throw corrupt(name, 'is not sorted by path');
     this.paths = s.paths;
     this.stored = s;
@@ -84,6 +103,7 @@ export class FileTable {
       status: FILE_TABLE_STATUSES[this.stored.statuses[index]!] ?? 'unindexed',
       ...(lang !== NO_LANGUAGE && LANGUAGES[lang] ? { lang: LANGUAGES[lang] } : {}),
       flags: this.stored.flags[index]!,
+      ...(this.stored.problems[index] ? { problems: this.stored.problems[index] } : {}),
     };
   }
 
@@ -92,6 +112,11 @@ export class FileTable {
     const indexed = FILE_TABLE_STATUSES.indexOf('indexed');
     for (let i = 0; i < this.paths.length; i++) if (this.stored.statuses[i] === indexed && (this.stored.flags[i]! & flag) === flag) return true;
     return false;
+  }
+
+  /** The problemsDigest of the file at `index`; '' when it has none. */
+  problems(index: number): string {
+    return this.stored.problems[index]!;
   }
 
   /** Index of `path`, or -1 (binary search: the paths are sorted). */
@@ -109,7 +134,7 @@ export class FileTable {
   }
 
   static empty(): FileTable {
-    return new FileTable('filetable', { v: 1, paths: [], blobs: '', statuses: new Uint8Array(), langs: new Uint8Array(), flags: new Uint8Array() });
+    return new FileTable('filetable', { v: 2, paths: [], blobs: '', statuses: new Uint8Array(), langs: new Uint8Array(), flags: new Uint8Array(), problems: [] });
   }
 }
 
@@ -120,6 +145,27 @@ export interface FileTableChange {
   from?: string;
   base?: FileTableEntry;
   head?: FileTableEntry;
+}
+
+/**
+ * The files whose blob (and status) two tables agree on but whose problems differ: diagnosed
+ * otherwise because of a change elsewhere (an importer of a module that lost an export). Linear in
+ * the tables' sizes.
+ */
+export function problemsChangedPaths(base: FileTable, head: FileTable): string[] {
+  const paths: string[] = [];
+  for (let i = 0, j = 0; i < base.size && j < head.size;) {
+    const a = base.paths[i]!;
+    const b = head.paths[j]!;
+    if (a < b) i++;
+    else if (b < a) j++;
+    else {
+      if (base.blob(i) === head.blob(j) && base.problems(i) !== head.problems(j)) paths.push(a);
+      i++;
+      j++;
+    }
+  }
+  return paths;
 }
 
 /**

@@ -23,7 +23,7 @@ export { encodeSymbolShard, SymbolShard } from './symbol-shard.ts';
 export type { SymbolShardData } from './symbol-shard.ts';
 export { encodeFileShard, FileShard } from './file-shard.ts';
 export type { FileShardData } from './file-shard.ts';
-export { diffFileTables, encodeFileTable, FileTable } from './file-table.ts';
+export { diffFileTables, encodeFileTable, FileTable, problemsChangedPaths, problemsDigest } from './file-table.ts';
 export type { FileTableChange, FileTableEntry } from './file-table.ts';
 export { ChangeShard, encodeChangeShard } from './change-shard.ts';
 export type { ChangeShardData } from './change-shard.ts';

@@ -15,8 +15,9 @@ import type { Language } from './records.ts';
  * 8: edges live in graph shards (graph-shard.ts), with what a walk says about each node, and no
  * longer in symbol records, which name their graph node instead.
  * 9: change records hold no line hashes; a change set hashes the lines of the changed files' texts.
+ * 10: the file table (version 2) carries a digest of each indexed file's problems.
  */
-export const FORMAT_VERSION = 9;
+export const FORMAT_VERSION = 10;
 export const MANIFEST_FILE = 'manifest.json';
 /**
  * Next to manifest.json in an index directory: its sha256, as `sha256sum` prints it, so that the

@@ -2,7 +2,7 @@
 // by path and found by binary search; two tables compare into added, removed, modified and exactly
 // renamed files; stored bytes of the wrong shape are INDEX_CORRUPT naming the shard.
 import { describe, expect, it } from 'vitest';
-import { decodeShard, diffFileTables, encodeFileTable, FileTable, type FileTableEntry } from '../src/index.ts';
+import { decodeShard, diffFileTables, encodeFileTable, FileTable, problemsChangedPaths, problemsDigest, type FileTableEntry } from '../src/index.ts';
 import { openShard } from './support/open-shard.ts';
 import { thrown } from './support/thrown.ts';
 
@@ -29,6 +29,27 @@ describe('file table', () => {
     expect(t.indexOf('zzz')).toBe(-1);
     expect(encodeFileTable(entries)).toEqual(encodeFileTable([...entries].reverse()));
     expect(FileTable.empty().size).toBe(0);
+  });
+
+  it('names the files whose blob is the same but whose problems differ, by a digest of the problem list', () => {
+    const error = { source: 'compiler', severity: 'error', code: 2305, message: "Module './codes' has no exported member 'NotFound'.", line: 1, column: 10, endLine: 1, endColumn: 18 } as const;
+    expect(problemsDigest([])).toBe('');
+    expect(problemsDigest([error])).toMatch(/^[0-9a-z]{8}$/);
+    expect(problemsDigest([error])).not.toBe(problemsDigest([{ ...error, line: 2 }]));
+    const base = table([
+      { path: 'src/app.ts', blob: blob('1'), status: 'indexed', lang: 'typescript', flags: 0 },
+      { path: 'src/index.ts', blob: blob('2'), status: 'indexed', lang: 'typescript', flags: 0 },
+      { path: 'src/same.ts', blob: blob('3'), status: 'indexed', lang: 'typescript', flags: 0, problems: problemsDigest([error]) },
+    ]);
+    const head = table([
+      { path: 'src/app.ts', blob: blob('1'), status: 'indexed', lang: 'typescript', flags: 0, problems: problemsDigest([error]) },
+      { path: 'src/index.ts', blob: blob('9'), status: 'indexed', lang: 'typescript', flags: 0, problems: problemsDigest([error]) },
+      { path: 'src/same.ts', blob: blob('3'), status: 'indexed', lang: 'typescript', flags: 0, problems: problemsDigest([error]) },
+    ]);
+    // src/index.ts changed (diffFileTables names it); src/app.ts did not, yet gained an error.
+    expect(problemsChangedPaths(base, head)).toEqual(['src/app.ts']);
+    expect(diffFileTables(base, head).map((c) => c.path)).toEqual(['src/index.ts']);
+    expect(head.entry(head.indexOf('src/app.ts')).problems).toBe(problemsDigest([error]));
   });
 
   it('compares two tables: added, removed, modified (content or status) and exact renames', () => {
@@ -68,7 +89,9 @@ describe('file table', () => {
     ])).value;
     const view = (value: unknown) => new FileTable('filetable', value);
     expect(view(stored).size).toBe(2);
-    expect(thrown(() => view({ ...stored, v: 2 })).message).toMatch(/filetable is not a version 1 file table/);
+    expect(thrown(() => view({ ...stored, v: 1 })).message).toMatch(/filetable is not a version 2 file table/);
+    expect(thrown(() => view({ ...stored, problems: [''] })).message).toMatch(/columns of different lengths/);
+    expect(thrown(() => view({ ...stored, problems: ['', 'abc'] })).message).toMatch(/malformed problems digest/);
     expect(thrown(() => view({ v: 1, files: [] })).code).toBe('INDEX_CORRUPT');
     expect(thrown(() => view({ ...stored, blobs: (stored.blobs as string).slice(0, 40) })).message).toMatch(/columns of different lengths/);
     expect(thrown(() => view({ ...stored, statuses: new Uint8Array(1) })).message).toMatch(/columns of different lengths/);

@@ -14,7 +14,7 @@
 // and resolved. It reads the changed files, then the symbols and files its sites, callers and
 // tests need: its cost grows with what it reports, not with the repository.
 import {
-  abbreviatesCommit, canonicalJson, defAt, defCount, FILE_FLAGS, formatSymbolId, MODIFIERS, parseSymbolId, refsOf, SextantError, shortCommit,
+  abbreviatesCommit, canonicalJson, defAt, defCount, FILE_FLAGS, formatSymbolId, MODIFIERS, parseSymbolId, problemsChangedPaths, refsOf, SextantError, shortCommit,
   splitLines,
   type ChangeRecord, type Confidence, type FileRecord, type ProblemRecord, type ReferenceKind,
 } from '@sextant/format';
@@ -159,7 +159,8 @@ async function wholeImpact(base: IndexReader, head: IndexReader, params: ImpactP
   }
   const callers = await callersOf(set, selected, params.depth ?? IMPACT_BOUNDS.depth.default);
   const tests = await affectedTests(set, files, selected);
-  // Narrowed to some changes, the problems are those of their files and sites; else of every changed file.
+  // Narrowed to some changes, the problems are those of their files and sites; else of every changed
+  // file and every file whose diagnostics changed.
   const narrowed = params.symbolId !== undefined || params.qualifiedName !== undefined || params.paths !== undefined || params.includeTests === false;
   const problems = await problemChanges(set, files, selected, broken, narrowed);
   const coverage = await coverageOf(set, selected, files.readOthers());
@@ -703,7 +704,12 @@ async function problemChanges(
   };
   const paths = new Set<string>();
   if (narrowed) for (const c of changes) paths.add(c.head?.file.path ?? headPathOf(set, c.base!.file.path) ?? c.base!.file.path);
-  else for (const [path, delta] of set.byPath) if (delta.head || delta.base) paths.add(path);
+  else {
+    for (const [path, delta] of set.byPath) if (delta.head || delta.base) paths.add(path);
+    // Files the change did not touch whose diagnostics changed all the same (an importer of a
+    // barrel that lost a name): the file tables' problem digests name them, unread.
+    for (const path of problemsChangedPaths(await set.base.fileTable(), await set.head.fileTable())) paths.add(path);
+  }
   for (const { site } of broken) paths.add(site.path);
   for (const path of [...paths].sort()) {
     const delta = set.byPath.get(path);

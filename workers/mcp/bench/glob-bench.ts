@@ -16,7 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { compileGlob, pathFilter, sha256Hex } from '@sextant/format';
+import { compileGlob, FORMAT_VERSION, pathFilter, sha256Hex } from '@sextant/format';
 import { positiveOption } from '../../../indexer/bench/bench-options.ts';
 import { BenchWorker, freePort } from './bench-worker-process.ts';
 import { buildBundle } from './worker-bundle.ts';
@@ -194,7 +194,8 @@ function inProcess(paths: readonly string[], runs: number): string[] {
 /** The generated repository, indexed and published to the bench's local R2; cached by generator version. */
 function prepareIndex(paths: readonly string[], log: (line: string) => void): string {
   const repo = join(BENCH_DIR, `repo-v${GENERATOR_VERSION}`);
-  const index = join(BENCH_DIR, `index-v${GENERATOR_VERSION}`);
+  // Rebuilt for another format version: a cached index of an older one would not open.
+  const index = join(BENCH_DIR, `index-v${GENERATOR_VERSION}-f${FORMAT_VERSION}`);
   if (!existsSync(join(index, 'manifest.json'))) {
     rmSync(repo, { recursive: true, force: true });
     log(`generating ${paths.length} files in ${repo}`);
