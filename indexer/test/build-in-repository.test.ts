@@ -153,7 +153,7 @@ describe('where a build may write', () => {
     writeFileSync(join(mine, 'todo.txt'), 'keep me\n');
     const refused = await cli(['build', '--repo', checkout.dir, '--out', mine, '--quiet']);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toContain(`error: ${mine} is not an index directory (it holds 1 entry and no manifest.json), so an index does not replace it: nothing was written or removed. To fix this, pass --out with a new or empty directory`);
+    expect(refused.stderr).toContain(`error: ${mine} is not an index directory (it holds 1 entry and no manifest.json), so an index does not replace it: nothing was written or removed. To fix this, move it away, or write the index elsewhere: a new or empty directory`);
     expect(readdirSync(mine)).toEqual(['todo.txt']);
     expect(readdirSync(scratch).filter((name) => name.startsWith('my-notes'))).toEqual(['my-notes']);
   });

@@ -272,9 +272,9 @@ export async function writeIndex(out: string, set: ShardSet, manifest: Omit<Mani
   const shards: Record<string, ShardEntry> = {};
   for (const [name, bytes] of set.shards) shards[name] = { sha256: sha256Hex(bytes), bytes: bytes.byteLength, records: set.records.get(name)! };
   const complete: Manifest = { ...manifest, layout: set.layout, shards };
-  await mkdir(dirname(out), { recursive: true });
-  // Refused before writing a byte: what is at `out` goes only when it is an index (or empty).
+  // Refused before writing a byte or making a directory: what is at `out` goes only when it is an index (or empty).
   await ensureReplaceable(out);
+  await mkdir(dirname(out), { recursive: true });
   // Fresh names beside `out`: nothing that was there before is ever removed on the way.
   const temporary = await mkdtemp(`${out}.tmp-`);
   try {
@@ -322,6 +322,6 @@ export async function ensureReplaceable(dir: string): Promise<void> {
 function notAnIndex(dir: string, why: string): SextantError {
   return new SextantError('INVALID_ARGUMENT',
     `${dir} is not an index directory (${why}), so an index does not replace it: nothing was written or removed.`,
-    'Pass --out with a new or empty directory, or with the directory of an earlier index to replace it.',
+    'Move it away, or write the index elsewhere: a new or empty directory, or an earlier index to replace (--out for indexer build, --out-root for indexer review).',
     { path: dir });
 }

@@ -17,24 +17,15 @@ type WorkingTreeIndexPlace = 'index' | 'indexes';
 
 /**
  * Every component of `path` (made absolute; `..` folded as written) that is a symbolic link, from
- * the file system's root down, in order. A component that does not exist ends the walk: nothing
- * below it exists either. Links are read with lstat, so a link is reported where it stands, not
- * where it leads.
+ * the file system's root down, in order. Links are read with lstat, so a link is reported where it
+ * stands, not where it leads.
  */
 function symlinksOnPath(path: string): string[] {
   const absolute = resolve(path);
   const { root } = parse(absolute);
-  const links: string[] = [];
-  let at = root;
-  for (const segment of absolute.slice(root.length).split(sep).filter(Boolean)) {
-    at = join(at, segment);
-    try {
-      if (lstatSync(at).isSymbolicLink()) links.push(at);
-    } catch {
-      break;
-    }
-  }
-  return links;
+  const prefixes: string[] = [];
+  for (const segment of absolute.slice(root.length).split(sep).filter(Boolean)) prefixes.push(join(prefixes.at(-1) ?? root, segment));
+  return prefixes.filter(isSymlink);
 }
 
 /** The working tree `dir` is inside (as git reports it, links resolved), or undefined outside any. */
@@ -79,6 +70,7 @@ export function workingTreeIndexPath(root: string, place: WorkingTreeIndexPlace,
   return path;
 }
 
+/** Whether `path` itself is a symbolic link (false when nothing is there). */
 function isSymlink(path: string): boolean {
   try {
     return lstatSync(path).isSymbolicLink();
