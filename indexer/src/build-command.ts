@@ -55,9 +55,11 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   const tracked = await listTrackedFiles(root, commit);
   const skipped: SkippedFile[] = [...tracked.skipped];
   const ownerOf = (path: string) => LANGUAGE_INDEXERS.find((indexer) => indexer.accepts(path));
-  const wanted = tracked.files.filter((f) => ownerOf(f.path) || f.path === '.gitattributes' || LANGUAGE_INDEXERS.some((i) => i.reads(f.path)));
+  const needed = (path: string) => ownerOf(path) || path === '.gitattributes' || LANGUAGE_INDEXERS.some((i) => i.reads(path));
+  const wanted = tracked.files.filter((f) => needed(f.path) || LANGUAGE_INDEXERS.some((i) => i.readsIfSmall?.(f.path)));
   const readable = wanted.filter((f) => {
     if (f.bytes <= options.maxFileBytes) return true;
+    if (!needed(f.path)) return false;
     skipped.push({ path: f.path, reason: 'too-large', detail: `${f.bytes} bytes, over the ${options.maxFileBytes}-byte limit (raise it with --max-file-bytes)` });
     return false;
   });
@@ -206,10 +208,12 @@ function fileRecord(
     occ: sortedOccurrences(compiled.occ),
     outline,
     problems: [...parsed.problems, ...compiled.problems],
+    problemsOmitted: compiled.problemsOmitted ?? 0,
     change: {
       path: file.path,
       decls: declsOf({ path: file.path, text: file.text, syms: compiled.syms, outline }, symbols),
       unresolved: compiled.unresolved ? sortUnresolved(compiled.unresolved) : null,
+      reexports: compiled.reexports ?? [],
     },
   };
 }

@@ -13,8 +13,9 @@
 //   2. whitespace normalised (runs collapsed to one space, trimmed);
 //   3. the signature cut out: SymbolInfo.signature (whitespace-normalised, without a trailing `;`,
 //      `,` or truncation `...`) where it first occurs, else the longest of its suffixes that drops
-//      leading words (export, default, modifiers, annotations) one by one; all text kept when none
-//      occurs;
+//      leading words (export, default, modifiers, annotations) one by one, and with it the modifier
+//      keywords right before it (MODIFIER_WORDS: a modifier is the `modifiers` aspect, not the
+//      body's); all text kept when none occurs;
 //   4. `;` and `,` at either end dropped, every whole-word occurrence of the symbol's own name
 //      replaced by a placeholder (so a rename alone leaves the hash alone);
 //   5. sha256, the first 13 base32 characters; '' when no text is left (an abstract method, a
@@ -31,6 +32,8 @@ export const FINGERPRINT_LENGTH = 13;
 const NAME_PLACEHOLDER = '\u0001';
 const WHITESPACE = /\s+/g;
 const SEPARATORS = /^[\s;,]+|[\s;,]+$/g;
+/** Modifier keywords of TypeScript, Java and Kotlin, as they stand before a declaration's signature (step 3). */
+const TRAILING_MODIFIERS = /(?:^|\s)(?:(?:export|default|declare|public|private|protected|internal|static|abstract|async|readonly|override|accessor|final|open|sealed|synchronized|native|transient|volatile|strictfp|suspend|inline|lateinit|const)\s*)+$/;
 /** A text without code (step 5): brackets, separators and the placeholder only. */
 const NO_CODE = /^[\s{}()[\];,\u0001]*$/;
 
@@ -115,7 +118,7 @@ function withoutSignature(text: string, signature: string): string {
   // Each suffix starts after a space: drop the leading words one by one, longest first.
   for (let from = 0; from >= 0 && from < probe.length; from = nextWord(probe, from)) {
     const at = text.indexOf(from === 0 ? probe : probe.slice(from));
-    if (at >= 0) return `${text.slice(0, at)} ${text.slice(at + probe.length - from)}`.replace(WHITESPACE, ' ').trim();
+    if (at >= 0) return `${text.slice(0, at).replace(TRAILING_MODIFIERS, '')} ${text.slice(at + probe.length - from)}`.replace(WHITESPACE, ' ').trim();
   }
   return text;
 }

@@ -2,7 +2,7 @@
 // resolves them (all at once: resolution crosses files) into the shared collector, and yields one
 // compiled file at a time so the build can stream file records out. A file it cannot analyse is
 // yielded as skipped (analysis-failure.ts), having added nothing to the collector.
-import type { Language, LibraryModelRef, OutlineNode, ProblemRecord, SkippedFile, UnresolvedSiteData } from '@sextant/format';
+import type { Language, LibraryModelRef, OutlineNode, ProblemRecord, ReexportRecord, SkippedFile, UnresolvedSiteData } from '@sextant/format';
 import type { SnapshotFile } from './git/git-snapshot.ts';
 import type { IndexCollector } from './index-collector.ts';
 import type { Progress } from './progress.ts';
@@ -16,6 +16,10 @@ export interface CompiledFile {
   /** Occurrences, laid out by pushOccurrence (any order: the build sorts them). */
   occ: number[];
   problems: ProblemRecord[];
+  /** Names the module exports that are declared in other files (ChangeRecord.reexports), by name. */
+  reexports?: ReexportRecord[];
+  /** Problems beyond those in `problems` (MAX_FILE_PROBLEMS); absent when none were left out. */
+  problemsOmitted?: number;
   /** An outline the indexer made itself; absent, the build derives one with tree-sitter. */
   outline?: OutlineNode[];
   /**
@@ -63,6 +67,11 @@ export interface LanguageIndexer {
   accepts(path: string): boolean;
   /** Other tracked files it needs to read (build files, configs). */
   reads(path: string): boolean;
+  /**
+   * Tracked files it reads when they are within the size limit (JSON a module may import); one over
+   * it is left unread and unlisted, as it is no source of its own (its importers' errors say so).
+   */
+  readsIfSmall?(path: string): boolean;
   /** Yields every file it was given, compiled or skipped (reason analysis-failed). */
   index(files: SnapshotFile[], context: IndexContext): AsyncIterable<IndexedFile> | Iterable<IndexedFile>;
 }

@@ -108,8 +108,8 @@ export async function reviewOutput(prepared: PreparedReview, format: ReviewForma
   const context = { signPlan: async <P>(plan: P) => plan };
   const results: Record<string, unknown> = {};
   const parts: string[] = [];
-  // The review comment leads with what the change breaks; the symbol list follows it.
-  for (const name of format === 'markdown' ? ['change_impact', 'diff_symbols'] : ['diff_symbols', 'change_impact']) {
+  // The review comment is change_impact's alone: it lists the changed symbols itself, under its one heading.
+  for (const name of format === 'markdown' ? ['change_impact'] : ['diff_symbols', 'change_impact']) {
     const tool = toolNamed(name);
     const parsed = tool.input.parse(args);
     const result = await tool.run(provider, parsed, context) as Record<string, unknown>;

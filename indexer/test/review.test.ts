@@ -170,7 +170,7 @@ describe('indexer review: the answer', { timeout: 120_000 }, () => {
 });
 
 describe('indexer review: honest totals', { timeout: 120_000 }, () => {
-  it('is exact in a repository without tests however long the callers chain, and not exact while a new error is on no site', async () => {
+  it('is exact in a repository without tests however long the callers chain, and lists a new error no change explains as unattributed', async () => {
     const chain = fixtureRepo();
     try {
       mkdirSync(join(chain.dir, 'src'));
@@ -193,19 +193,21 @@ describe('indexer review: honest totals', { timeout: 120_000 }, () => {
       expect(exact.truncationReason ?? '').not.toContain('tests:');
       expect(exact.totalIsExact).toBe(true);
 
-      // A new error at the top level of a changed file: no changed symbol holds it, no site is on it.
+      // A new error at the top level of a changed file: no changed symbol holds it, no site is on it,
+      // the compiler blames nothing that changed. It is reported as a broken place all the same.
       writeFileSync(join(chain.dir, 'src/f9.ts'), `${readFileSync(join(chain.dir, 'src/f9.ts'), 'utf8')}Math.floor('x');\n`);
       const broken = await review(chainHead, commitAll(chain.dir, 'a stray error'));
-      expect(broken.introducedProblems).toEqual([expect.objectContaining({ path: 'src/f9.ts', line: 3, severity: 'error' })]);
+      expect(broken.introducedProblems).toEqual([expect.objectContaining({ path: 'src/f9.ts', line: 3, severity: 'error', cause: 'unattributed' })]);
       expect(broken.introducedProblems[0].symbolId).toBeUndefined();
-      expect(broken.totalIsExact).toBe(false);
-      expect(broken.truncationReason).toContain('1 new error is on no changed symbol or broken site (introducedProblems lists it without a symbolId)');
+      expect(broken.unattributed).toEqual([expect.objectContaining({ path: 'src/f9.ts', line: 3, status: 'broken', cause: 'unattributed', text: "Math.floor('x');" })]);
+      expect(broken.unattributed[0].reason).toMatch(/^TS2345: Argument of type 'string'/);
+      expect(broken.totalIsExact).toBe(true);
     } finally {
       chain.cleanup();
     }
   });
 
-  it('lists the new errors of files the change did not touch (an importer of a barrel that lost its export *), and is not exact', async () => {
+  it('lists the names a barrel stopped exporting (export *) as changes, and the unchanged importer\'s new errors as their broken sites', async () => {
     const barrel = fixtureRepo();
     try {
       mkdirSync(join(barrel.dir, 'src'));
@@ -219,9 +221,14 @@ describe('indexer review: honest totals', { timeout: 120_000 }, () => {
       const prepared = await prepareReview({ base: before, head: after, repo: barrel.dir, outRoot: join(scratch, 'barrel'), maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true) });
       const impact = JSON.parse(await reviewOutput(prepared, 'json')).change_impact;
       // src/app.ts is byte for byte the same at both commits; the compiler now fails both of its imports.
-      expect(impact.introducedProblems.map((p: { path: string; line: number }) => `${p.path}:${p.line}`)).toEqual(['src/app.ts:1', 'src/app.ts:1']);
-      expect(impact.totalIsExact).toBe(false);
-      expect(impact.truncationReason).toContain('2 new errors are on no changed symbol or broken site');
+      expect(impact.introducedProblems.map((p: { path: string; line: number; cause: string }) => `${p.path}:${p.line} ${p.cause}`)).toEqual(['src/app.ts:1 reference', 'src/app.ts:1 reference']);
+      const summary = impact.impacts.map((i: any) => `${i.change} [${i.aspects}] ${i.symbol.name} ${i.symbol.path}: ${i.sites.map((s: any) => `${s.status} ${s.path}:${s.line}`).join(', ')}`);
+      expect(summary).toEqual([
+        'modified [exports] Conflict src/index.ts: broken src/app.ts:1, at-risk src/app.ts:3',
+        'modified [exports] NotFound src/index.ts: broken src/app.ts:1, at-risk src/app.ts:2',
+      ]);
+      expect(impact.unattributed).toEqual([]);
+      expect(impact.totalIsExact).toBe(true);
     } finally {
       barrel.cleanup();
     }

@@ -51,4 +51,7 @@ export const REQUIREMENTS: Record<string, string> = {
   'REV-3': 'change_impact lists the callers and the tests that reach a changed symbol, each test with the chain of symbolIds',
   'REV-4': 'the change tools write a review comment in Markdown with format "markdown"',
   'REV-5': 'a change tool says which of base and head is not indexed, and what its answer could not see (coverage)',
+  'REV-6': 'change_impact reports every new compiler error at head as a broken site, attributed to the changed symbol it stems from (a reference on it, the value or type flowing into it, the declaration holding it) or listed as unattributed, and is exact only when it reports them all',
+  'REV-7': 'diff_symbols lists a name a module stopped or started re-exporting as a change (aspect exports) at the barrel, and change_impact its importers',
+  'REV-8': 'a call inside an object literal is a call of the function that holds the literal (call_hierarchy, callers)',
 };

@@ -3,72 +3,19 @@
 // published to one local R2) and by one `runner mcp` holding both indexes, asked through the real
 // MCP SDK client. The expected breaks are the TypeScript compiler's (its messages at head) and, for
 // Java, the ones the fixture was built to have.
-import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { shortCommit } from '@sextant/format';
-import { generatePlanSigningKey } from '@sextant/plan';
-import { answerFrom, connectMcpClient, type ToolResult } from './support/mcp-client.ts';
-import { INDEXER, ROOT, RUNNER, run, runnerEnv } from './support/servers.ts';
-import { startWorker } from './support/wrangler-dev.ts';
+import { answerFrom, type ToolResult } from './support/mcp-client.ts';
+import { buildPair, pairViaRunner, pairViaWorker, type ServedPair } from './support/review-pair.ts';
+import { ROOT } from './support/servers.ts';
 
 const REPO = 'acme/review';
 const scratch = mkdtempSync(join(tmpdir(), 'sextant-e2e-review-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
-/** The fixture's two trees as two commits of one repository, each indexed. */
-function buildPair(): { repoDir: string; base: string; head: string; baseIndex: string; headIndex: string } {
-  const repoDir = join(scratch, 'repo');
-  const env = { ...process.env, GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' };
-  const git = (...args: string[]) => execFileSync('git', ['-c', 'user.email=e2e@sextant.dev', '-c', 'user.name=e2e', ...args], { cwd: repoDir, encoding: 'utf8', env }).trim();
-  const commitTree = (tree: string, message: string) => {
-    for (const entry of readdirSync(repoDir)) if (entry !== '.git') rmSync(join(repoDir, entry), { recursive: true, force: true });
-    cpSync(join(ROOT, 'test/fixtures/review-pair', tree), repoDir, { recursive: true });
-    git('add', '-A');
-    git('commit', '-q', '-m', message);
-    return git('rev-parse', 'HEAD');
-  };
-  cpSync(join(ROOT, 'test/fixtures/review-pair/base'), repoDir, { recursive: true });
-  git('init', '-q', '-b', 'main');
-  const base = commitTree('base', 'base');
-  const head = commitTree('head', 'a pull request');
-  const index = (commit: string) => {
-    const out = join(scratch, `index-${shortCommit(commit)}`);
-    run(INDEXER, ['build', '--repo', repoDir, '--commit', commit, '--out', out, '--repo-name', REPO, '--quiet']);
-    return out;
-  };
-  return { repoDir, base, head, baseIndex: index(base), headIndex: index(head) };
-}
-
-const pair = buildPair();
-
-interface Served {
-  name: string;
-  client: Client;
-  close(): Promise<void>;
-}
-
-async function viaWorker(): Promise<Served> {
-  const persistDir = join(scratch, 'r2');
-  for (const index of [pair.baseIndex, pair.headIndex]) {
-    run(INDEXER, ['publish', '--out', index, '--repo-name', REPO, '--ref', 'main', '--local', '--persist-to', persistDir]);
-  }
-  const worker = await startWorker({ persistDir, env: { SEXTANT_AUTH: 'off', SEXTANT_PLAN_SIGNING_KEY: generatePlanSigningKey() } });
-  const { client, close } = await connectMcpClient(`${worker.url}/mcp/${REPO}`);
-  return { name: 'the worker', client, close: async () => { await close(); await worker.stop(); } };
-}
-
-async function viaRunner(): Promise<Served> {
-  const client = new Client({ name: 'sextant-e2e', version: '0.0.0' });
-  await client.connect(new StdioClientTransport({
-    command: process.execPath, args: [RUNNER, 'mcp', '--index', pair.headIndex, '--index', pair.baseIndex, '--repo', pair.repoDir], env: runnerEnv(), stderr: 'ignore',
-  }));
-  return { name: 'the runner', client, close: () => client.close() };
-}
+const pair = buildPair('review-pair', REPO, scratch);
 
 const TS = {
   pricing: 'src/pricing.ts', checkout: 'src/checkout.ts', naming: 'src/naming.ts', legacy: 'src/legacy.ts', usesLegacy: 'src/uses-legacy.ts',
@@ -77,11 +24,11 @@ const TS = {
 const JAVA = { shape: 'jvm/src/main/java/shop/Shape.java', square: 'jvm/src/main/java/shop/Square.java', inventory: 'jvm/src/main/java/shop/Inventory.java' };
 const KOTLIN = 'jvm/src/main/kotlin/shop/Format.kt';
 
-for (const serve of [viaWorker, viaRunner]) {
+for (const serve of [pairViaWorker, pairViaRunner]) {
   describe.sequential('', () => {
-    let served: Served;
+    let served: ServedPair;
     beforeAll(async () => {
-      served = await serve();
+      served = await serve(pair);
     }, 180_000);
     afterAll(async () => served?.close());
 
@@ -90,7 +37,7 @@ for (const serve of [viaWorker, viaRunner]) {
     const sitesOf = (impact: Record<string, any>, qualifiedName: string) =>
       impact.impacts.find((i: any) => i.symbol.qualifiedName === qualifiedName)?.sites.map((s: any) => `${s.status} ${s.path}:${s.line}`) ?? [];
 
-    describe(`reviewing a change through ${serve === viaWorker ? 'the worker' : 'the runner'}`, () => {
+    describe(`reviewing a change through ${serve === pairViaWorker ? 'the worker' : 'the runner'}`, () => {
       it('[REV-1][REV-5] lists each changed symbol with what changed, matched across commits, and every changed file', async () => {
         const diff = await ok('diff_symbols', {});
         expect(diff).toMatchObject({ base: pair.base, head: pair.head, totalIsExact: true, hasMore: false });
@@ -168,7 +115,12 @@ for (const serve of [viaWorker, viaRunner]) {
         const result = (await served.client.callTool({ name: 'change_impact', arguments: { base: pair.base, head: pair.head, format: 'markdown' } })) as ToolResult;
         const text = result.content[0]!.text;
         expect(text).toMatch(/^### Sextant review of `[0-9a-f]{12}\.\.[0-9a-f]{12}`/);
-        expect(text).toContain('**12 symbols changed, 4 sites broken, 2 at risk, 1 test file affected, 2 problems introduced.**');
+        expect(text).toContain('**12 symbols changed: 4 sites broken, 2 at risk, 5 updated; 1 test file affected; 2 problems introduced, 0 resolved.**');
+        // Each site with its line of code, and an at-risk one with why it is at risk.
+        expect(text).toContain("- [`src/checkout.ts:8`](https://github.com/acme/review/blob/");
+        expect(text).toContain('  `` return `${price(amount)} cents`; ``');
+        expect(text).toContain('the symbol was removed and the compiler reports nothing here: the use goes through a broken import');
+        expect(text.match(/^### /gm)).toHaveLength(1);
         expect(text).toContain('TS2554: Expected 2 arguments, but got 1.');
         expect(text).toContain('`test/runner.test.ts`: `runs compute through the helper`');
       });

@@ -350,12 +350,17 @@ export class DeclarationTable {
     return this.byNode.get(node);
   }
 
-  /** The nearest declaration that contains `node` and can hold code (for `enclosing` and call edges); the module at top level. */
+  /**
+   * The nearest declaration that contains `node` and can hold code (for `enclosing` and call edges);
+   * the module at top level. A member of an object literal inside a function is not one: the call in
+   * `return { ...rest, hash: computeHash(rest) }` is a call of the function that returns it, as a
+   * reader names the caller (a literal at a module's top level keeps its members as callers).
+   */
   enclosing(node: ts.Node): Declaration | undefined {
     for (let current = node.parent; current; current = current.parent) {
       const decl = this.byNode.get(current);
       if (decl && CODE_HOLDERS.has(decl.kind) && !ts.isParameter(current) && !isAlias(current)
-        && ts.getNameOfDeclaration(current as ts.Declaration) !== node) return decl;
+        && ts.getNameOfDeclaration(current as ts.Declaration) !== node && !isLiteralMemberInFunction(current)) return decl;
     }
     return undefined;
   }
@@ -370,6 +375,12 @@ export function isAugmentation(node: ts.Node): boolean {
 /** Inside a module augmentation: a declaration that merges into one made elsewhere. */
 export function isInAugmentation(node: ts.Node): boolean {
   for (let current = node.parent; current && !ts.isSourceFile(current); current = current.parent) if (isAugmentation(current)) return true;
+  return false;
+}
+
+function isLiteralMemberInFunction(node: ts.Node): boolean {
+  if (!node.parent || !ts.isObjectLiteralExpression(node.parent)) return false;
+  for (let up: ts.Node | undefined = node.parent.parent; up && !ts.isSourceFile(up); up = up.parent) if (ts.isFunctionLike(up)) return true;
   return false;
 }
 

@@ -4,7 +4,7 @@
 // own symbol (contextual-symbols.ts). Walks compiler nodes with ts.forEachChild: wrapped nodes cost
 // too much here.
 import { ts } from 'ts-morph';
-import { pushOccurrence, symbolKey, type Language, type ProblemRecord, type ReferenceKind, type SkippedFile } from '@sextant/format';
+import { MAX_FILE_PROBLEMS, pushOccurrence, symbolKey, type Language, type ProblemRecord, type ReferenceKind, type SkippedFile } from '@sextant/format';
 import { analysisFailed, failedWhileIndexing } from '../analysis-failure.ts';
 import type { IndexCollector, ResolvedDeclaration, Site } from '../index-collector.ts';
 import type { CompiledFile, UnresolvedName } from '../language-indexer.ts';
@@ -12,12 +12,12 @@ import { AssignmentDeclarationKind, bindSourceFile, getAssignmentDeclarationKind
 import { DeclarationTable, isAugmentation, isInAugmentation, kindOf, type Declaration } from './declaration-table.ts';
 import { externalQualifiedName, type PackageCache } from './external-origin.ts';
 import { describeDiagnostic, type PlannedProgram } from './project-plan.ts';
+import { diagnosticBlame } from './diagnostic-blame.ts';
+import { moduleReexports } from './module-reexports.ts';
 import { aliasKind, isInAssignmentPattern, isPropertyNameLiteral, moduleSpecifierKind, referenceKind } from './reference-kind.ts';
 import { bindingElementProperty, contextualProperties, objectLiteralElementOf, resolveAlias } from './contextual-symbols.ts';
 import type { SnapshotHost } from './snapshot-host.ts';
 import { docOf, signatureOf } from './symbol-text.ts';
-
-const MAX_PROBLEMS = 200;
 
 export function languageOf(path: string): Language {
   return /\.[cm]?jsx?$/.test(path) ? 'javascript' : 'typescript';
@@ -186,7 +186,7 @@ export class ProgramIndexer {
   private indexFile(path: string, sourceFile: ts.SourceFile): CompiledFile {
     // Diagnostics first: checking the file resolves every signature and contextual type the walk asks for.
     this.stage = 'the TypeScript checker';
-    const problems = this.problems(sourceFile);
+    const { problems, problemsOmitted } = this.problems(sourceFile);
     this.stage = 'the symbol walk (TypeScript checker)';
     const walk: FileWalk = {
       path, sourceFile, table: this.table(sourceFile),
@@ -195,7 +195,8 @@ export class ProgramIndexer {
       occurrence: (node, key, kind, options) => this.occurrence(walk, node, key, kind, options),
     };
     this.visit(walk, sourceFile);
-    return { path, lang: languageOf(path), syms: walk.syms, occ: walk.occ, problems, unresolved: walk.unresolved };
+    const reexports = moduleReexports(this.checker, sourceFile, (symbol) => this.repoDeclarationOf(symbol));
+    return { path, lang: languageOf(path), syms: walk.syms, occ: walk.occ, problems, problemsOmitted, unresolved: walk.unresolved, reexports };
   }
 
   /** Records that `node` is an occurrence of `key`: in the file's occurrences (once per node and key) and, unless a definition, as a reference from the enclosing symbol. */
@@ -329,22 +330,23 @@ export class ProgramIndexer {
     if (ts.isNewExpression(node) || ts.isCallExpression(node)) this.constructorCall(node, occurrence);
   }
 
-  private problems(sourceFile: ts.SourceFile): ProblemRecord[] {
-    const diagnostics = [
-      ...this.program.getSyntacticDiagnostics(sourceFile),
-      ...this.program.getSemanticDiagnostics(sourceFile),
-    ].slice(0, MAX_PROBLEMS);
-    return diagnostics.map((d) => {
+  private problems(sourceFile: ts.SourceFile): { problems: ProblemRecord[]; problemsOmitted: number } {
+    const all = [...this.program.getSyntacticDiagnostics(sourceFile), ...this.program.getSemanticDiagnostics(sourceFile)];
+    const problems = all.slice(0, MAX_FILE_PROBLEMS).map((d): ProblemRecord => {
       const start = sourceFile.getLineAndCharacterOfPosition(d.start ?? 0);
       const end = sourceFile.getLineAndCharacterOfPosition((d.start ?? 0) + (d.length ?? 0));
+      const error = d.category === ts.DiagnosticCategory.Error;
+      const blame = error ? diagnosticBlame(this.checker, sourceFile, d, (symbol) => this.repoKeyOf(symbol)) : [];
       return {
         source: 'compiler',
-        severity: d.category === ts.DiagnosticCategory.Error ? 'error' : 'warning',
+        severity: error ? 'error' : 'warning',
         code: d.code,
         message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
         line: start.line + 1, column: start.character + 1, endLine: end.line + 1, endColumn: end.character + 1,
+        ...(blame.length > 0 ? { blame } : {}),
       };
     });
+    return { problems, problemsOmitted: all.length - problems.length };
   }
 
   /** `constructor` is a keyword, not an identifier: its definition is recorded at the keyword. */
@@ -491,15 +493,34 @@ export class ProgramIndexer {
     return key;
   }
 
-  private computeKey(symbol: ts.Symbol): string | undefined {
+  /**
+   * The key of a symbol declared in the repository, without registering it (keyOf registers what
+   * it keys): for blaming an error on symbols, which must not add any to the index.
+   */
+  repoKeyOf(symbol: ts.Symbol): string | undefined {
+    return this.keys.has(symbol) ? this.keys.get(symbol) : this.repoDeclarationOf(symbol)?.key;
+  }
+
+  private repoDeclarationOf(symbol: ts.Symbol): Declaration | undefined {
+    const { inRepo } = this.declarationsOf(symbol);
+    return inRepo[0] && this.table(inRepo[0].d.getSourceFile()).lookup(inRepo[0].d);
+  }
+
+  /** A symbol's declarations that can key it, and those of them in the repository, the primary first. */
+  private declarationsOf(symbol: ts.Symbol): { declarations: ts.Declaration[]; inRepo: { d: ts.Declaration; path: string }[] } {
     const declarations = symbol.declarations?.filter((d) => kindOf(d) || ts.isBinaryExpression(d) || ts.isPropertyAccessExpression(d) || ts.isElementAccessExpression(d)) ?? [];
-    if (declarations.length === 0) return undefined;
     const inRepo = declarations
       .map((d) => ({ d, path: this.host.relative(d.getSourceFile().fileName) }))
       .filter((x): x is { d: ts.Declaration; path: string } => x.path !== undefined)
       // A symbol is identified by its own declarations, never by an augmentation elsewhere
       // (`declare module './x'`), which a program without that file would not see.
       .sort((a, b) => rank(a.d) - rank(b.d) || (a.path < b.path ? -1 : a.path > b.path ? 1 : a.d.pos - b.d.pos));
+    return { declarations, inRepo };
+  }
+
+  private computeKey(symbol: ts.Symbol): string | undefined {
+    const { declarations, inRepo } = this.declarationsOf(symbol);
+    if (declarations.length === 0) return undefined;
     if (inRepo.length === 0) return this.externalKey(symbol, declarations[0]!);
     const primary = inRepo[0]!;
     const table = this.table(primary.d.getSourceFile());

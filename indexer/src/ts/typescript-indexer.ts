@@ -9,12 +9,15 @@ import { SnapshotHost } from './snapshot-host.ts';
 import { WORKSPACE_FILE } from './workspace-packages.ts';
 
 const CONFIG_FILE = /(^|\/)(tsconfig[^/]*\.json|jsconfig\.json|package\.json)$/;
+/** JSON a module may import (resolveJsonModule): the compiler types it, so its changes are changes of types. */
+const JSON_FILE = /\.json$/;
 
 export const typescriptIndexer: LanguageIndexer = {
   name: 'typescript',
   precision: 'compiler',
   accepts: (path) => TS_JS_EXTENSIONS.some((ext) => path.endsWith(ext)),
   reads: (path) => CONFIG_FILE.test(path) || WORKSPACE_FILE.test(path),
+  readsIfSmall: (path) => JSON_FILE.test(path),
   *index(files, { root, texts, collector, warnings, progress }) {
     const host = new SnapshotHost(root, new Map(texts));
     const plans = planPrograms(host, files.map((f) => f.path), warnings);

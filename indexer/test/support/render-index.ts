@@ -82,7 +82,13 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
         out.push(`  unresolved ${line}:${column}-${endLine}:${endColumn} ${text}`);
       }
     }
-    for (const p of file.problems) out.push(`  problem ${p.source} ${p.severity} ${p.line}:${p.column}-${p.endLine}:${p.endColumn} ${p.code ?? ''} ${p.message.split('\n')[0]}`);
+    for (const r of change?.reexports ?? []) out.push(`  reexport ${r.name} ${r.at.join(':')} ${label(r.key)}`);
+    for (const p of file.problems) {
+      out.push(`  problem ${p.source} ${p.severity} ${p.line}:${p.column}-${p.endLine}:${p.endColumn} ${p.code ?? ''} ${p.message.split('\n')[0]}`);
+      // What the compiler blamed, by label (keys are hashes), sorted so a key change alone reorders nothing.
+      if (p.blame) out.push(`    blame ${p.blame.map(label).sort(compareText).join('; ')}`);
+    }
+    if (file.problemsOmitted) out.push(`  problems omitted ${file.problemsOmitted}`);
   }
   out.push('', '## symbols');
   // By label, then declaration: keys are hashes, so ordering by them would reorder the rendering

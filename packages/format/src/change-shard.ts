@@ -5,7 +5,7 @@
 // files (their line diff). Each file is its own record, decoded when asked for.
 import { encodeShard } from './codec.ts';
 import { corrupt, PackedRecords, packRecords, type PackedRecordColumns } from './packed-records.ts';
-import { SYMBOL_KINDS, type ChangeRecord, type DeclRecord } from './records.ts';
+import { SYMBOL_KINDS, type ChangeRecord, type DeclRecord, type ReexportRecord } from './records.ts';
 import { KEY_LENGTH } from './symbol-id.ts';
 import { packInts, unpackInts, type DeltaBase } from './varint.ts';
 
@@ -17,8 +17,11 @@ type StoredDecl = [
   at: DeclRecord['at'], range: DeclRecord['range'], body: string, doc: string,
 ];
 
-/** decls, unresolved (null: not recorded). */
-type StoredChange = [decls: StoredDecl[], unresolved: Uint8Array | null];
+/** A ReexportRecord as stored, the kind as an index into SYMBOL_KINDS. */
+type StoredReexport = [name: string, key: string, kind: number, qname: string, at: ReexportRecord['at']];
+
+/** decls, unresolved (null: not recorded), re-exports. */
+type StoredChange = [decls: StoredDecl[], unresolved: Uint8Array | null, reexports: StoredReexport[]];
 
 interface StoredChangeShard extends PackedRecordColumns {
   v: 2;
@@ -36,6 +39,7 @@ export function encodeChangeShard(data: ChangeShardData): Uint8Array {
       d.key, d.name, SYMBOL_KINDS.indexOf(d.kind), d.qname, d.mods, d.signature ?? null, d.container, d.at, d.range, d.body, d.doc,
     ]),
     f.unresolved === null ? null : packInts(f.unresolved, UNRESOLVED_BASES),
+    f.reexports.map((r): StoredReexport => [r.name, r.key, SYMBOL_KINDS.indexOf(r.kind), r.qname, r.at]),
   ]);
   const stored: StoredChangeShard = { v: 2, paths: data.files.map((f) => f.path), ...packRecords(records) };
   return encodeShard(stored);
@@ -67,11 +71,12 @@ export class ChangeShard {
   }
 
   private record(index: number): ChangeRecord {
-    const [decls, unresolved] = this.packed.get(index, 2) as StoredChange;
-    if (!Array.isArray(decls) || (unresolved !== null && !(unresolved instanceof Uint8Array))) throw corrupt(this.name, 'has a malformed record');
+    const [decls, unresolved, reexports] = this.packed.get(index, 3) as StoredChange;
+    if (!Array.isArray(decls) || (unresolved !== null && !(unresolved instanceof Uint8Array)) || !Array.isArray(reexports)) throw corrupt(this.name, 'has a malformed record');
     const name = this.name;
     let declList: DeclRecord[] | undefined;
     let unresolvedList: Int32Array | null | undefined;
+    let reexportList: ReexportRecord[] | undefined;
     return {
       path: this.paths[index]!,
       get decls() {
@@ -80,6 +85,9 @@ export class ChangeShard {
       get unresolved() {
         if (unresolvedList === undefined) unresolvedList = unresolved === null ? null : unpackInts(unresolved, UNRESOLVED_BASES, name);
         return unresolvedList;
+      },
+      get reexports() {
+        return (reexportList ??= reexports.map((r) => reexportOf(r, name)));
       },
     };
   }
@@ -92,4 +100,10 @@ function declOf(d: StoredDecl, shard: string): DeclRecord {
     key: d[0], name: d[1], kind, qname: d[3], mods: d[4], ...(d[5] !== null ? { signature: d[5] } : {}), container: d[6],
     at: d[7], range: d[8], body: d[9], doc: d[10],
   };
+}
+
+function reexportOf(r: StoredReexport, shard: string): ReexportRecord {
+  const kind = Array.isArray(r) && r.length === 5 ? SYMBOL_KINDS[r[2]] : undefined;
+  if (!kind || typeof r[0] !== 'string' || typeof r[1] !== 'string' || r[1].length !== KEY_LENGTH) throw corrupt(shard, 'has a malformed re-export');
+  return { name: r[0], key: r[1], kind, qname: r[3], at: r[4] };
 }

@@ -15,7 +15,7 @@ const OCC_BASES: DeltaBase[] = ['prev', 'none', 0, 1, 'none', 'none'];
 
 type StoredFile = [
   lang: number, blob: string, bytes: number, lineLengths: Uint8Array, flags: number, syms: string, occ: Uint8Array,
-  outline: FileRecord['outline'], problems: FileRecord['problems'],
+  outline: FileRecord['outline'], problems: FileRecord['problems'], problemsOmitted: number,
 ];
 
 interface StoredFileShard extends PackedRecordColumns {
@@ -26,7 +26,7 @@ interface StoredFileShard extends PackedRecordColumns {
 export function encodeFileShard(data: FileShardData): Uint8Array {
   const records = data.files.map((f): StoredFile => [
     LANGUAGES.indexOf(f.lang), f.blob, f.bytes, packInts(f.lineLengths, ['none']), f.flags, f.syms.join(''),
-    packInts(f.occ, OCC_BASES), f.outline, f.problems,
+    packInts(f.occ, OCC_BASES), f.outline, f.problems, f.problemsOmitted,
   ]);
   const stored: StoredFileShard = { v: 2, paths: data.files.map((f) => f.path), ...packRecords(records) };
   return encodeShard(stored);
@@ -58,7 +58,7 @@ export class FileShard {
   }
 
   private record(index: number): FileRecord {
-    const r = this.packed.get(index, 9) as StoredFile;
+    const r = this.packed.get(index, 10) as StoredFile;
     if (typeof r[5] !== 'string' || r[5].length % KEY_LENGTH !== 0) throw corrupt(this.name, 'has a malformed record');
     // The columns are unpacked when first read: a preview needs the file's path only, and unpacking
     // the occurrences of a large file costs milliseconds on every call.
@@ -83,6 +83,7 @@ export class FileShard {
       },
       outline: r[7],
       problems: r[8],
+      problemsOmitted: r[9],
     };
   }
 }

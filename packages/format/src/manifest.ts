@@ -16,8 +16,10 @@ import type { Language } from './records.ts';
  * longer in symbol records, which name their graph node instead.
  * 9: change records hold no line hashes; a change set hashes the lines of the changed files' texts.
  * 10: the file table (version 2) carries a digest of each indexed file's problems.
+ * 11: compiler errors carry their blame (the symbols they stem from), file records the count of
+ *     problems left out, change records the re-exports of a module.
  */
-export const FORMAT_VERSION = 10;
+export const FORMAT_VERSION = 11;
 export const MANIFEST_FILE = 'manifest.json';
 /**
  * Next to manifest.json in an index directory: its sha256, as `sha256sum` prints it, so that the

@@ -139,6 +139,12 @@ export interface ProblemRecord {
   column: number;
   endLine: number;
   endColumn: number;
+  /**
+   * Keys of the symbols a compiler error stems from, as the indexer asked the checker
+   * (indexer/src/ts/diagnostic-blame.ts): change_impact attributes a new error to the changed
+   * symbols among them. Absent for syntax errors, warnings and languages without a compiler.
+   */
+  blame?: string[];
 }
 
 /**
@@ -188,6 +194,24 @@ export interface ChangeRecord {
    * (then nobody knows whether there are any).
    */
   unresolved: IntList | null;
+  /** What the module exports that is declared in another file (empty for a file that re-exports nothing). */
+  reexports: ReexportRecord[];
+}
+
+/**
+ * A name a module exports that is declared elsewhere: `export { x } from`, `export *`, `export * as
+ * ns from`, `export { y }` of an import. Comparing them tells a barrel that lost or gained a name,
+ * which no declaration of its own shows.
+ */
+export interface ReexportRecord {
+  /** The name importers use. */
+  name: string;
+  /** The exported symbol's key (the module's, for `export * as ns`). */
+  key: string;
+  kind: SymbolKind;
+  qname: string;
+  /** The statement or specifier that exports it: line, column, endLine, endColumn. */
+  at: [number, number, number, number];
 }
 
 /** Stride of one entry in ChangeRecord.unresolved: line, column, endLine, endColumn, kind (index into REFERENCE_KINDS). */
@@ -207,8 +231,14 @@ export interface FileRecord {
   /** Occurrences, OCC_STRIDE each, sorted by position; kind is an index into REFERENCE_KINDS. */
   occ: IntList;
   outline: OutlineNode[];
+  /** At most MAX_FILE_PROBLEMS of the file's problems, in the compiler's order. */
   problems: ProblemRecord[];
+  /** Problems the file has beyond those recorded (0 when all are). */
+  problemsOmitted: number;
 }
+
+/** Problems recorded per file: a file the compiler reports more of says how many it left out. */
+export const MAX_FILE_PROBLEMS = 200;
 
 
 /** Flag of a name-shard entry (besides its file's FILE_FLAGS): the symbol is external. */

@@ -31,6 +31,7 @@ function fileShard(): FileShardData {
       flags: 0, syms: ['0123456789abcdeg'], occ: [1, 14, 1, 26, 0, 0],
       outline: [{ name: 'OrderService', kind: 'class', sym: 0, range: [1, 1, 9, 2], at: [1, 14], children: [] }],
       problems: [{ source: 'syntax', severity: 'error', message: "';' expected.", line: 2, column: 1, endLine: 2, endColumn: 2 }],
+      problemsOmitted: 0,
     }],
   };
 }

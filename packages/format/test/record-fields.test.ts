@@ -92,7 +92,7 @@ describe('file and change record columns', () => {
     expect(occurrenceCount({ occ })).toBe(3);
     const bytes = encodeFileShard({ files: [{
       path: 'a.ts', lang: 'typescript', blob: '0'.repeat(40), bytes: 0, lineLengths: [10, 0, 4], flags: 0, syms: ['a'.repeat(16), 'b'.repeat(16)],
-      occ: sortedOccurrences(occ), outline: [], problems: [],
+      occ: sortedOccurrences(occ), outline: [], problems: [], problemsOmitted: 0,
     }] });
     const file = openShard<FileShard>('files/000', bytes).file('a.ts')!;
     expect(Array.from(occurrencesOf(file), ({ index: _, ...o }) => o)).toEqual([occurrences[1], occurrences[2], occurrences[0]]);
@@ -101,9 +101,9 @@ describe('file and change record columns', () => {
   it('reads unresolved identifiers, and tells none recorded from not recorded', () => {
     const sites: UnresolvedFields[] = [{ line: 2, column: 3, endLine: 2, endColumn: 8, kind: 'call' }, { line: 5, column: 1, endLine: 6, endColumn: 1, kind: 'type' }];
     const bytes = encodeChangeShard({ files: [
-      { path: 'a.ts', decls: [], unresolved: unresolvedColumn(sites) },
-      { path: 'b.ts', decls: [], unresolved: null },
-      { path: 'c.ts', decls: [], unresolved: [] },
+      { path: 'a.ts', decls: [], unresolved: unresolvedColumn(sites), reexports: [] },
+      { path: 'b.ts', decls: [], unresolved: null, reexports: [] },
+      { path: 'c.ts', decls: [], unresolved: [], reexports: [] },
     ] });
     const shard = openShard<ChangeShard>('changes/000', bytes);
     expect(Array.from(unresolvedOf(shard.file('a.ts')!), ({ index: _, ...u }) => u)).toEqual(sites);

@@ -41,6 +41,7 @@ function files(): FileShardData {
       flags: i, syms: ['aaaaaaaaaaaaaaaa', 'bbbbbbbbbbbbbbbb'], occ: [1, 14, 1, 26, 0, 0, 3, 1, 4, 2, 1, 1],
       outline: [{ name: 'OrderService', kind: 'class', sym: 0, range: [1, 1, 9, 2], at: [1, 14], children: [] }],
       problems: [{ source: 'syntax', severity: 'error', message: "';' expected.", line: 2, column: 1, endLine: 2, endColumn: 2 }],
+      problemsOmitted: 0,
     })),
   };
 }
@@ -63,6 +64,7 @@ function changes(): ChangeShardData {
         { key: 'bbbbbbbbbbbbbbbb', name: 'submit', kind: 'method', qname: 'OrderService.submit', mods: 16, container: 0, at: [3, 3, 3, 9], range: [3, 3, 8, 4], body: '', doc: 'zyxwvtsrqpnmk' },
       ],
       unresolved: i === 0 ? [2, 5, 2, 8, 1, 70000, 1, 70000, 12, 3] : null,
+      reexports: i === 0 ? [{ name: 'Orders', key: 'cccccccccccccccc', kind: 'class' as const, qname: 'OrderService', at: [12, 1, 12, 40] as [number, number, number, number] }] : [],
     })),
   };
 }

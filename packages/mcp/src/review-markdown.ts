@@ -1,7 +1,7 @@
-// The review comment the change tools return with `format: "markdown"`: a summary line, the broken
-// sites with their compiler messages grouped by changed symbol, the affected tests, and what the
-// answer could not see, written to be posted on a pull request as it is.
-import { shortCommit } from '@sextant/format';
+// The comments the change tools return with `format: "markdown"`, written to be posted on a pull
+// request as they are: diff_symbols' list of changed symbols, and change_impact's review (what the
+// change breaks, with each site's line and the compiler's message, what is at risk and why).
+import { abbreviatesCommit, parseSymbolId, shortCommit } from '@sextant/format';
 import type { DiffAnswer, ImpactAnswer, SymbolChangeHit } from '@sextant/query';
 
 /** One change on one line: `modified (signature, body) method OrderService.submit src/orders.ts:12 <id>`. */
@@ -61,32 +61,64 @@ export function renderDiffMarkdown(a: DiffAnswer): string {
   return lines.join('\n');
 }
 
+/** Site lines a comment lists in all (broken first, then at risk); the rest are counted. */
+const MAX_COMMENT_SITES = 100;
+
+/**
+ * The review comment: one heading, a summary line with every count, the broken sites grouped by the
+ * changed symbol each is attributed to (then the new errors no changed symbol explains), the sites
+ * at risk with why, the updated ones counted, the affected tests, the changed symbols, and what the
+ * answer could not see. Each site carries its line of code at head.
+ */
 export function renderImpactMarkdown(a: ImpactAnswer): string {
   const sites = a.impacts.flatMap((i) => i.sites);
-  const broken = sites.filter((s) => s.status === 'broken').length;
-  const atRisk = sites.filter((s) => s.status === 'at-risk').length;
+  const count = (status: string) => sites.filter((s) => s.status === status).length;
+  const broken = count('broken') + a.unattributed.length;
+  const side = (symbolId: string) => (abbreviatesCommit(parseSymbolId(symbolId).commit, a.head) ? a.head : a.base);
   const lines = [
     `### Sextant review of \`${shortCommit(a.base)}..${shortCommit(a.head)}\``,
     '',
-    `**${plural(a.total, 'symbol')} changed, ${plural(broken, 'site')} broken, ${atRisk} at risk, ${plural(a.affectedTests.length, 'test file')} affected, ${plural(a.introducedProblems.length, 'problem')} introduced.**`,
+    `**${plural(a.total, 'symbol')} changed: ${plural(broken, 'site')} broken${a.unattributed.length ? ` (${a.unattributed.length} by no changed symbol)` : ''}, ${count('at-risk')} at risk, ${count('updated')} updated; `
+      + `${plural(a.affectedTests.length, 'test file')} affected; ${plural(a.introducedProblems.length, 'problem')} introduced, ${a.resolvedProblems.length} resolved.**`,
   ];
-  const withBroken = a.impacts.filter((i) => i.sites.some((s) => s.status === 'broken'));
-  if (withBroken.length) {
-    lines.push('', '#### Broken');
-    for (const impact of withBroken) {
-      const s = impact.symbol;
-      lines.push('', `${impact.change}${impact.aspects.length ? ` (${impact.aspects.join(', ')})` : ''} ${s.kind} \`${escape(s.qualifiedName)}\` ${link(a.repo, impact.change === 'removed' ? a.base : a.head, s.path!, s.line!)}`);
-      for (const site of impact.sites.filter((x) => x.status === 'broken')) {
-        lines.push(`- ${link(a.repo, a.head, site.path, site.line)}${site.enclosing ? ` in \`${escape(site.enclosing.name)}\`` : ''}: ${escape(site.reason)}${site.confidence !== 'exact' ? ` (${site.confidence})` : ''}`);
+  let budget = MAX_COMMENT_SITES;
+  let left = 0;
+  const siteLines = (list: readonly ({ path: string; line: number; text?: string; reason: string; enclosing?: { name: string }; cause?: string; confidence?: string })[]) => {
+    for (const site of list) {
+      if (budget-- <= 0) {
+        left++;
+        continue;
       }
+      const how = site.cause === 'flow' ? ' (its value or type flows here)' : site.cause === 'declaration' ? ' (inside the changed declaration)'
+        : site.confidence && site.confidence !== 'exact' ? ` (${site.confidence})` : '';
+      lines.push(`- ${link(a.repo, a.head, site.path, site.line)}${site.enclosing ? ` in \`${escape(site.enclosing.name)}\`` : ''}: ${escape(site.reason)}${how}`);
+      if (site.text?.trim()) lines.push(`  ${code(site.text.trim())}`);
+    }
+  };
+  const heading = (impact: ImpactAnswer['impacts'][number]) => {
+    const s = impact.symbol;
+    return `${impact.change}${impact.aspects.length ? ` (${impact.aspects.join(', ')})` : ''} ${s.kind} \`${escape(s.qualifiedName)}\` ${link(a.repo, side(s.symbolId), s.path!, s.line!)}`;
+  };
+  for (const [status, title] of [['broken', 'Broken'], ['at-risk', 'At risk']] as const) {
+    const withStatus = a.impacts.filter((i) => i.sites.some((s) => s.status === status));
+    if (withStatus.length === 0 && (status !== 'broken' || a.unattributed.length === 0)) continue;
+    lines.push('', `#### ${title}`);
+    for (const impact of withStatus) {
+      lines.push('', heading(impact));
+      siteLines(impact.sites.filter((s) => s.status === status));
+    }
+    if (status === 'broken' && a.unattributed.length) {
+      lines.push('', 'New errors at head that no changed symbol explains (a change in a file no indexer reads, a configuration):');
+      siteLines(a.unattributed);
     }
   }
-  const risky = a.impacts.filter((i) => i.sites.some((s) => s.status === 'at-risk'));
-  if (risky.length) {
-    lines.push('', '#### At risk', '');
-    for (const impact of risky) {
-      const n = impact.sites.filter((s) => s.status === 'at-risk').length;
-      lines.push(`- \`${escape(impact.symbol.qualifiedName)}\` (${impact.aspects.join(', ') || impact.change}): ${plural(n, 'site')}, e.g. ${impact.sites.filter((s) => s.status === 'at-risk').slice(0, 3).map((s) => link(a.repo, a.head, s.path, s.line)).join(', ')}`);
+  if (left > 0) lines.push('', `_${left} more sites: ask change_impact for every one._`);
+  const updated = a.impacts.filter((i) => i.sites.some((s) => s.status === 'updated'));
+  if (updated.length) {
+    lines.push('', '#### Updated by the change itself', '');
+    for (const impact of updated) {
+      const list = impact.sites.filter((s) => s.status === 'updated');
+      lines.push(`- \`${escape(impact.symbol.qualifiedName)}\`: ${plural(list.length, 'site')} on lines the change edited, e.g. ${list.slice(0, 3).map((s) => link(a.repo, a.head, s.path, s.line)).join(', ')}`);
     }
   }
   if (a.affectedTests.length) {
@@ -95,12 +127,24 @@ export function renderImpactMarkdown(a: ImpactAnswer): string {
       lines.push(`- \`${test.path}\`${test.tests.length ? `: ${test.tests.map((t) => `\`${escape(t.name)}\``).join(', ')}` : ''}`);
     }
   }
-  if (a.introducedProblems.length) {
-    lines.push('', '#### Problems introduced', '');
-    for (const p of a.introducedProblems.slice(0, 50)) lines.push(`- ${link(a.repo, a.head, p.path, p.line)}: ${p.code !== undefined ? `TS${p.code}: ` : ''}${escape(p.message)}`);
-    if (a.introducedProblems.length > 50) lines.push(`- … and ${a.introducedProblems.length - 50} more`);
+  // Every new error is a broken site above; the other new problems (warnings) are listed here.
+  const otherProblems = a.introducedProblems.filter((p) => p.severity !== 'error');
+  if (otherProblems.length) {
+    lines.push('', '#### Warnings introduced', '');
+    for (const p of otherProblems.slice(0, 50)) lines.push(`- ${link(a.repo, a.head, p.path, p.line)}: ${p.code !== undefined ? `TS${p.code}: ` : ''}${escape(p.message)}`);
+    if (otherProblems.length > 50) lines.push(`- … and ${otherProblems.length - 50} more`);
   }
+  lines.push('', '#### Changed symbols', '');
+  for (const impact of a.impacts) lines.push(`- ${heading(impact)}`);
   if (a.hasMore) lines.push('', `_${a.total - a.impacts.length} more changed symbols: page with the cursor for the rest._`);
+  if (!a.totalIsExact && a.truncationReason) lines.push('', `_Not complete: ${escape(a.truncationReason)}._`);
   lines.push(...coverageLines(a));
   return lines.join('\n');
+}
+
+/** A line of code as inline code (a backtick inside takes a longer fence), cut to a readable width. */
+function code(text: string): string {
+  const cut = text.length > 160 ? `${text.slice(0, 157)}...` : text;
+  const fence = cut.includes('`') ? '``' : '`';
+  return `${fence}${fence.length > 1 ? ' ' : ''}${cut}${fence.length > 1 ? ' ' : ''}${fence}`;
 }

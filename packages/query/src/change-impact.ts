@@ -14,7 +14,7 @@
 // and resolved. It reads the changed files, then the symbols and files its sites, callers and
 // tests need: its cost grows with what it reports, not with the repository.
 import {
-  abbreviatesCommit, canonicalJson, defAt, defCount, FILE_FLAGS, formatSymbolId, MODIFIERS, parseSymbolId, problemsChangedPaths, refsOf, SextantError, shortCommit,
+  abbreviatesCommit, canonicalJson, defAt, defCount, FILE_FLAGS, formatSymbolId, MAX_FILE_PROBLEMS, MODIFIERS, parseSymbolId, problemsChangedPaths, refsOf, SextantError, shortCommit,
   splitLines,
   type ChangeRecord, type Confidence, type FileRecord, type ProblemRecord, type ReferenceKind,
 } from '@sextant/format';
@@ -28,7 +28,7 @@ import { LineDiff } from './line-diff.ts';
 import { pageOf, type PageRequest } from './paging.ts';
 import type { Location, PageInfo, PeerSummary } from './results.ts';
 import { peerSummary } from './symbols.ts';
-import { withSiteLinesOf, type SiteLines } from './site-lines.ts';
+import { withSiteLines, withSiteLinesOf, type SiteLines } from './site-lines.ts';
 import { occurrenceAt } from './target.ts';
 
 export const SITE_STATUSES = ['broken', 'updated', 'at-risk'] as const;
@@ -45,11 +45,30 @@ interface ImpactParams extends ChangeFilter, PageRequest {
   context?: number;
 }
 
+/**
+ * What puts a site on a change: a reference to the changed symbol (the compiler's error, if any, is
+ * on it or on the call it makes), or a new compiler error elsewhere that the compiler's blame
+ * (indexer/src/ts/diagnostic-blame.ts) ties to the changed symbol (`flow`: an alias called, a
+ * result used later, a type that no longer fits), or one inside the changed declaration itself.
+ */
+export const SITE_CAUSES = ['reference', 'flow', 'declaration'] as const;
+type SiteCause = (typeof SITE_CAUSES)[number];
+
 export interface ImpactSite extends Location {
-  kind: ReferenceKind;
+  /** The reference's kind; absent for a site that is a compiler error and no reference. */
+  kind?: ReferenceKind;
   confidence: Confidence;
   enclosing?: PeerSummary;
   status: SiteStatus;
+  cause: SiteCause;
+  reason: string;
+}
+
+/** A new compiler error at head that no rule ties to a changed symbol: still a broken place, said as such. */
+export interface UnattributedSite extends Location {
+  status: 'broken';
+  cause: 'unattributed';
+  code?: number;
   reason: string;
 }
 
@@ -84,12 +103,16 @@ interface ProblemChange extends Location {
   severity: ProblemRecord['severity'];
   code?: number;
   message: string;
-  /** The changed symbol whose declaration or site the problem is on (symbolId at head, at base for resolved ones). */
+  /** The changed symbol it is attributed to (symbolId at head; at base for resolved ones, by the declaration holding them). */
   symbolId?: string;
+  /** For an introduced error: how it is attributed (ImpactSite.cause), or `unattributed`. */
+  cause?: SiteCause | 'unattributed';
 }
 
 export interface ImpactAnswer extends ChangeAnswer, PageInfo {
   impacts: (Omit<Impact, 'sites'> & { sites: (ImpactSite & SiteLines)[] })[];
+  /** New compiler errors at head attributed to no changed symbol (whatever changes the call asks for: any may be theirs). */
+  unattributed: (UnattributedSite & SiteLines)[];
   callers: ImpactCaller[];
   affectedTests: AffectedTest[];
   introducedProblems: ProblemChange[];
@@ -125,6 +148,7 @@ export async function changeImpact(base: IndexReader, head: IndexReader, params:
   return {
     ...whole.answer,
     impacts: await withSiteLinesOf(head, items, params.context),
+    unattributed: await withSiteLines(head, whole.unattributed, params.context),
     callers: whole.callers,
     affectedTests: whole.affectedTests,
     introducedProblems: whole.introducedProblems,
@@ -138,6 +162,7 @@ export async function changeImpact(base: IndexReader, head: IndexReader, params:
 
 interface WholeImpact extends Pick<ImpactAnswer, 'callers' | 'affectedTests' | 'introducedProblems' | 'resolvedProblems' | 'coverage'> {
   impacts: Impact[];
+  unattributed: UnattributedSite[];
   answer: ChangeAnswer;
   /** Why the answer may be incomplete, besides paging. */
   cut: string[];
@@ -147,30 +172,46 @@ async function wholeImpact(base: IndexReader, head: IndexReader, params: ImpactP
   const set = await computeChangeSet(base, head);
   const selected = narrow(set, selectChanges(set, params), params);
   const files = new FileCache(set);
-  const impacts: Impact[] = [];
-  const broken: { site: ImpactSite; change: SymbolChange }[] = [];
-  for (const change of selected) {
-    const sites = await sitesOf(set, files, change);
-    impacts.push({
-      symbol: sideSummary(change.head ? head : base, (change.head ?? change.base)!),
-      change: change.change, aspects: change.aspects, sites: sites.slice(0, MAX_SITES), sitesTotal: sites.length,
-    });
-    for (const site of sites) if (site.status === 'broken') broken.push({ site, change });
+  // The sites of every change, also when the call asks for some: a new error is attributed to the
+  // change whose site it is on, and only the sites of all of them tell which errors no change explains.
+  const sites = new Map<SymbolChange, ImpactSite[]>();
+  for (const change of set.changes) sites.set(change, await sitesOf(set, files, change));
+  // Every new error of the whole program, each attributed to changes or to none, and the ones that
+  // no reference site holds made sites of the changes they are attributed to.
+  const problems = await problemChanges(set, files, sites);
+  for (const { problem, changes, cause } of problems.introduced) {
+    if (cause === 'reference' || cause === 'unattributed') continue;
+    for (const change of changes) {
+      const list = sites.get(change)!;
+      const { path, line, column, endLine, endColumn } = problem;
+      const reason = problemReason(problem);
+      // A use of the symbol on the error's lines (`opts.port = parsePort(text)` errs at `opts.port`) is the broken site.
+      const use = list.find((s) => s.path === path && s.status !== 'broken' && s.line <= endLine && s.endLine >= line);
+      if (use) Object.assign(use, { status: 'broken', cause, reason });
+      else list.push({ path, line, column, endLine, endColumn, confidence: 'resolved', status: 'broken', cause, reason });
+    }
   }
+  const impacts: Impact[] = selected.map((change) => {
+    const list = sites.get(change)!.sort(byPosition);
+    return {
+      symbol: sideSummary(change.head ? head : base, (change.head ?? change.base)!),
+      change: change.change, aspects: change.aspects, sites: list.slice(0, MAX_SITES), sitesTotal: list.length,
+    };
+  });
   const callers = await callersOf(set, selected, params.depth ?? IMPACT_BOUNDS.depth.default);
   const tests = await affectedTests(set, files, selected);
-  // Narrowed to some changes, the problems are those of their files and sites; else of every changed
-  // file and every file whose diagnostics changed.
-  const narrowed = params.symbolId !== undefined || params.qualifiedName !== undefined || params.paths !== undefined || params.includeTests === false;
-  const problems = await problemChanges(set, files, selected, broken, narrowed);
   const coverage = await coverageOf(set, selected, files.readOthers());
+  // Narrowed to some changes, the problems are the ones attributed to them, and those attributed to none.
+  const wanted = new Set(selected);
+  const mine = (p: { changes: SymbolChange[] }) => p.changes.length === 0 || p.changes.some((c) => wanted.has(c));
+  const unattributed = problems.introduced.filter((p) => p.cause === 'unattributed');
   const cut: string[] = [];
   if (impacts.some((i) => i.sitesTotal > i.sites.length)) cut.push(`sites: at most ${MAX_SITES} per symbol (sitesTotal has the count)`);
   if (callers.truncated) cut.push(`callers: at most ${CALLER_NODES} per symbol`);
   if (tests.truncated) cut.push(`tests: walk bounded at ${TEST_WALK.depth} steps and ${TEST_WALK.maxNodes} symbols`);
-  // A new error that no changed symbol's declaration or broken site holds is a broken place the impacts do not name.
-  const unattributed = problems.introduced.filter((p) => p.severity === 'error' && p.symbolId === undefined).length;
-  if (unattributed > 0) cut.push(`${unattributed} new error${unattributed === 1 ? ' is' : 's are'} on no changed symbol or broken site (introducedProblems lists ${unattributed === 1 ? 'it' : 'them'} without a symbolId)`);
+  if (problems.unrecorded.length > 0) {
+    cut.push(`${problems.unrecorded.length} file${problems.unrecorded.length === 1 ? ' has' : 's have'} more problems at head than the index records (at most ${MAX_FILE_PROBLEMS} each): ${problems.unrecorded.slice(0, 3).join(', ')}`);
+  }
   const skippedChanged = skippedChanges(set);
   if (skippedChanged > 0) cut.push(`${skippedChanged} changed files were skipped by the indexer (coverage.files.skipped)`);
   const unread = head.manifest.skipped.filter((s) => MAY_HOLD_SITES.has(s.reason)).length;
@@ -179,8 +220,22 @@ async function wholeImpact(base: IndexReader, head: IndexReader, params: ImpactP
   else if (coverage.unresolved.count > 0) cut.push(`${coverage.unresolved.count} identifiers could not be resolved (coverage.unresolved)`);
   return {
     answer: changeAnswer(set), impacts, callers: callers.list, affectedTests: tests.list,
-    introducedProblems: problems.introduced, resolvedProblems: problems.resolved, coverage, cut,
+    unattributed: unattributed.map(({ problem }) => {
+      const { path, line, column, endLine, endColumn, code } = problem;
+      return { path, line, column, endLine, endColumn, status: 'broken' as const, cause: 'unattributed' as const, ...(code !== undefined ? { code } : {}), reason: problemReason(problem) };
+    }),
+    introducedProblems: problems.introduced.filter(mine).map((p) => p.problem),
+    resolvedProblems: problems.resolved.filter(mine).map(({ changes: _changes, ...p }) => p),
+    coverage, cut,
   };
+}
+
+function byPosition(a: Location, b: Location): number {
+  return (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line || a.column - b.column;
+}
+
+function problemReason(p: { code?: number; message: string; source: ProblemRecord['source'] }): string {
+  return `${p.code !== undefined && p.source === 'compiler' ? `TS${p.code}: ` : ''}${p.message}`;
 }
 
 /** The changes a call names: one symbolId (of either commit), a qualified name, or all of them. */
@@ -281,6 +336,19 @@ class FileCache {
   }
 
   private readonly fresh = new Map<string, Promise<ProblemRecord[]>>();
+  private readonly claims = new Map<ProblemRecord, SymbolChange[]>();
+
+  /** Notes that a new error is on a reference site of `change` (statusOf made the site broken for it). */
+  claim(problem: ProblemRecord, change: SymbolChange): void {
+    const list = this.claims.get(problem);
+    if (!list) this.claims.set(problem, [change]);
+    else if (!list.includes(change)) list.push(change);
+  }
+
+  /** The changes with a reference site broken by this error (the records are the ones newProblems gave). */
+  claimedBy(problem: ProblemRecord): SymbolChange[] {
+    return this.claims.get(problem) ?? [];
+  }
 
   /** Problems at head in `path` that base did not have (matched after mapping lines through the diff). */
   newProblems(path: string): Promise<ProblemRecord[]> {
@@ -309,7 +377,7 @@ function headPathOf(set: ChangeSet, basePath: string): string | undefined {
 }
 
 async function sitesOf(set: ChangeSet, files: FileCache, change: SymbolChange): Promise<ImpactSite[]> {
-  const candidates: (Omit<ImpactSite, 'status' | 'reason'> & { fromBase: boolean })[] = [];
+  const candidates: (ReferenceSite & { fromBase: boolean })[] = [];
   const seen = new Set<string>();
   const at = (s: Location) => `${s.path}:${s.line}:${s.column}`;
   if (change.head) {
@@ -344,13 +412,15 @@ async function sitesOf(set: ChangeSet, files: FileCache, change: SymbolChange): 
     const status = await statusOf(set, files, change, c, abstractSites.some((s) => at(s) === at(c)));
     if (!status) continue;
     const { fromBase: _fromBase, ...site } = c;
-    sites.push({ ...site, ...status });
+    sites.push({ ...site, ...status, cause: 'reference' });
   }
-  return sites.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0) || a.line - b.line || a.column - b.column);
+  return sites;
 }
 
-function impactSitesOf(reader: IndexReader, { record, shard }: LoadedSymbol): Omit<ImpactSite, 'status' | 'reason'>[] {
-  const list: Omit<ImpactSite, 'status' | 'reason'>[] = [];
+type ReferenceSite = Omit<ImpactSite, 'status' | 'reason' | 'cause'> & { kind: ReferenceKind };
+
+function impactSitesOf(reader: IndexReader, { record, shard }: LoadedSymbol): ReferenceSite[] {
+  const list: ReferenceSite[] = [];
   for (const ref of refsOf(record)) {
     list.push({
       path: shard.paths[ref.pathIndex]!, line: ref.line, column: ref.column, endLine: ref.endLine, endColumn: ref.endColumn,
@@ -365,7 +435,7 @@ function impactSitesOf(reader: IndexReader, { record, shard }: LoadedSymbol): Om
  * For a member added to an interface, or an abstract member added to a class: each type at head that
  * implements or extends its container and declares no member of that name (a site at the type's name).
  */
-async function missingImplementations(set: ChangeSet, added: DeclSide): Promise<Omit<ImpactSite, 'status' | 'reason'>[]> {
+async function missingImplementations(set: ChangeSet, added: DeclSide): Promise<ReferenceSite[]> {
   const containerDecl = added.decl.container >= 0 ? added.file.decls[added.decl.container] : undefined;
   if (!containerDecl) return [];
   const isAbstract = containerDecl.kind === 'interface' ? added.decl.body === '' && !(added.decl.mods & MODIFIERS.optional)
@@ -373,7 +443,7 @@ async function missingImplementations(set: ChangeSet, added: DeclSide): Promise<
   if (!isAbstract) return [];
   const container = await set.head.symbol(containerDecl.key);
   if (!container) return [];
-  const sites: Omit<ImpactSite, 'status' | 'reason'>[] = [];
+  const sites: ReferenceSite[] = [];
   // Subtypes transitively (an interface extending it passes the duty on), each once, bounded.
   const visited = new Set<string>([container.record.key]);
   let frontier: LoadedSymbol[] = [container];
@@ -416,7 +486,10 @@ async function statusOf(
     const fresh = (await files.newProblems(site.path)).filter((p) => p.severity === 'error');
     const span = fresh.length > 0 ? callSpan(await files.headLines(site.path), site) : site;
     const problem = fresh.find((p) => overlaps(p, span));
-    if (problem) return { status: 'broken', reason: `${problem.code !== undefined ? `TS${problem.code}: ` : ''}${problem.message}` };
+    if (problem) {
+      files.claim(problem, change);
+      return { status: 'broken', reason: problemReason(problem) };
+    }
   } else {
     const name = (change.base ?? change.head)!.decl.qname;
     if (missingMember) return { status: 'broken', reason: `does not implement ${change.head!.decl.qname}, added as an abstract member` };
@@ -436,6 +509,9 @@ async function statusOf(
     return { status: 'updated', reason: 'on a line the change edited' };
   }
   if (missingMember) return { status: 'at-risk', reason: `declares no ${change.head!.decl.name}; check it inherits one (the compiler reported nothing)` };
+  if (change.aspects.includes('exports') && site.fromBase && occurrenceAt(record, site.line, site.column) === undefined) {
+    return { status: 'at-risk', reason: `${change.base!.file.path} no longer exports ${change.base!.decl.name}: this use goes through an import the change broke` };
+  }
   if (change.change === 'removed') {
     return { status: 'at-risk', reason: compiled ? 'the symbol was removed and the compiler reports nothing here: the use goes through a broken import or resolves to something else' : 'the symbol was removed; this use resolves to something else at head' };
   }
@@ -687,45 +763,75 @@ async function testNameAt(
   return undefined;
 }
 
+interface IntroducedProblem {
+  problem: ProblemChange;
+  /** The changes it is attributed to; empty when unattributed. */
+  changes: SymbolChange[];
+  cause: SiteCause | 'unattributed';
+}
+
+/**
+ * The problems the change introduced and resolved, over the whole program: every changed file, every
+ * file whose problem list changed though its text did not (the file tables' digests name them,
+ * unread), every file a site is in. Each new error is attributed, in this order: to the changes
+ * with a reference site on it (`reference`), to the changed symbols the compiler blamed for it
+ * (`flow`), to the innermost changed declaration holding it (`declaration`); else to none.
+ */
 async function problemChanges(
-  set: ChangeSet, files: FileCache, changes: SymbolChange[], broken: { site: ImpactSite; change: SymbolChange }[], narrowed: boolean,
-): Promise<{ introduced: ProblemChange[]; resolved: ProblemChange[] }> {
-  const introduced: ProblemChange[] = [];
-  const resolved: ProblemChange[] = [];
-  const owner = (side: 'base' | 'head', path: string, line: number): string | undefined => {
-    const reader = side === 'head' ? set.head : set.base;
-    const hit = changes.find((c) => c[side] && c[side]!.file.path === path && line >= c[side]!.decl.range[0] && line <= c[side]!.decl.range[2]);
-    return hit ? formatSymbolId(hit[side]!.key, reader.commit) : undefined;
+  set: ChangeSet, files: FileCache, sites: ReadonlyMap<SymbolChange, ImpactSite[]>,
+): Promise<{ introduced: IntroducedProblem[]; resolved: (ProblemChange & { changes: SymbolChange[] })[]; unrecorded: string[] }> {
+  const introduced: IntroducedProblem[] = [];
+  const resolved: (ProblemChange & { changes: SymbolChange[] })[] = [];
+  const unrecorded: string[] = [];
+  const owners = (side: 'base' | 'head', path: string, line: number): SymbolChange[] => {
+    let best: SymbolChange | undefined;
+    for (const c of set.changes) {
+      const range = c[side]?.file.path === path ? c[side]!.decl.range : undefined;
+      if (!range || line < range[0] || line > range[2]) continue;
+      const b = best?.[side]!.decl.range;
+      if (!b || range[2] - range[0] < b[2] - b[0]) best = c;
+    }
+    return best ? [best] : [];
   };
-  const onSite = (path: string, p: Span): string | undefined => {
-    const hit = broken.find((b) => b.site.path === path && overlaps(p, { ...b.site, endLine: Math.max(b.site.endLine, p.endLine) }));
-    const side = hit && (hit.change.head ?? hit.change.base);
-    return hit ? formatSymbolId(side!.key, hit.change.head ? set.head.commit : set.base.commit) : undefined;
-  };
-  const paths = new Set<string>();
-  if (narrowed) for (const c of changes) paths.add(c.head?.file.path ?? headPathOf(set, c.base!.file.path) ?? c.base!.file.path);
-  else {
-    for (const [path, delta] of set.byPath) if (delta.head || delta.base) paths.add(path);
-    // Files the change did not touch whose diagnostics changed all the same (an importer of a
-    // barrel that lost a name): the file tables' problem digests name them, unread.
-    for (const path of problemsChangedPaths(await set.base.fileTable(), await set.head.fileTable())) paths.add(path);
+  const byKey = new Map<string, SymbolChange[]>();
+  for (const c of set.changes) {
+    for (const key of new Set([c.head?.key, c.base?.key])) if (key !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), c]);
   }
-  for (const { site } of broken) paths.add(site.path);
+  const paths = new Set<string>();
+  for (const [path, delta] of set.byPath) if (delta.head || delta.base) paths.add(path);
+  for (const path of problemsChangedPaths(await set.base.fileTable(), await set.head.fileTable())) paths.add(path);
+  for (const list of sites.values()) for (const site of list) if (site.status === 'broken') paths.add(site.path);
   for (const path of [...paths].sort()) {
     const delta = set.byPath.get(path);
     const [h, b] = await Promise.all([files.headFile(path), files.baseFile(path)]);
+    if (h?.problemsOmitted) unrecorded.push(path);
     const matched = matchProblems(b?.problems ?? [], h?.problems ?? [], files.lineDiff(path, b?.lineLengths.length ?? 0));
     for (const p of matched.introduced) {
-      const symbolId = owner('head', path, p.line) ?? onSite(path, p);
-      introduced.push({ ...problemOf(p, path), ...(symbolId ? { symbolId } : {}) });
+      const attributed = p.severity === 'error' ? attribute(p, files.claimedBy(p), byKey, () => owners('head', path, p.line)) : { changes: owners('head', path, p.line), cause: 'declaration' as const };
+      const side = attributed.changes[0]?.head ?? attributed.changes[0]?.base;
+      introduced.push({
+        problem: { ...problemOf(p, path), ...(side ? { symbolId: formatSymbolId(side.key, side === attributed.changes[0]!.head ? set.head.commit : set.base.commit) } : {}), ...(p.severity === 'error' ? { cause: attributed.cause } : {}) },
+        ...attributed,
+      });
     }
     const basePath = delta?.change.base?.path ?? path;
     for (const p of matched.resolved) {
-      const symbolId = owner('base', basePath, p.line);
-      resolved.push({ ...problemOf(p, basePath), ...(symbolId ? { symbolId } : {}) });
+      const changes = owners('base', basePath, p.line);
+      resolved.push({ ...problemOf(p, basePath), ...(changes[0] ? { symbolId: formatSymbolId(changes[0].base!.key, set.base.commit) } : {}), changes });
     }
   }
-  return { introduced, resolved };
+  return { introduced, resolved, unrecorded };
+}
+
+/** The changes a new error at head is attributed to, and by which rule (problemChanges). */
+function attribute(
+  p: ProblemRecord, claimed: SymbolChange[], byKey: ReadonlyMap<string, SymbolChange[]>, owners: () => SymbolChange[],
+): { changes: SymbolChange[]; cause: SiteCause | 'unattributed' } {
+  if (claimed.length > 0) return { changes: claimed, cause: 'reference' };
+  const blamed = [...new Set((p.blame ?? []).flatMap((key) => byKey.get(key) ?? []))];
+  if (blamed.length > 0) return { changes: blamed, cause: 'flow' };
+  const held = owners();
+  return held.length > 0 ? { changes: held, cause: 'declaration' } : { changes: [], cause: 'unattributed' };
 }
 
 function problemOf(p: ProblemRecord, path: string): Omit<ProblemChange, 'symbolId'> {

@@ -15,10 +15,12 @@
 //   4. the same body fingerprint and kind, when exactly one is left on each side with it (and, for
 //      types, the same member names): `renamed` when the name differs, else `moved`. A body that
 //      is empty never matches.
-// What is left is `removed` and `added`. Locals and parameters are never changes of their own (the
+// What is left is `removed` and `added`. A name a module re-exports (ReexportRecord) that it no
+// longer exports, or newly does, is a change of its own: `modified` with the aspect `exports`, on
+// the re-exported symbol, at the barrel, with only the side that exports it. Locals and parameters are never changes of their own (the
 // indexer records no DeclRecord for them): they are their container's `body` or `signature`.
 import {
-  diffFileTables, FILE_FLAGS, formatSymbolId, MODIFIERS, SextantError, shortCommit, type ChangeRecord, type DeclRecord, type FileTableChange, type FileTableEntry,
+  diffFileTables, FILE_FLAGS, formatSymbolId, MODIFIERS, SextantError, shortCommit, type ChangeRecord, type DeclRecord, type FileTableChange, type FileTableEntry, type ReexportRecord,
   type Language, type SkippedFile,
 } from '@sextant/format';
 import type { IndexReader } from './index-reader.ts';
@@ -27,7 +29,7 @@ import type { SymbolSummary } from './results.ts';
 
 export const CHANGE_KINDS = ['added', 'removed', 'modified', 'renamed', 'moved'] as const;
 export type ChangeKind = (typeof CHANGE_KINDS)[number];
-export const CHANGE_ASPECTS = ['signature', 'body', 'modifiers', 'type', 'members', 'doc', 'location'] as const;
+export const CHANGE_ASPECTS = ['signature', 'body', 'modifiers', 'type', 'members', 'doc', 'location', 'exports'] as const;
 export type ChangeAspect = (typeof CHANGE_ASPECTS)[number];
 
 /** Kinds whose members are declarations of their own: their changes are the members'. */
@@ -43,7 +45,7 @@ export interface DeclSide {
   key: string;
   decl: DeclRecord;
   file: DeclFile;
-  /** Its index in file.decls. */
+  /** Its index in file.decls; -1 for a re-export (the file does not declare it). */
   index: number;
   /** The declarations it contains directly. */
   children: DeclSide[];
@@ -165,7 +167,7 @@ async function compare(base: IndexReader, head: IndexReader): Promise<ComparedIn
       if (!unanalysed.some((u) => u.path === item.path && u.reason === item.reason)) unanalysed.push(item);
     }
   }
-  return { files, changes: matchDeclarations(byPath), byPath, unanalysed };
+  return { files, changes: [...matchDeclarations(byPath), ...reexportChanges(byPath)].sort(byPlace), byPath, unanalysed };
 }
 
 function linesOf(delta: FileDelta): { linesAdded?: number; linesRemoved?: number } {
@@ -281,7 +283,24 @@ function matchDeclarations(byPath: Map<string, FileDelta>): SymbolChange[] {
   pairMembers();
   for (const b of leftBase) changes.push({ change: 'removed', aspects: [], base: b });
   for (const h of leftHead) changes.push({ change: 'added', aspects: [], head: h });
-  return changes.sort(byPlace);
+  return changes;
+}
+
+/** The names each changed module stopped or started re-exporting (by name and the symbol it names). */
+function reexportChanges(byPath: Map<string, FileDelta>): SymbolChange[] {
+  const changes: SymbolChange[] = [];
+  const named = (file: DeclFile | undefined) => new Map((file?.reexports ?? []).map((r) => [`${r.name}\0${r.key}`, r]));
+  for (const delta of byPath.values()) {
+    const [base, head] = [named(delta.base), named(delta.head)];
+    for (const [id, r] of base) if (!head.has(id)) changes.push({ change: 'modified', aspects: ['exports'], base: reexportSide(delta.base!, r) });
+    for (const [id, r] of head) if (!base.has(id)) changes.push({ change: 'modified', aspects: ['exports'], head: reexportSide(delta.head!, r) });
+  }
+  return changes;
+}
+
+function reexportSide(file: DeclFile, r: ReexportRecord): DeclSide {
+  const decl: DeclRecord = { key: r.key, name: r.name, kind: r.kind, qname: r.qname, mods: MODIFIERS.exported, container: -1, at: r.at, range: r.at, body: '', doc: '' };
+  return { key: r.key, decl, file, index: -1, children: [], members: '' };
 }
 
 /** In head order (path, then line), removed symbols at their base place. */

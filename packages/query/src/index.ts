@@ -29,5 +29,5 @@ export { symbolInfo } from './symbol-info.ts';
 export { CHANGE_ASPECTS, CHANGE_KINDS } from './change-set.ts';
 export { DIFF_PAGE, diffSymbols } from './diff-symbols.ts';
 export type { DiffAnswer, SymbolChangeHit } from './diff-symbols.ts';
-export { changeImpact, IMPACT_BOUNDS, SITE_STATUSES } from './change-impact.ts';
+export { changeImpact, IMPACT_BOUNDS, SITE_CAUSES, SITE_STATUSES } from './change-impact.ts';
 export type { ImpactAnswer } from './change-impact.ts';

@@ -21,7 +21,7 @@ function fileRecord(lines: string[], occurrences: Occ[]): FileRecord {
   for (const o of sorted) pushOccurrence(occ, { line: o.line, column: o.column, endLine: o.endLine ?? o.line, endColumn: o.endColumn, symbolIndex: syms.indexOf(o.key), kind: 'read' });
   const record: FileRecord = {
     path: 'src/t.ts', lang: 'typescript', blob: '0'.repeat(40), bytes: lines.join('\n').length,
-    lineLengths: lines.map((l) => l.length), flags: 0, syms, occ, outline: [], problems: [],
+    lineLengths: lines.map((l) => l.length), flags: 0, syms, occ, outline: [], problems: [], problemsOmitted: 0,
   };
   expect(occurrenceCount(record)).toBe(sorted.length);
   return record;

@@ -73,6 +73,7 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
         flags: 0, syms: [greetKey], occ: [1, 17, 1, 17 + fn.length, 0, definition],
         outline: [{ name: fn, kind: 'function', sym: 0, range: [1, 1, 1, greetLine.length + 1], at: [1, 17], children: [] }],
         problems: [],
+        problemsOmitted: 0,
       },
       {
         path: paths[1]!, lang: 'typescript', blob: blobOf(mainLine), bytes: mainLine.length + 1, lineLengths: [mainLine.length],
@@ -80,6 +81,7 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
         occ: [1, 10, 1, 14, 0, definition, 1, 19, 1, 19 + fn.length, 1, call],
         outline: [{ name: 'main', kind: 'function', sym: 0, range: [1, 1, 1, mainLine.length + 1], at: [1, 10], children: [] }],
         problems: [],
+        problemsOmitted: 0,
       },
     ],
   };
@@ -92,6 +94,7 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
           at: [1, 17, 1, 17 + fn.length], range: [1, 1, 1, greetLine.length + 1], body: base32(sha256Bytes(`{ return 'hello ' + name; }`), 13), doc: '',
         }],
         unresolved: [],
+        reexports: [],
       },
       {
         path: paths[1]!,
@@ -100,6 +103,7 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
           at: [1, 10, 1, 14], range: [1, 1, 1, mainLine.length + 1], body: base32(sha256Bytes(`{ ${fn}('world'); }`), 13), doc: '',
         }],
         unresolved: [],
+        reexports: [],
       },
     ],
   };

@@ -301,6 +301,7 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
       occ,
       outline: outlineOf(file.path, byId, syms),
       problems: [],
+      problemsOmitted: 0,
     };
     const unresolved = (file.unresolved ?? []).map((u) => ({ ...u, ...resolveSite(fileLines, { ...u, path: file.path }, u.name, `unresolved ${u.name}`) }));
     for (const u of unresolved) {
@@ -314,6 +315,7 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
       path: file.path, decls: file.decls ?? [],
       unresolved: file.unresolved === undefined || file.unresolved === null ? null
         : unresolvedColumn(unresolved.sort((a, b) => a.line - b.line || a.column - b.column).map((u) => ({ ...u, endLine: u.line }))),
+      reexports: [],
     });
     const bucket = shardLayout.fileBucketOf(file.path);
     const list = fileBuckets.get(bucket) ?? [];
