@@ -11,9 +11,10 @@ export interface ImpactSite {
   column: number;
   endLine: number;
   endColumn: number;
-  kind: string;
-  confidence: string;
+  kind?: string;
+  confidence?: string;
   status: string;
+  cause?: string;
   reason?: string;
 }
 
@@ -46,9 +47,13 @@ export function covers(site: { path: string; line: number; endLine?: number }, d
 }
 
 export interface SiteScore {
-  /** Oracle sites (outside the changed declaration) and how many a broken site covers. */
+  /** Oracle sites (outside the changed declaration) and how many a broken site covers (an impact's or an unattributed one). */
   oracle: number;
   covered: number;
+  /** Of the covered, those a broken site of an impact covers: attributed to a changed symbol. */
+  attributed: number;
+  /** The answer said totalIsExact while it missed an oracle site. */
+  falselyExact: boolean;
   /** Broken sites, and how many match some new diagnostic (in the change or not). */
   broken: number;
   matched: number;
@@ -56,9 +61,12 @@ export interface SiteScore {
   extra: ImpactSite[];
 }
 
-export function scoreSites(oracleSites: OracleDiagnostic[], allIntroduced: OracleDiagnostic[], impacts: Impact[]): SiteScore {
+export function scoreSites(
+  oracleSites: OracleDiagnostic[], allIntroduced: OracleDiagnostic[], impacts: Impact[], unattributed: ImpactSite[], totalIsExact: boolean,
+): SiteScore {
   const sites = impacts.flatMap((i) => i.sites);
-  const broken = sites.filter((s) => s.status === 'broken');
+  const attributedSites = sites.filter((s) => s.status === 'broken');
+  const broken = [...attributedSites, ...unattributed];
   // Why a diagnostic is missed: a site is there with another status, or no site of any changed
   // symbol is on it (the error is not at a reference: an assignment checked structurally, a class
   // that no longer implements its interface, a use through a re-export the index does not follow).
@@ -67,7 +75,11 @@ export function scoreSites(oracleSites: OracleDiagnostic[], allIntroduced: Oracl
     return { ...d, cause: other ? `site is ${other.status}${other.reason ? ` (${other.reason})` : ''}` : 'no site of a changed symbol on it' };
   });
   const extra = broken.filter((s) => !allIntroduced.some((d) => covers(s, d)));
-  return { oracle: oracleSites.length, covered: oracleSites.length - missed.length, broken: broken.length, matched: broken.length - extra.length, missed, extra };
+  const attributed = oracleSites.filter((d) => attributedSites.some((s) => covers(s, d))).length;
+  return {
+    oracle: oracleSites.length, covered: oracleSites.length - missed.length, attributed, falselyExact: totalIsExact && missed.length > 0,
+    broken: broken.length, matched: broken.length - extra.length, missed, extra,
+  };
 }
 
 export interface DiffScore {

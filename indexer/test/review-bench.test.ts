@@ -83,9 +83,13 @@ describe('review bench harness', () => {
   it('scores sites by file and line overlap, and finds the changed symbol by its name line', () => {
     const diagnostic = { path: 'src/use.ts', line: 3, column: 1, endLine: 3, endColumn: 5, code: 2554, message: 'Expected 1 arguments, but got 2.' };
     const site = (path: string, line: number) => ({ path, line, column: 1, endLine: line, endColumn: 2, kind: 'call', confidence: 'exact', status: 'broken' });
-    const score = scoreSites([diagnostic], [diagnostic], [{ symbol: {}, change: 'modified', aspects: ['signature'], sites: [site('src/use.ts', 3), site('src/use.ts', 5)] }]);
-    expect(score).toMatchObject({ oracle: 1, covered: 1, broken: 2, matched: 1 });
+    const score = scoreSites([diagnostic], [diagnostic], [{ symbol: {}, change: 'modified', aspects: ['signature'], sites: [site('src/use.ts', 3), site('src/use.ts', 5)] }], [], true);
+    expect(score).toMatchObject({ oracle: 1, covered: 1, attributed: 1, falselyExact: false, broken: 2, matched: 1 });
     expect(score.extra.map((s) => s.line)).toEqual([5]);
+    // An unattributed site covers the diagnostic too, but is no attribution; an exact answer missing one is counted.
+    const other = { ...diagnostic, path: 'src/other.ts' };
+    expect(scoreSites([diagnostic], [diagnostic], [], [{ ...site('src/use.ts', 3), cause: 'unattributed' }], true)).toMatchObject({ covered: 1, attributed: 0, matched: 1, falselyExact: false });
+    expect(scoreSites([diagnostic, other], [diagnostic, other], [], [{ ...site('src/use.ts', 3), cause: 'unattributed' }], true)).toMatchObject({ covered: 1, falselyExact: true });
     const base = { symbolId: 'x', name: 'greet', qualifiedName: 'greet', kind: 'function', path: 'src/lib.ts', line: 1 };
     const expected = { change: 'modified' as const, aspects: ['signature'], side: 'base' as const, name: 'greet', line: 1 };
     expect(scoreDiff([{ change: 'modified', aspects: ['signature', 'body'], base }], 'src/lib.ts', expected)).toEqual({ ok: true, got: 'modified [signature, body]', extraAspects: ['body'] });
