@@ -186,7 +186,7 @@
 
 (callable_reference (_) @receiver . (identifier) @name) @reference.methodref
 
-(call_expression . (identifier) @name (value_arguments)? @arguments (annotated_lambda (lambda_literal) @argument)?) @reference.call
+(call_expression . (identifier) @name (type_arguments)? @type (value_arguments)? @arguments (annotated_lambda (lambda_literal) @argument)?) @reference.call
 
 (call_expression
   . (navigation_expression (_) @receiver . (identifier) @name)
@@ -303,7 +303,8 @@
 
 (parenthesized_expression (_) @value) @parens
 
-(value_argument (expression) @value .) @parens
+; A named argument (`count = 1`) is left untyped: it may stand at any position (see jvm-grammars.ts).
+(value_argument . (expression) @value .) @parens
 
 (index_expression . (expression) @value) @element
 

@@ -84,7 +84,10 @@ export interface RefEntry extends NameRange {
    * reference's owner, its type parameters are in scope there and its members are not (JLS 6.3).
    */
   header?: boolean;
-  /** A supertype, or the type a generic object creation names, as written with its type arguments. */
+  /**
+   * A supertype, or the type a generic object creation names, as written with its type arguments;
+   * for a Kotlin call, its explicit type arguments (`<Order>` in `mutableListOf<Order>()`).
+   */
   text?: string;
 }
 

@@ -57,8 +57,10 @@ export const KOTLIN: JvmGrammar = {
       }
       return null;
     },
-    // `f(x = 1, *rest)`: the argument's expression is its last named child.
-    unwrapArgument: (argument: Node) => (argument.type === 'value_argument' ? argument.lastNamedChild ?? argument : argument),
+    // `f(x, *rest)`: the argument's expression is its last named child. A named argument
+    // (`f(count = 1)`) may stand anywhere: it stays the value_argument, which no expression
+    // describes, so its type is unknown rather than compared with the parameter at its position.
+    unwrapArgument: (argument: Node) => (argument.type !== 'value_argument' || argument.children.some((c) => c?.type === '=') ? argument : argument.lastNamedChild ?? argument),
   },
 };
 

@@ -5,7 +5,11 @@ import type { Decl } from './symbol-table.ts';
 
 export type JType =
   | { t: 'decl'; decl: Decl; args: JType[] }
-  | { t: 'ext'; fqn: string; args: JType[] }
+  /**
+   * `integerLiteral`: a Kotlin integer literal (`10`), an Int that also fits where a Byte, Short or
+   * Long is expected (its type is the expected one when the value fits, Kotlin spec 'Integer literals').
+   */
+  | { t: 'ext'; fqn: string; args: JType[]; integerLiteral?: true }
   | { t: 'prim'; name: string }
   | { t: 'array'; of: JType }
   | { t: 'var'; decl: Decl }

@@ -1,8 +1,9 @@
 // Resolution of Java and Kotlin references on the extracted file models: scopes (locals and
 // parameters shadow fields), imports (single-type, on-demand, static, aliased, implicit), nested
 // and inherited members through extends/implements chains within the repository, overloads by
-// arity and locally known argument types, receivers typed along `a.b().c` chains, Kotlin extension
-// functions by receiver type, getters seen as properties across the two languages.
+// arity and locally known argument types (a call whose known types fit no overload resolves to
+// none), receivers typed along `a.b().c` chains, Kotlin extension functions by receiver type,
+// getters seen as properties across the two languages (a Kotlin write needs getter and setter).
 //
 // Confidence is honest: `resolved` when scope and import resolution found exactly one declaration,
 // `candidate` for each of several possible ones (or for a bare name match when the receiver's type
@@ -51,6 +52,11 @@ export interface Resolution {
   library?: LibraryFound[];
   /** The name is a Kotlin file's facade class (`PricingKt`): the path of that file, whose top-level declarations are its static members. */
   facade?: string;
+  /**
+   * Symbols the site depends on without being its target, each recorded as a reference of its own
+   * kind (a Kotlin property write calls the Java setter and needs the getter, see javaAccessor).
+   */
+  requires?: { target: Target; kind: ReferenceKind }[];
 }
 
 export interface Supertype {
@@ -353,18 +359,19 @@ export class JvmResolver {
    * receiver first when `facade` says it is called through the file's facade class).
    */
   pick(candidates: Found[], args: (JType | undefined)[] | undefined, caller: JvmLanguage = 'kotlin', facade = false): { chosen: Found[]; exact: boolean } {
-    if (candidates.length <= 1 && !facade || !args) return { chosen: candidates, exact: candidates.length === 1 };
+    if (candidates.length === 0 || !args) return { chosen: candidates, exact: candidates.length === 1 };
     const n = args.length;
     const shapes = new Map(candidates.map((c) => [c, this.slots(c.decl, caller, facade)]));
-    const byArity = candidates.filter((c) => {
-      const slots = shapes.get(c)!;
-      const required = slots.filter((slot) => !slot.optional).length;
-      const varargs = slots.length > 0 && slots[slots.length - 1]!.varargs;
-      return varargs ? n >= slots.length - 1 : n <= slots.length && n >= required;
-    });
-    if (byArity.length <= 1) return { chosen: byArity.length ? byArity : candidates, exact: byArity.length === 1 };
+    const byArity = candidates.filter((c) => arityAccepts(shapes.get(c)!, n));
+    // One declaration of the name whose parameter count the call misses: kept, as counting
+    // arguments is the less certain reading here (defaults, trailing lambdas, the JVM's view).
+    if (byArity.length === 0) return { chosen: candidates, exact: candidates.length === 1 && !facade };
+    // Known argument types that fit no overload of the right arity: the call is a compile error,
+    // not a use of the overload that remains (removing `discount(String)` leaves `discount("x")`
+    // unresolved, never a call of `discount(int)`). Unknown types never rule an overload out.
     const applicable = byArity.map((candidate) => this.applicability(candidate, args, shapes.get(candidate)!)).filter((a): a is Applicability => a !== undefined);
-    if (applicable.length === 0) return { chosen: byArity, exact: false };
+    if (applicable.length === 0) return { chosen: [], exact: false };
+    if (applicable.length === 1) return { chosen: [applicable[0]!.found], exact: true };
     // A method applicable for certain in an earlier phase hides every one of a later phase.
     const certain = applicable.filter((a) => a.certain);
     const phase = certain.length ? Math.min(...certain.map((a) => a.phase)) : 3;
@@ -508,6 +515,10 @@ export class JvmResolver {
     if (sameRuntimeType(from, to)) return 'exact';
     if (to.t === 'var' || from.t === 'var') return 'maybe';
     if (from.t === 'null') return to.t === 'prim' ? 'no' : 'yes';
+    if (from.t === 'ext' && from.integerLiteral) {
+      const expected = primitiveName(to) ?? (to.t === 'ext' ? primitiveOfBox(to.fqn) : undefined);
+      if (expected && LITERAL_NARROWS.has(expected)) return 'yes';
+    }
     const fromPrim = primitiveName(from);
     const toPrim = primitiveName(to);
     if (fromPrim && toPrim) return fromPrim === toPrim ? 'exact' : widens(fromPrim, toPrim) ? 'yes' : 'no';
@@ -700,6 +711,7 @@ export class FileResolution {
         return this.resolve(expr.ref).value;
       case 'literal':
         if (expr.type === 'null') return { t: 'null' };
+        if (expr.type === KOTLIN_INT) return { t: 'ext', fqn: KOTLIN_INT, args: [], integerLiteral: true };
         return expr.type.includes('.') ? this.resolver.typeByName(expr.type, this.fd.module) : { t: 'prim', name: expr.type };
       case 'this': {
         if (expr.qualifier >= 0) {
@@ -725,8 +737,11 @@ export class FileResolution {
         const decl = this.fd.decls[expr.def];
         return decl && { t: 'decl', decl, args: [] };
       }
-      case 'lambda':
-        return { t: 'fn', arities: [this.lambdaParameters(expr.scope).length] };
+      case 'lambda': {
+        // A Kotlin lambda that declares no parameter takes none, or one as `it`.
+        const declared = this.lambdaParameters(expr.scope).length;
+        return { t: 'fn', arities: declared === 0 && this.fd.file.lang === 'kotlin' ? [0, 1] : [declared] };
+      }
       case 'arithmetic':
         return this.promoted(expr.operands.map((o) => this.typeOfExpr(o)));
     }
@@ -1518,16 +1533,30 @@ export class FileResolution {
     return found.length ? { ...companion, found } : lookup;
   }
 
-  /** `get<Name>()`/`is<Name>()` (or `set<Name>(v)`) of a Java class, read as a Kotlin property. */
+  /**
+   * `get<Name>()`/`is<Name>()` of a Java class read as a Kotlin property, or `set<Name>(v)` written
+   * as one. Kotlin makes the synthetic property from the getter: a setter alone makes none, so a
+   * write resolves only where the getter exists too. The write calls the setter and is recorded as
+   * a `write` reference of the getter as well (`requires`): removing or renaming the getter breaks
+   * `order.status = …`, so find_references and change_impact must see the site from the getter.
+   */
   private javaAccessor(type: JType, name: string, write: boolean): Resolution | undefined {
+    const getter = this.javaGetter(type, name);
+    if (!getter) return undefined;
+    const returned = this.resolver.typeOfDecl(getter.decl);
+    if (!write) return { targets: [{ decl: getter.decl }], confidence: 'resolved', kind: 'call', ...(returned ? { value: substitute(returned, getter.env) } : {}) };
+    const setterName = `set${/^is[A-Z]/.test(name) ? name.slice(2) : name.charAt(0).toUpperCase() + name.slice(1)}`;
+    const setters = this.resolver.members(type, setterName, METHOD_KINDS).found.filter((f) => f.decl.file.lang === 'java' && (f.decl.params?.length ?? 0) === 1);
+    if (setters.length !== 1) return undefined;
+    return { targets: [{ decl: setters[0]!.decl }], confidence: 'resolved', kind: 'call', requires: [{ target: { decl: getter.decl }, kind: 'write' }] };
+  }
+
+  /** The Java getter a Kotlin property name stands for: `getName()`, or `isActive()` (for `active` too, as read before). */
+  private javaGetter(type: JType, name: string): Found | undefined {
     const cap = name.charAt(0).toUpperCase() + name.slice(1);
-    const names = write ? [`set${cap}`] : [`get${cap}`, /^is[A-Z]/.test(name) ? name : `is${cap}`];
-    for (const accessor of names) {
-      const found = this.resolver.members(type, accessor, METHOD_KINDS).found.filter((f) => f.decl.file.lang === 'java' && (f.decl.params?.length ?? 0) === (write ? 1 : 0));
-      if (found.length === 1) {
-        const returned = this.resolver.typeOfDecl(found[0]!.decl);
-        return { targets: [{ decl: found[0]!.decl }], confidence: 'resolved', kind: 'call', ...(returned ? { value: substitute(returned, found[0]!.env) } : {}) };
-      }
+    for (const accessor of [`get${cap}`, /^is[A-Z]/.test(name) ? name : `is${cap}`]) {
+      const found = this.resolver.members(type, accessor, METHOD_KINDS).found.filter((f) => f.decl.file.lang === 'java' && (f.decl.params?.length ?? 0) === 0);
+      if (found.length === 1) return found[0];
     }
     return undefined;
   }
@@ -1584,6 +1613,13 @@ export class FileResolution {
     };
   }
 
+  /** A Kotlin call's explicit type arguments (`<Order>` of `mutableListOf<Order>()`), when each is known. */
+  private typeArguments(ref: RefEntry): JType[] | undefined {
+    const parsed = ref.role === 'call' && ref.text ? parseTypeText(`T${ref.text}`) : undefined;
+    const args = parsed?.args.map((arg) => this.resolveParsedType(arg, ref.scope));
+    return args?.every((a) => a !== undefined) ? args as JType[] : undefined;
+  }
+
   private argTypes(ref: RefEntry): (JType | undefined)[] | undefined {
     return ref.args?.map((a) => this.typeOfExpr(a));
   }
@@ -1621,11 +1657,12 @@ export class FileResolution {
     if (file.lang === 'kotlin') {
       // `Order(…)` is a constructor call; `println(…)` a default import.
       const named = this.typeName(ref.name, ref.scope);
-      if (named.types.length > 0) return this.construct(named, args, 'new');
+      // `ArrayList<Order>()`: the written type arguments are the created value's.
+      if (named.types.length > 0) return this.construct(named, args, 'new', ref.text ? { ...ref, text: `${ref.name}${ref.text}` } : undefined);
       const implicit = this.rules.implicitFunction(ref.name);
       if (implicit) {
         const pkg = implicit.slice(0, implicit.lastIndexOf('.'));
-        const value = this.resolver.library.callType(this.resolver.library.kotlinFunctions(pkg, ref.name), args);
+        const value = this.resolver.library.callType(this.resolver.library.kotlinFunctions(pkg, ref.name), args, this.typeArguments(ref));
         return { targets: [{ ext: external(implicit, pkg, 'function') }], confidence: 'resolved', kind: 'call', ...(value ? { value } : {}) };
       }
     }
@@ -1660,8 +1697,9 @@ export class FileResolution {
     }
     if (lookup.found.length) {
       const resolution = this.chosen(lookup.found, args, 'call');
-      // Overloads the repository does not declare may live in an external supertype.
-      if (resolution.confidence === 'resolved' || !lookup.ext) return resolution;
+      // Overloads the repository does not declare may live in an external supertype (not in the
+      // root class unless the name is one of its members, nor where a supertype is unplaced).
+      if (resolution.confidence === 'resolved' || !externalOwner(lookup, ref.name) && !lookup.unknown) return resolution;
     }
     if (isStatic && this.fd.file.lang === 'kotlin' && /^[A-Z]/.test(ref.name)) {
       // `Retrofit.Builder()`: Kotlin constructs a nested class without `new`.
@@ -1710,6 +1748,8 @@ export class FileResolution {
     return {
       targets: owners.map((owner) => ({ ext: external(`${owner}.${name}`, owner, what === 'function' ? 'function' : 'property') })),
       confidence: owners.length === 1 ? 'resolved' : 'candidate', kind: what === 'function' ? 'call' : 'read', ...(value && owners.length === 1 ? { value } : {}),
+      // The overloads, bound to the receiver: a lambda passed to one (`orders.filter { it.status }`) takes its parameter types.
+      ...(what === 'function' ? { library: found } : {}),
     };
   }
 
@@ -1956,6 +1996,13 @@ function isStaticToJava(decl: Decl): boolean {
   return hasAnnotation(modifiers, 'JvmStatic') || hasAnnotation(modifiers, 'JvmField') || hasModifier(modifiers, 'const') || hasModifier(modifiers, 'lateinit');
 }
 
+/** Whether parameter slots take this many arguments: optional ones may be left out, varargs take any number more. */
+function arityAccepts(slots: readonly ParamSlot[], n: number): boolean {
+  const required = slots.filter((slot) => !slot.optional).length;
+  const varargs = slots.length > 0 && slots[slots.length - 1]!.varargs;
+  return varargs ? n >= slots.length - 1 : n <= slots.length && n >= required;
+}
+
 /** Whether a callable takes this many arguments (Kotlin parameters with defaults may be left out). */
 function arityFits(decl: Decl, n: number): boolean {
   const params = decl.params ?? [];
@@ -1965,6 +2012,9 @@ function arityFits(decl: Decl, n: number): boolean {
 }
 
 const KCLASS = 'kotlin.reflect.KClass';
+const KOTLIN_INT = 'kotlin.Int';
+/** The types a Kotlin integer literal takes besides Int when one is expected. */
+const LITERAL_NARROWS: ReadonlySet<string> = new Set(['byte', 'short', 'long']);
 
 /** `Service::class.java` (and its object and primitive forms): the java.lang.Class of a KClass. */
 function classMapping(type: JType, name: string): JType | undefined {

@@ -181,7 +181,7 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
       importIndex: intervalAt(importRanges, start),
     };
     if (raw.role === 'inherit') entry.text = squash(raw.node.text);
-    else if (raw.role === 'new' && raw.type) entry.text = squash(raw.type.text);
+    else if ((raw.role === 'new' || raw.role === 'call') && raw.type) entry.text = squash(raw.type.text);
     if (raw.superclass) entry.superclass = true;
     if (raw.caseLabel) entry.caseLabel = true;
     if (intervalAt(headerRanges, start) >= 0) entry.header = true;

@@ -246,6 +246,46 @@ class Printer {
 }
 `));
 
+  it('decides overloads by argument types, and leaves a call whose known types fit no overload unresolved', () => expectCase(`
+// --- src/main/java/com/example/Order.java
+package com.example;
+
+public class Order {
+    public void discount(int percent) {}
+    public void discount(String code) {}
+    public void tag(long id) {}
+    public void note(String text) {}
+    public void ship(Order order) {}
+    public String code() { return ""; }
+}
+// --- src/main/java/com/example/Promotions.java
+package com.example;
+
+class Promotions {
+    void apply(Order order, Mystery unknown) {
+        order.discount(10);
+//            ^ defined: src/main/java/com/example/Order.java:4
+        order.discount(order.code());
+//            ^ defined: src/main/java/com/example/Order.java:5
+        Integer boxed = 3;
+        order.tag(boxed);
+//            ^ defined: src/main/java/com/example/Order.java:6
+        order.ship(new Order());
+//            ^ defined: src/main/java/com/example/Order.java:8
+        order.note(42);
+//            ^ unresolved
+        order.tag("SPRING");
+//            ^ unresolved
+        order.ship(this);
+//            ^ unresolved
+        order.note(unknown.text());
+//            ^ defined: src/main/java/com/example/Order.java:7
+        order.discount(unknown.text());
+//            ^ candidates: src/main/java/com/example/Order.java:4, src/main/java/com/example/Order.java:5
+    }
+}
+`));
+
   it('makes new Foo() a reference to the class and to the constructor it selects', () => expectCase(`
 package com.example;
 

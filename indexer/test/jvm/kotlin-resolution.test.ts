@@ -192,6 +192,73 @@ fun greet(): String {
 }
 `));
 
+  it('decides overloads by argument types from Kotlin: literals, named arguments, a call whose types fit no overload', () => expectCase(`
+// --- src/main/java/com/example/Order.java
+package com.example;
+
+public class Order {
+    public void discount(int percent) {}
+    public void discount(String code) {}
+    public void note(String text) {}
+    public void quantity(short count) {}
+}
+// --- src/main/kotlin/com/example/Promotions.kt
+package com.example
+
+fun schedule(days: Int, label: String) {}
+
+fun apply(order: Order, unknown: Mystery) {
+    order.discount(10)
+//        ^ defined: src/main/java/com/example/Order.java:4
+    order.discount("SPRING")
+//        ^ defined: src/main/java/com/example/Order.java:5
+    order.quantity(2)
+//        ^ defined: src/main/java/com/example/Order.java:7
+    order.note(42)
+//        ^ unresolved
+    order.note(unknown.text())
+//        ^ defined: src/main/java/com/example/Order.java:6
+    schedule(label = "x", days = 1)
+//  ^ defined: 3
+    schedule("x", 1)
+//  ^ unresolved
+}
+`));
+
+  it('makes a Java getter a Kotlin property, read and written, and a write depend on the getter too', () => expectCase(`
+// --- src/main/java/com/example/Order.java
+package com.example;
+
+public class Order {
+    private Status status;
+    public Status getStatus() { return status; }
+    public void setStatus(Status status) { this.status = status; }
+    public void setNote(String note) {}
+    public boolean isOpen() { return true; }
+    public void setOpen(boolean open) {}
+}
+// --- src/main/java/com/example/Status.java
+package com.example;
+
+public enum Status { NEW }
+// --- src/main/kotlin/com/example/OrderService.kt
+package com.example
+
+fun submit(order: Order, orders: MutableList<Order>) {
+    order.status = Status.NEW
+//        ^ reference.call; defined: src/main/java/com/example/Order.java:6; defined: src/main/java/com/example/Order.java:5
+    val now = order.status
+//                  ^ reference.call; defined: src/main/java/com/example/Order.java:5
+    order.note = "no getter, so no property"
+//        ^ unresolved
+    order.isOpen = false
+//        ^ defined: src/main/java/com/example/Order.java:9; defined: src/main/java/com/example/Order.java:8
+    val fresh = mutableListOf<Order>()
+    fresh.filter { it.status == now }
+//                    ^ reference.call; defined: src/main/java/com/example/Order.java:5
+}
+`));
+
   it('lets Java use Kotlin properties, companions, objects and top-level types', () => expectCase(`
 // --- src/main/kotlin/com/example/Account.kt
 package com.example

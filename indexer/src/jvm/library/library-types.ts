@@ -168,7 +168,7 @@ export class LibraryTypes {
    * The type a call of these overloads yields: the overloads that accept the arguments (by arity,
    * then by argument type), their type variables bound from the arguments; a type when they agree.
    */
-  callType(found: LibraryFound[], args: (JType | undefined)[] | undefined): JType | undefined {
+  callType(found: LibraryFound[], args: (JType | undefined)[] | undefined, typeArgs?: readonly JType[]): JType | undefined {
     let candidates = found;
     if (args) {
       const n = args.length;
@@ -187,18 +187,25 @@ export class LibraryTypes {
     }
     let result: JType | undefined;
     for (const candidate of candidates) {
-      const type = this.returnType(candidate, args);
+      const type = this.returnType(candidate, args, typeArgs);
       if (!type || (result && !sameShape(result, type))) return undefined;
       result = type;
     }
     return result;
   }
 
-  /** The value type of a field or property, or a method's return type with its type variables bound from the arguments. */
-  returnType({ member, env }: LibraryFound, args?: (JType | undefined)[]): JType | undefined {
+  /**
+   * The value type of a field or property, or a method's return type with its type variables
+   * bound from the explicit type arguments (`mutableListOf<Order>()`), else from the arguments.
+   */
+  returnType({ member, env }: LibraryFound, args?: (JType | undefined)[], typeArgs?: readonly JType[]): JType | undefined {
     if (!member.type) return undefined;
     let bound: LibraryEnv = env;
-    if (member.typeParams.length > 0 && args) {
+    if (typeArgs?.length === member.typeParams.length && typeArgs.length > 0) {
+      const local = new Map(env);
+      member.typeParams.forEach((p, i) => local.set(p.name, typeArgs[i]!));
+      bound = local;
+    } else if (member.typeParams.length > 0 && args) {
       const vars = new Set(member.typeParams.map((p) => p.name));
       const local = new Map(env);
       args.forEach((arg, i) => {
