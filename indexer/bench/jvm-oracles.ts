@@ -60,7 +60,7 @@ export async function javacOracle(input: OracleInput): Promise<OracleRun> {
 }
 
 /** The npm package kotlin-compiler, packed and unpacked once into the bench cache; its directory. */
-async function kotlinCompiler(log: (line: string) => void): Promise<string> {
+export async function kotlinCompiler(log: (line: string) => void): Promise<string> {
   const dir = join(JVM_CACHE, `${KOTLIN_COMPILER.name}-${KOTLIN_COMPILER.version}`);
   const home = join(dir, 'package');
   if (!existsSync(join(home, 'lib', 'kotlin-compiler.jar'))) {

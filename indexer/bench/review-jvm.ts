@@ -1,13 +1,16 @@
 // The review benchmark's Java and Kotlin half, on test/fixtures/jvm-shop: a few mutations whose
-// broken sites are known by construction (a removed method that is called, an overload added, an
-// abstract member added to an interface or abstract class that classes implement), each
-// committed on top of the fixture and indexed, then change_impact's broken sites compared with
-// that set. Where the mutation and its users are all Java, javac (when installed) is asked too and
-// its errors join the set: it must agree with the construction, or the bench says so. kotlinc is
-// not used (not installed here), so the Kotlin sites rest on the construction alone.
-import { execFile, spawnSync } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+// broken sites are known by construction (a removed method that is called, an overload removed or
+// added, an abstract member added to an interface or abstract class that classes implement, a Java
+// getter or setter removed that Kotlin uses as a property), each committed on top of the fixture
+// and indexed, then change_impact's broken sites compared with that set. javac and kotlinc judge
+// every mutation too (jvm-compile-errors.ts: the Kotlin main and test sources, then the Java
+// sources against kotlinc's classes): their errors join the set, and the bench says whether they
+// agree with the construction. Left out of the compilers' check: UntypedUse.kt, which names a type
+// declared nowhere on purpose (the index's name matching is tested on it). Without kotlinc (it is
+// fetched from the npm registry) only the Java files that need no Kotlin class are compiled, and
+// the output says so.
+import { execFile } from 'node:child_process';
+import { cp, readFile, readdir, rm } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -15,6 +18,7 @@ import { shortCommit } from '@sextant/format';
 import { benchGitEnv } from './corpora.ts';
 import { build, commitMutant, ensureIndex } from './review-builds.ts';
 import { BenchIndexSet } from './review-index-set.ts';
+import { jvmCompilers, treeErrors, type CompileError, type JvmSources } from './jvm-compile-errors.ts';
 import { covers, scoreDiff, type DiffScore, type Impact, type ImpactSite, type SymbolChange } from './review-scoring.ts';
 import type { ToolDefinition } from '@sextant/mcp';
 
@@ -25,8 +29,11 @@ const REPOSITORY = 'core/src/main/java/com/example/core/Repository.java';
 const PRICING = 'core/src/main/kotlin/com/example/core/Pricing.kt';
 const SERVICE = 'app/src/main/kotlin/com/example/app/OrderService.kt';
 const SERVICE_TEST = 'app/src/test/kotlin/com/example/app/OrderServiceTest.kt';
-/** The Java files javac can compile without the Kotlin ones. */
+const PRICING_USE = 'core/src/main/kotlin/com/example/core/Pricing.kt';
+/** The Java files javac can compile without the Kotlin ones (when kotlinc is missing). */
 const JAVA_ONLY = (path: string) => path.endsWith('.java') && (path.startsWith('core/src/main/java/') || path === 'app/src/main/java/com/example/app/Promotions.java');
+/** Sources the compilers do not check: written not to compile (a type declared nowhere, matched by name only). */
+const NOT_COMPILED = new Set(['app/src/test/kotlin/com/example/app/UntypedUse.kt']);
 
 interface Site {
   path: string;
@@ -37,20 +44,18 @@ interface Site {
 export interface JvmMutation {
   id: string;
   language: 'java' | 'kotlin';
-  kind: 'remove-method' | 'add-overload' | 'add-abstract-member';
+  kind: 'remove-method' | 'add-overload' | 'add-abstract-member' | 'remove-accessor';
   description: string;
   edits: { path: string; find: string; replace: string }[];
   /** The mutated symbol in diff_symbols: its change and aspects, the side it is on, and text on its name's line there. */
   expected: { change: 'added' | 'removed'; aspects: string[]; side: 'base' | 'head'; name: string; path: string; marker: string };
   /** The sites that no longer compile, by construction. */
   broken: Site[];
-  /** javac checks the Java files too. */
-  javac: boolean;
 }
 
 export const JVM_MUTATIONS: JvmMutation[] = [
   {
-    id: 'java-remove-called-method', language: 'java', kind: 'remove-method', javac: true,
+    id: 'java-remove-called-method', language: 'java', kind: 'remove-method',
     description: 'remove Order.getStatus() (called from Java, and through the property syntax from Kotlin)',
     edits: [{ path: ORDER, find: '    public Status getStatus() {\n        return status;\n    }\n\n', replace: '' }],
     expected: { change: 'removed', aspects: [], side: 'base', name: 'getStatus', path: ORDER, marker: 'public Status getStatus()' },
@@ -62,21 +67,35 @@ export const JVM_MUTATIONS: JvmMutation[] = [
     ],
   },
   {
-    id: 'java-remove-overload', language: 'java', kind: 'remove-method', javac: true,
+    id: 'java-remove-getter-kotlin-property', language: 'java', kind: 'remove-accessor',
+    description: 'remove Order.getLines(), used only from Kotlin as the property `lines` (through an extension\'s receiver): without the getter there is no property',
+    edits: [{ path: ORDER, find: '    public List<Line> getLines() {\n        return lines;\n    }\n\n', replace: '' }],
+    expected: { change: 'removed', aspects: [], side: 'base', name: 'getLines', path: ORDER, marker: 'public List<Line> getLines()' },
+    broken: [{ path: PRICING_USE, marker: 'get() = lines.size' }],
+  },
+  {
+    id: 'java-remove-setter-kotlin-property', language: 'java', kind: 'remove-accessor',
+    description: 'remove Order.setStatus(Status): `order.status = …` in Kotlin writes a property that is now read-only',
+    edits: [{ path: ORDER, find: '    public void setStatus(Status status) {\n        this.status = status;\n    }\n\n', replace: '' }],
+    expected: { change: 'removed', aspects: [], side: 'base', name: 'setStatus', path: ORDER, marker: 'public void setStatus(Status status)' },
+    broken: [{ path: SERVICE, marker: 'order.status = Status.SUBMITTED' }],
+  },
+  {
+    id: 'java-remove-overload', language: 'java', kind: 'remove-method',
     description: 'remove the overload Order.discount(String): the call with a String no longer fits discount(int)',
     edits: [{ path: ORDER, find: '    public void discount(String code) {\n        discount(code.length());\n    }\n\n', replace: '' }],
     expected: { change: 'removed', aspects: [], side: 'base', name: 'discount', path: ORDER, marker: 'public void discount(String code)' },
     broken: [{ path: 'app/src/main/java/com/example/app/Promotions.java', marker: 'order.discount("SPRING")' }],
   },
   {
-    id: 'java-add-overload', language: 'java', kind: 'add-overload', javac: true,
+    id: 'java-add-overload', language: 'java', kind: 'add-overload',
     description: 'add Order.discount(long): every call still resolves (10 is an int), nothing breaks',
     edits: [{ path: ORDER, find: '    public void discount(String code) {', replace: '    public void discount(long percent) {\n        discount((int) percent);\n    }\n\n    public void discount(String code) {' }],
     expected: { change: 'added', aspects: [], side: 'head', name: 'discount', path: ORDER, marker: 'public void discount(long percent)' },
     broken: [],
   },
   {
-    id: 'java-interface-member-added', language: 'java', kind: 'add-abstract-member', javac: true,
+    id: 'java-interface-member-added', language: 'java', kind: 'add-abstract-member',
     description: 'add void clear() to the interface Repository: InMemoryOrderRepository and the test\'s FakeRepository (through OrderRepository) no longer implement it',
     edits: [{ path: REPOSITORY, find: '    void save(T entity);\n', replace: '    void save(T entity);\n\n    void clear();\n' }],
     expected: { change: 'added', aspects: [], side: 'head', name: 'clear', path: REPOSITORY, marker: 'void clear();' },
@@ -86,28 +105,28 @@ export const JVM_MUTATIONS: JvmMutation[] = [
     ],
   },
   {
-    id: 'kotlin-abstract-member-added', language: 'kotlin', kind: 'add-abstract-member', javac: false,
+    id: 'kotlin-abstract-member-added', language: 'kotlin', kind: 'add-abstract-member',
     description: 'add abstract fun label(): String to the sealed class Discount: Percent and NoDiscount no longer implement it',
     edits: [{ path: PRICING, find: '    abstract fun apply(amount: Long): Long\n', replace: '    abstract fun apply(amount: Long): Long\n    abstract fun label(): String\n' }],
     expected: { change: 'added', aspects: [], side: 'head', name: 'label', path: PRICING, marker: 'abstract fun label(): String' },
     broken: [{ path: PRICING, marker: 'data class Percent(' }, { path: PRICING, marker: 'object NoDiscount' }],
   },
   {
-    id: 'kotlin-interface-member-added', language: 'kotlin', kind: 'add-abstract-member', javac: false,
+    id: 'kotlin-interface-member-added', language: 'kotlin', kind: 'add-abstract-member',
     description: 'add fun flush() to the interface Notifier: LoggingNotifier no longer implements it',
     edits: [{ path: SERVICE, find: '    suspend fun notify(order: Order)\n', replace: '    suspend fun notify(order: Order)\n    fun flush()\n' }],
     expected: { change: 'added', aspects: [], side: 'head', name: 'flush', path: SERVICE, marker: 'fun flush()' },
     broken: [{ path: SERVICE, marker: 'class LoggingNotifier' }],
   },
   {
-    id: 'kotlin-add-overload', language: 'kotlin', kind: 'add-overload', javac: false,
+    id: 'kotlin-add-overload', language: 'kotlin', kind: 'add-overload',
     description: 'add OrderService.describe(order, verbose): the one-argument calls still fit describe(order), nothing breaks',
     edits: [{ path: SERVICE, find: '    fun discounted(', replace: '    fun describe(order: Order, verbose: Boolean): String = if (verbose) describe(order) else order.id\n\n    fun discounted(' }],
     expected: { change: 'added', aspects: [], side: 'head', name: 'describe', path: SERVICE, marker: 'fun describe(order: Order, verbose: Boolean)' },
     broken: [],
   },
   {
-    id: 'kotlin-remove-called-method', language: 'kotlin', kind: 'remove-method', javac: false,
+    id: 'kotlin-remove-called-method', language: 'kotlin', kind: 'remove-method',
     description: 'remove OrderService.describe (called from Java in Checkout and from the Kotlin test)',
     edits: [{ path: SERVICE, find: '    fun describe(order: Order): String = Formatter.format(priceWithTax(order))\n\n', replace: '' }],
     expected: { change: 'removed', aspects: [], side: 'base', name: 'describe', path: SERVICE, marker: 'fun describe(order: Order)' },
@@ -120,9 +139,10 @@ export const JVM_MUTATIONS: JvmMutation[] = [
 
 export interface JvmResult {
   mutation: Omit<JvmMutation, 'broken'>;
-  /** The sites by construction (lines in the head), and javac's errors when it ran. */
+  /** The sites by construction (lines in the head), and the compilers' errors where they ran. */
   expectedSites: { path: string; line: number; by: string }[];
-  javac?: { errors: { path: string; line: number; message: string }[]; agrees: boolean };
+  /** The compilers' errors (javac's and kotlinc's, the name kept for the table that prints it) and whether they agree with the construction. */
+  javac?: { errors: CompileError[]; agrees: boolean; note?: string };
   covered: number;
   brokenSites: ImpactSite[];
   extra: ImpactSite[];
@@ -133,6 +153,7 @@ export interface JvmResult {
 }
 
 export interface JvmBenchResult {
+  /** The compilers that judged the mutations (`javac 17.0.15 and kotlinc 2.4.20 …`), undefined when none did. */
   javac: string | undefined;
   results: JvmResult[];
 }
@@ -146,14 +167,31 @@ export async function benchJvm(work: string, tools: { diff: ToolDefinition; impa
   await git(['add', '-A']);
   await git(['commit', '-q', '--no-verify', '-m', 'jvm-shop fixture']);
   const base = (await git(['rev-parse', 'HEAD'])).stdout.trim();
-  const javacVersion = javac();
-  log(`jvm-shop@${shortCommit(base)}: ${JVM_MUTATIONS.length} mutations; ${javacVersion ?? 'no javac: the Java sites rest on the construction alone'}`);
+  const compilers = await jvmCompilers(log);
+  const files = (await walk(repo)).map((p) => relative(repo, p));
+  // Without kotlinc, javac compiles only the Java files that need no Kotlin class.
+  const sources: JvmSources = compilers.kotlinc
+    ? {
+      java: files.filter((f) => f.endsWith('.java')),
+      kotlinMain: files.filter((f) => f.endsWith('.kt') && f.includes('/src/main/')),
+      kotlinTest: files.filter((f) => f.endsWith('.kt') && !f.includes('/src/main/') && !NOT_COMPILED.has(f)),
+    }
+    : { java: compilers.javac ? files.filter(JAVA_ONLY) : [], kotlinMain: [], kotlinTest: [] };
+  const checked = new Set([...sources.java, ...sources.kotlinMain, ...sources.kotlinTest]);
+  const judges = [compilers.javac, compilers.kotlinc?.version].filter(Boolean).join(' and ');
+  log(`jvm-shop@${shortCommit(base)}: ${JVM_MUTATIONS.length} mutations; judged by ${judges || 'no compiler'} over ${checked.size} files`
+    + `${compilers.missing.length ? `; MISSING ${compilers.missing.join(', ')}: ${compilers.kotlinc ? 'the Java sites' : 'the Kotlin sites and the Java files that use Kotlin'} rest on the construction alone` : ''}`);
   const baseIndex = join(work, 'base');
   if (tools) await ensureIndex(repo, base, baseIndex, 'jvm-shop', log);
-  const javaFiles = (await walk(repo)).map((p) => relative(repo, p)).filter(JAVA_ONLY);
-  if (javacVersion) {
-    const baseErrors = await compileJava(repo, javaFiles, new Map());
-    if (baseErrors.length) log(`jvm-shop: javac finds ${baseErrors.length} errors in the base Java files; its answers are not used`);
+  let baseClasses: string | undefined;
+  let judged = checked.size > 0;
+  if (judged) {
+    const baseErrors = await treeErrors(compilers, repo, sources, new Map());
+    baseClasses = baseErrors.kotlinClasses;
+    if (baseErrors.errors.length) {
+      judged = false;
+      log(`jvm-shop: the compilers find ${baseErrors.errors.length} errors in the base (${baseErrors.errors.slice(0, 3).map((e) => `${e.path}:${e.line} ${e.message}`).join('; ')}); their answers are not used`);
+    }
   }
 
   const results: JvmResult[] = [];
@@ -169,12 +207,13 @@ export async function benchJvm(work: string, tools: { diff: ToolDefinition; impa
     for (const site of mutation.broken) expectedSites.push({ path: site.path, line: lineOfMarker(await headText(site.path), site.marker, site.path), by: 'construction' });
     const { broken: _broken, ...rest } = mutation;
     const result: JvmResult = { mutation: rest, expectedSites, covered: 0, brokenSites: [], extra: [], missed: [] };
-    if (javacVersion && mutation.javac) {
-      const errors = await compileJava(repo, javaFiles, texts);
-      const javaSites = expectedSites.filter((s) => JAVA_ONLY(s.path));
-      const agrees = errors.every((e) => javaSites.some((s) => s.path === e.path && s.line === e.line)) && javaSites.every((s) => errors.some((e) => e.path === s.path && e.line === s.line));
-      result.javac = { errors, agrees };
-      for (const e of errors) if (!expectedSites.some((s) => s.path === e.path && s.line === e.line)) expectedSites.push({ path: e.path, line: e.line, by: 'javac' });
+    if (judged) {
+      const { errors, note } = await treeErrors(compilers, repo, sources, texts, baseClasses);
+      const at = (a: { path: string; line: number }, b: { path: string; line: number }) => a.path === b.path && a.line === b.line;
+      const judgedSites = expectedSites.filter((s) => checked.has(s.path));
+      const agrees = errors.every((e) => judgedSites.some((s) => at(s, e))) && judgedSites.every((s) => errors.some((e) => at(e, s)));
+      result.javac = { errors, agrees, ...(note ? { note } : {}) };
+      for (const e of errors) if (!expectedSites.some((s) => at(s, e))) expectedSites.push({ path: e.path, line: e.line, by: e.compiler });
     }
     if (tools) {
       try {
@@ -198,35 +237,25 @@ export async function benchJvm(work: string, tools: { diff: ToolDefinition; impa
         result.error = String((error as Error).stack ?? error).slice(0, 2000);
       }
     }
-    log(`jvm-shop ${mutation.id}: ${expectedSites.length} sites expected${result.javac ? ` (javac ${result.javac.errors.length} errors, ${result.javac.agrees ? 'agrees' : 'DISAGREES'} with the construction)` : ''}`
+    const count = (compiler: CompileError['compiler']) => result.javac?.errors.filter((e) => e.compiler === compiler).length ?? 0;
+    log(`jvm-shop ${mutation.id}: ${expectedSites.length} sites expected${result.javac ? ` (javac ${count('javac')} errors, kotlinc ${count('kotlinc')}: ${result.javac.agrees ? 'agree' : 'DISAGREE'} with the construction${result.javac.note ? `; ${result.javac.note}` : ''})` : ''}`
       + `${tools && !result.error ? `, ${result.covered} covered, ${result.brokenSites.length} broken (${result.brokenSites.length - result.extra.length} right), diff ${result.diff?.ok ? 'ok' : `WRONG: ${result.diff?.got}`}` : ''}${result.error ? `, ERROR ${result.error.split('\n')[0]}` : ''}`);
     results.push(result);
   }
-  return { javac: javacVersion, results };
+  log(renderCompilers(results, judges));
+  return { javac: judged ? `${judges}${compilers.kotlinc ? ', Kotlin sites too' : ''}` : undefined, results };
 }
 
-function javac(): string | undefined {
-  const probe = spawnSync('javac', ['-version'], { encoding: 'utf8' });
-  return probe.status === 0 ? (probe.stdout || probe.stderr).trim() : undefined;
-}
-
-/** javac's errors over the Java files, with `texts` replacing some of them; paths repository-relative. */
-async function compileJava(repo: string, files: string[], texts: Map<string, string>): Promise<{ path: string; line: number; message: string }[]> {
-  const dir = await mkdtemp(join(tmpdir(), 'sextant-javac-'));
-  try {
-    for (const file of files) {
-      await mkdir(join(dir, 'src', file, '..'), { recursive: true });
-      await writeFile(join(dir, 'src', file), texts.get(file) ?? await readFile(join(repo, file), 'utf8'));
-    }
-    const child = spawnSync('javac', ['-proc:none', '-Xmaxerrs', '1000', '-d', join(dir, 'classes'), ...files.map((f) => join(dir, 'src', f))], { encoding: 'utf8' });
-    const errors: { path: string; line: number; message: string }[] = [];
-    for (const match of child.stderr.matchAll(/^(.+\.java):(\d+): error: (.*)$/gm)) {
-      errors.push({ path: relative(join(dir, 'src'), match[1]!), line: Number(match[2]), message: match[3]! });
-    }
-    return errors;
-  } finally {
-    await rm(dir, { recursive: true, force: true });
+/** Per mutation, what the compilers said and whether it is what the construction says. */
+function renderCompilers(results: JvmResult[], judges: string): string {
+  const lines = [`jvm-shop: the compilers' verdict (${judges || 'none ran'})`, '', '| mutation | by construction | javac errors | kotlinc errors | compilers agree |', '| --- | --- | --- | --- | --- |'];
+  for (const r of results) {
+    const c = r.javac;
+    const count = (compiler: CompileError['compiler']) => (c ? String(c.errors.filter((e) => e.compiler === compiler).length) : '-');
+    const construction = r.expectedSites.filter((s) => s.by === 'construction').length;
+    lines.push(`| ${r.mutation.id} | ${construction} | ${count('javac')} | ${count('kotlinc')} | ${c ? (c.agrees ? 'yes' : `NO: ${c.errors.map((e) => `${e.path}:${e.line} ${e.message}`).join('; ')}`) : '-'}${c?.note ? ` (${c.note})` : ''} |`);
   }
+  return lines.join('\n');
 }
 
 function lineOfMarker(text: string, marker: string, path: string): number {
