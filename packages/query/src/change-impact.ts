@@ -200,7 +200,8 @@ async function wholeImpact(base: IndexReader, head: IndexReader, params: ImpactP
   });
   const callers = await callersOf(set, selected, params.depth ?? IMPACT_BOUNDS.depth.default);
   const tests = await affectedTests(set, files, selected);
-  const coverage = await coverageOf(set, selected, files.readOthers());
+  const reported = new Set(selected.flatMap((change) => sites.get(change)!).map((s) => `${s.path}:${s.line}:${s.column}`));
+  const coverage = await coverageOf(set, selected, files.readOthers(), reported);
   // Narrowed to some changes, the problems are the ones attributed to them, and those attributed to none.
   const wanted = new Set(selected);
   const mine = (p: { changes: SymbolChange[] }) => p.changes.length === 0 || p.changes.some((c) => wanted.has(c));
