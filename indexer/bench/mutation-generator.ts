@@ -1,17 +1,19 @@
 // Seeded API-breaking mutations of a TypeScript corpus, for the review benchmark: each mutation is
 // one text edit of one file at the base commit (remove or add a required parameter, change a
-// parameter's type, rename a function or method, make a method private, take `export` off a
-// declaration, remove an interface member that classes implement, add an abstract member to an
-// abstract class with subclasses), on a declaration the language service finds references to
-// outside itself, so the edit has users it can break. Whether it breaks them is the oracle's
+// parameter's type or a return type, rename a function or method, make a method private, take
+// `export` off a declaration, remove an interface member that classes implement, add an abstract
+// member to an abstract class with subclasses, add a parameter to a function another file calls
+// through a local alias, remove a name from an `export { … } from` barrel or a whole `export *`
+// line that importers use), on a declaration the language service finds references to outside
+// itself (for a barrel: a name another file imports from it), so the edit has users it can break. Whether it breaks them is the oracle's
 // question (compiler-oracle.ts); the bench keeps only the mutations the compiler says break
 // something. Candidates are found with ts-morph over the corpus tsconfig; nothing is written here.
 import { relative } from 'node:path';
-import { Node, Project, SyntaxKind, type ClassDeclaration, type FunctionDeclaration, type MethodDeclaration, type SourceFile } from 'ts-morph';
+import { Node, Project, SyntaxKind, type ClassDeclaration, type ExportDeclaration, type FunctionDeclaration, type MethodDeclaration, type SourceFile } from 'ts-morph';
 
 export const MUTATION_KINDS = [
   'remove-parameter', 'add-parameter', 'change-parameter-type', 'rename', 'make-private', 'remove-export',
-  'remove-interface-member', 'add-abstract-member',
+  'remove-interface-member', 'add-abstract-member', 'change-return-type', 'call-through-alias', 'remove-reexport', 'remove-export-star',
 ] as const;
 export type MutationKind = (typeof MUTATION_KINDS)[number];
 
@@ -126,7 +128,7 @@ export class MutationGenerator {
         const param = typed[0]!;
         const typeNode = param.getTypeNode()!;
         const from = typeNode.getText();
-        const to = from === 'string' ? 'number' : from === 'number' || from === 'boolean' ? 'string' : '{ readonly sextantMutant: "mutant" }';
+        const to = mutantType(from);
         add('change-parameter-type', () => this.make(fn, 'change-parameter-type', `parameter ${param.getName()}: ${from} -> ${to}`, {
           start: typeNode.getStart(), end: typeNode.getEnd(), text: to,
         }, ['signature']));
@@ -143,7 +145,24 @@ export class MutationGenerator {
           ? { start: publicKeyword.getStart(), end: publicKeyword.getEnd(), text: 'private' }
           : { start: fn.getStart(), end: fn.getStart(), text: 'private ' }, ['modifiers']));
       }
+      const returned = fn.getReturnTypeNode();
+      // A type predicate or assertion is not a type to swap; void and never have no value to misuse.
+      if (returned && !Node.isTypePredicate(returned) && !['void', 'never', 'this', 'undefined'].includes(returned.getText())) {
+        const from = returned.getText();
+        const to = mutantType(from);
+        add('change-return-type', () => this.make(fn, 'change-return-type', `return type ${from.length > 40 ? `${from.slice(0, 40)}…` : from} -> ${to}`, {
+          start: returned.getStart(), end: returned.getEnd(), text: to,
+        }, ['signature'], 'modified', fn, false, (refs) => refs.some(usesResult)));
+      }
+      if (Node.isFunctionDeclaration(fn) && params.every((p) => !p.isOptional() && !p.isRestParameter() && !p.hasInitializer())) {
+        const at = last ? last.getEnd() : fn.getFirstChildByKindOrThrow(SyntaxKind.OpenParenToken).getEnd();
+        add('call-through-alias', () => this.make(fn, 'call-through-alias', 'add required parameter sextantAdded: string (called through a local alias)', {
+          start: at, end: at, text: `${last ? ', ' : ''}sextantAdded: string`,
+        }, ['signature'], 'modified', fn, false, (refs) => refs.some(isAliased)));
+      }
     }
+
+    for (const statement of sf.getExportDeclarations()) this.collectReexports(statement, add);
 
     for (const statement of sf.getStatements()) {
       if (!Node.isExportable(statement) || !statement.hasExportKeyword() || statement.hasDefaultKeyword()) continue;
@@ -187,6 +206,7 @@ export class MutationGenerator {
   private make(
     decl: Node, kind: MutationKind, description: string, edit: Mutation['edit'], aspects: string[],
     change: ExpectedChange['change'] = 'modified', whole: Node = decl, crossFileOnly = false,
+    wanted: (outside: Node[]) => boolean = () => true,
   ): Mutation | undefined {
     const nameNode = (decl as unknown as { getNameNode(): Node }).getNameNode();
     // A quoted or computed member name (`'~standard'()`): not a name the mutations can rename or find.
@@ -198,7 +218,7 @@ export class MutationGenerator {
       if (ref.getSourceFile() !== sf) return true;
       return !crossFileOnly && (ref.getStart() < start || ref.getStart() >= end);
     });
-    if (outside.length === 0) return undefined;
+    if (outside.length === 0 || !wanted(outside)) return undefined;
     const name = nameNode.getText();
     const container = decl.getParent();
     const owner = container && (Node.isClassDeclaration(container) || Node.isInterfaceDeclaration(container)) ? container.getName() : undefined;
@@ -215,6 +235,87 @@ export class MutationGenerator {
       referencingFiles: new Set(outside.map((ref) => ref.getSourceFile().getFilePath())).size,
     };
   }
+
+  /**
+   * A name removed from `export { a, b as c } from './x'`, or a whole `export * from './x'` line,
+   * where another file imports that name from this module (a use the barrel no longer serves).
+   */
+  private collectReexports(statement: ExportDeclaration, add: (kind: MutationKind, make: () => Mutation | undefined) => void): void {
+    if (!statement.getModuleSpecifier() || statement.isTypeOnly()) return;
+    const sf = statement.getSourceFile();
+    const text = sf.getFullText();
+    const declaration = { startLine: statement.getStartLineNumber(), endLine: statement.getEndLineNumber() };
+    const base = { path: this.rel(sf), declaration, references: 0, referencingFiles: 0 };
+    if (!statement.hasNamedExports()) {
+      if (statement.getNamespaceExport()) return; // `export * as ns`: a declaration of the barrel, not this kind
+      add('remove-export-star', () => {
+        const target = statement.getModuleSpecifierSourceFile();
+        if (!target) return undefined;
+        const provided = new Set(target.getExportSymbols().map((e) => e.getName()));
+        const used = this.importedNames(sf).filter((n) => provided.has(n.name));
+        if (used.length === 0) return undefined;
+        const end = text[statement.getEnd()] === '\n' ? statement.getEnd() + 1 : statement.getEnd();
+        const name = used[0]!.name;
+        return {
+          ...base, id: `remove-export-star-${++this.serial}`, kind: 'remove-export-star', qualifiedName: name,
+          description: `remove ${statement.getText()} (importers use ${used.length} of its names, ${name} first)`,
+          edit: { start: statement.getStart(), end, text: '' },
+          expected: { change: 'modified', aspects: ['exports'], side: 'base', name, line: statement.getStartLineNumber() },
+          references: used.length, referencingFiles: new Set(used.map((u) => u.file)).size,
+        };
+      });
+      return;
+    }
+    const specifiers = statement.getNamedExports();
+    specifiers.forEach((specifier, i) => {
+      if (specifier.isTypeOnly()) return;
+      add('remove-reexport', () => {
+        const name = (specifier.getAliasNode() ?? specifier.getNameNode()).getText();
+        const used = this.importedNames(sf).filter((n) => n.name === name);
+        if (used.length === 0) return undefined;
+        // The specifier and the comma that separates it from its neighbour.
+        const next = specifiers[i + 1];
+        const previous = specifiers[i - 1];
+        const edit = next ? { start: specifier.getStart(), end: next.getStart(), text: '' }
+          : previous ? { start: previous.getEnd(), end: specifier.getEnd(), text: '' }
+            : { start: specifier.getStart(), end: specifier.getEnd(), text: '' };
+        return {
+          ...base, id: `remove-reexport-${++this.serial}`, kind: 'remove-reexport', qualifiedName: name,
+          description: `remove ${specifier.getText()} from ${statement.getModuleSpecifierValue()}'s re-exports`,
+          edit,
+          expected: { change: 'modified', aspects: ['exports'], side: 'base', name, line: specifier.getStartLineNumber() },
+          references: used.length, referencingFiles: new Set(used.map((u) => u.file)).size,
+        };
+      });
+    });
+  }
+
+  /** Names other files import (or re-export) from `sf` by name; a namespace import counts every name it uses as `ns.name`. */
+  private importedNames(sf: SourceFile): { name: string; file: string }[] {
+    let names = this.importedCache.get(sf);
+    if (names) return names;
+    names = [];
+    for (const node of sf.getReferencingNodesInOtherSourceFiles()) {
+      const file = this.rel(node.getSourceFile());
+      if (Node.isImportDeclaration(node)) {
+        for (const named of node.getNamedImports()) names.push({ name: named.getName(), file });
+        const namespace = node.getNamespaceImport();
+        if (namespace) {
+          for (const ref of namespace.findReferencesAsNodes()) {
+            const parent = ref.getParent();
+            if (Node.isPropertyAccessExpression(parent) && parent.getExpression() === ref) names.push({ name: parent.getName(), file });
+            else if (Node.isQualifiedName(parent) && parent.getLeft() === ref) names.push({ name: parent.getRight().getText(), file });
+          }
+        }
+      } else if (Node.isExportDeclaration(node)) {
+        for (const named of node.getNamedExports()) names.push({ name: named.getName(), file });
+      }
+    }
+    this.importedCache.set(sf, names);
+    return names;
+  }
+
+  private readonly importedCache = new Map<SourceFile, { name: string; file: string }[]>();
 
   /** An abstract method added to an abstract class that concrete classes extend. */
   private addAbstract(cls: ClassDeclaration): Mutation | undefined {
@@ -235,6 +336,34 @@ export class MutationGenerator {
       references: concrete.length,
       referencingFiles: new Set(concrete.map((c) => c.getSourceFile().getFilePath())).size,
     };
+  }
+}
+
+/** A type a value of `from` does not fit: string and number swap, a boolean becomes a string, anything else an object type. */
+function mutantType(from: string): string {
+  return from === 'string' ? 'number' : from === 'number' || from === 'boolean' ? 'string' : '{ readonly sextantMutant: "mutant" }';
+}
+
+/** A reference whose call's result is used (assigned, passed, returned, read), not a call as a statement of its own. */
+function usesResult(ref: Node): boolean {
+  let callee: Node = ref;
+  while (Node.isPropertyAccessExpression(callee.getParent()) && (callee.getParent() as Node & { getNameNode(): Node }).getNameNode() === callee) callee = callee.getParent()!;
+  const call = callee.getParent();
+  if (!Node.isCallExpression(call) || call.getExpression() !== callee) return false;
+  const user = call.getParent();
+  return user !== undefined && !Node.isExpressionStatement(user) && !Node.isVoidExpression(user);
+}
+
+/** A reference that a local variable takes as its value (`const fn = f`, `= opts.f || f`, `= c ? f : g`), to be called through it. */
+function isAliased(ref: Node): boolean {
+  let value: Node = ref;
+  for (;;) {
+    const parent = value.getParent();
+    if (!parent) return false;
+    if (Node.isBinaryExpression(parent) && ['||', '??'].includes(parent.getOperatorToken().getText())) value = parent;
+    else if (Node.isConditionalExpression(parent) && parent.getCondition() !== value) value = parent;
+    else if (Node.isParenthesizedExpression(parent)) value = parent;
+    else return Node.isVariableDeclaration(parent) && parent.getInitializer() === value && Node.isIdentifier(parent.getNameNode());
   }
 }
 

@@ -38,7 +38,42 @@ writeFileSync(join(dir, 'src/use.ts'), [
   'export const total = (s: Shape) => s.area();',
   '',
 ].join('\n'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+// The kinds about barrels and flows: a barrel re-exporting by name and by `export *`, a function
+// called through a local alias, and one whose result its callers use.
+const flows = mkdtempSync(join(tmpdir(), 'sextant-review-bench-flows-'));
+mkdirSync(join(flows, 'src'));
+writeFileSync(join(flows, 'tsconfig.json'), readFileSync(join(dir, 'tsconfig.json')));
+writeFileSync(join(flows, 'src/hash.ts'), [
+  'export function hashKey(key: string): string {',
+  '  return key;',
+  '}',
+  '',
+  'export function size(): number {',
+  '  return 1;',
+  '}',
+  '',
+].join('\n'));
+writeFileSync(join(flows, 'src/codes.ts'), 'export const OK = 0;\nexport const FAILED = 1;\n');
+writeFileSync(join(flows, 'src/index.ts'), [
+  "export { OK, FAILED } from './codes.ts';",
+  "export * from './hash.ts';",
+  '',
+].join('\n'));
+writeFileSync(join(flows, 'src/use.ts'), [
+  "import { FAILED, hashKey, size } from './index.ts';",
+  '',
+  'export function run(options: { hashFn?: (key: string) => string }): number {',
+  '  const fn = options.hashFn || hashKey;',
+  "  fn('a');",
+  '  const total: number = size() + FAILED;',
+  '  return total;',
+  '}',
+  '',
+].join('\n'));
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(flows, { recursive: true, force: true });
+});
 
 const isTestPath = () => false;
 const oracle = new CompilerOracle(dir);
@@ -78,6 +113,54 @@ describe('review bench harness', () => {
     const mutation = generator.next('remove-interface-member')!;
     expect(mutation).toMatchObject({ qualifiedName: 'Shape.area', expected: { change: 'removed' } });
     expect(check(mutation).introduced.map((d) => [d.path, d.line, d.code])).toEqual([['src/use.ts', 8, 2339]]);
+  });
+
+  describe('barrels and flows', () => {
+    const flowOracle = new CompilerOracle(flows);
+    const generator = () => new MutationGenerator({ dir: flows, random: seededRandom(1), isTestPath });
+    const checkFlow = (mutation: Mutation) => {
+      const base = readFileSync(join(flows, mutation.path), 'utf8');
+      return flowOracle.check(mutation.path, applyEdit(base, mutation.edit), {
+        startLine: lineOf(base, mutation.edit.start), endLine: lineOf(base, mutation.edit.end),
+        lineDelta: newlines(mutation.edit.text) - newlines(base.slice(mutation.edit.start, mutation.edit.end)),
+      });
+    };
+
+    it('the base compiles clean', () => {
+      expect(flowOracle.base()).toEqual([]);
+    });
+
+    it('a name removed from an export { … } from barrel breaks its importer; OK, which nobody imports, is no candidate', () => {
+      const mutation = generator().next('remove-reexport')!;
+      expect(mutation).toMatchObject({ path: 'src/index.ts', qualifiedName: 'FAILED', expected: { change: 'modified', aspects: ['exports'], side: 'base', name: 'FAILED', line: 1 } });
+      expect(applyEdit(readFileSync(join(flows, 'src/index.ts'), 'utf8'), mutation.edit).split('\n')[0]).toBe("export { OK } from './codes.ts';");
+      expect(checkFlow(mutation).introduced.map((d) => [d.path, d.line, d.code])).toEqual([['src/use.ts', 1, 2305]]);
+      const g = generator();
+      g.next('remove-reexport');
+      expect(g.next('remove-reexport')).toBeUndefined();
+    });
+
+    it('a whole export * line removed breaks every name its importers took from it', () => {
+      const mutation = generator().next('remove-export-star')!;
+      expect(mutation).toMatchObject({ path: 'src/index.ts', expected: { change: 'modified', aspects: ['exports'], line: 2 } });
+      expect(checkFlow(mutation).introduced.map((d) => [d.path, d.line, d.code])).toEqual([['src/use.ts', 1, 2305], ['src/use.ts', 1, 2305]]);
+    });
+
+    it('a required parameter added to a function called through a local alias breaks the alias call', () => {
+      const mutation = generator().next('call-through-alias')!;
+      expect(mutation).toMatchObject({ path: 'src/hash.ts', qualifiedName: 'hashKey', expected: { change: 'modified', aspects: ['signature'] } });
+      // The error is at the call through the alias (`fn('a')`), where no reference to hashKey is.
+      expect(checkFlow(mutation).introduced.map((d) => [d.path, d.line, d.code])).toEqual([['src/use.ts', 5, 2554]]);
+    });
+
+    it('a return type changed breaks the callers that use the result', () => {
+      const g = generator();
+      const mutations = [g.next('change-return-type'), g.next('change-return-type')];
+      expect(g.next('change-return-type')).toBeUndefined();
+      const size = mutations.find((m) => m?.qualifiedName === 'size')!;
+      expect(size.description).toBe('return type number -> string');
+      expect(checkFlow(size).introduced.map((d) => [d.path, d.line, d.code])).toEqual([['src/hash.ts', 6, 2322], ['src/use.ts', 6, 2322]]);
+    });
   });
 
   it('scores sites by file and line overlap, and finds the changed symbol by its name line', () => {
