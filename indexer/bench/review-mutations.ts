@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { READ_TOOLS, type ToolDefinition } from '@sextant/mcp';
 import { cliLine, SextantError, shortCommit } from '@sextant/format';
 import { CORPORA, prepareCorpus, sourceFingerprint } from './corpora.ts';
-import { build, commitMutant, ensureIndex } from './review-builds.ts';
+import { commitMutant, ensureIndex, startBuild } from './review-builds.ts';
 import { CompilerOracle, lineOf, newlines, type OracleDiagnostic } from './compiler-oracle.ts';
 import { applyEdit, MUTATION_KINDS, MutationGenerator, type Mutation, type MutationKind } from './mutation-generator.ts';
 import { seededRandom } from './references-accuracy.ts';
@@ -172,6 +172,17 @@ async function benchCorpus(spec: (typeof CORPORA)[number], { count, seed, maxTri
     trials: 0, notBreaking: 0, candidates, mutations: [], seconds: 0,
   };
   const live = kinds.filter((k) => generator.remaining(k) > 0);
+  // One mutant is indexed (in a process of its own) while this process checks the next candidates
+  // with the compiler: the two costs overlap on the two cores instead of adding up.
+  let inFlight: Promise<void> | undefined;
+  const report = (entry: MutationResult, n: number) => {
+    const { mutation } = entry;
+    const s = entry.sites;
+    log(`${spec.id} ${n}/${count} ${mutation.id} ${mutation.qualifiedName} (${mutation.path}): ${entry.oracleSites.length} oracle sites`
+      + `${s ? `, ${s.covered} covered, ${s.broken} broken (${s.matched} right)` : ''}${entry.diff ? `, diff ${entry.diff.ok ? 'ok' : `WRONG: ${entry.diff.got}`}` : ''}`
+      + `${entry.error ? `, ERROR ${entry.error.split('\n')[0]}` : ''}; oracle ${entry.timings.oracleSeconds.toFixed(1)} s`
+      + `${entry.timings.buildSeconds !== undefined ? `, build ${entry.timings.buildSeconds.toFixed(1)} s` : ''}`);
+  };
   for (let turn = 0; result.mutations.length < count && result.trials < maxTrials && live.length; turn++) {
     if ((performance.now() - started) / 60_000 > maxMinutes) {
       result.stoppedBy = `--max-minutes ${maxMinutes}`;
@@ -206,20 +217,30 @@ async function benchCorpus(spec: (typeof CORPORA)[number], { count, seed, maxTri
       timings: { oracleSeconds: checked.seconds },
     };
     result.mutations.push(entry);
-    if (tools) {
-      try {
-        await reviewMutant(entry, mutantText, { dir: corpus.dir, base: corpus.commit, baseIndex, work, id: spec.id, tools, all: checked.introduced });
-      } catch (error) {
-        entry.error = String((error as Error).stack ?? error).slice(0, 2000);
-      }
-    }
     const n = result.mutations.length;
-    const s = entry.sites;
-    log(`${spec.id} ${n}/${count} ${mutation.id} ${mutation.qualifiedName} (${mutation.path}): ${oracleSites.length} oracle sites`
-      + `${s ? `, ${s.covered} covered, ${s.broken} broken (${s.matched} right)` : ''}${entry.diff ? `, diff ${entry.diff.ok ? 'ok' : `WRONG: ${entry.diff.got}`}` : ''}`
-      + `${entry.error ? `, ERROR ${entry.error.split('\n')[0]}` : ''}; oracle ${checked.seconds.toFixed(1)} s (${checked.recheckedFiles} files)`
-      + `${entry.timings.buildSeconds !== undefined ? `, build ${entry.timings.buildSeconds.toFixed(1)} s` : ''}`);
+    if (!tools) {
+      report(entry, n);
+      continue;
+    }
+    // One mutant at a time in the mutant's index directory; its commit made and the directory
+    // cleared here, so that its build process starts before the next check blocks this thread.
+    await inFlight;
+    const failed = (error: unknown) => {
+      entry.error = String((error as Error).stack ?? error).slice(0, 2000);
+    };
+    const headIndex = join(work, 'mutant');
+    try {
+      entry.head = await commitMutant(corpus.dir, corpus.commit, [{ path: mutation.path, text: mutantText }], `${mutation.id}: ${mutation.description}`);
+      await rm(headIndex, { recursive: true, force: true });
+    } catch (error) {
+      failed(error);
+      report(entry, n);
+      continue;
+    }
+    const context = { dir: corpus.dir, base: corpus.commit, baseIndex, headIndex, id: spec.id, tools, all: checked.introduced };
+    inFlight = reviewMutant(entry, entry.head, context).catch(failed).then(() => report(entry, n));
   }
+  await inFlight;
   result.seconds = (performance.now() - started) / 1000;
   return result;
 }
@@ -228,20 +249,19 @@ interface MutantContext {
   dir: string;
   base: string;
   baseIndex: string;
-  work: string;
+  headIndex: string;
   id: string;
   tools: ReviewTools;
   all: OracleDiagnostic[];
 }
 
-/** Commits the mutant on top of the base (without touching the work tree), indexes it, asks the tools, scores them. */
-async function reviewMutant(entry: MutationResult, mutantText: string, { dir, base, baseIndex, work, id, tools, all }: MutantContext): Promise<void> {
+/**
+ * Indexes the mutant committed as `head` (on top of the base, the work tree untouched) into an empty
+ * `headIndex`, asks the tools, scores them. The build process starts before the first await.
+ */
+async function reviewMutant(entry: MutationResult, head: string, { dir, base, baseIndex, headIndex, id, tools, all }: MutantContext): Promise<void> {
   const { mutation } = entry;
-  const head = await commitMutant(dir, base, [{ path: mutation.path, text: mutantText }], `${mutation.id}: ${mutation.description}`);
-  entry.head = head;
-  const headIndex = join(work, 'mutant');
-  await rm(headIndex, { recursive: true, force: true });
-  entry.timings.buildSeconds = build(dir, head, headIndex, id);
+  entry.timings.buildSeconds = await startBuild(dir, head, headIndex, id);
   const provider = await BenchIndexSet.of([baseIndex, headIndex]);
   const context = { signPlan: async <P>(plan: P) => plan };
   let t = performance.now();
