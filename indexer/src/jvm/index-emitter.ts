@@ -110,11 +110,6 @@ export class IndexEmitter {
         this.collector.addReference(key, site, resolution.kind, from, resolution.confidence as Confidence);
         if (resolution.confidence === 'resolved') occurrence(key, site, resolution.kind);
       }
-      for (const { target, kind } of resolution.requires ?? []) {
-        const key = this.keyOf(target);
-        this.collector.addReference(key, site, kind, from, resolution.confidence as Confidence);
-        if (resolution.confidence === 'resolved') occurrence(key, site, kind);
-      }
       if (from && resolution.confidence === 'resolved' && (resolution.kind === 'call' || resolution.kind === 'new')) {
         // `new Foo(…)` calls the constructor when there is one, else the class.
         this.collector.addEdge(from, 'calls', keys[keys.length - 1]!, site);

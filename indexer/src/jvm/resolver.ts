@@ -52,11 +52,6 @@ export interface Resolution {
   library?: LibraryFound[];
   /** The name is a Kotlin file's facade class (`PricingKt`): the path of that file, whose top-level declarations are its static members. */
   facade?: string;
-  /**
-   * Symbols the site depends on without being its target, each recorded as a reference of its own
-   * kind (a Kotlin property write calls the Java setter and needs the getter, see javaAccessor).
-   */
-  requires?: { target: Target; kind: ReferenceKind }[];
 }
 
 export interface Supertype {
@@ -1536,9 +1531,10 @@ export class FileResolution {
   /**
    * `get<Name>()`/`is<Name>()` of a Java class read as a Kotlin property, or `set<Name>(v)` written
    * as one. Kotlin makes the synthetic property from the getter: a setter alone makes none, so a
-   * write resolves only where the getter exists too. The write calls the setter and is recorded as
-   * a `write` reference of the getter as well (`requires`): removing or renaming the getter breaks
-   * `order.status = …`, so find_references and change_impact must see the site from the getter.
+   * write resolves only where the getter exists too (without it, `order.status = …` resolves to
+   * nothing, as kotlinc reports it). The write is a reference of the setter alone, the method it
+   * calls, as kotlinc's references say; change_impact finds it from a changed getter through the
+   * setter (packages/query change-impact.ts, kotlinPropertyWrites).
    */
   private javaAccessor(type: JType, name: string, write: boolean): Resolution | undefined {
     const getter = this.javaGetter(type, name);
@@ -1548,7 +1544,7 @@ export class FileResolution {
     const setterName = `set${/^is[A-Z]/.test(name) ? name.slice(2) : name.charAt(0).toUpperCase() + name.slice(1)}`;
     const setters = this.resolver.members(type, setterName, METHOD_KINDS).found.filter((f) => f.decl.file.lang === 'java' && (f.decl.params?.length ?? 0) === 1);
     if (setters.length !== 1) return undefined;
-    return { targets: [{ decl: setters[0]!.decl }], confidence: 'resolved', kind: 'call', requires: [{ target: { decl: getter.decl }, kind: 'write' }] };
+    return { targets: [{ decl: setters[0]!.decl }], confidence: 'resolved', kind: 'call' };
   }
 
   /** The Java getter a Kotlin property name stands for: `getName()`, or `isActive()` (for `active` too, as read before). */

@@ -225,7 +225,7 @@ fun apply(order: Order, unknown: Mystery) {
 }
 `));
 
-  it('makes a Java getter a Kotlin property, read and written, and a write depend on the getter too', () => expectCase(`
+  it('makes a Java getter a Kotlin property, read and written through the setter, and no property of a setter alone', () => expectCase(`
 // --- src/main/java/com/example/Order.java
 package com.example;
 
@@ -246,13 +246,13 @@ package com.example
 
 fun submit(order: Order, orders: MutableList<Order>) {
     order.status = Status.NEW
-//        ^ reference.call; defined: src/main/java/com/example/Order.java:6; defined: src/main/java/com/example/Order.java:5
+//        ^ reference.call; defined: src/main/java/com/example/Order.java:6
     val now = order.status
 //                  ^ reference.call; defined: src/main/java/com/example/Order.java:5
     order.note = "no getter, so no property"
 //        ^ unresolved
     order.isOpen = false
-//        ^ defined: src/main/java/com/example/Order.java:9; defined: src/main/java/com/example/Order.java:8
+//        ^ defined: src/main/java/com/example/Order.java:9
     val fresh = mutableListOf<Order>()
     fresh.filter { it.status == now }
 //                    ^ reference.call; defined: src/main/java/com/example/Order.java:5

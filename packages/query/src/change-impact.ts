@@ -394,7 +394,7 @@ async function sitesOf(set: ChangeSet, files: FileCache, change: SymbolChange): 
   // import of what is no longer exported, a use of what was renamed) are not references at head.
   if (change.base) {
     const loaded = await set.base.symbol(change.base.key);
-    for (const ref of loaded ? impactSitesOf(set.base, loaded) : []) {
+    for (const ref of [...(loaded ? impactSitesOf(set.base, loaded) : []), ...await kotlinPropertyWrites(set, change.base)]) {
       const path = headPathOf(set, ref.path);
       if (path === undefined) continue;
       const line = files.headLine(path, ref.line);
@@ -430,6 +430,20 @@ function impactSitesOf(reader: IndexReader, { record, shard }: LoadedSymbol): Re
     });
   }
   return list;
+}
+
+/**
+ * A Java getter's Kotlin property writes (`order.status = …`): each calls the setter alone, so the
+ * index records it as a reference of `setStatus`, yet Kotlin makes the property from the getter and
+ * the write stops compiling without it. The sites are the base's references of the same class's
+ * setter from Kotlin files; a change that leaves the write resolving at head leaves it unbroken.
+ */
+async function kotlinPropertyWrites(set: ChangeSet, getter: DeclSide): Promise<ReferenceSite[]> {
+  const { decl, file } = getter;
+  const property = file.lang === 'java' && decl.kind === 'method' ? /^(?:get|is)([A-Z]\w*)$/.exec(decl.name) : null;
+  const setter = property && file.decls.find((d) => d.container === decl.container && d.kind === 'method' && d.name === `set${property[1]}`);
+  const loaded = setter ? await set.base.symbol(setter.key) : undefined;
+  return loaded ? impactSitesOf(set.base, loaded).filter((ref) => /\.kts?$/.test(ref.path) && ref.kind === 'call') : [];
 }
 
 /**
