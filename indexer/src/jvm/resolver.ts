@@ -364,7 +364,7 @@ export class JvmResolver {
     // Known argument types that fit no overload of the right arity: the call is a compile error,
     // not a use of the overload that remains (removing `discount(String)` leaves `discount("x")`
     // unresolved, never a call of `discount(int)`). Unknown types never rule an overload out.
-    const applicable = byArity.map((candidate) => this.applicability(candidate, args, shapes.get(candidate)!)).filter((a): a is Applicability => a !== undefined);
+    const applicable = byArity.map((candidate) => this.applicability(candidate, args, shapes.get(candidate)!, caller)).filter((a): a is Applicability => a !== undefined);
     if (applicable.length === 0) return { chosen: [], exact: false };
     if (applicable.length === 1) return { chosen: [applicable[0]!.found], exact: true };
     // A method applicable for certain in an earlier phase hides every one of a later phase.
@@ -381,7 +381,7 @@ export class JvmResolver {
   }
 
   /** How a candidate takes the arguments in its parameter slots; undefined when some known argument does not fit. */
-  private applicability(found: Found, args: (JType | undefined)[], slots: ParamSlot[]): Applicability | undefined {
+  private applicability(found: Found, args: (JType | undefined)[], slots: ParamSlot[], caller: JvmLanguage): Applicability | undefined {
     const n = args.length;
     const last = slots.length - 1;
     const spread = last >= 0 && slots[last]!.varargs
@@ -401,13 +401,25 @@ export class JvmResolver {
         certain = false;
         continue;
       }
-      const fit = this.assignable(arg, type);
+      let fit = this.assignable(arg, type);
+      if (fit === 'no' && caller === 'kotlin' && this.kotlinMayConvert(arg, type)) fit = 'maybe';
       if (fit === 'no') return undefined;
       if (fit === 'maybe') certain = false;
       else score += fit === 'exact' ? 2 : 1;
       if (arg.t !== 'null' && (primitiveName(arg) === undefined) !== (primitiveName(type) === undefined)) boxing = true;
     }
     return { found, types, score, certain, phase: spread ? 3 : boxing ? 2 : 1 };
+  }
+
+  /**
+   * Where Kotlin may pass what its declared type says it cannot: a smart cast this resolver does
+   * not see (a contract, `require(x is T)`) narrows a variable to a subtype, and a value of a
+   * function type converts to a Java functional interface. Neither rules an overload out.
+   */
+  private kotlinMayConvert(arg: JType, param: JType): boolean {
+    if (arg.t === 'ext' && /^kotlin\.(jvm\.functions\.)?Function\d*$/.test(arg.fqn)) return param.t === 'decl' || param.t === 'ext';
+    const narrowed = this.assignable(param, arg);
+    return narrowed === 'yes' || narrowed === 'exact';
   }
 
   /** `m` is at least as specific as `o`: each of its parameter types is a subtype of `o`'s (JLS 15.12.2.5). */

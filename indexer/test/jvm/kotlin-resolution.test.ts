@@ -207,7 +207,10 @@ package com.example
 
 fun schedule(days: Int, label: String) {}
 
-fun apply(order: Order, unknown: Mystery) {
+fun apply(order: Order, unknown: Mystery, any: Any) {
+    require(any is String)
+    order.note(any)
+//        ^ defined: src/main/java/com/example/Order.java:6
     order.discount(10)
 //        ^ defined: src/main/java/com/example/Order.java:4
     order.discount("SPRING")
