@@ -207,6 +207,28 @@ describe('indexer review: honest totals', { timeout: 120_000 }, () => {
     }
   });
 
+  it('spans a call broken by an error in an argument on a later line, so the site covers the line the compiler reports', async () => {
+    const calls = fixtureRepo();
+    try {
+      mkdirSync(join(calls.dir, 'src'));
+      writeFileSync(join(calls.dir, 'src/bag.ts'), 'export class Bag {\n  add(item: string): void {}\n}\n');
+      writeFileSync(join(calls.dir, 'src/use.ts'), "import { Bag } from './bag';\nexport function fill(bag: Bag): void {\n  bag.add(\n    'x',\n  );\n}\n");
+      writeFileSync(join(calls.dir, 'tsconfig.json'), '{ "compilerOptions": { "strict": true }, "include": ["src"] }\n');
+      const before = commitAll(calls.dir, 'base');
+      writeFileSync(join(calls.dir, 'src/bag.ts'), 'export class Bag {\n  add(item: number): void {}\n}\n');
+      const after = commitAll(calls.dir, 'add takes a number');
+      const prepared = await prepareReview({ base: before, head: after, repo: calls.dir, outRoot: join(scratch, 'calls'), maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true) });
+      const impact = JSON.parse(await reviewOutput(prepared, 'json')).change_impact;
+      // The compiler reports the argument, line 4; the reference to add is on line 3.
+      expect(impact.introducedProblems.map((p: { path: string; line: number; cause: string }) => `${p.path}:${p.line} ${p.cause}`)).toEqual(['src/use.ts:4 reference']);
+      const add = impact.impacts.find((i: any) => i.symbol.name === 'add');
+      expect(add.sites).toEqual([expect.objectContaining({ path: 'src/use.ts', line: 3, column: 7, endLine: 5, endColumn: 4, status: 'broken', cause: 'reference', text: '  bag.add(' })]);
+      expect(add.sites[0].reason).toMatch(/^TS2345: Argument of type 'string'/);
+    } finally {
+      calls.cleanup();
+    }
+  });
+
   it('lists the names a barrel stopped exporting (export *) as changes, and the unchanged importer\'s new errors as their broken sites', async () => {
     const barrel = fixtureRepo();
     try {

@@ -491,7 +491,7 @@ async function missingImplementations(set: ChangeSet, added: DeclSide): Promise<
 
 async function statusOf(
   set: ChangeSet, files: FileCache, change: SymbolChange, site: Location & { kind: ReferenceKind; fromBase: boolean }, missingMember: boolean,
-): Promise<{ status: SiteStatus; reason: string } | undefined> {
+): Promise<{ status: SiteStatus; reason: string; endLine?: number; endColumn?: number } | undefined> {
   await files.noteRead(site.path);
   const record = await files.headFile(site.path);
   if (!record) return undefined;
@@ -503,7 +503,10 @@ async function statusOf(
     const problem = fresh.find((p) => overlaps(p, span));
     if (problem) {
       files.claim(problem, change);
-      return { status: 'broken', reason: problemReason(problem) };
+      // Broken by an error in its call (an argument on a later line), the site spans the call, so
+      // that it covers the lines the compiler reports.
+      const through = overlaps(problem, site) ? {} : { endLine: span.endLine, endColumn: span.endColumn };
+      return { status: 'broken', reason: problemReason(problem), ...through };
     }
   } else {
     const name = (change.base ?? change.head)!.decl.qname;
