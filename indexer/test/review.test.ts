@@ -229,6 +229,45 @@ describe('indexer review: honest totals', { timeout: 120_000 }, () => {
     }
   });
 
+  it('attributes an error about a type that names a changed member, and one inside a callback typed through a declaration the change broke', async () => {
+    const flows = fixtureRepo();
+    try {
+      mkdirSync(join(flows.dir, 'src'));
+      const files = {
+        'src/sub.ts': 'export interface Observer {\n  next(v: number): void;\n}\nexport class Sub implements Observer {\n  next(v: number): void {}\n}\nexport class SafeSub extends Sub {}\n',
+        'src/take.ts': "import { SafeSub, type Observer } from './sub';\nfunction take(o: Observer): void {}\ntake(new SafeSub());\n",
+        'src/types.ts': 'export interface Op<A, B> {\n  (a: A): B;\n}\nexport interface Mono<T> extends Op<T, T> {}\n',
+        'src/lift.ts': "import { Op } from './types';\nexport function operate<A, B>(init: (a: A) => B): Op<A, B> {\n  return init;\n}\n",
+        'src/use.ts': "import type { Mono } from './types';\nimport { operate } from './lift';\nexport function same<T>(): Mono<T> {\n  return operate((a) => {\n    const n: T = a;\n    return n;\n  });\n}\n",
+        'tsconfig.json': '{ "compilerOptions": { "strict": true }, "include": ["src"] }\n',
+      };
+      for (const [path, text] of Object.entries(files)) writeFileSync(join(flows.dir, path), text);
+      const before = commitAll(flows.dir, 'base');
+      writeFileSync(join(flows.dir, 'src/sub.ts'), files['src/sub.ts'].replace('  next(v: number): void {}', '  private next(v: number): void {}'));
+      writeFileSync(join(flows.dir, 'src/types.ts'), files['src/types.ts'].replace('export interface Op', 'interface Op'));
+      const after = commitAll(flows.dir, 'next private, Op no longer exported');
+      const prepared = await prepareReview({ base: before, head: after, repo: flows.dir, outRoot: join(scratch, 'flows'), maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true) });
+      const impact = JSON.parse(await reviewOutput(prepared, 'json')).change_impact;
+      const causes = impact.introducedProblems.map((p: { path: string; line: number; code: number; cause: string; symbolId: string }) => {
+        const symbol = impact.impacts.find((i: any) => i.symbol.symbolId === p.symbolId)?.symbol.qualifiedName;
+        return `${p.path}:${p.line} TS${p.code} ${p.cause} ${symbol}`;
+      });
+      expect(causes).toEqual([
+        // The import the change broke: a reference.
+        'src/lift.ts:1 TS2459 reference Op',
+        // `Class 'Sub' incorrectly implements interface 'Observer'. Property 'next' is private…`: the type's member, named.
+        'src/sub.ts:4 TS2420 flow Sub.next',
+        // SafeSub inherits the member from Sub.
+        'src/take.ts:3 TS2345 flow Sub.next',
+        // `a` is unknown since operate's return type no longer resolves: the callback is passed to operate, which uses Op.
+        'src/use.ts:5 TS2322 flow Op',
+      ]);
+      expect(impact.unattributed).toEqual([]);
+    } finally {
+      flows.cleanup();
+    }
+  });
+
   it('lists the names a barrel stopped exporting (export *) as changes, and the unchanged importer\'s new errors as their broken sites', async () => {
     const barrel = fixtureRepo();
     try {

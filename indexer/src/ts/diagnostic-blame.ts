@@ -35,6 +35,8 @@ export function diagnosticBlame(
     add(type.aliasSymbol);
     add(type.getSymbol());
     if (type.isUnionOrIntersection()) for (const part of type.types.slice(0, 8)) add(part.aliasSymbol ?? part.getSymbol());
+    // A class's or interface's bases: a member it inherits is what an error about it may name.
+    for (const base of baseTypes(checker, type)) add(base.getSymbol());
   };
   const followed = new Set<ts.Node>();
   const namesIn = (scope: ts.Node) => {
@@ -55,6 +57,9 @@ export function diagnosticBlame(
     visit(scope);
   };
   for (const scope of scopesOf(node)) namesIn(scope);
+  // Inside a callback, the functions it is passed to: their signatures type its parameters
+  // (`operate((source, subscriber) => …)` gives `subscriber` the type operate's parameter names).
+  for (const callee of calleesOfEnclosingCallbacks(node)) add(checker.getSymbolAtLocation(callee));
   // The types the error is about: the erroring expression's, and the one it must fit.
   for (let n: ts.Node | undefined = node; n && !ts.isStatement(n) && !ts.isSourceFile(n); n = n.parent) {
     if (ts.isExpression(n)) {
@@ -70,6 +75,50 @@ export function diagnosticBlame(
     add(declaration ? symbolOfName(checker, declaration) : checker.getSymbolAtLocation(at));
   }
   return [...keys].sort();
+}
+
+/** Callbacks nested at most this deep are followed to the calls they are passed to. */
+const MAX_CALLBACKS = 4;
+
+/**
+ * For an error inside function expressions passed as arguments, the name of each callee they are
+ * passed to (innermost first), up to the first declaration that is no such callback.
+ */
+function calleesOfEnclosingCallbacks(node: ts.Node): ts.Node[] {
+  const callees: ts.Node[] = [];
+  for (let n: ts.Node | undefined = node; n && callees.length < MAX_CALLBACKS; n = n.parent) {
+    if (!ts.isFunctionLike(n) && !ts.isClassLike(n)) continue;
+    if (!ts.isArrowFunction(n) && !ts.isFunctionExpression(n)) break;
+    // The argument may hold the callback in a choice: `reduce(f ? (x, y) => … : (x, y) => …)`.
+    let argument: ts.Node = n;
+    while (argument.parent && (ts.isParenthesizedExpression(argument.parent) || ts.isConditionalExpression(argument.parent)
+      || (ts.isBinaryExpression(argument.parent) && CHOICES.has(argument.parent.operatorToken.kind)))) argument = argument.parent;
+    const call = argument.parent;
+    if (!call || !(ts.isCallExpression(call) || ts.isNewExpression(call)) || !call.arguments?.includes(argument as ts.Expression)) break;
+    const callee = call.expression;
+    callees.push(ts.isPropertyAccessExpression(callee) ? callee.name : callee);
+    n = call;
+  }
+  return callees;
+}
+
+const CHOICES = new Set([ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.AmpersandAmpersandToken]);
+
+/** Base classes and interfaces of a class or interface type, two levels up, a few at each. */
+function baseTypes(checker: ts.TypeChecker, type: ts.Type): ts.Type[] {
+  const out: ts.Type[] = [];
+  let level = [type];
+  for (let depth = 0; depth < 2 && level.length > 0; depth++) {
+    const next: ts.Type[] = [];
+    for (const t of level) {
+      const target = (t as ts.TypeReference).target ?? t;
+      if (!(target.flags & ts.TypeFlags.Object) || !((target as ts.ObjectType).objectFlags & ts.ObjectFlags.ClassOrInterface)) continue;
+      for (const base of (checker.getBaseTypes(target as ts.InterfaceType) ?? []).slice(0, 4)) next.push(base);
+    }
+    out.push(...next);
+    level = next;
+  }
+  return out;
 }
 
 /** The deepest node whose extent holds [start, end). */

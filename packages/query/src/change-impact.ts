@@ -49,7 +49,9 @@ interface ImpactParams extends ChangeFilter, PageRequest {
  * What puts a site on a change: a reference to the changed symbol (the compiler's error, if any, is
  * on it or on the call it makes), or a new compiler error elsewhere that the compiler's blame
  * (indexer/src/ts/diagnostic-blame.ts) ties to the changed symbol (`flow`: an alias called, a
- * result used later, a type that no longer fits), or one inside the changed declaration itself.
+ * result used later, a type that no longer fits, a changed member the message names, a declaration
+ * using the symbol that the error's callback is passed to or that holds the error), or one inside
+ * the changed declaration itself.
  */
 export const SITE_CAUSES = ['reference', 'flow', 'declaration'] as const;
 type SiteCause = (typeof SITE_CAUSES)[number];
@@ -812,9 +814,40 @@ async function problemChanges(
     return best ? [best] : [];
   };
   const byKey = new Map<string, SymbolChange[]>();
+  const push = (map: Map<string, SymbolChange[]>, key: string, c: SymbolChange) => {
+    const list = map.get(key);
+    if (!list) map.set(key, [c]);
+    else if (!list.includes(c)) list.push(c);
+  };
   for (const c of set.changes) {
-    for (const key of new Set([c.head?.key, c.base?.key])) if (key !== undefined) byKey.set(key, [...(byKey.get(key) ?? []), c]);
+    for (const key of new Set([c.head?.key, c.base?.key])) if (key !== undefined) push(byKey, key, c);
   }
+  // A changed member by the key of the type holding it: an error about the type that names the
+  // member (`Property 'next' is private in type 'Subscriber<any>'`) stems from the member's change.
+  const byContainer = new Map<string, SymbolChange[]>();
+  for (const c of set.changes) {
+    for (const side of [c.head, c.base]) {
+      const container = side && side.decl.container >= 0 ? side.file.decls[side.decl.container] : undefined;
+      if (container) push(byContainer, container.key, c);
+    }
+  }
+  // The declarations that use a changed symbol (those its references at base or head are in), by
+  // key: an error whose statement calls one of them (a callback passed to a function whose
+  // signature names a type the change broke) stems from the change through it. Read only when an
+  // error is left that the rules before it do not attribute.
+  let byUser: Map<string, SymbolChange[]> | undefined;
+  const users = async () => {
+    if (byUser) return byUser;
+    byUser = new Map();
+    for (const c of set.changes) {
+      for (const [reader, side] of [[set.base, c.base], [set.head, c.head]] as const) {
+        const loaded = side && await reader.symbol(side.key);
+        if (!loaded) continue;
+        for (const ref of refsOf(loaded.record)) if (ref.fromIndex >= 0) push(byUser, loaded.shard.peer(ref.fromIndex).key, c);
+      }
+    }
+    return byUser;
+  };
   const paths = new Set<string>();
   for (const [path, delta] of set.byPath) if (delta.head || delta.base) paths.add(path);
   for (const path of problemsChangedPaths(await set.base.fileTable(), await set.head.fileTable())) paths.add(path);
@@ -825,7 +858,8 @@ async function problemChanges(
     if (h?.problemsOmitted) unrecorded.push(path);
     const matched = matchProblems(b?.problems ?? [], h?.problems ?? [], files.lineDiff(path, b?.lineLengths.length ?? 0));
     for (const p of matched.introduced) {
-      const attributed = p.severity === 'error' ? attribute(p, files.claimedBy(p), byKey, () => owners('head', path, p.line)) : { changes: owners('head', path, p.line), cause: 'declaration' as const };
+      const enclosing = async () => (h ? enclosingKeys(h, p.line) : []);
+      const attributed = p.severity === 'error' ? await attribute(p, files.claimedBy(p), { byKey, byContainer, users, enclosing }, () => owners('head', path, p.line)) : { changes: owners('head', path, p.line), cause: 'declaration' as const };
       const side = attributed.changes[0]?.head ?? attributed.changes[0]?.base;
       introduced.push({
         problem: { ...problemOf(p, path), ...(side ? { symbolId: formatSymbolId(side.key, side === attributed.changes[0]!.head ? set.head.commit : set.base.commit) } : {}), ...(p.severity === 'error' ? { cause: attributed.cause } : {}) },
@@ -841,15 +875,44 @@ async function problemChanges(
   return { introduced, resolved, unrecorded };
 }
 
-/** The changes a new error at head is attributed to, and by which rule (problemChanges). */
-function attribute(
-  p: ProblemRecord, claimed: SymbolChange[], byKey: ReadonlyMap<string, SymbolChange[]>, owners: () => SymbolChange[],
-): { changes: SymbolChange[]; cause: SiteCause | 'unattributed' } {
+/** The changes a new error at head is attributed to, and by which rule (problemChanges), most direct first. */
+async function attribute(
+  p: ProblemRecord, claimed: SymbolChange[],
+  rules: {
+    byKey: ReadonlyMap<string, SymbolChange[]>; byContainer: ReadonlyMap<string, SymbolChange[]>;
+    users: () => Promise<ReadonlyMap<string, SymbolChange[]>>; enclosing: () => Promise<string[]>;
+  },
+  owners: () => SymbolChange[],
+): Promise<{ changes: SymbolChange[]; cause: SiteCause | 'unattributed' }> {
   if (claimed.length > 0) return { changes: claimed, cause: 'reference' };
-  const blamed = [...new Set((p.blame ?? []).flatMap((key) => byKey.get(key) ?? []))];
-  if (blamed.length > 0) return { changes: blamed, cause: 'flow' };
+  const blame = p.blame ?? [];
+  const blamed = (map: ReadonlyMap<string, SymbolChange[]>, keep: (c: SymbolChange) => boolean = () => true) => [...new Set(blame.flatMap((key) => map.get(key) ?? []))].filter(keep);
+  // The blame names a changed symbol; or the type of a changed member, and the message the member.
+  const direct = blamed(rules.byKey);
+  if (direct.length > 0) return { changes: direct, cause: 'flow' };
+  const member = blamed(rules.byContainer, (c) => [c.base, c.head].some((side) => side !== undefined && p.message.includes(`'${side.decl.name}'`)));
+  if (member.length > 0) return { changes: member, cause: 'flow' };
   const held = owners();
-  return held.length > 0 ? { changes: held, cause: 'declaration' } : { changes: [], cause: 'unattributed' };
+  if (held.length > 0) return { changes: held, cause: 'declaration' };
+  // Last, through a declaration that uses a changed symbol: one the blame names (a function the
+  // erroring callback is passed to), or one holding the error (a function whose signature names a
+  // type the change broke, erring in its body).
+  const users = await rules.users();
+  const through = [...new Set([...blame, ...await rules.enclosing()].flatMap((key) => users.get(key) ?? []))];
+  if (through.length > 0) return { changes: through, cause: 'flow' };
+  return { changes: [], cause: 'unattributed' };
+}
+
+/** The keys of the declarations around a line, outermost first, by the file's outline (each overload and body its own node). */
+function enclosingKeys(file: FileRecord, line: number): string[] {
+  const keys: string[] = [];
+  for (let level = file.outline; level.length > 0;) {
+    const node = level.find((n) => n.range[0] <= line && line <= n.range[2]);
+    if (!node) break;
+    if (node.sym >= 0) keys.push(file.syms[node.sym]!);
+    level = node.children;
+  }
+  return keys;
 }
 
 function problemOf(p: ProblemRecord, path: string): Omit<ProblemChange, 'symbolId'> {
