@@ -332,6 +332,17 @@ function render(results: CorpusResult[], misses: number): string {
       causes.set(`${m.mutation.kind}: ${cause}`, (causes.get(`${m.mutation.kind}: ${cause}`) ?? 0) + 1);
     }
     if (causes.size) lines.push('', `### ${r.corpus}: recall misses by mutation kind and cause`, ...[...causes].sort((a, b) => b[1] - a[1]).map(([cause, n]) => `- ${cause}: ${n}`));
+    const unattributed = new Map<string, { n: number; example: string }>();
+    for (const m of r.mutations) for (const d of m.sites?.unattributedOnly ?? []) {
+      const key = `${m.mutation.kind}: TS${d.code}`;
+      const entry = unattributed.get(key) ?? { n: 0, example: `${m.mutation.id} ${m.mutation.qualifiedName}: ${d.path}:${d.line} ${d.message.split('\n')[0]}` };
+      entry.n++;
+      unattributed.set(key, entry);
+    }
+    if (unattributed.size) {
+      lines.push('', `### ${r.corpus}: reported but attributed to no change (attribution misses), by mutation kind and code`,
+        ...[...unattributed].sort((a, b) => b[1].n - a[1].n).slice(0, misses).map(([key, { n, example }]) => `- ${key}: ${n} (e.g. ${example})`));
+    }
     for (const [title, list] of [['oracle sites no broken site covers (recall misses)', missed], ['broken sites the compiler does not confirm (precision misses)', extra], ['diff_symbols misses', diffs], ['errors', errors]] as const) {
       if (!list.length) continue;
       lines.push('', `### ${r.corpus}: ${title} (${list.length}${list.length > misses ? `, the first ${misses}; all in the JSON file` : ''})`, ...list.slice(0, misses));

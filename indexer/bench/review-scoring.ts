@@ -58,6 +58,8 @@ export interface SiteScore {
   broken: number;
   matched: number;
   missed: (OracleDiagnostic & { cause: string })[];
+  /** Covered, but by an unattributed site only: what the compiler's blame did not tie to a change. */
+  unattributedOnly: OracleDiagnostic[];
   extra: ImpactSite[];
 }
 
@@ -75,10 +77,11 @@ export function scoreSites(
     return { ...d, cause: other ? `site is ${other.status}${other.reason ? ` (${other.reason})` : ''}` : 'no site of a changed symbol on it' };
   });
   const extra = broken.filter((s) => !allIntroduced.some((d) => covers(s, d)));
-  const attributed = oracleSites.filter((d) => attributedSites.some((s) => covers(s, d))).length;
+  const attributed = oracleSites.filter((d) => attributedSites.some((s) => covers(s, d)));
+  const unattributedOnly = oracleSites.filter((d) => !attributed.includes(d) && unattributed.some((s) => covers(s, d)));
   return {
-    oracle: oracleSites.length, covered: oracleSites.length - missed.length, attributed, falselyExact: totalIsExact && missed.length > 0,
-    broken: broken.length, matched: broken.length - extra.length, missed, extra,
+    oracle: oracleSites.length, covered: oracleSites.length - missed.length, attributed: attributed.length, falselyExact: totalIsExact && missed.length > 0,
+    broken: broken.length, matched: broken.length - extra.length, missed, unattributedOnly, extra,
   };
 }
 
