@@ -78,13 +78,15 @@ afterAll(() => {
 const isTestPath = () => false;
 const oracle = new CompilerOracle(dir);
 
-function check(mutation: Mutation) {
-  const base = readFileSync(join(dir, mutation.path), 'utf8');
-  return oracle.check(mutation.path, applyEdit(base, mutation.edit), {
+/** The mutant checked by the oracle of the project it was generated in. */
+function checkWith(project: string, projectOracle: CompilerOracle, mutation: Mutation) {
+  const base = readFileSync(join(project, mutation.path), 'utf8');
+  return projectOracle.check(mutation.path, applyEdit(base, mutation.edit), {
     startLine: lineOf(base, mutation.edit.start), endLine: lineOf(base, mutation.edit.end),
     lineDelta: newlines(mutation.edit.text) - newlines(base.slice(mutation.edit.start, mutation.edit.end)),
   });
 }
+const check = (mutation: Mutation) => checkWith(dir, oracle, mutation);
 
 describe('review bench harness', () => {
   it('the base compiles clean', () => {
@@ -118,13 +120,7 @@ describe('review bench harness', () => {
   describe('barrels and flows', () => {
     const flowOracle = new CompilerOracle(flows);
     const generator = () => new MutationGenerator({ dir: flows, random: seededRandom(1), isTestPath });
-    const checkFlow = (mutation: Mutation) => {
-      const base = readFileSync(join(flows, mutation.path), 'utf8');
-      return flowOracle.check(mutation.path, applyEdit(base, mutation.edit), {
-        startLine: lineOf(base, mutation.edit.start), endLine: lineOf(base, mutation.edit.end),
-        lineDelta: newlines(mutation.edit.text) - newlines(base.slice(mutation.edit.start, mutation.edit.end)),
-      });
-    };
+    const checkFlow = (mutation: Mutation) => checkWith(flows, flowOracle, mutation);
 
     it('the base compiles clean', () => {
       expect(flowOracle.base()).toEqual([]);

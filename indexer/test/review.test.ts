@@ -13,6 +13,7 @@ import { prepareReview, reviewOutput } from '../src/review-command.ts';
 import { Progress } from '../src/progress.ts';
 import { commitAll, fixtureRepo, git, type FixtureRepo } from './support/fixture-repo.ts';
 
+const TSCONFIG = '{ "compilerOptions": { "strict": true }, "include": ["src"] }\n';
 let repo: FixtureRepo;
 let base: string;
 let head: string;
@@ -36,6 +37,30 @@ afterAll(() => {
   repo.cleanup();
   rmSync(scratch, { recursive: true, force: true });
 });
+
+/**
+ * change_impact of `indexer review` on a repository of its own: `base` committed, then `head` (the
+ * files it replaces) committed on top; the repository is removed afterwards.
+ */
+async function impactOf(name: string, base: Record<string, string>, head: Record<string, string>): Promise<any> {
+  const repository = fixtureRepo();
+  try {
+    const write = (files: Record<string, string>) => {
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(join(repository.dir, path, '..'), { recursive: true });
+        writeFileSync(join(repository.dir, path), text);
+      }
+    };
+    write(base);
+    const before = commitAll(repository.dir, 'base');
+    write(head);
+    const after = commitAll(repository.dir, 'head');
+    const prepared = await prepareReview({ base: before, head: after, repo: repository.dir, outRoot: join(scratch, name), maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true) });
+    return JSON.parse(await reviewOutput(prepared, 'json')).change_impact;
+  } finally {
+    repository.cleanup();
+  }
+}
 
 describe('indexer review: the indexes of base and head', { timeout: 120_000 }, () => {
   it('resolves the refs to shas and builds each commit into .sextant/indexes/<sha>, once', async () => {
@@ -208,90 +233,63 @@ describe('indexer review: honest totals', { timeout: 120_000 }, () => {
   });
 
   it('spans a call broken by an error in an argument on a later line, so the site covers the line the compiler reports', async () => {
-    const calls = fixtureRepo();
-    try {
-      mkdirSync(join(calls.dir, 'src'));
-      writeFileSync(join(calls.dir, 'src/bag.ts'), 'export class Bag {\n  add(item: string): void {}\n}\n');
-      writeFileSync(join(calls.dir, 'src/use.ts'), "import { Bag } from './bag';\nexport function fill(bag: Bag): void {\n  bag.add(\n    'x',\n  );\n}\n");
-      writeFileSync(join(calls.dir, 'tsconfig.json'), '{ "compilerOptions": { "strict": true }, "include": ["src"] }\n');
-      const before = commitAll(calls.dir, 'base');
-      writeFileSync(join(calls.dir, 'src/bag.ts'), 'export class Bag {\n  add(item: number): void {}\n}\n');
-      const after = commitAll(calls.dir, 'add takes a number');
-      const prepared = await prepareReview({ base: before, head: after, repo: calls.dir, outRoot: join(scratch, 'calls'), maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true) });
-      const impact = JSON.parse(await reviewOutput(prepared, 'json')).change_impact;
-      // The compiler reports the argument, line 4; the reference to add is on line 3.
-      expect(impact.introducedProblems.map((p: { path: string; line: number; cause: string }) => `${p.path}:${p.line} ${p.cause}`)).toEqual(['src/use.ts:4 reference']);
-      const add = impact.impacts.find((i: any) => i.symbol.name === 'add');
-      expect(add.sites).toEqual([expect.objectContaining({ path: 'src/use.ts', line: 3, column: 7, endLine: 5, endColumn: 4, status: 'broken', cause: 'reference', text: '  bag.add(' })]);
-      expect(add.sites[0].reason).toMatch(/^TS2345: Argument of type 'string'/);
-    } finally {
-      calls.cleanup();
-    }
+    const impact = await impactOf('calls', {
+      'src/bag.ts': 'export class Bag {\n  add(item: string): void {}\n}\n',
+      'src/use.ts': "import { Bag } from './bag';\nexport function fill(bag: Bag): void {\n  bag.add(\n    'x',\n  );\n}\n",
+      'tsconfig.json': TSCONFIG,
+    }, { 'src/bag.ts': 'export class Bag {\n  add(item: number): void {}\n}\n' });
+    // The compiler reports the argument, line 4; the reference to add is on line 3.
+    expect(impact.introducedProblems.map((p: { path: string; line: number; cause: string }) => `${p.path}:${p.line} ${p.cause}`)).toEqual(['src/use.ts:4 reference']);
+    const add = impact.impacts.find((i: any) => i.symbol.name === 'add');
+    expect(add.sites).toEqual([expect.objectContaining({ path: 'src/use.ts', line: 3, column: 7, endLine: 5, endColumn: 4, status: 'broken', cause: 'reference', text: '  bag.add(' })]);
+    expect(add.sites[0].reason).toMatch(/^TS2345: Argument of type 'string'/);
   });
 
   it('attributes an error about a type that names a changed member, and one inside a callback typed through a declaration the change broke', async () => {
-    const flows = fixtureRepo();
-    try {
-      mkdirSync(join(flows.dir, 'src'));
-      const files = {
-        'src/sub.ts': 'export interface Observer {\n  next(v: number): void;\n}\nexport class Sub implements Observer {\n  next(v: number): void {}\n}\nexport class SafeSub extends Sub {}\n',
-        'src/take.ts': "import { SafeSub, type Observer } from './sub';\nfunction take(o: Observer): void {}\ntake(new SafeSub());\n",
-        'src/types.ts': 'export interface Op<A, B> {\n  (a: A): B;\n}\nexport interface Mono<T> extends Op<T, T> {}\n',
-        'src/lift.ts': "import { Op } from './types';\nexport function operate<A, B>(init: (a: A) => B): Op<A, B> {\n  return init;\n}\n",
-        'src/use.ts': "import type { Mono } from './types';\nimport { operate } from './lift';\nexport function same<T>(): Mono<T> {\n  return operate((a) => {\n    const n: T = a;\n    return n;\n  });\n}\n",
-        'tsconfig.json': '{ "compilerOptions": { "strict": true }, "include": ["src"] }\n',
-      };
-      for (const [path, text] of Object.entries(files)) writeFileSync(join(flows.dir, path), text);
-      const before = commitAll(flows.dir, 'base');
-      writeFileSync(join(flows.dir, 'src/sub.ts'), files['src/sub.ts'].replace('  next(v: number): void {}', '  private next(v: number): void {}'));
-      writeFileSync(join(flows.dir, 'src/types.ts'), files['src/types.ts'].replace('export interface Op', 'interface Op'));
-      const after = commitAll(flows.dir, 'next private, Op no longer exported');
-      const prepared = await prepareReview({ base: before, head: after, repo: flows.dir, outRoot: join(scratch, 'flows'), maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true) });
-      const impact = JSON.parse(await reviewOutput(prepared, 'json')).change_impact;
-      const causes = impact.introducedProblems.map((p: { path: string; line: number; code: number; cause: string; symbolId: string }) => {
-        const symbol = impact.impacts.find((i: any) => i.symbol.symbolId === p.symbolId)?.symbol.qualifiedName;
-        return `${p.path}:${p.line} TS${p.code} ${p.cause} ${symbol}`;
-      });
-      expect(causes).toEqual([
-        // The import the change broke: a reference.
-        'src/lift.ts:1 TS2459 reference Op',
-        // `Class 'Sub' incorrectly implements interface 'Observer'. Property 'next' is private…`: the type's member, named.
-        'src/sub.ts:4 TS2420 flow Sub.next',
-        // SafeSub inherits the member from Sub.
-        'src/take.ts:3 TS2345 flow Sub.next',
-        // `a` is unknown since operate's return type no longer resolves: the callback is passed to operate, which uses Op.
-        'src/use.ts:5 TS2322 flow Op',
-      ]);
-      expect(impact.unattributed).toEqual([]);
-    } finally {
-      flows.cleanup();
-    }
+    const files = {
+      'src/sub.ts': 'export interface Observer {\n  next(v: number): void;\n}\nexport class Sub implements Observer {\n  next(v: number): void {}\n}\nexport class SafeSub extends Sub {}\n',
+      'src/take.ts': "import { SafeSub, type Observer } from './sub';\nfunction take(o: Observer): void {}\ntake(new SafeSub());\n",
+      'src/types.ts': 'export interface Op<A, B> {\n  (a: A): B;\n}\nexport interface Mono<T> extends Op<T, T> {}\n',
+      'src/lift.ts': "import { Op } from './types';\nexport function operate<A, B>(init: (a: A) => B): Op<A, B> {\n  return init;\n}\n",
+      'src/use.ts': "import type { Mono } from './types';\nimport { operate } from './lift';\nexport function same<T>(): Mono<T> {\n  return operate((a) => {\n    const n: T = a;\n    return n;\n  });\n}\n",
+      'tsconfig.json': TSCONFIG,
+    };
+    const impact = await impactOf('flows', files, {
+      'src/sub.ts': files['src/sub.ts'].replace('  next(v: number): void {}', '  private next(v: number): void {}'),
+      'src/types.ts': files['src/types.ts'].replace('export interface Op', 'interface Op'),
+    });
+    const causes = impact.introducedProblems.map((p: { path: string; line: number; code: number; cause: string; symbolId: string }) => {
+      const symbol = impact.impacts.find((i: any) => i.symbol.symbolId === p.symbolId)?.symbol.qualifiedName;
+      return `${p.path}:${p.line} TS${p.code} ${p.cause} ${symbol}`;
+    });
+    expect(causes).toEqual([
+      // The import the change broke: a reference.
+      'src/lift.ts:1 TS2459 reference Op',
+      // `Class 'Sub' incorrectly implements interface 'Observer'. Property 'next' is private…`: the type's member, named.
+      'src/sub.ts:4 TS2420 flow Sub.next',
+      // SafeSub inherits the member from Sub.
+      'src/take.ts:3 TS2345 flow Sub.next',
+      // `a` is unknown since operate's return type no longer resolves: the callback is passed to operate, which uses Op.
+      'src/use.ts:5 TS2322 flow Op',
+    ]);
+    expect(impact.unattributed).toEqual([]);
   });
 
   it('lists the names a barrel stopped exporting (export *) as changes, and the unchanged importer\'s new errors as their broken sites', async () => {
-    const barrel = fixtureRepo();
-    try {
-      mkdirSync(join(barrel.dir, 'src'));
-      writeFileSync(join(barrel.dir, 'src/errors.ts'), 'export class NotFound extends Error {}\nexport class Conflict extends Error {}\n');
-      writeFileSync(join(barrel.dir, 'src/index.ts'), "export * from './errors';\nexport const version = 1;\n");
-      writeFileSync(join(barrel.dir, 'src/app.ts'), "import { NotFound, Conflict } from './index';\nexport const fail = () => { throw new NotFound(); };\nexport const clash = () => new Conflict();\n");
-      writeFileSync(join(barrel.dir, 'tsconfig.json'), '{ "compilerOptions": { "strict": true }, "include": ["src"] }\n');
-      const before = commitAll(barrel.dir, 'base');
-      writeFileSync(join(barrel.dir, 'src/index.ts'), 'export const version = 1;\n');
-      const after = commitAll(barrel.dir, 'drops export *');
-      const prepared = await prepareReview({ base: before, head: after, repo: barrel.dir, outRoot: join(scratch, 'barrel'), maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true) });
-      const impact = JSON.parse(await reviewOutput(prepared, 'json')).change_impact;
-      // src/app.ts is byte for byte the same at both commits; the compiler now fails both of its imports.
-      expect(impact.introducedProblems.map((p: { path: string; line: number; cause: string }) => `${p.path}:${p.line} ${p.cause}`)).toEqual(['src/app.ts:1 reference', 'src/app.ts:1 reference']);
-      const summary = impact.impacts.map((i: any) => `${i.change} [${i.aspects}] ${i.symbol.name} ${i.symbol.path}: ${i.sites.map((s: any) => `${s.status} ${s.path}:${s.line}`).join(', ')}`);
-      expect(summary).toEqual([
-        'modified [exports] Conflict src/index.ts: broken src/app.ts:1, at-risk src/app.ts:3',
-        'modified [exports] NotFound src/index.ts: broken src/app.ts:1, at-risk src/app.ts:2',
-      ]);
-      expect(impact.unattributed).toEqual([]);
-      expect(impact.totalIsExact).toBe(true);
-    } finally {
-      barrel.cleanup();
-    }
+    const impact = await impactOf('barrel', {
+      'src/errors.ts': 'export class NotFound extends Error {}\nexport class Conflict extends Error {}\n',
+      'src/index.ts': "export * from './errors';\nexport const version = 1;\n",
+      'src/app.ts': "import { NotFound, Conflict } from './index';\nexport const fail = () => { throw new NotFound(); };\nexport const clash = () => new Conflict();\n",
+      'tsconfig.json': TSCONFIG,
+    }, { 'src/index.ts': 'export const version = 1;\n' });
+    // src/app.ts is byte for byte the same at both commits; the compiler now fails both of its imports.
+    expect(impact.introducedProblems.map((p: { path: string; line: number; cause: string }) => `${p.path}:${p.line} ${p.cause}`)).toEqual(['src/app.ts:1 reference', 'src/app.ts:1 reference']);
+    const summary = impact.impacts.map((i: any) => `${i.change} [${i.aspects}] ${i.symbol.name} ${i.symbol.path}: ${i.sites.map((s: any) => `${s.status} ${s.path}:${s.line}`).join(', ')}`);
+    expect(summary).toEqual([
+      'modified [exports] Conflict src/index.ts: broken src/app.ts:1, at-risk src/app.ts:3',
+      'modified [exports] NotFound src/index.ts: broken src/app.ts:1, at-risk src/app.ts:2',
+    ]);
+    expect(impact.unattributed).toEqual([]);
+    expect(impact.totalIsExact).toBe(true);
   });
 });
