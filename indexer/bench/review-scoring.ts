@@ -89,7 +89,7 @@ export interface DiffScore {
   ok: boolean;
   /** What diff_symbols said about the symbol: `renamed [signature]`, or `not found`. */
   got: string;
-  /** Aspects reported beyond the expected ones (not a failure; listed). */
+  /** Aspects reported beyond the expected ones (a failure: the edit changed nothing else). */
   extraAspects: string[];
 }
 
@@ -100,7 +100,8 @@ export function scoreDiff(changes: SymbolChange[], path: string, expected: Expec
     ?? onSide.find((c) => c[expected.side]!.name === expected.name);
   if (!found) return { ok: false, got: 'not found', extraAspects: [] };
   const extraAspects = found.aspects.filter((a) => !expected.aspects.includes(a));
-  const ok = found.change === expected.change && expected.aspects.every((a) => found.aspects.includes(a));
+  // The aspects say what changed: all of the expected ones, and nothing the edit did not change.
+  const ok = found.change === expected.change && expected.aspects.every((a) => found.aspects.includes(a)) && extraAspects.length === 0;
   return { ok, got: `${found.change}${found.aspects.length ? ` [${found.aspects.join(', ')}]` : ''}`, extraAspects };
 }
 

@@ -171,7 +171,9 @@ describe('review bench harness', () => {
     expect(scoreSites([diagnostic, other], [diagnostic, other], [], [{ ...site('src/use.ts', 3), cause: 'unattributed' }], true)).toMatchObject({ covered: 1, falselyExact: true });
     const base = { symbolId: 'x', name: 'greet', qualifiedName: 'greet', kind: 'function', path: 'src/lib.ts', line: 1 };
     const expected = { change: 'modified' as const, aspects: ['signature'], side: 'base' as const, name: 'greet', line: 1 };
-    expect(scoreDiff([{ change: 'modified', aspects: ['signature', 'body'], base }], 'src/lib.ts', expected)).toEqual({ ok: true, got: 'modified [signature, body]', extraAspects: ['body'] });
+    expect(scoreDiff([{ change: 'modified', aspects: ['signature'], base }], 'src/lib.ts', expected)).toEqual({ ok: true, got: 'modified [signature]', extraAspects: [] });
+    // An aspect the edit did not change is a wrong answer.
+    expect(scoreDiff([{ change: 'modified', aspects: ['signature', 'body'], base }], 'src/lib.ts', expected)).toEqual({ ok: false, got: 'modified [signature, body]', extraAspects: ['body'] });
     expect(scoreDiff([{ change: 'removed', aspects: [], base }], 'src/lib.ts', expected).ok).toBe(false);
     expect(scoreDiff([], 'src/lib.ts', expected).got).toBe('not found');
   });
