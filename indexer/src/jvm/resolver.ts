@@ -1628,8 +1628,23 @@ export class FileResolution {
     return args?.every((a) => a !== undefined) ? args as JType[] : undefined;
   }
 
+  /**
+   * The arguments' types, for overload choice. In Kotlin a bare `this` inside a lambda may be the
+   * lambda's receiver (`n.apply { start(this) }`), which this resolver does not type: unknown there.
+   */
   private argTypes(ref: RefEntry): (JType | undefined)[] | undefined {
-    return ref.args?.map((a) => this.typeOfExpr(a));
+    return ref.args?.map((a) => (this.receiverLambdaThis(a) ? undefined : this.typeOfExpr(a)));
+  }
+
+  private receiverLambdaThis(index: number): boolean {
+    const expr = this.fd.file.exprs[index];
+    if (this.fd.file.lang !== 'kotlin' || expr?.form !== 'this' || expr.qualifier >= 0) return false;
+    const lambdas = this.lambdaSites().byScope;
+    for (let s = expr.scope; s >= 0; s = this.fd.file.scopes[s]!.parent) {
+      if (lambdas.has(s)) return true;
+      if (this.ownerOfScope(s)) return false;
+    }
+    return false;
   }
 
   private call(ref: RefEntry): Resolution {

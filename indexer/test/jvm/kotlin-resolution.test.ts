@@ -226,6 +226,11 @@ fun apply(order: Order, unknown: Mystery, any: Any) {
     schedule("x", 1)
 //  ^ unresolved
 }
+
+class Scheduler {
+    fun plan() = 2.apply { schedule(this, "x") }
+//                         ^ defined: 3
+}
 `));
 
   it('makes a Java getter a Kotlin property, read and written through the setter, and no property of a setter alone', () => expectCase(`
