@@ -598,6 +598,8 @@ export class JvmResolver {
       const { decl, env } = queue.shift()!;
       if (seen.has(decl)) continue;
       seen.add(decl);
+      // Object's public methods are no interface's abstract ones (JLS 9.8), also where the repository declares Object (java.base).
+      if (decl.fqn && isRootType(decl.fqn)) continue;
       for (const members of decl.members?.values() ?? []) {
         for (const m of members) {
           if (m.kind !== 'method' || /\b(default|static|private)\b/.test(m.def.modifiers ?? '')) continue;

@@ -286,6 +286,37 @@ class Promotions {
 }
 `));
 
+  it('passes a lambda to a functional interface where the repository declares java.lang.Object itself (java.base)', () => expectCase(`
+// --- src/java/lang/Object.java
+package java.lang;
+
+public class Object {
+    public final native Class<?> getClass();
+    public final native void notify();
+    public final void wait() throws InterruptedException {}
+    public boolean equals(Object obj) { return this == obj; }
+}
+// --- src/java/util/function/ToLongFunction.java
+package java.util.function;
+
+public interface ToLongFunction<T> {
+    long applyAsLong(T value);
+}
+// --- src/java/util/Sums.java
+package java.util;
+
+import java.util.function.ToLongFunction;
+
+class Sums {
+    long sum(ToLongFunction<String> f) { return 0; }
+
+    long run() {
+        return sum(s -> 1L);
+//             ^ defined: 6
+    }
+}
+`));
+
   it('makes new Foo() a reference to the class and to the constructor it selects', () => expectCase(`
 package com.example;
 
