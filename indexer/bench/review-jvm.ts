@@ -141,8 +141,8 @@ export interface JvmResult {
   mutation: Omit<JvmMutation, 'broken'>;
   /** The sites by construction (lines in the head), and the compilers' errors where they ran. */
   expectedSites: { path: string; line: number; by: string }[];
-  /** The compilers' errors (javac's and kotlinc's, the name kept for the table that prints it) and whether they agree with the construction. */
-  javac?: { errors: CompileError[]; agrees: boolean; note?: string };
+  /** The compilers' errors (javac's and kotlinc's) and whether they agree with the construction. */
+  compilers?: { errors: CompileError[]; agrees: boolean; note?: string };
   covered: number;
   brokenSites: ImpactSite[];
   extra: ImpactSite[];
@@ -154,7 +154,7 @@ export interface JvmResult {
 
 export interface JvmBenchResult {
   /** The compilers that judged the mutations (`javac 17.0.15 and kotlinc 2.4.20 …`), undefined when none did. */
-  javac: string | undefined;
+  judges: string | undefined;
   results: JvmResult[];
 }
 
@@ -212,7 +212,7 @@ export async function benchJvm(work: string, tools: { diff: ToolDefinition; impa
       const at = (a: { path: string; line: number }, b: { path: string; line: number }) => a.path === b.path && a.line === b.line;
       const judgedSites = expectedSites.filter((s) => checked.has(s.path));
       const agrees = errors.every((e) => judgedSites.some((s) => at(s, e))) && judgedSites.every((s) => errors.some((e) => at(e, s)));
-      result.javac = { errors, agrees, ...(note ? { note } : {}) };
+      result.compilers = { errors, agrees, ...(note ? { note } : {}) };
       for (const e of errors) if (!expectedSites.some((s) => at(s, e))) expectedSites.push({ path: e.path, line: e.line, by: e.compiler });
     }
     if (tools) {
@@ -237,20 +237,20 @@ export async function benchJvm(work: string, tools: { diff: ToolDefinition; impa
         result.error = String((error as Error).stack ?? error).slice(0, 2000);
       }
     }
-    const count = (compiler: CompileError['compiler']) => result.javac?.errors.filter((e) => e.compiler === compiler).length ?? 0;
-    log(`jvm-shop ${mutation.id}: ${expectedSites.length} sites expected${result.javac ? ` (javac ${count('javac')} errors, kotlinc ${count('kotlinc')}: ${result.javac.agrees ? 'agree' : 'DISAGREE'} with the construction${result.javac.note ? `; ${result.javac.note}` : ''})` : ''}`
+    const count = (compiler: CompileError['compiler']) => result.compilers?.errors.filter((e) => e.compiler === compiler).length ?? 0;
+    log(`jvm-shop ${mutation.id}: ${expectedSites.length} sites expected${result.compilers ? ` (javac ${count('javac')} errors, kotlinc ${count('kotlinc')}: ${result.compilers.agrees ? 'agree' : 'DISAGREE'} with the construction${result.compilers.note ? `; ${result.compilers.note}` : ''})` : ''}`
       + `${tools && !result.error ? `, ${result.covered} covered, ${result.brokenSites.length} broken (${result.brokenSites.length - result.extra.length} right), diff ${result.diff?.ok ? 'ok' : `WRONG: ${result.diff?.got}`}` : ''}${result.error ? `, ERROR ${result.error.split('\n')[0]}` : ''}`);
     results.push(result);
   }
   log(renderCompilers(results, judges));
-  return { javac: judged ? `${judges}${compilers.kotlinc ? ', Kotlin sites too' : ''}` : undefined, results };
+  return { judges: judged ? `${judges}${compilers.kotlinc ? ', Kotlin sites too' : ''}` : undefined, results };
 }
 
 /** Per mutation, what the compilers said and whether it is what the construction says. */
 function renderCompilers(results: JvmResult[], judges: string): string {
   const lines = [`jvm-shop: the compilers' verdict (${judges || 'none ran'})`, '', '| mutation | by construction | javac errors | kotlinc errors | compilers agree |', '| --- | --- | --- | --- | --- |'];
   for (const r of results) {
-    const c = r.javac;
+    const c = r.compilers;
     const count = (compiler: CompileError['compiler']) => (c ? String(c.errors.filter((e) => e.compiler === compiler).length) : '-');
     const construction = r.expectedSites.filter((s) => s.by === 'construction').length;
     lines.push(`| ${r.mutation.id} | ${construction} | ${count('javac')} | ${count('kotlinc')} | ${c ? (c.agrees ? 'yes' : `NO: ${c.errors.map((e) => `${e.path}:${e.line} ${e.message}`).join('; ')}`) : '-'}${c?.note ? ` (${c.note})` : ''} |`);

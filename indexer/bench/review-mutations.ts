@@ -351,14 +351,14 @@ function render(results: CorpusResult[], misses: number): string {
   return lines.join('\n');
 }
 
-function renderJvm({ javac, results }: JvmBenchResult, oracleOnly: boolean): string {
+function renderJvm({ judges, results }: JvmBenchResult, oracleOnly: boolean): string {
   const lines = [
-    `### jvm-shop: mutations with their broken sites known by construction${javac ? ` (Java sites also checked with ${javac})` : ' (no javac installed)'}`, '',
-    '| mutation | expected sites | covered | broken sites | right | diff_symbols | javac agrees |', '| --- | --- | --- | --- | --- | --- | --- |',
+    `### jvm-shop: mutations with their broken sites known by construction${judges ? ` (checked with ${judges})` : ' (no compiler installed to check them)'}`, '',
+    '| mutation | expected sites | covered | broken sites | right | diff_symbols | compilers agree |', '| --- | --- | --- | --- | --- | --- | --- |',
   ];
   for (const r of results) {
     const asked = !oracleOnly && !r.error;
-    lines.push(`| ${r.mutation.id} | ${r.expectedSites.length} | ${r.error ? 'error' : asked ? r.covered : '-'} | ${asked ? r.brokenSites.length : '-'} | ${asked ? r.brokenSites.length - r.extra.length : '-'} | ${r.diff ? (r.diff.ok ? 'ok' : `expected ${r.mutation.expected.change}, got ${r.diff.got}`) : '-'} | ${r.javac ? (r.javac.agrees ? 'yes' : `NO: ${r.javac.errors.map((e) => `${e.path}:${e.line} ${e.message}`).join('; ')}`) : '-'} |`);
+    lines.push(`| ${r.mutation.id} | ${r.expectedSites.length} | ${r.error ? 'error' : asked ? r.covered : '-'} | ${asked ? r.brokenSites.length : '-'} | ${asked ? r.brokenSites.length - r.extra.length : '-'} | ${r.diff ? (r.diff.ok ? 'ok' : `expected ${r.mutation.expected.change}, got ${r.diff.got}`) : '-'} | ${r.compilers ? (r.compilers.agrees ? 'yes' : `NO: ${r.compilers.errors.map((e) => `${e.path}:${e.line} ${e.message}`).join('; ')}`) : '-'} |`);
   }
   const covered = results.reduce((n, r) => n + r.covered, 0);
   const expected = results.reduce((n, r) => n + r.expectedSites.length, 0);
