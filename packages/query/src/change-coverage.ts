@@ -4,7 +4,7 @@
 // answer read; for Java and Kotlin, named like a changed symbol anywhere at base or head). With
 // none, "no broken sites" is exhaustive; with some, the answer says where not.
 import { MODIFIERS, splitLines, unresolvedCount, unresolvedOf, type ChangeRecord, type ReferenceKind } from '@sextant/format';
-import type { ChangeSet, DeclSide, SymbolChange } from './change-set.ts';
+import { headLineOf, headPathOf, type ChangeSet, type DeclSide, type SymbolChange } from './change-set.ts';
 import { UNRESOLVED_EXAMPLES, unresolvedUsesOf, type UnresolvedIdentifier, type UnresolvedReport } from './unresolved.ts';
 
 export interface Coverage {
@@ -91,7 +91,7 @@ export async function coverageOf(set: ChangeSet, changes: readonly SymbolChange[
  */
 async function undecidedJvmUses(set: ChangeSet, changes: readonly SymbolChange[]): Promise<UnresolvedIdentifier[]> {
   const out: UnresolvedIdentifier[] = [];
-  const placers = { head: (path: string, line: number) => ({ path, line }), base: basePlacer(set) };
+  const placers = { head: (path: string, line: number) => ({ path, line }), base: (path: string, line: number) => headPlaceOf(set, path, line) };
   for (const change of changes) {
     // Each side's symbol names the identifiers of both commits (a removed symbol's old uses are undecided at head too).
     for (const decl of [change.head, change.base]) {
@@ -150,17 +150,9 @@ function decapitalized(rest: string): string {
   return rest.slice(0, keep).toLowerCase() + rest.slice(keep);
 }
 
-/** Where a base line of a base path is at head: the same in an unchanged file, mapped through a changed one's line diff; undefined when removed or edited. */
-function basePlacer(set: ChangeSet): (path: string, line: number) => { path: string; line: number } | undefined {
-  const byBasePath = new Map<string, string>();
-  for (const [headPath, delta] of set.byPath) if (delta.change.base) byBasePath.set(delta.change.base.path, headPath);
-  return (path, line) => {
-    const headPath = byBasePath.get(path);
-    if (headPath === undefined) return { path, line };
-    const delta = set.byPath.get(headPath)!;
-    if (delta.change.change === 'removed') return undefined;
-    if (!delta.lines) return delta.change.change === 'renamed' ? { path: headPath, line } : undefined;
-    const mapped = delta.lines.headLine(line);
-    return mapped === undefined ? undefined : { path: headPath, line: mapped };
-  };
+/** Where a base line of a base path is at head: through a renamed file's path and a changed one's line diff; undefined when removed or edited. */
+function headPlaceOf(set: ChangeSet, basePath: string, line: number): { path: string; line: number } | undefined {
+  const path = headPathOf(set, basePath);
+  const headLine = path === undefined ? undefined : headLineOf(set, path, line);
+  return headLine === undefined ? undefined : { path: path!, line: headLine };
 }

@@ -19,7 +19,7 @@ import {
   type ChangeRecord, type Confidence, type FileRecord, type ProblemRecord, type ReferenceKind,
 } from '@sextant/format';
 import { callGraph } from './call-hierarchy.ts';
-import { computeChangeSet, sideSummary, type ChangeAspect, type ChangeKind, type ChangeSet, type DeclSide, type SymbolChange } from './change-set.ts';
+import { computeChangeSet, headLineOf, headPathOf, sideSummary, type ChangeAspect, type ChangeKind, type ChangeSet, type DeclSide, type SymbolChange } from './change-set.ts';
 import { coverageOf, type Coverage } from './change-coverage.ts';
 import { changeAnswer, DIFF_PAGE, selectChanges, skippedChanges, type ChangeAnswer, type ChangeFilter, type ChangeSide } from './diff-symbols.ts';
 import { symbolEdges } from './edges.ts';
@@ -308,8 +308,7 @@ class FileCache {
 
   /** The head line of a base line of a file, by its head path: the same line when the file is unchanged; undefined where the change edited it. */
   headLine(headPath: string, line: number): number | undefined {
-    const delta = this.set.byPath.get(headPath);
-    return delta ? delta.lines?.headLine(line) : line;
+    return headLineOf(this.set, headPath, line);
   }
 
   /** The line diff of a file by its head path (identity when unchanged; undefined for an added one), for comparing whole files. */
@@ -368,15 +367,6 @@ class FileCache {
     }
     return list;
   }
-}
-
-/** Where the head path of a base path is: itself, a renamed file's new path, or undefined when the file is gone. */
-function headPathOf(set: ChangeSet, basePath: string): string | undefined {
-  for (const [path, delta] of set.byPath) {
-    if (delta.change.base?.path !== basePath) continue;
-    return delta.change.change === 'removed' ? undefined : path;
-  }
-  return basePath;
 }
 
 async function sitesOf(set: ChangeSet, files: FileCache, change: SymbolChange): Promise<ImpactSite[]> {

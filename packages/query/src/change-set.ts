@@ -341,6 +341,28 @@ function aspectsOf(b: DeclSide, h: DeclSide): ChangeAspect[] {
 }
 
 /** The summary of one side of a change, as every other tool gives symbols (plus its signature). */
+const headPaths = new WeakMap<ChangeSet, Map<string, string | undefined>>();
+
+/** Where a base path is at head: itself, a renamed file's new path, or undefined when the file is gone (one map per set). */
+export function headPathOf(set: ChangeSet, basePath: string): string | undefined {
+  let paths = headPaths.get(set);
+  if (!paths) {
+    paths = new Map();
+    for (const [path, delta] of set.byPath) {
+      const from = delta.change.base?.path;
+      if (from !== undefined && !paths.has(from)) paths.set(from, delta.change.change === 'removed' ? undefined : path);
+    }
+    headPaths.set(set, paths);
+  }
+  return paths.has(basePath) ? paths.get(basePath) : basePath;
+}
+
+/** The head line of a base line of a file, by its head path: the same line when the file is unchanged; undefined where the change edited it. */
+export function headLineOf(set: ChangeSet, headPath: string, line: number): number | undefined {
+  const delta = set.byPath.get(headPath);
+  return delta ? delta.lines?.headLine(line) : line;
+}
+
 export function sideSummary(reader: IndexReader, side: DeclSide): SymbolSummary & { signature?: string } {
   const [line, column, endLine, endColumn] = side.decl.at;
   return {
