@@ -292,4 +292,50 @@ describe('indexer review: honest totals', { timeout: 120_000 }, () => {
     expect(impact.unattributed).toEqual([]);
     expect(impact.totalIsExact).toBe(true);
   });
+
+  it('attributes what a lost export * leaves behind: a namespace it re-exported, callbacks left untyped, a @ts-expect-error left unused', async () => {
+    const impact = await impactOf('cascade', {
+      'src/schemas.ts': 'export function list() {\n  return { map(f: (n: number) => number): number { return f(1); } };\n}\n',
+      'src/iso.ts': 'export const day = 1;\n',
+      'src/external.ts': "export * from './schemas';\nexport * as iso from './iso';\n",
+      'src/index.ts': "export * from './external';\nexport const version = 1;\n",
+      'src/app.ts': [
+        "import * as z from './index';",
+        'export const doubled = z.list().map((n) => n * 2);',
+        'export const mapped = z.list().map(',
+        '  (n) => n + 1,',
+        ');',
+        'export const codec = { decode: (s) => s };',
+        'export const first = z.iso.day;',
+        'export function check(): void {',
+        '  const numbers = z.list();',
+        '  // @ts-expect-error: map takes a function',
+        "  numbers.map('x');",
+        '}',
+        '',
+      ].join('\n'),
+      'tsconfig.json': TSCONFIG,
+    }, { 'src/index.ts': 'export const version = 1;\n' });
+    const at = (p: { path: string; line: number; code?: number; cause: string }) => `${p.path}:${p.line} TS${p.code} ${p.cause}`;
+    // Line 6's untyped parameter was there at base: not new, so not the change's.
+    expect(impact.introducedProblems.map(at)).toEqual([
+      'src/app.ts:2 TS2339 reference', 'src/app.ts:2 TS7006 flow', 'src/app.ts:3 TS2339 reference', 'src/app.ts:4 TS7006 flow',
+      'src/app.ts:7 TS2339 reference', 'src/app.ts:9 TS2339 reference', 'src/app.ts:10 TS2578 flow',
+    ]);
+    const names = impact.impacts.map((i: any) => `${i.change} [${i.aspects}] ${i.symbol.name}`);
+    expect(names).toEqual(['modified [exports] iso', 'modified [exports] list']);
+    expect(impact.unattributed).toEqual([]);
+  });
+
+  it('attributes an override that no longer fits the member it overrides, at the override\'s name, to that member', async () => {
+    const impact = await impactOf('override', {
+      'src/shape.ts': 'export abstract class Shape {\n  area(): number {\n    return 0;\n  }\n}\nexport interface Named {\n  label(): string;\n}\n',
+      'src/square.ts': "import { Named, Shape } from './shape';\nexport class Square extends Shape implements Named {\n  area(): number {\n    return 4;\n  }\n  label(): string {\n    return 'square';\n  }\n}\n",
+      'tsconfig.json': TSCONFIG,
+    }, { 'src/shape.ts': "export abstract class Shape {\n  area(): string {\n    return '0';\n  }\n}\nexport interface Named {\n  label(): number;\n}\n" });
+    const at = (p: { path: string; line: number; code?: number; cause: string; symbolId?: string }) => `${p.path}:${p.line} TS${p.code} ${p.cause}`;
+    expect(impact.introducedProblems.map(at)).toEqual(['src/square.ts:3 TS2416 flow', 'src/square.ts:6 TS2416 flow']);
+    const sites = impact.impacts.map((i: any) => `${i.symbol.name}: ${i.sites.map((s: any) => `${s.status} ${s.cause} ${s.path}:${s.line}`).join(', ')}`);
+    expect(sites).toEqual(['area: broken flow src/square.ts:3', 'label: broken flow src/square.ts:6']);
+  });
 });

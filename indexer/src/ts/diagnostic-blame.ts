@@ -5,24 +5,38 @@
 // reported under the change that caused it.
 //
 // The blame of an error is the symbols named in the smallest statement-like code around its span
-// (the expression statement, the declaration's header for an error at a declaration's name), the
-// symbols the locals named there were initialised from (transitively, bounded), the declared types
-// of the erroring expression and of what it is assigned to, and the declarations the compiler's
-// related information points at. It over-approximates on purpose: the query intersects it with
-// what changed, and a change that flows into the erroring statement is what a reviewer would blame.
+// (the expression statement, the declaration's header for an error at a declaration's name; for an
+// error on a comment, the code the comment precedes), the symbols the locals named there were
+// initialised from (transitively, bounded), the callees an erroring callback is passed to with the
+// code they are called on, the declared types of the erroring expression and of what it is
+// assigned to, and the declarations the compiler's related information points at. Names in that
+// code the checker cannot resolve are kept by name: at head, a use of what the change removed or
+// stopped exporting resolves to nothing (`z.string()` after a barrel lost `export *`), and the
+// errors it leaves behind (a callback's parameter implicitly `any`) stem from that name. It
+// over-approximates on purpose: the query intersects it with what changed, and a change that flows
+// into the erroring statement is what a reviewer would blame.
 import { ts } from 'ts-morph';
 import { resolveAlias } from './contextual-symbols.ts';
 
-/** Bounds per error: keys kept, and locals followed through their initializers. */
+/** Bounds per error: keys kept, unresolved names kept, and locals followed through their initializers. */
 const MAX_BLAME = 48;
+const MAX_NAMES = 16;
 const MAX_LOCALS = 24;
+
+export interface Blame {
+  /** Keys of the symbols the error stems from (ProblemRecord.blame). */
+  keys: string[];
+  /** Names in the blamed code that resolve to nothing (ProblemRecord.blameNames). */
+  names: string[];
+}
 
 export function diagnosticBlame(
   checker: ts.TypeChecker, sourceFile: ts.SourceFile, diagnostic: ts.Diagnostic, keyOf: (symbol: ts.Symbol) => string | undefined,
-): string[] {
+): Blame {
   const start = diagnostic.start ?? 0;
   const node = nodeCovering(sourceFile, start, start + (diagnostic.length ?? 0));
   const keys = new Set<string>();
+  const names = new Set<string>();
   const add = (symbol: ts.Symbol | undefined) => {
     if (!symbol || keys.size >= MAX_BLAME) return;
     for (const root of checker.getRootSymbols(resolveAlias(checker, symbol))) {
@@ -44,6 +58,7 @@ export function diagnosticBlame(
       if (keys.size >= MAX_BLAME) return;
       if (ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) {
         const symbol = checker.getSymbolAtLocation(n);
+        if (!symbol && n.text && names.size < MAX_NAMES && isUse(n)) names.add(n.text);
         add(symbol);
         // A local's value comes from its initializer: `const fn = opts.hashFn || hashKey; fn(key)`.
         const initializer = symbol && localInitializer(symbol, sourceFile);
@@ -57,9 +72,21 @@ export function diagnosticBlame(
     visit(scope);
   };
   for (const scope of scopesOf(node)) namesIn(scope);
+  // At a class member's name, the class and its bases: the member must still fit the one it
+  // overrides or implements (`Property 'x' in type 'A' is not assignable to the same property in base type 'B'`).
+  const member = node.parent && ts.getNameOfDeclaration(node.parent as ts.Declaration) === node ? node.parent : undefined;
+  if (member && ts.isClassLike(member.parent)) {
+    if (member.parent.name) addType(checker.getTypeAtLocation(member.parent.name));
+    for (const clause of member.parent.heritageClauses ?? []) for (const t of clause.types) add(checker.getSymbolAtLocation(t.expression));
+  }
   // Inside a callback, the functions it is passed to: their signatures type its parameters
   // (`operate((source, subscriber) => …)` gives `subscriber` the type operate's parameter names).
-  for (const callee of calleesOfEnclosingCallbacks(node)) add(checker.getSymbolAtLocation(callee));
+  // The code it is called on too: a receiver that no longer resolves leaves the callee, and so the
+  // callback's parameters, untyped (`z.object({…}).apply((s) => …)` once `object` is gone).
+  for (const callee of calleesOfEnclosingCallbacks(node)) {
+    add(checker.getSymbolAtLocation(callee));
+    if (ts.isPropertyAccessExpression(callee.parent) && callee.parent.name === callee) namesIn(callee.parent.expression);
+  }
   // The types the error is about: the erroring expression's, and the one it must fit.
   for (let n: ts.Node | undefined = node; n && !ts.isStatement(n) && !ts.isSourceFile(n); n = n.parent) {
     if (ts.isExpression(n)) {
@@ -74,7 +101,17 @@ export function diagnosticBlame(
     const declaration = declarationAt(at);
     add(declaration ? symbolOfName(checker, declaration) : checker.getSymbolAtLocation(at));
   }
-  return [...keys].sort();
+  return { keys: [...keys].sort(), names: [...names].sort() };
+}
+
+/** An identifier that names something used (not a declaration's own name nor an object literal's key), which should resolve. */
+function isUse(id: ts.Identifier | ts.PrivateIdentifier): boolean {
+  const parent = id.parent;
+  if (!parent) return false;
+  // A property access is a declaration's name only in JavaScript's expando assignments: a use here.
+  if (!ts.isPropertyAccessExpression(parent) && ts.getNameOfDeclaration(parent as ts.Declaration) === id) return false;
+  return !(ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent) || ts.isLabeledStatement(parent)
+    || ts.isBreakOrContinueStatement(parent) || ts.isJsxAttribute(parent));
 }
 
 /** Callbacks nested at most this deep are followed to the calls they are passed to. */
@@ -89,10 +126,14 @@ function calleesOfEnclosingCallbacks(node: ts.Node): ts.Node[] {
   for (let n: ts.Node | undefined = node; n && callees.length < MAX_CALLBACKS; n = n.parent) {
     if (!ts.isFunctionLike(n) && !ts.isClassLike(n)) continue;
     if (!ts.isArrowFunction(n) && !ts.isFunctionExpression(n)) break;
-    // The argument may hold the callback in a choice: `reduce(f ? (x, y) => … : (x, y) => …)`.
+    // The argument may hold the callback in a choice (`reduce(f ? (x, y) => … : (x, y) => …)`), or
+    // in an object or array literal (`z.codec(a, b, { decode: (s) => … })`).
     let argument: ts.Node = n;
     while (argument.parent && (ts.isParenthesizedExpression(argument.parent) || ts.isConditionalExpression(argument.parent)
-      || (ts.isBinaryExpression(argument.parent) && CHOICES.has(argument.parent.operatorToken.kind)))) argument = argument.parent;
+      || (ts.isBinaryExpression(argument.parent) && CHOICES.has(argument.parent.operatorToken.kind))
+      || ts.isPropertyAssignment(argument.parent) || ts.isObjectLiteralExpression(argument.parent) || ts.isArrayLiteralExpression(argument.parent))) {
+      argument = argument.parent;
+    }
     const call = argument.parent;
     if (!call || !(ts.isCallExpression(call) || ts.isNewExpression(call)) || !call.arguments?.includes(argument as ts.Expression)) break;
     const callee = call.expression;
@@ -121,11 +162,15 @@ function baseTypes(checker: ts.TypeChecker, type: ts.Type): ts.Type[] {
   return out;
 }
 
-/** The deepest node whose extent holds [start, end). */
+/**
+ * The deepest node whose extent holds [start, end); for a span in the comments before a node (an
+ * unused `@ts-expect-error`), that node: a comment is about the code it precedes.
+ */
 function nodeCovering(sourceFile: ts.SourceFile, start: number, end: number): ts.Node {
   let node: ts.Node = sourceFile;
   for (;;) {
-    const child = ts.forEachChild(node, (c) => (c.getStart(sourceFile) <= start && end <= Math.max(c.getEnd(), c.getStart(sourceFile) + 1) ? c : undefined));
+    const child = ts.forEachChild(node, (c) => (c.getStart(sourceFile) <= start && end <= Math.max(c.getEnd(), c.getStart(sourceFile) + 1) ? c : undefined))
+      ?? ts.forEachChild(node, (c) => (c.pos <= start && end <= c.getStart(sourceFile) ? c : undefined));
     if (!child) return node;
     node = child;
   }

@@ -4,6 +4,7 @@
 // a barrel that lost or gained a name (change-set.ts), which none of its own declarations shows.
 import { ts } from 'ts-morph';
 import type { ReexportRecord } from '@sextant/format';
+import { resolveAlias } from './contextual-symbols.ts';
 import type { Declaration } from './declaration-table.ts';
 
 export function moduleReexports(
@@ -25,10 +26,11 @@ export function moduleReexports(
   });
   const list: ReexportRecord[] = [];
   for (const exported of checker.getExportsOfModule(moduleSymbol)) {
-    const target = exported.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(exported) : exported;
+    // What uses of the name refer to: the declaration, or for a namespace (`export * as ns`, which
+    // ends at a module) the last alias before the module (contextual-symbols.ts resolveAlias).
+    const target = resolveAlias(checker, exported);
+    // Declared here (`export * as ns from` in this file too): a declaration of the file, compared as one.
     if (!target.declarations?.length || target.declarations.some((d) => d.getSourceFile() === sourceFile)) continue;
-    // `export * as ns from` declares `ns` here: a declaration of the file, compared as one.
-    if (exported !== target && repoDeclarationOf(exported)) continue;
     const declaration = repoDeclarationOf(target);
     if (!declaration) continue; // an external package's: never a change of this repository
     const name = exported.getName();

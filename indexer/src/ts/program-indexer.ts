@@ -336,14 +336,15 @@ export class ProgramIndexer {
       const start = sourceFile.getLineAndCharacterOfPosition(d.start ?? 0);
       const end = sourceFile.getLineAndCharacterOfPosition((d.start ?? 0) + (d.length ?? 0));
       const error = d.category === ts.DiagnosticCategory.Error;
-      const blame = error ? diagnosticBlame(this.checker, sourceFile, d, (symbol) => this.repoKeyOf(symbol)) : [];
+      const blame = error ? diagnosticBlame(this.checker, sourceFile, d, (symbol) => this.repoKeyOf(symbol)) : { keys: [], names: [] };
       return {
         source: 'compiler',
         severity: error ? 'error' : 'warning',
         code: d.code,
         message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
         line: start.line + 1, column: start.character + 1, endLine: end.line + 1, endColumn: end.character + 1,
-        ...(blame.length > 0 ? { blame } : {}),
+        ...(blame.keys.length > 0 ? { blame: blame.keys } : {}),
+        ...(blame.names.length > 0 ? { blameNames: blame.names } : {}),
       };
     });
     return { problems, problemsOmitted: all.length - problems.length };

@@ -87,6 +87,7 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
       out.push(`  problem ${p.source} ${p.severity} ${p.line}:${p.column}-${p.endLine}:${p.endColumn} ${p.code ?? ''} ${p.message.split('\n')[0]}`);
       // What the compiler blamed, by label (keys are hashes), sorted so a key change alone reorders nothing.
       if (p.blame) out.push(`    blame ${p.blame.map(label).sort(compareText).join('; ')}`);
+      if (p.blameNames) out.push(`    blame names ${p.blameNames.join(', ')}`);
     }
     if (file.problemsOmitted) out.push(`  problems omitted ${file.problemsOmitted}`);
   }

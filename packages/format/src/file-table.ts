@@ -35,11 +35,11 @@ const PROBLEMS_DIGEST_LENGTH = 8;
 
 /**
  * A digest of a file's problem list (syntax errors and compiler diagnostics, in stored order); ''
- * for none. Of what a reader sees, not of their blame: the same errors blamed on other keys (a
+ * for none. Of what a reader sees, not of their blame (keys or names): the same errors blamed on other keys (a
  * renamed file's) are the same problems.
  */
 export function problemsDigest(problems: readonly ProblemRecord[]): string {
-  return problems.length === 0 ? '' : base32(sha256Bytes(canonicalJson(problems.map(({ blame: _blame, ...seen }) => seen))), PROBLEMS_DIGEST_LENGTH);
+  return problems.length === 0 ? '' : base32(sha256Bytes(canonicalJson(problems.map(({ blame: _blame, blameNames: _names, ...seen }) => seen))), PROBLEMS_DIGEST_LENGTH);
 }
 
 /** Blob ids are stored back to back, BLOB_LENGTH characters each. */

@@ -18,8 +18,10 @@ import type { Language } from './records.ts';
  * 10: the file table (version 2) carries a digest of each indexed file's problems.
  * 11: compiler errors carry their blame (the symbols they stem from), file records the count of
  *     problems left out, change records the re-exports of a module.
+ * 12: compiler errors carry the names in their blamed code that resolve to nothing (blameNames),
+ *     and a module re-exports the namespaces (`export * as ns`) of the modules it star-exports.
  */
-export const FORMAT_VERSION = 11;
+export const FORMAT_VERSION = 12;
 export const MANIFEST_FILE = 'manifest.json';
 /**
  * Next to manifest.json in an index directory: its sha256, as `sha256sum` prints it, so that the

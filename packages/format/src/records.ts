@@ -145,6 +145,12 @@ export interface ProblemRecord {
    * symbols among them. Absent for syntax errors, warnings and languages without a compiler.
    */
   blame?: string[];
+  /**
+   * Names in the code the error is blamed on that the checker could not resolve (a use of what
+   * is no longer declared or exported): change_impact attributes the error to a change that took
+   * a symbol of that name away. Absent where `blame` is, and when every name resolved.
+   */
+  blameNames?: string[];
 }
 
 /**

@@ -50,8 +50,8 @@ interface ImpactParams extends ChangeFilter, PageRequest {
  * on it or on the call it makes), or a new compiler error elsewhere that the compiler's blame
  * (indexer/src/ts/diagnostic-blame.ts) ties to the changed symbol (`flow`: an alias called, a
  * result used later, a type that no longer fits, a changed member the message names, a declaration
- * using the symbol that the error's callback is passed to or that holds the error), or one inside
- * the changed declaration itself.
+ * using the symbol that the error's callback is passed to or that holds the error, a use of a name
+ * the change took away that no longer resolves), or one inside the changed declaration itself.
  */
 export const SITE_CAUSES = ['reference', 'flow', 'declaration'] as const;
 type SiteCause = (typeof SITE_CAUSES)[number];
@@ -785,7 +785,9 @@ interface IntroducedProblem {
  * file whose problem list changed though its text did not (the file tables' digests name them,
  * unread), every file a site is in. Each new error is attributed, in this order: to the changes
  * with a reference site on it (`reference`), to the changed symbols the compiler blamed for it
- * (`flow`), to the innermost changed declaration holding it (`declaration`); else to none.
+ * (`flow`), to the innermost changed declaration holding it (`declaration`), to the changes that
+ * took away a name its blamed code no longer resolves (`flow`), to the changes a declaration it is
+ * passed to or held by uses (`flow`); else to none.
  */
 async function problemChanges(
   set: ChangeSet, files: FileCache, sites: ReadonlyMap<SymbolChange, ImpactSite[]>,
@@ -804,6 +806,9 @@ async function problemChanges(
     return best ? [best] : [];
   };
   const byKey = new Map<string, SymbolChange[]>();
+  // What a change took away, by the name a use at head no longer resolves (a removed or renamed
+  // symbol, a name a barrel stopped exporting).
+  const byLostName = new Map<string, SymbolChange[]>();
   const push = (map: Map<string, SymbolChange[]>, key: string, c: SymbolChange) => {
     const list = map.get(key);
     if (!list) map.set(key, [c]);
@@ -811,6 +816,7 @@ async function problemChanges(
   };
   for (const c of set.changes) {
     for (const key of new Set([c.head?.key, c.base?.key])) if (key !== undefined) push(byKey, key, c);
+    if (c.base && (c.change === 'removed' || c.change === 'renamed' || (!c.head && c.aspects.includes('exports')))) push(byLostName, c.base.decl.name, c);
   }
   // A changed member by the key of the type holding it: an error about the type that names the
   // member (`Property 'next' is private in type 'Subscriber<any>'`) stems from the member's change.
@@ -849,7 +855,7 @@ async function problemChanges(
     const matched = matchProblems(b?.problems ?? [], h?.problems ?? [], files.lineDiff(path, b?.lineLengths.length ?? 0));
     for (const p of matched.introduced) {
       const enclosing = async () => (h ? enclosingKeys(h, p.line) : []);
-      const attributed = p.severity === 'error' ? await attribute(p, files.claimedBy(p), { byKey, byContainer, users, enclosing }, () => owners('head', path, p.line)) : { changes: owners('head', path, p.line), cause: 'declaration' as const };
+      const attributed = p.severity === 'error' ? await attribute(p, files.claimedBy(p), { byKey, byContainer, byLostName, users, enclosing }, () => owners('head', path, p.line)) : { changes: owners('head', path, p.line), cause: 'declaration' as const };
       const side = attributed.changes[0]?.head ?? attributed.changes[0]?.base;
       introduced.push({
         problem: { ...problemOf(p, path), ...(side ? { symbolId: formatSymbolId(side.key, side === attributed.changes[0]!.head ? set.head.commit : set.base.commit) } : {}), ...(p.severity === 'error' ? { cause: attributed.cause } : {}) },
@@ -869,7 +875,7 @@ async function problemChanges(
 async function attribute(
   p: ProblemRecord, claimed: SymbolChange[],
   rules: {
-    byKey: ReadonlyMap<string, SymbolChange[]>; byContainer: ReadonlyMap<string, SymbolChange[]>;
+    byKey: ReadonlyMap<string, SymbolChange[]>; byContainer: ReadonlyMap<string, SymbolChange[]>; byLostName: ReadonlyMap<string, SymbolChange[]>;
     users: () => Promise<ReadonlyMap<string, SymbolChange[]>>; enclosing: () => Promise<string[]>;
   },
   owners: () => SymbolChange[],
@@ -884,6 +890,9 @@ async function attribute(
   if (member.length > 0) return { changes: member, cause: 'flow' };
   const held = owners();
   if (held.length > 0) return { changes: held, cause: 'declaration' };
+  // A name in the blamed code that resolves to nothing at head, which a change took away.
+  const lost = [...new Set((p.blameNames ?? []).flatMap((name) => rules.byLostName.get(name) ?? []))];
+  if (lost.length > 0) return { changes: lost, cause: 'flow' };
   // Last, through a declaration that uses a changed symbol: one the blame names (a function the
   // erroring callback is passed to), or one holding the error (a function whose signature names a
   // type the change broke, erring in its body).

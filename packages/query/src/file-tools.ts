@@ -295,7 +295,7 @@ export async function fileProblems(reader: IndexReader, params: ProblemParams): 
   }
   const problems: ProblemHit[] = [];
   for (const file of files) {
-    for (const { blame: _blame, ...p } of file.problems) {
+    for (const { blame: _blame, blameNames: _names, ...p } of file.problems) {
       if (params.severity && p.severity !== params.severity) continue;
       if (params.source && p.source !== params.source) continue;
       problems.push({ path: file.path, ...p });
