@@ -338,4 +338,19 @@ describe('indexer review: honest totals', { timeout: 120_000 }, () => {
     const sites = impact.impacts.map((i: any) => `${i.symbol.name}: ${i.sites.map((s: any) => `${s.status} ${s.cause} ${s.path}:${s.line}`).join(', ')}`);
     expect(sites).toEqual(['area: broken flow src/square.ts:3', 'label: broken flow src/square.ts:6']);
   });
+
+  it('lists every site of a symbol with over 1000, in entries of 1000 in a row, and stays exact', async () => {
+    const calls = Array.from({ length: 1203 }, (_, i) => `  scale(${i});`).join('\n');
+    const impact = await impactOf('many-sites', {
+      'src/scale.ts': 'export function scale(by: number): number {\n  return by * 2;\n}\n',
+      'src/use.ts': `import { scale } from './scale';\nexport function all(): void {\n${calls}\n}\n`,
+      'tsconfig.json': TSCONFIG,
+    }, { 'src/scale.ts': 'export function scale(by: string): number {\n  return by.length;\n}\n' });
+    expect(impact.changed).toBe(1);
+    expect(impact.impacts.map((i: any) => [i.symbol.name, i.sitesFrom, i.sites.length, i.sitesTotal])).toEqual([['scale', 0, 1000, 1203], ['scale', 1000, 203, 1203]]);
+    const broken = impact.impacts.flatMap((i: any) => i.sites).filter((s: any) => s.status === 'broken');
+    expect(new Set(broken.map((s: any) => s.line)).size).toBe(1203);
+    expect(impact.introducedProblems).toHaveLength(1203);
+    expect(impact.totalIsExact).toBe(true);
+  });
 });

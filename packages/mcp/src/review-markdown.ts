@@ -78,7 +78,7 @@ export function renderImpactMarkdown(a: ImpactAnswer): string {
   const lines = [
     `### Sextant review of \`${shortCommit(a.base)}..${shortCommit(a.head)}\``,
     '',
-    `**${plural(a.total, 'symbol')} changed: ${plural(broken, 'site')} broken${a.unattributed.length ? ` (${a.unattributed.length} by no changed symbol)` : ''}, ${count('at-risk')} at risk, ${count('updated')} updated; `
+    `**${plural(a.changed, 'symbol')} changed: ${plural(broken, 'site')} broken${a.unattributed.length ? ` (${a.unattributed.length} by no changed symbol)` : ''}, ${count('at-risk')} at risk, ${count('updated')} updated; `
       + `${plural(a.affectedTests.length, 'test file')} affected; ${plural(a.introducedProblems.length, 'problem')} introduced, ${a.resolvedProblems.length} resolved.**`,
   ];
   let budget = MAX_COMMENT_SITES;
@@ -104,7 +104,7 @@ export function renderImpactMarkdown(a: ImpactAnswer): string {
     if (withStatus.length === 0 && (status !== 'broken' || a.unattributed.length === 0)) continue;
     lines.push('', `#### ${title}`);
     for (const impact of withStatus) {
-      lines.push('', heading(impact));
+      lines.push('', `${heading(impact)}${impact.sitesFrom !== undefined ? ` (sites ${impact.sitesFrom + 1} to ${impact.sitesFrom + impact.sites.length} of ${impact.sitesTotal})` : ''}`);
       siteLines(impact.sites.filter((s) => s.status === status));
     }
     if (status === 'broken' && a.unattributed.length) {
@@ -135,8 +135,9 @@ export function renderImpactMarkdown(a: ImpactAnswer): string {
     if (otherProblems.length > 50) lines.push(`- … and ${otherProblems.length - 50} more`);
   }
   lines.push('', '#### Changed symbols', '');
-  for (const impact of a.impacts) lines.push(`- ${heading(impact)}`);
-  if (a.hasMore) lines.push('', `_${a.total - a.impacts.length} more changed symbols: page with the cursor for the rest._`);
+  // A symbol whose sites fill several entries is listed once.
+  for (const impact of a.impacts) if (!impact.sitesFrom) lines.push(`- ${heading(impact)}`);
+  if (a.hasMore) lines.push('', `_${a.total - a.impacts.length} more entries (changed symbols, or more sites of one): page with the cursor for the rest._`);
   if (!a.totalIsExact && a.truncationReason) lines.push('', `_Not complete: ${escape(a.truncationReason)}._`);
   lines.push(...coverageLines(a));
   return lines.join('\n');

@@ -79,8 +79,13 @@ export interface Impact {
   change: ChangeKind;
   aspects: ChangeAspect[];
   sites: ImpactSite[];
-  /** Sites of the whole impact; `sites` holds at most MAX_SITES. */
+  /** Sites of the symbol in all. */
   sitesTotal: number;
+  /**
+   * When the symbol has more sites than one entry holds (SITES_PER_ENTRY), its sites fill several
+   * entries in a row, paged like any other: the position of this entry's first site among them.
+   */
+  sitesFrom?: number;
 }
 
 interface ImpactCaller extends PeerSummary {
@@ -112,6 +117,8 @@ interface ProblemChange extends Location {
 }
 
 export interface ImpactAnswer extends ChangeAnswer, PageInfo {
+  /** Changed symbols in all: `total` counts entries, and a symbol with many sites has several. */
+  changed: number;
   impacts: (Omit<Impact, 'sites'> & { sites: (ImpactSite & SiteLines)[] })[];
   /** New compiler errors at head attributed to no changed symbol (whatever changes the call asks for: any may be theirs). */
   unattributed: (UnattributedSite & SiteLines)[];
@@ -123,7 +130,8 @@ export interface ImpactAnswer extends ChangeAnswer, PageInfo {
 }
 
 export const IMPACT_BOUNDS = { depth: { default: 2, max: 5 } };
-const MAX_SITES = 1000;
+/** Sites an entry of `impacts` holds; a symbol with more has more entries. */
+const SITES_PER_ENTRY = 1000;
 /** Bounds of the walk to tests: steps from a changed symbol, and symbols visited. */
 const TEST_WALK = { depth: 6, maxNodes: 2000 };
 const CALLER_NODES = 200;
@@ -149,6 +157,7 @@ export async function changeImpact(base: IndexReader, head: IndexReader, params:
   // The sites' lines are of the page only, added to a copy: the whole answer stays as cached.
   return {
     ...whole.answer,
+    changed: whole.changed,
     impacts: await withSiteLinesOf(head, items, params.context),
     unattributed: await withSiteLines(head, whole.unattributed, params.context),
     callers: whole.callers,
@@ -162,7 +171,7 @@ export async function changeImpact(base: IndexReader, head: IndexReader, params:
   };
 }
 
-interface WholeImpact extends Pick<ImpactAnswer, 'callers' | 'affectedTests' | 'introducedProblems' | 'resolvedProblems' | 'coverage'> {
+interface WholeImpact extends Pick<ImpactAnswer, 'changed' | 'callers' | 'affectedTests' | 'introducedProblems' | 'resolvedProblems' | 'coverage'> {
   impacts: Impact[];
   unattributed: UnattributedSite[];
   answer: ChangeAnswer;
@@ -193,12 +202,13 @@ async function wholeImpact(base: IndexReader, head: IndexReader, params: ImpactP
       else list.push({ path, line, column, endLine, endColumn, confidence: 'resolved', status: 'broken', cause, reason });
     }
   }
-  const impacts: Impact[] = selected.map((change) => {
+  const impacts: Impact[] = selected.flatMap((change) => {
     const list = sites.get(change)!.sort(byPosition);
-    return {
-      symbol: sideSummary(change.head ? head : base, (change.head ?? change.base)!),
-      change: change.change, aspects: change.aspects, sites: list.slice(0, MAX_SITES), sitesTotal: list.length,
-    };
+    const entry = { symbol: sideSummary(change.head ? head : base, (change.head ?? change.base)!), change: change.change, aspects: change.aspects, sitesTotal: list.length };
+    if (list.length <= SITES_PER_ENTRY) return [{ ...entry, sites: list }];
+    const entries: Impact[] = [];
+    for (let from = 0; from < list.length; from += SITES_PER_ENTRY) entries.push({ ...entry, sites: list.slice(from, from + SITES_PER_ENTRY), sitesFrom: from });
+    return entries;
   });
   const callers = await callersOf(set, selected, params.depth ?? IMPACT_BOUNDS.depth.default);
   const tests = await affectedTests(set, files, selected);
@@ -209,7 +219,6 @@ async function wholeImpact(base: IndexReader, head: IndexReader, params: ImpactP
   const mine = (p: { changes: SymbolChange[] }) => p.changes.length === 0 || p.changes.some((c) => wanted.has(c));
   const unattributed = problems.introduced.filter((p) => p.cause === 'unattributed');
   const cut: string[] = [];
-  if (impacts.some((i) => i.sitesTotal > i.sites.length)) cut.push(`sites: at most ${MAX_SITES} per symbol (sitesTotal has the count)`);
   if (callers.truncated) cut.push(`callers: at most ${CALLER_NODES} per symbol`);
   if (tests.truncated) cut.push(`tests: walk bounded at ${TEST_WALK.depth} steps and ${TEST_WALK.maxNodes} symbols`);
   if (problems.unrecorded.length > 0) {
@@ -222,7 +231,7 @@ async function wholeImpact(base: IndexReader, head: IndexReader, params: ImpactP
   if (coverage.unresolved === null) cut.push('unresolved identifiers are not recorded for a language read (coverage.unresolved is null)');
   else if (coverage.unresolved.count > 0) cut.push(`${coverage.unresolved.count} identifiers could not be resolved (coverage.unresolved)`);
   return {
-    answer: changeAnswer(set), impacts, callers: callers.list, affectedTests: tests.list,
+    answer: changeAnswer(set), changed: selected.length, impacts, callers: callers.list, affectedTests: tests.list,
     unattributed: unattributed.map(({ problem }) => {
       const { path, line, column, endLine, endColumn, code } = problem;
       return { path, line, column, endLine, endColumn, status: 'broken' as const, cause: 'unattributed' as const, ...(code !== undefined ? { code } : {}), reason: problemReason(problem) };

@@ -37,6 +37,7 @@ export const changeImpactTool = defineTool({
       }),
       output: z.object({
         ...changeOutput,
+        changed: z.number().int().describe('Changed symbols in all (total counts entries of impacts).'),
         impacts: z.array(z.object({
           symbol: changeSide.describe('The changed symbol: at head, or at base when it was removed.'),
           change: changeKind,
@@ -47,7 +48,8 @@ export const changeImpactTool = defineTool({
             cause: z.enum(SITE_CAUSES).describe('reference: a use of the symbol; flow: a new compiler error the compiler ties to the symbol (an alias called, a result used, a type that no longer fits); declaration: an error inside the changed declaration.'),
             reason: z.string().describe('Why: the compiler\'s message for a broken site, what changed for an at-risk one.'),
           })),
-          sitesTotal: z.number().int().describe('Sites of this symbol in all; sites lists at most 1000.'),
+          sitesTotal: z.number().int().describe('Sites of this symbol in all.'),
+          sitesFrom: z.number().int().optional().describe('Set when the symbol has over 1000 sites: they fill several entries in a row (paged as any), and this one starts at this site.'),
         })),
         unattributed: z.array(z.object({
           ...location, ...siteLines, status: z.literal('broken'), cause: z.literal('unattributed'), code: z.number().int().optional(), reason: z.string(),
@@ -76,9 +78,9 @@ export const changeImpactTool = defineTool({
     if (args.format === 'markdown') return renderImpactMarkdown(a);
     const count = (status: string) => a.impacts.reduce((n, i) => n + i.sites.filter((s) => s.status === status).length, 0);
     return [
-      `${a.total} changed symbols, ${count('broken') + a.unattributed.length} broken sites, ${count('at-risk')} at risk, ${count('updated')} updated, ${a.affectedTests.length} test files affected, ${a.introducedProblems.length} problems introduced; ${a.repo} ${shortCommit(a.base)}..${shortCommit(a.head)}`,
+      `${a.changed} changed symbols, ${count('broken') + a.unattributed.length} broken sites, ${count('at-risk')} at risk, ${count('updated')} updated, ${a.affectedTests.length} test files affected, ${a.introducedProblems.length} problems introduced; ${a.repo} ${shortCommit(a.base)}..${shortCommit(a.head)}`,
       ...a.impacts.flatMap((i) => [
-        `  ${renderChangeLine({ change: i.change, aspects: i.aspects, head: i.symbol })}`,
+        `  ${renderChangeLine({ change: i.change, aspects: i.aspects, head: i.symbol })}${i.sitesFrom !== undefined ? ` (sites ${i.sitesFrom + 1} to ${i.sitesFrom + i.sites.length} of ${i.sitesTotal})` : ''}`,
         ...i.sites.flatMap((s) => renderSite(s, `${s.status} ${renderLocation(s)} ${s.kind ?? s.cause}${s.enclosing ? ` in ${s.enclosing.name}` : ''}: ${s.reason}`, '    ')),
       ]),
       ...(a.unattributed.length > 0 ? ['  unattributed (a new error no changed symbol explains)'] : []),
