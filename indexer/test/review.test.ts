@@ -295,7 +295,7 @@ describe('indexer review: honest totals', { timeout: 120_000 }, () => {
 
   it('attributes what a lost export * leaves behind: a namespace it re-exported, callbacks left untyped, a @ts-expect-error left unused', async () => {
     const impact = await impactOf('cascade', {
-      'src/schemas.ts': 'export function list() {\n  return { map(f: (n: number) => number): number { return f(1); } };\n}\n',
+      'src/schemas.ts': "export function list() {\n  return { map(f: (n: number) => number): number { return f(1); } };\n}\nexport class Failure extends Error {\n  reason = 'x';\n}\n",
       'src/iso.ts': 'export const day = 1;\n',
       'src/external.ts': "export * from './schemas';\nexport * as iso from './iso';\n",
       'src/index.ts': "export * from './external';\nexport const version = 1;\n",
@@ -312,6 +312,13 @@ describe('indexer review: honest totals', { timeout: 120_000 }, () => {
         '  // @ts-expect-error: map takes a function',
         "  numbers.map('x');",
         '}',
+        'try {',
+        "  JSON.parse('{');",
+        '} catch (e) {',
+        '  if (e instanceof z.Failure) {',
+        '    console.log(e.reason);',
+        '  }',
+        '}',
         '',
       ].join('\n'),
       'tsconfig.json': TSCONFIG,
@@ -321,9 +328,11 @@ describe('indexer review: honest totals', { timeout: 120_000 }, () => {
     expect(impact.introducedProblems.map(at)).toEqual([
       'src/app.ts:2 TS2339 reference', 'src/app.ts:2 TS7006 flow', 'src/app.ts:3 TS2339 reference', 'src/app.ts:4 TS7006 flow',
       'src/app.ts:7 TS2339 reference', 'src/app.ts:9 TS2339 reference', 'src/app.ts:10 TS2578 flow',
+      // `e` is no longer narrowed by a class that no longer resolves.
+      'src/app.ts:16 TS2339 reference', 'src/app.ts:17 TS18046 flow',
     ]);
     const names = impact.impacts.map((i: any) => `${i.change} [${i.aspects}] ${i.symbol.name}`);
-    expect(names).toEqual(['modified [exports] iso', 'modified [exports] list']);
+    expect(names).toEqual(['modified [exports] Failure', 'modified [exports] iso', 'modified [exports] list']);
     expect(impact.unattributed).toEqual([]);
   });
 
@@ -337,6 +346,16 @@ describe('indexer review: honest totals', { timeout: 120_000 }, () => {
     expect(impact.introducedProblems.map(at)).toEqual(['src/square.ts:3 TS2416 flow', 'src/square.ts:6 TS2416 flow']);
     const sites = impact.impacts.map((i: any) => `${i.symbol.name}: ${i.sites.map((s: any) => `${s.status} ${s.cause} ${s.path}:${s.line}`).join(', ')}`);
     expect(sites).toEqual(['area: broken flow src/square.ts:3', 'label: broken flow src/square.ts:6']);
+  });
+
+  it('pairs a recursive function renamed alone as renamed: its body still calls the old name, its lines are where they were', async () => {
+    const impact = await impactOf('recursive-rename', {
+      'src/count.ts': 'export function countDown(n: number): number {\n  if (n <= 0) return 0;\n  return countDown(n - 1);\n}\nexport function other(): number {\n  return 1;\n}\n',
+      'src/use.ts': "import { countDown } from './count';\nexport const ten = countDown(10);\n",
+      'tsconfig.json': TSCONFIG,
+    }, { 'src/count.ts': 'export function countTo(n: number): number {\n  if (n <= 0) return 0;\n  return countDown(n - 1);\n}\nexport function other(): number {\n  return 1;\n}\n' });
+    expect(impact.impacts.map((i: any) => `${i.change} [${i.aspects}] ${i.symbol.name}: ${i.sites.filter((s: any) => s.status === 'broken').map((s: any) => `${s.path}:${s.line}`).join(', ')}`))
+      .toEqual(['renamed [] countTo: src/count.ts:3, src/use.ts:1']);
   });
 
   it('lists every site of a symbol with over 1000, in entries of 1000 in a row, and stays exact', async () => {

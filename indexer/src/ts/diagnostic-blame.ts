@@ -7,8 +7,9 @@
 // The blame of an error is the symbols named in the smallest statement-like code around its span
 // (the expression statement, the declaration's header for an error at a declaration's name; for an
 // error on a comment, the code the comment precedes), the symbols the locals named there were
-// initialised from (transitively, bounded), the callees an erroring callback is passed to with the
-// code they are called on, the declared types of the erroring expression and of what it is
+// initialised from and the local type aliases stand for (transitively, bounded), the conditions
+// that narrow it, the callees an erroring callback is passed to with the code they are called on
+// (through object and array literals), the declared types of the erroring expression and of what it is
 // assigned to, and the declarations the compiler's related information points at. Names in that
 // code the checker cannot resolve are kept by name: at head, a use of what the change removed or
 // stopped exporting resolves to nothing (`z.string()` after a barrel lost `export *`), and the
@@ -61,7 +62,7 @@ export function diagnosticBlame(
         if (!symbol && n.text && names.size < MAX_NAMES && isUse(n)) names.add(n.text);
         add(symbol);
         // A local's value comes from its initializer: `const fn = opts.hashFn || hashKey; fn(key)`.
-        const initializer = symbol && localInitializer(symbol, sourceFile);
+        const initializer = symbol && localDefinition(symbol, sourceFile);
         if (initializer && !followed.has(initializer) && followed.size < MAX_LOCALS) {
           followed.add(initializer);
           visit(initializer);
@@ -84,8 +85,14 @@ export function diagnosticBlame(
   // The code it is called on too: a receiver that no longer resolves leaves the callee, and so the
   // callback's parameters, untyped (`z.object({…}).apply((s) => …)` once `object` is gone).
   for (const callee of calleesOfEnclosingCallbacks(node)) {
-    add(checker.getSymbolAtLocation(callee));
+    namesIn(callee);
     if (ts.isPropertyAccessExpression(callee.parent) && callee.parent.name === callee) namesIn(callee.parent.expression);
+  }
+  // The conditions that narrow it, up to its function: `if (e instanceof z.ZodError) { e.flatten() }`
+  // errs at `e.flatten` once the class no longer resolves.
+  for (let n = node; n.parent && !ts.isFunctionLike(n.parent) && !ts.isSourceFile(n.parent); n = n.parent) {
+    const condition = narrowingCondition(n.parent, n);
+    if (condition) namesIn(condition);
   }
   // The types the error is about: the erroring expression's, and the one it must fit.
   for (let n: ts.Node | undefined = node; n && !ts.isStatement(n) && !ts.isSourceFile(n); n = n.parent) {
@@ -209,13 +216,25 @@ const COMPOUND = new Set([
   ts.SyntaxKind.DoStatement, ts.SyntaxKind.SwitchStatement, ts.SyntaxKind.TryStatement, ts.SyntaxKind.LabeledStatement, ts.SyntaxKind.WithStatement,
 ]);
 
-/** The initializer of a variable (or of the declaration a destructured one comes from) declared in this file. */
-function localInitializer(symbol: ts.Symbol, sourceFile: ts.SourceFile): ts.Node | undefined {
-  const declaration = symbol.valueDeclaration;
+/**
+ * What a symbol declared in this file is defined by: a variable's initializer (or that of the
+ * declaration a destructured one comes from), a type alias's type (`type Age = z.infer<typeof age>`).
+ */
+function localDefinition(symbol: ts.Symbol, sourceFile: ts.SourceFile): ts.Node | undefined {
+  const declaration = symbol.valueDeclaration ?? symbol.declarations?.find(ts.isTypeAliasDeclaration);
   if (!declaration || declaration.getSourceFile() !== sourceFile) return undefined;
+  if (ts.isTypeAliasDeclaration(declaration)) return declaration.type;
   let at: ts.Node = declaration;
   while (ts.isBindingElement(at) || ts.isObjectBindingPattern(at) || ts.isArrayBindingPattern(at)) at = at.parent;
   return ts.isVariableDeclaration(at) ? at.initializer : undefined;
+}
+
+/** The condition under which `child` of `parent` runs, when `parent` branches on one. */
+function narrowingCondition(parent: ts.Node, child: ts.Node): ts.Node | undefined {
+  if (ts.isIfStatement(parent) || ts.isWhileStatement(parent)) return child !== parent.expression ? parent.expression : undefined;
+  if (ts.isConditionalExpression(parent)) return child !== parent.condition ? parent.condition : undefined;
+  if (ts.isBinaryExpression(parent) && CHOICES.has(parent.operatorToken.kind)) return child === parent.right ? parent.left : undefined;
+  return undefined;
 }
 
 /** The declaration whose name a related-information span points at. */

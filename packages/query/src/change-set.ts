@@ -15,6 +15,11 @@
 //   4. the same body fingerprint and kind, when exactly one is left on each side with it (and, for
 //      types, the same member names): `renamed` when the name differs, else `moved`. A body that
 //      is empty never matches.
+//   5. in place: the same kind in the same file, when most lines of each (more than half) are
+//      lines of the other the line diff kept, and exactly one is left on each side so: `renamed`
+//      (a recursive function renamed alone still calls itself by its old name, so its body
+//      fingerprint differs; its lines are where they were, and when only its name's line was
+//      edited its body did not change).
 // What is left is `removed` and `added`. A name a module re-exports (ReexportRecord) that it no
 // longer exports, or newly does, is a change of its own: `modified` with the aspect `exports`, on
 // the re-exported symbol, at the barrel, with only the side that exports it. Locals and parameters are never changes of their own (the
@@ -208,10 +213,10 @@ function matchDeclarations(byPath: Map<string, FileDelta>): SymbolChange[] {
   const leftBase = new Set(baseSides);
   const leftHead = new Set(headSides);
   const containers: [DeclSide, DeclSide][] = [];
-  const pair = (b: DeclSide, h: DeclSide, change: ChangeKind) => {
+  const pair = (b: DeclSide, h: DeclSide, change: ChangeKind, sameBody = false) => {
     leftBase.delete(b);
     leftHead.delete(h);
-    const aspects = aspectsOf(b, h);
+    const aspects = aspectsOf(b, h).filter((a) => !(sameBody && a === 'body'));
     if (change !== 'modified' || aspects.length > 0) changes.push({ change, aspects, base: b, head: h });
     if (CONTAINER_KINDS.has(h.decl.kind)) containers.push([b, h]);
   };
@@ -279,6 +284,39 @@ function matchDeclarations(byPath: Map<string, FileDelta>): SymbolChange[] {
     const heads = headBodies.get(key);
     if (key === '' || bases.length !== 1 || heads?.length !== 1) continue;
     pair(bases[0]!, heads[0]!, bases[0]!.decl.name !== heads[0]!.decl.name ? 'renamed' : 'moved');
+  }
+  pairMembers();
+  // 5. in place, one on each side
+  const kept = (b: DeclSide, h: DeclSide, lines: LineDiff): number => {
+    let n = 0;
+    for (let line = b.decl.range[0]; line <= b.decl.range[2]; line++) {
+      const at = lines.headLine(line);
+      if (at !== undefined && at >= h.decl.range[0] && at <= h.decl.range[2]) n++;
+    }
+    return n;
+  };
+  const span = (side: DeclSide) => side.decl.range[2] - side.decl.range[0] + 1;
+  const inPlace = new Map<DeclSide, DeclSide[]>();
+  const headsInPlace = new Map<DeclSide, DeclSide[]>();
+  const headsOf = group(leftHead, (h) => `${h.file.path}\0${h.decl.kind}`);
+  for (const b of leftBase) {
+    const path = continues.get(b.file.path) ?? b.file.path;
+    const lines = byPath.get(path)?.lines;
+    if (!lines) continue;
+    for (const h of headsOf.get(`${path}\0${b.decl.kind}`) ?? []) {
+      if (h.decl.name === b.decl.name) continue;
+      const n = kept(b, h, lines);
+      if (2 * n <= span(b) || 2 * n <= span(h)) continue;
+      inPlace.set(b, [...inPlace.get(b) ?? [], h]);
+      headsInPlace.set(h, [...headsInPlace.get(h) ?? [], b]);
+    }
+  }
+  for (const [b, heads] of inPlace) {
+    const h = heads[0]!;
+    if (heads.length !== 1 || headsInPlace.get(h)!.length !== 1) continue;
+    // Only the name's line edited: the body's text is the same, though a call of its old name in it now differs from its own.
+    const lines = byPath.get(h.file.path)!.lines!;
+    pair(b, h, 'renamed', span(b) === span(h) && kept(b, h, lines) === span(b) - 1 && lines.headLine(b.decl.at[0]) === undefined);
   }
   pairMembers();
   for (const b of leftBase) changes.push({ change: 'removed', aspects: [], base: b });
