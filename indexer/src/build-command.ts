@@ -56,21 +56,23 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   const skipped: SkippedFile[] = [...tracked.skipped];
   const ownerOf = (path: string) => LANGUAGE_INDEXERS.find((indexer) => indexer.accepts(path));
   const needed = (path: string) => ownerOf(path) || path === '.gitattributes' || LANGUAGE_INDEXERS.some((i) => i.reads(path));
-  const wanted = tracked.files.filter((f) => needed(f.path) || LANGUAGE_INDEXERS.some((i) => i.readsIfSmall?.(f.path)));
-  const readable = wanted.filter((f) => {
+  const read = (path: string) => needed(path) || LANGUAGE_INDEXERS.some((i) => i.readsIfSmall?.(path));
+  // Every tracked file is read: the indexers read theirs, and search_text every text file.
+  const readable = tracked.files.filter((f) => {
     if (f.bytes <= options.maxFileBytes) return true;
-    if (!needed(f.path)) return false;
     skipped.push({ path: f.path, reason: 'too-large', detail: `${f.bytes} bytes, over the ${options.maxFileBytes}-byte limit (raise it with --max-file-bytes)` });
     return false;
   });
   progress.start('reading files from git', readable.length);
-  const read = stages?.begin('read');
+  const reading = stages?.begin('read');
   const blobs = await readBlobs(root, readable);
-  read?.();
+  reading?.();
   stages?.mark('read');
   progress.tick(readable.length);
   skipped.push(...blobs.skipped);
-  const texts = new Map(blobs.files.map((f) => [f.path, f.text]));
+  // What the indexers see is what they read: more files (another package.json) could change how they resolve.
+  const allTexts = new Map(blobs.files.map((f) => [f.path, f.text]));
+  const texts = new Map(blobs.files.filter((f) => read(f.path)).map((f) => [f.path, f.text]));
   const byPath = new Map<string, SnapshotFile>(blobs.files.map((f) => [f.path, f]));
 
   const warnings: string[] = [];
@@ -122,7 +124,8 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   // The default --out is <repo>/.sextant/index: the first build keeps it out of `git status`.
   if (await isUnderSextantDir(out, root)) await excludeSextantDir(root);
   const written = stages?.begin('shards');
-  const set = layoutShards(collector, texts, fileTableOf(tracked.entries, collector.files, skipped));
+  const fileTable = fileTableOf(tracked.entries, collector.files, skipped, (path) => classifyFile(path, allTexts.get(path) ?? '', rules));
+  const set = layoutShards(collector, allTexts, fileTable);
   const manifest = await writeIndex(out, set, {
     formatVersion: FORMAT_VERSION,
     repo: options.repoName ?? repoNameOf(root),
@@ -133,7 +136,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
     parsers,
     ...(libraryModels.length ? { libraryModels } : {}),
     counts: {
-      files: collector.files.length, symbols: collector.symbols.size, references: collector.references, edges: collector.edges, unresolved: collector.unresolvedCount,
+      files: collector.files.length, texts: fileTable.filter((e) => e.status !== 'skipped').length, symbols: collector.symbols.size, references: collector.references, edges: collector.edges, unresolved: collector.unresolvedCount,
     },
     languages,
     skipped: skipped.sort((a, b) => (a.path < b.path ? -1 : 1)),
@@ -170,14 +173,19 @@ function reportWarnings(warnings: readonly string[], texts: ReadonlyMap<string, 
   if (fixtures.length > 0) progress.log(`note: ${fixtures.length} problem${fixtures.length === 1 ? '' : 's'} of project configuration in test files only (fixtures, such as ${configs.find((path) => fixtures.some((w) => w.includes(path)))}); their files are indexed anyway. ${more}`);
 }
 
-/** Every tracked path: indexed (in the file shards), skipped (in manifest.skipped) or unindexed (no indexer reads it). */
-function fileTableOf(entries: readonly TrackedEntry[], files: readonly FileRecord[], skipped: readonly SkippedFile[]): FileTableEntry[] {
+/**
+ * Every tracked path: indexed (in the file shards), skipped (in manifest.skipped) or unindexed (a
+ * text file no indexer reads, classified as test, generated or vendored by `flagsOf` all the same).
+ */
+function fileTableOf(
+  entries: readonly TrackedEntry[], files: readonly FileRecord[], skipped: readonly SkippedFile[], flagsOf: (path: string) => number,
+): FileTableEntry[] {
   const indexed = new Map(files.map((f) => [f.path, f]));
   const skippedPaths = new Set(skipped.map((s) => s.path));
   return entries.map(({ path, blob }): FileTableEntry => {
     const file = indexed.get(path);
     if (file) return { path, blob, status: 'indexed', lang: file.lang, flags: file.flags, problems: problemsDigest(file.problems) };
-    return { path, blob, status: skippedPaths.has(path) ? 'skipped' : 'unindexed', flags: 0 };
+    return skippedPaths.has(path) ? { path, blob, status: 'skipped', flags: 0 } : { path, blob, status: 'unindexed', flags: flagsOf(path) };
   });
 }
 

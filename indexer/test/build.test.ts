@@ -110,7 +110,7 @@ describe('indexer build', () => {
     }
   });
 
-  it('lists every tracked file with its blob in the file table: indexed with its language, skipped, or of no indexed language', async () => {
+  it('lists every tracked file with its blob in the file table: indexed with its language, skipped, or a text file of no indexed language', async () => {
     const repo = fixtureRepo(FIXTURE);
     try {
       writeFileSync(join(repo.dir, 'README.md'), '# shop\n');
@@ -131,9 +131,13 @@ describe('indexer build', () => {
       expect(entry('src/legacy.js')).toMatchObject({ status: 'indexed', lang: 'javascript' });
       expect(entry('src/binary.ts')).toEqual({ path: 'src/binary.ts', blob: expect.any(String), status: 'skipped', flags: 0 });
       expect(entry('app-link.ts').status).toBe('skipped');
+      // A text file no indexer reads is in the text shards (search_text searches it); a binary one is skipped.
       expect(entry('README.md').status).toBe('unindexed');
-      expect(entry('data.bin').status).toBe('unindexed');
+      expect(await reader.text('README.md')).toBe('# shop\n');
+      expect(entry('data.bin').status).toBe('skipped');
+      expect(manifest.skipped).toContainEqual(expect.objectContaining({ path: 'data.bin', reason: 'binary' }));
       expect(entry('tsconfig.json').status).toBe('unindexed');
+      expect(manifest.counts.texts).toBe(table.paths.filter((_, i) => table.entry(i).status !== 'skipped').length);
       const indexed = table.paths.filter((_, i) => table.entry(i).status === 'indexed');
       expect(indexed).toEqual(indexedPaths(out, manifest));
       expect(table.paths.filter((_, i) => table.entry(i).status === 'skipped')).toEqual(manifest.skipped.map((s) => s.path).sort());

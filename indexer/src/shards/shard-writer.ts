@@ -1,10 +1,11 @@
 // Lays collected records out as shards: symbols (with their references) bucketed by key, the graph
-// of their edges (graph-shard.ts lays it out), files bucketed by path, one name shard for search, one
-// file table of every tracked file. Every order is total, so the same commit gives byte-identical shards. Written to a temporary directory that replaces the output at once.
+// of their edges (graph-shard.ts lays it out), files bucketed by path (with the texts of every text
+// file, indexed or not), the text index's posting lists bucketed by gram, one name shard for search,
+// one file table of every tracked file. Every order is total, so the same commit gives byte-identical shards. Written to a temporary directory that replaces the output at once.
 import { lstat, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
-  changeShardName, compareInReferenceOrder, siteClass, encodeChangeShard, defColumn, encodeFileShard, graphShardName, layoutGraph, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine,
+  changeShardName, compareInReferenceOrder, collectGrams, encodeGramShard, gramShardName, gramShardsOf, siteClass, encodeChangeShard, defColumn, encodeFileShard, graphShardName, layoutGraph, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine,
   FILE_TABLE_SHARD, NAME_FLAG_EXTERNAL, NAMES_SHARD, previewOf, refColumn, refDeclColumn, sha256Hex, splitLines, symbolShardName, textShardName,
   encodeUnresolvedShard, ioErrorOf, SextantError, ShardLayout, unresolvedShardName, type UnresolvedShardData,
   type ChangeRecord, type DefFields, type FileRecord, type FileTableEntry, type GraphNodeData, type Manifest, type NameShardData, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData,
@@ -17,6 +18,8 @@ const FILES_PER_BUCKET = 8;
 const CHANGES_PER_BUCKET = 2;
 /** Unresolved sites per bucket: a find_references reads the one bucket of its name. */
 const UNRESOLVED_SITES_PER_BUCKET = 4096;
+/** Postings (a gram in a file) per gram bucket: a search_text reads the buckets of the few grams it plans on. */
+const POSTINGS_PER_GRAM_BUCKET = 65536;
 
 export function bucketBits(count: number, perBucket: number): number {
   return Math.min(16, Math.max(0, Math.ceil(Math.log2(Math.max(1, count / perBucket)))));
@@ -33,15 +36,20 @@ export interface ShardSet {
   records: Map<string, number>;
 }
 
-/** `fileTable`: every tracked file of the commit (build-command.ts fileTableOf). */
+/**
+ * `fileTable`: every tracked file of the commit (build-command.ts fileTableOf); `texts`: the text of
+ * every one of them that is indexed or unindexed (a text file no indexer reads).
+ */
 export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<string, string>, fileTable: readonly FileTableEntry[]): ShardSet {
   const graph = layoutGraph(graphNodes(collector));
+  const grams = collectGrams(fileTable.flatMap((entry, ordinal) => (entry.status === 'skipped' ? [] : [{ ordinal, text: texts.get(entry.path) ?? '' }])));
   const layout = new ShardLayout({
     symbolBucketBits: bucketBits(collector.symbols.size, SYMBOLS_PER_BUCKET),
     fileBucketBits: bucketBits(collector.files.length, FILES_PER_BUCKET),
     changeBucketBits: bucketBits(collector.files.length, CHANGES_PER_BUCKET),
     unresolvedBucketBits: bucketBits(collector.unresolvedCount, UNRESOLVED_SITES_PER_BUCKET),
     graphBucketBits: graph.bits,
+    gramBucketBits: bucketBits(grams.postings, POSTINGS_PER_GRAM_BUCKET),
   });
   const shards = new Map<string, Uint8Array>();
   const records = new Map<string, number>();
@@ -71,14 +79,25 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
     const bucket = layout.fileBucketOf(file.path);
     (fileBuckets.get(bucket) ?? fileBuckets.set(bucket, []).get(bucket)!).push(file);
   }
+  const textBuckets = new Map<number, string[]>();
+  for (const entry of fileTable) {
+    if (entry.status === 'skipped') continue;
+    const bucket = layout.fileBucketOf(entry.path);
+    (textBuckets.get(bucket) ?? textBuckets.set(bucket, []).get(bucket)!).push(entry.path);
+  }
   for (let bucket = 0; bucket < layout.fileBuckets; bucket++) {
     const files = fileBuckets.get(bucket) ?? [];
     files.sort((a, b) => compare(a.path, b.path));
+    const textPaths = (textBuckets.get(bucket) ?? []).sort(compare);
     shards.set(fileShardName(bucket), encodeFileShard({ files }));
-    shards.set(textShardName(bucket), encodeTextShard({ files: files.map((f) => ({ path: f.path, text: texts.get(f.path) ?? '' })) }));
+    shards.set(textShardName(bucket), encodeTextShard({ files: textPaths.map((path) => ({ path, text: texts.get(path) ?? '' })) }));
     records.set(fileShardName(bucket), files.length);
-    records.set(textShardName(bucket), files.length);
+    records.set(textShardName(bucket), textPaths.length);
   }
+  gramShardsOf(grams, layout.bits.gramBucketBits).forEach((data, bucket) => {
+    shards.set(gramShardName(bucket), encodeGramShard(data));
+    records.set(gramShardName(bucket), data.grams.length);
+  });
   const changeBuckets = new Map<number, ChangeRecord[]>();
   for (const change of collector.changes) {
     const bucket = layout.changeBucketOf(change.path);

@@ -12,7 +12,8 @@ import { LANGUAGES, type Language, type ProblemRecord } from './records.ts';
 
 /**
  * indexed: in the file shards; skipped: listed in the manifest's skipped files (with its reason);
- * unindexed: tracked, but no indexer reads its language (documentation, data, other languages).
+ * unindexed: a text file no indexer reads (documentation, data, other languages). The texts of the
+ * indexed and unindexed files are in the text shards, and search_text searches them.
  */
 export const FILE_TABLE_STATUSES = ['indexed', 'skipped', 'unindexed'] as const;
 export type FileTableStatus = (typeof FILE_TABLE_STATUSES)[number];
@@ -24,7 +25,7 @@ export interface FileTableEntry {
   status: FileTableStatus;
   /** The language of an indexed file. */
   lang?: Language;
-  /** FILE_FLAGS of an indexed file (test, generated, vendored); 0 for the others. */
+  /** FILE_FLAGS of an indexed or unindexed file (test, generated, vendored); 0 for a skipped one. */
   flags: number;
   /** problemsDigest of an indexed file's problems; '' (or absent) when it has none. */
   problems?: string;

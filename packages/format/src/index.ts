@@ -34,12 +34,14 @@ export type { UnresolvedShardData, UnresolvedSite, UnresolvedSiteData } from './
 export { GRAPH_MAX_BUCKET_BITS, graphBucketOf, GraphShard, graphStarts, layoutGraph } from './graph-shard.ts';
 export type { GraphEdge, GraphNode, GraphNodeData } from './graph-shard.ts';
 export { encodeTextShard, TextShard } from './text-shard.ts';
+export { collectGrams, encodeGramShard, foldByte, GRAM_BYTES, gramBucketOf, gramOf, GramShard, gramShardsOf, gramsOfBytes } from './gram-shard.ts';
+export type { GramPostings, GramShardData } from './gram-shard.ts';
 export {
   contextLineOf, decodeText, dominantEol, encodeText, lineStarts, offsetAt, positionAt, previewOf, splitLines, withEol,
 } from './text-positions.ts';
 export { shardView } from './shard-view.ts';
 export {
-  bucketOfShardName, changeShardName, FILE_TABLE_SHARD, fileShardName, FORMAT_VERSION, graphShardName, impliedShardNames, MANIFEST_DIGEST_FILE,
+  bucketOfShardName, changeShardName, FILE_TABLE_SHARD, fileShardName, FORMAT_VERSION, graphShardName, gramShardName, impliedShardNames, MANIFEST_DIGEST_FILE,
   MANIFEST_FILE, NAMES_SHARD, SKIPPED_REASONS, symbolShardName, textShardName, unresolvedShardName,
 } from './manifest.ts';
 export type { LibraryModelRef, Manifest, ShardEntry, SkippedFile } from './manifest.ts';

@@ -10,9 +10,10 @@ import { ChangeShard } from './change-shard.ts';
 import { FileShard } from './file-shard.ts';
 import { FileTable } from './file-table.ts';
 import { GraphShard, graphStarts } from './graph-shard.ts';
+import { GramShard } from './gram-shard.ts';
 import { sha256Hex } from './hash.ts';
 import {
-  bucketOfShardName, changeShardName, fileShardName, FORMAT_VERSION, graphShardName, impliedShardCount, impliedShardNames, MANIFEST_FILE, NAMES_SHARD,
+  bucketOfShardName, changeShardName, fileShardName, FORMAT_VERSION, graphShardName, gramShardName, impliedShardCount, impliedShardNames, MANIFEST_FILE, NAMES_SHARD,
   FILE_TABLE_SHARD, symbolShardName, textShardName, unresolvedShardName, type Manifest, type ShardEntry,
 } from './manifest.ts';
 import { readManifestFields } from './manifest-fields.ts';
@@ -103,7 +104,7 @@ function checkDigest(where: string, { actual, expected, recordedIn }: RecordedDi
  */
 function checkConsistency(manifest: Manifest, where: string): void {
   const { layout, shards, counts } = manifest;
-  const layoutText = () => `symbolBucketBits ${layout.symbolBucketBits}, fileBucketBits ${layout.fileBucketBits}, changeBucketBits ${layout.changeBucketBits}, unresolvedBucketBits ${layout.unresolvedBucketBits}, graphBucketBits ${layout.graphBucketBits}`;
+  const layoutText = () => `symbolBucketBits ${layout.symbolBucketBits}, fileBucketBits ${layout.fileBucketBits}, changeBucketBits ${layout.changeBucketBits}, unresolvedBucketBits ${layout.unresolvedBucketBits}, graphBucketBits ${layout.graphBucketBits}, gramBucketBits ${layout.gramBucketBits}`;
   // Only on the way to an error: a listed name the layout does not imply says more than the implied one it displaced.
   const stray = () => {
     const implied = new Set(impliedShardNames(layout));
@@ -127,16 +128,20 @@ function checkConsistency(manifest: Manifest, where: string): void {
   recordsOfKind(layout.unresolvedBucketBits, unresolvedShardName);
   recordsOfKind(layout.graphBucketBits, graphShardName);
   let fileRecords = 0;
+  let textRecords = 0;
+  recordsOfKind(layout.gramBucketBits, gramShardName);
   for (let bucket = 0; bucket < 2 ** layout.fileBucketBits; bucket++) {
     const name = fileShardName(bucket);
     const file = shards[name];
     const text = shards[textShardName(bucket)];
     if (!file) throw lacks(name);
     if (!text) throw lacks(textShardName(bucket));
-    if (text.records !== file.records) {
-      throw corrupt(`The manifest at ${where} says ${name} holds ${file.records} files but ${textShardName(bucket)} ${text.records}.`, { shard: name });
+    // A text shard holds the texts of the bucket's indexed files and of its other text files.
+    if (text.records < file.records) {
+      throw corrupt(`The manifest at ${where} says ${name} holds ${file.records} files but ${textShardName(bucket)} the texts of only ${text.records}.`, { shard: name });
     }
     fileRecords += file.records;
+    textRecords += text.records;
   }
   for (const name of [NAMES_SHARD, FILE_TABLE_SHARD]) if (!shards[name]) throw lacks(name);
   // Every implied shard is listed; more listed names means one the layout does not imply.
@@ -148,6 +153,9 @@ function checkConsistency(manifest: Manifest, where: string): void {
   }
   if (fileRecords !== counts.files) {
     throw corrupt(`The manifest at ${where} counts ${counts.files} files, but its file shards hold ${fileRecords}.`, { field: 'counts.files' });
+  }
+  if (textRecords !== counts.texts) {
+    throw corrupt(`The manifest at ${where} counts ${counts.texts} text files, but its text shards hold ${textRecords}.`, { field: 'counts.texts' });
   }
   if (changeRecords !== counts.files) {
     throw corrupt(`The manifest at ${where} counts ${counts.files} files, but its change shards hold ${changeRecords}.`, { field: 'counts.files' });
@@ -168,7 +176,8 @@ function checkConsistency(manifest: Manifest, where: string): void {
 
 /** How many records a decoded shard (a view from shardView) holds, as its manifest entry counts them. */
 export function recordsOf(view: unknown): number {
-  if (view instanceof SymbolShard || view instanceof NameShard || view instanceof FileTable || view instanceof UnresolvedShard || view instanceof GraphShard) return view.size;
+  if (view instanceof SymbolShard || view instanceof NameShard || view instanceof FileTable || view instanceof UnresolvedShard || view instanceof GraphShard
+    || view instanceof GramShard) return view.size;
   if (view instanceof FileShard || view instanceof TextShard || view instanceof ChangeShard) return view.paths.length;
   throw new SextantError('INTERNAL', 'recordsOf was given something that is not a shard view.', 'This is a bug in Sextant; report it.');
 }
@@ -207,6 +216,9 @@ export function checkShardHolds(name: string, view: unknown, entry: ShardEntry, 
     if (view.start !== start) {
       throw corrupt(`Shard ${name} of ${where} (${entry.sha256}) holds graph nodes from ${view.start}, but the manifest's graph shards place ${start} first: the manifest lists another shard's bytes under its name.`, { shard: name });
     }
+  } else if (expected?.kind === 'grams' && view instanceof GramShard) {
+    size = view.size;
+    bucketsHeld = () => [view.gramAt(0), view.gramAt(view.size - 1)].map((gram) => shards.gramBucketOf(gram));
   } else if (expected?.kind === 'names' && view instanceof NameShard) {
     size = view.size;
   } else if (expected?.kind === 'filetable' && view instanceof FileTable) {

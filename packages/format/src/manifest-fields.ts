@@ -43,12 +43,12 @@ export function readManifestFields(value: unknown): Manifest | undefined {
     }
   }
   if (!isRecord(layout)) return undefined;
-  const { symbolBucketBits, fileBucketBits, changeBucketBits, unresolvedBucketBits, graphBucketBits } = layout;
-  if (![symbolBucketBits, fileBucketBits, changeBucketBits, unresolvedBucketBits].every((bits) => isCount(bits) && bits <= MAX_BUCKET_BITS)) return undefined;
+  const { symbolBucketBits, fileBucketBits, changeBucketBits, unresolvedBucketBits, graphBucketBits, gramBucketBits } = layout;
+  if (![symbolBucketBits, fileBucketBits, changeBucketBits, unresolvedBucketBits, gramBucketBits].every((bits) => isCount(bits) && bits <= MAX_BUCKET_BITS)) return undefined;
   if (!isCount(graphBucketBits) || graphBucketBits > GRAPH_MAX_BUCKET_BITS) return undefined;
   if (!isRecord(counts)) return undefined;
-  const { files, symbols, references, edges, unresolved } = counts;
-  if (![files, symbols, references, edges, unresolved].every(isCount)) return undefined;
+  const { files, texts, symbols, references, edges, unresolved } = counts;
+  if (![files, texts, symbols, references, edges, unresolved].every(isCount)) return undefined;
   if (!isRecord(languages)) return undefined;
   const languageCopy: Json = {};
   for (const [language, entry] of Object.entries(languages)) {
@@ -83,8 +83,8 @@ export function readManifestFields(value: unknown): Manifest | undefined {
   return {
     formatVersion, repo, commit, commitDate, builtAt, indexer: tool, parsers: { ...parsers } as Record<string, string>,
     ...(models ? { libraryModels: models } : {}),
-    layout: { symbolBucketBits, fileBucketBits, changeBucketBits, unresolvedBucketBits, graphBucketBits },
-    counts: { files, symbols, references, edges, unresolved },
+    layout: { symbolBucketBits, fileBucketBits, changeBucketBits, unresolvedBucketBits, graphBucketBits, gramBucketBits },
+    counts: { files, texts, symbols, references, edges, unresolved },
     languages: languageCopy, skipped: skippedCopy, warnings: [...warnings], shards: shardCopy,
   } as unknown as Manifest;
 }

@@ -43,11 +43,13 @@ const buildManifestSchema = (count: z.ZodNumber, lowerHex: (digits: number) => z
     .describe('Models of library APIs (the JDK, the Kotlin stdlib) that syntactic resolution typed library members with, by name and library version.'),
   layout: z.object({
     symbolBucketBits: bucketBits, fileBucketBits: bucketBits, changeBucketBits: bucketBits, unresolvedBucketBits: bucketBits,
-    graphBucketBits: z.number().int().min(0).max(GRAPH_MAX_BUCKET_BITS),
+    graphBucketBits: z.number().int().min(0).max(GRAPH_MAX_BUCKET_BITS), gramBucketBits: bucketBits,
   })
-    .describe('Symbols live in 2^symbolBucketBits shards by key, files and texts in 2^fileBucketBits shards by path, change records in 2^changeBucketBits shards by path, unresolved identifiers in 2^unresolvedBucketBits shards by name, the nodes of the graph (symbols with edges) in 2^graphBucketBits shards by ranges of their ordinals; every one of them is listed in shards.'),
+    .describe('Symbols live in 2^symbolBucketBits shards by key, files and texts in 2^fileBucketBits shards by path, change records in 2^changeBucketBits shards by path, unresolved identifiers in 2^unresolvedBucketBits shards by name, the nodes of the graph (symbols with edges) in 2^graphBucketBits shards by ranges of their ordinals, the posting lists of the text index in 2^gramBucketBits shards by gram; every one of them is listed in shards.'),
   counts: z.object({
-    files: count, symbols: count, references: count, edges: count,
+    files: count,
+    texts: count.describe('Tracked text files, indexed or not, whose texts the text shards hold and the text index searches.'),
+    symbols: count, references: count, edges: count,
     unresolved: count.describe('Identifiers in reference positions that the indexers resolved to nothing.'),
   }),
   languages: z.partialRecord(z.enum(LANGUAGES), z.object({
@@ -63,6 +65,6 @@ const buildManifestSchema = (count: z.ZodNumber, lowerHex: (digits: number) => z
   shards: z.record(z.string(), z.object({
     sha256: lowerHex(64).describe("sha256 of the shard's bytes; also its content address in object storage."),
     bytes: count,
-    records: count.describe('Records the shard holds: symbols in a symbol shard, files in a file, text or change shard, entries in the name shard, names in an unresolved shard, nodes in a graph shard (whose ranges of ordinals follow from these counts in bucket order).'),
+    records: count.describe('Records the shard holds: symbols in a symbol shard, files in a file, text or change shard, entries in the name shard, names in an unresolved shard, nodes in a graph shard, grams in a gram shard (whose ranges of ordinals follow from these counts in bucket order).'),
   })).describe('Every shard of the index by name (every bucket the layout implies, names and filetable); readers verify each against its entry before decoding it.'),
 });

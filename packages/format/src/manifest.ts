@@ -20,8 +20,11 @@ import type { Language } from './records.ts';
  *     problems left out, change records the re-exports of a module.
  * 12: compiler errors carry the names in their blamed code that resolve to nothing (blameNames),
  *     and a module re-exports the namespaces (`export * as ns`) of the modules it star-exports.
+ * 13: text shards hold every tracked text file (counts.texts), not only the indexed ones, and gram
+ *     shards (gram-shard.ts) index them for search_text; files of no indexed language carry their
+ *     classification flags in the file table.
  */
-export const FORMAT_VERSION = 12;
+export const FORMAT_VERSION = 13;
 export const MANIFEST_FILE = 'manifest.json';
 /**
  * Next to manifest.json in an index directory: its sha256, as `sha256sum` prints it, so that the
@@ -36,7 +39,7 @@ export interface ShardEntry {
   /** sha256 of the shard's bytes, lowercase hex; also its content address in object storage. */
   sha256: string;
   bytes: number;
-  /** Records the shard holds: symbols (symbol shards), files (file, text and change shards, the file table), entries (names). */
+  /** Records the shard holds: symbols (symbol shards), files (file, text and change shards, the file table), entries (names), grams (gram shards). */
   records: number;
 }
 
@@ -85,11 +88,12 @@ export interface Manifest {
    * 2^fileBucketBits by path, change records in 2^changeBucketBits by path (finer: a review reads
    * the change records of a few files, and a bucket of them should hold little else), unresolved
    * identifiers in 2^unresolvedBucketBits by name, the graph's nodes in 2^graphBucketBits ranges of
-   * their ordinals (graph-shard.ts; at most 2^GRAPH_MAX_BUCKET_BITS).
+   * their ordinals (graph-shard.ts; at most 2^GRAPH_MAX_BUCKET_BITS), the text index's posting
+   * lists in 2^gramBucketBits by gram (gram-shard.ts).
    */
-  layout: { symbolBucketBits: number; fileBucketBits: number; changeBucketBits: number; unresolvedBucketBits: number; graphBucketBits: number };
-  /** unresolved: identifiers in reference positions the indexers resolved to nothing. */
-  counts: { files: number; symbols: number; references: number; edges: number; unresolved: number };
+  layout: { symbolBucketBits: number; fileBucketBits: number; changeBucketBits: number; unresolvedBucketBits: number; graphBucketBits: number; gramBucketBits: number };
+  /** texts: tracked text files (indexed or not) in the text shards; unresolved: identifiers in reference positions the indexers resolved to nothing. */
+  counts: { files: number; texts: number; symbols: number; references: number; edges: number; unresolved: number };
   languages: Partial<Record<Language, LanguageSummary>>;
   skipped: SkippedFile[];
   warnings: string[];
@@ -120,7 +124,11 @@ export function graphShardName(bucket: number): string {
   return `graph/${bucket.toString(16).padStart(4, '0')}`;
 }
 
-/** The shards a layout implies, in order: every symbol bucket, every file, text, change, unresolved and graph bucket, the names, the file table. */
+export function gramShardName(bucket: number): string {
+  return `grams/${bucket.toString(16).padStart(4, '0')}`;
+}
+
+/** The shards a layout implies, in order: every symbol bucket, every file, text, change, unresolved, graph and gram bucket, the names, the file table. */
 export function* impliedShardNames(layout: Manifest['layout']): Generator<string> {
   for (let bucket = 0; bucket < 2 ** layout.symbolBucketBits; bucket++) yield symbolShardName(bucket);
   for (let bucket = 0; bucket < 2 ** layout.fileBucketBits; bucket++) yield fileShardName(bucket);
@@ -128,25 +136,28 @@ export function* impliedShardNames(layout: Manifest['layout']): Generator<string
   for (let bucket = 0; bucket < 2 ** layout.changeBucketBits; bucket++) yield changeShardName(bucket);
   for (let bucket = 0; bucket < 2 ** layout.unresolvedBucketBits; bucket++) yield unresolvedShardName(bucket);
   for (let bucket = 0; bucket < 2 ** layout.graphBucketBits; bucket++) yield graphShardName(bucket);
+  for (let bucket = 0; bucket < 2 ** layout.gramBucketBits; bucket++) yield gramShardName(bucket);
   yield NAMES_SHARD;
   yield FILE_TABLE_SHARD;
 }
 
 /** How many shards a layout implies. */
 export function impliedShardCount(layout: Manifest['layout']): number {
-  return 2 ** layout.symbolBucketBits + 2 * 2 ** layout.fileBucketBits + 2 ** layout.changeBucketBits + 2 ** layout.unresolvedBucketBits + 2 ** layout.graphBucketBits + 2;
+  return 2 ** layout.symbolBucketBits + 2 * 2 ** layout.fileBucketBits + 2 ** layout.changeBucketBits + 2 ** layout.unresolvedBucketBits + 2 ** layout.graphBucketBits + 2 ** layout.gramBucketBits + 2;
 }
 
-export type BucketedShardKind = 'symbols' | 'files' | 'texts' | 'changes' | 'unresolved' | 'graph';
+export type BucketedShardKind = 'symbols' | 'files' | 'texts' | 'changes' | 'unresolved' | 'graph' | 'grams';
 
 /** The bucket a shard name stands for under `layout`, or undefined when the layout implies no such shard. */
 export function bucketOfShardName(name: string, layout: Manifest['layout']): { kind: BucketedShardKind; bucket: number } | undefined {
-  const match = /^(symbols|files|texts|changes|unresolved|graph)\/([0-9a-f]{4,5})$/.exec(name);
+  const match = /^(symbols|files|texts|changes|unresolved|graph|grams)\/([0-9a-f]{4,5})$/.exec(name);
   if (!match) return undefined;
   const kind = match[1] as BucketedShardKind;
   const bucket = Number.parseInt(match[2]!, 16);
   const bits = kind === 'symbols' ? layout.symbolBucketBits : kind === 'changes' ? layout.changeBucketBits
-    : kind === 'unresolved' ? layout.unresolvedBucketBits : kind === 'graph' ? layout.graphBucketBits : layout.fileBucketBits;
-  const canonical = { symbols: symbolShardName, files: fileShardName, texts: textShardName, changes: changeShardName, unresolved: unresolvedShardName, graph: graphShardName }[kind](bucket);
+    : kind === 'unresolved' ? layout.unresolvedBucketBits : kind === 'graph' ? layout.graphBucketBits : kind === 'grams' ? layout.gramBucketBits : layout.fileBucketBits;
+  const canonical = {
+    symbols: symbolShardName, files: fileShardName, texts: textShardName, changes: changeShardName, unresolved: unresolvedShardName, graph: graphShardName, grams: gramShardName,
+  }[kind](bucket);
   return bucket < 2 ** bits && canonical === name ? { kind, bucket } : undefined;
 }

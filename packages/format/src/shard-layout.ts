@@ -2,8 +2,9 @@
 // or an unresolved name, under a manifest's layout: the one place that maps them, used by the
 // indexer's shard writer, the query's IndexReader and the test memory index alike, so a writer and
 // a reader cannot disagree about where something is stored.
+import { gramBucketOf } from './gram-shard.ts';
 import {
-  changeShardName, fileShardName, symbolShardName, textShardName, unresolvedShardName, type Manifest,
+  changeShardName, fileShardName, gramShardName, symbolShardName, textShardName, unresolvedShardName, type Manifest,
 } from './manifest.ts';
 import { bucketOf, pathKey } from './symbol-id.ts';
 import { unresolvedNameKey } from './unresolved-shard.ts';
@@ -14,12 +15,14 @@ export class ShardLayout {
   readonly fileBuckets: number;
   readonly changeBuckets: number;
   readonly unresolvedBuckets: number;
+  readonly gramBuckets: number;
 
   constructor(readonly bits: Manifest['layout']) {
     this.symbolBuckets = 2 ** bits.symbolBucketBits;
     this.fileBuckets = 2 ** bits.fileBucketBits;
     this.changeBuckets = 2 ** bits.changeBucketBits;
     this.unresolvedBuckets = 2 ** bits.unresolvedBucketBits;
+    this.gramBuckets = 2 ** bits.gramBucketBits;
   }
 
   symbolBucketOf(key: string): number {
@@ -57,5 +60,13 @@ export class ShardLayout {
 
   unresolvedShardOf(name: string): string {
     return unresolvedShardName(this.unresolvedBucketOf(name));
+  }
+
+  gramBucketOf(gram: number): number {
+    return gramBucketOf(gram, this.bits.gramBucketBits);
+  }
+
+  gramShardOf(gram: number): string {
+    return gramShardName(this.gramBucketOf(gram));
   }
 }

@@ -7,6 +7,7 @@ import { ChangeShard } from './change-shard.ts';
 import { FileShard } from './file-shard.ts';
 import { FileTable } from './file-table.ts';
 import { GraphShard } from './graph-shard.ts';
+import { GramShard } from './gram-shard.ts';
 import { FILE_TABLE_SHARD, NAMES_SHARD } from './manifest.ts';
 import { NameShard } from './name-shard.ts';
 import { TextShard } from './text-shard.ts';
@@ -20,6 +21,7 @@ export function shardView<T>(name: string, value: unknown): T {
   if (name.startsWith('changes/')) return new ChangeShard(name, value) as T;
   if (name.startsWith('unresolved/')) return new UnresolvedShard(name, value) as T;
   if (name.startsWith('graph/')) return new GraphShard(name, value) as T;
+  if (name.startsWith('grams/')) return new GramShard(name, value) as T;
   if (name === NAMES_SHARD) return new NameShard(name, value) as T;
   if (name === FILE_TABLE_SHARD) return new FileTable(name, value) as T;
   return value as T;

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { bucketOfShardName, impliedShardNames, ShardLayout, symbolKey } from '../src/index.ts';
 
-const bits = { symbolBucketBits: 3, fileBucketBits: 2, changeBucketBits: 4, unresolvedBucketBits: 1, graphBucketBits: 0 };
+const bits = { symbolBucketBits: 3, fileBucketBits: 2, changeBucketBits: 4, unresolvedBucketBits: 1, graphBucketBits: 0, gramBucketBits: 0 };
 const layout = new ShardLayout(bits);
 const implied = new Set(impliedShardNames(bits));
 const keys = Array.from({ length: 200 }, (_, i) => symbolKey(`src/f${i}.ts|f${i}|function`));
@@ -39,7 +39,7 @@ describe('ShardLayout', () => {
   });
 
   it('puts everything in bucket 0 with 0 bits', () => {
-    const one = new ShardLayout({ symbolBucketBits: 0, fileBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: 0, graphBucketBits: 0 });
+    const one = new ShardLayout({ symbolBucketBits: 0, fileBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: 0, graphBucketBits: 0, gramBucketBits: 0 });
     expect([one.symbolShardOf(keys[0]!), one.fileShardOf(paths[0]!), one.textShardOf(paths[1]!), one.changeShardOf(paths[2]!), one.unresolvedShardOf('x')])
       .toEqual(['symbols/0000', 'files/0000', 'texts/0000', 'changes/0000', 'unresolved/0000']);
   });

@@ -11,6 +11,7 @@ import { indexStatusTool } from './tools/index-status.ts';
 import { readFileTool } from './tools/read-file.ts';
 import { findImplementationsTool } from './tools/find-implementations.ts';
 import { searchSymbolsTool } from './tools/search-symbols.ts';
+import { searchTextTool } from './tools/search-text.ts';
 import { symbolInfoTool } from './tools/symbol-info.ts';
 import { typeHierarchyTool } from './tools/type-hierarchy.ts';
 import { planRenameTool } from './tools/plan-rename.ts';
@@ -21,7 +22,7 @@ import type { ToolDefinition } from './tool-definition.ts';
 const PLAN_TOOLS: readonly ToolDefinition[] = [planRenameTool, planSafeDeleteTool];
 
 export const READ_TOOLS: readonly ToolDefinition[] = [
-  indexStatusTool, searchSymbolsTool, gotoDefinitionTool, symbolInfoTool, findReferencesTool, findImplementationsTool,
+  indexStatusTool, searchSymbolsTool, searchTextTool, gotoDefinitionTool, symbolInfoTool, findReferencesTool, findImplementationsTool,
   typeHierarchyTool, callHierarchyTool, fileStructureTool, readFileTool, fileProblemsTool,
   diffSymbolsTool, changeImpactTool, ...PLAN_TOOLS,
 ];

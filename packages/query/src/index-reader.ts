@@ -116,6 +116,11 @@ export class IndexReader {
     return this.layout.changeShardOf(path);
   }
 
+  /** The gram shard holding a gram's posting list (gram-shard.ts). */
+  gramShardNameOf(gram: number): string {
+    return this.layout.gramShardOf(gram);
+  }
+
   /** The file's change record (declarations, unresolved identifiers, line hashes). */
   async change(path: string): Promise<ChangeRecord | undefined> {
     const shard = await this.shard<ChangeShard>(this.changeShardNameOf(path));

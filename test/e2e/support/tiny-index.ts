@@ -6,6 +6,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
+  collectGrams, encodeGramShard, gramShardName, gramShardsOf,
   CONFIDENCES, encodeFileShard, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, FILE_TABLE_SHARD, FORMAT_VERSION, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine, MODIFIERS, NAMES_SHARD, REFERENCE_KINDS,
   base32, changeShardName, graphShardName, layoutGraph, encodeUnresolvedShard, unresolvedShardName, encodeChangeShard, fileShardName, sha256Bytes, sha256Hex, symbolKey, symbolShardName, textShardName,
   type ChangeShardData, type FileShardData, type Manifest, type NameShardData, type SymbolShardData,
@@ -127,6 +128,10 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
     [graphShardName(0), layoutGraph([]).shards[0]!],
     [textShardName(0), encodeTextShard({ files: [{ path: paths[0]!, text: `${greetLine}\n` }, { path: paths[1]!, text: `${mainLine}\n` }] })],
   ]);
+  // The text index of the two files, in one gram shard.
+  const grams = collectGrams(paths.map((path, ordinal) => ({ ordinal, text: `${ordinal === 0 ? greetLine : mainLine}\n` })));
+  const gramData = gramShardsOf(grams, 0)[0]!;
+  shards.set(gramShardName(0), encodeGramShard(gramData));
   const manifest: Manifest = {
     formatVersion: FORMAT_VERSION,
     repo,
@@ -135,12 +140,12 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
     builtAt: '2025-01-01T00:00:01Z',
     indexer: { name: 'tiny-index', version: '0.0.0' },
     parsers: {},
-    layout: { symbolBucketBits: 0, fileBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: 0, graphBucketBits: 0 },
-    counts: { files: 2, symbols: 2, references: 1, edges: 0, unresolved: 0 },
+    layout: { symbolBucketBits: 0, fileBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: 0, graphBucketBits: 0, gramBucketBits: 0 },
+    counts: { files: 2, texts: 2, symbols: 2, references: 1, edges: 0, unresolved: 0 },
     languages: { typescript: { files: 2, precision: 'syntactic' } },
     skipped: [],
     warnings: [],
-    shards: Object.fromEntries([...shards].map(([name, bytes]) => [name, { sha256: sha256Hex(bytes), bytes: bytes.byteLength, records: name.startsWith('unresolved/') || name.startsWith('graph/') ? 0 : 2 }])),
+    shards: Object.fromEntries([...shards].map(([name, bytes]) => [name, { sha256: sha256Hex(bytes), bytes: bytes.byteLength, records: name.startsWith('unresolved/') || name.startsWith('graph/') ? 0 : name.startsWith('grams/') ? gramData.grams.length : 2 }])),
   };
   return { manifest, shards };
 }

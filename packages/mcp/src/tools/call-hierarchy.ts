@@ -10,7 +10,7 @@ export const callHierarchyTool = defineTool({
   name: 'call_hierarchy',
   title: 'Call hierarchy',
   description:
-    'Callers (default) or callees, transitively: nodes with depth, edges with call sites; a call through an interface counts for its implementations.',
+    'Callers (default) or callees, transitively: nodes with depth, edges with call sites; calls through an interface count for its implementations.',
   schemas: () => {
     const { answerOutput, commitInput, contextInput, graphOutput, location, peer, siteLines, symbolSummary, targetInput, unresolvedOutput } = schemaParts();
     return {

@@ -9,15 +9,16 @@ import { once, schemaParts } from '../schema-parts.ts';
 /** The change tools' schema pieces, built once, on the first call (as schemaParts). */
 export const changeParts = once(() => {
   const { commitInput, language, location, pathsInput, symbolSummary, unresolvedOutput } = schemaParts();
-  const commitRef = (side: string) => z.string().min(1).max(256).describe(`The ${side} commit (sha or ref), indexed.`);
+  // base, head and format are said once, in the server instructions.
+  const commitRef = z.string().min(1).max(256);
 
   const changeInput = {
     repo: commitInput.repo,
-    base: commitRef('base (older)'),
-    head: commitRef('head (newer)'),
+    base: commitRef,
+    head: commitRef,
     paths: pathsInput.optional().describe('Of the declaring files, either side.'),
     includeTests: z.boolean().optional(),
-    format: z.enum(['text', 'markdown']).optional().describe('markdown: content is a review comment to post.'),
+    format: z.enum(['text', 'markdown']).optional(),
   };
 
   const changeKind = z.enum(CHANGE_KINDS);

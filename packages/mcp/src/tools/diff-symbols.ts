@@ -12,7 +12,7 @@ export const diffSymbolsTool = defineTool({
   name: 'diff_symbols',
   title: 'Diff symbols',
   description:
-    'Changes between two indexed commits per symbol (added, removed, modified, renamed, moved) with aspects and both sides\' symbolIds; changed files; coverage.',
+    'Per-symbol changes between two indexed commits (added, removed, modified, renamed, moved), aspects, both sides\' symbolIds; changed files; coverage.',
   schemas: () => {
     const { pageOutput } = schemaParts();
     const { changeAspect, changeInput, changeKind, changeOutput, changeSide, coverage, fileChange } = changeParts();

@@ -10,7 +10,7 @@ export const findReferencesTool = defineTool({
   name: 'find_references',
   title: 'Find references',
   description:
-    'Every use of a symbol, resolved semantically, with kind and enclosing symbol; for a member also related members\' uses (overrides, union siblings), marked via. Production sites first, then tests, then generated.',
+    'Every use of a symbol, resolved semantically, with kind and enclosing symbol; for a member also related members\' uses (overrides, union siblings; via). Production first, then tests, generated.',
   schemas: () => {
     const { answerOutput, commitInput, confidence, contextInput, location, pageOutput, pathsInput, peer, referenceKind, siteLines, symbolSummary, targetInput, unresolvedOutput } = schemaParts();
     return {

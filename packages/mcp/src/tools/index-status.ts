@@ -27,7 +27,8 @@ export const indexStatusTool = defineTool({
         formatVersion: z.number().int(),
         languages: z.record(z.string(), languageSummary),
         counts: z.object({
-          files: z.number().int(), symbols: z.number().int(), references: z.number().int(), edges: z.number().int(),
+          files: z.number().int(), texts: z.number().int().describe('Tracked text files search_text searches (the indexed and the others).'),
+          symbols: z.number().int(), references: z.number().int(), edges: z.number().int(),
           unresolved: z.number().int().describe('Identifiers in reference positions the indexers resolved to nothing; answers about a same-named symbol report them.'),
         }),
         shards: z.object({ count: z.number().int(), bytes: z.number().int() }),
@@ -46,7 +47,7 @@ export const indexStatusTool = defineTool({
       `${s.repo}@${s.commit} indexed ${s.builtAt} by ${s.indexer.name} ${s.indexer.version}`,
       `languages: ${languages || 'none'}`,
       ...(s.libraryModels.length ? [`library models: ${s.libraryModels.map((m) => `${m.name} ${m.version}`).join(', ')}`] : []),
-      `counts: ${s.counts.files} files, ${s.counts.symbols} symbols, ${s.counts.references} references, ${s.counts.edges} edges, ${s.counts.unresolved} unresolved identifiers; ${s.shards.count} shards, ${s.shards.bytes} bytes`,
+      `counts: ${s.counts.files} files (${s.counts.texts} text files searchable), ${s.counts.symbols} symbols, ${s.counts.references} references, ${s.counts.edges} edges, ${s.counts.unresolved} unresolved identifiers; ${s.shards.count} shards, ${s.shards.bytes} bytes`,
       ...(s.skipped.length ? [`skipped ${s.skipped.length}:`, ...s.skipped.map((f) => `  ${f.path}: ${f.detail}`)] : []),
       ...s.warnings.map((w) => `warning: ${w}`),
     ].join('\n');

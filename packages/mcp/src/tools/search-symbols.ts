@@ -16,7 +16,7 @@ export const searchSymbolsTool = defineTool({
     const { answerOutput, commitInput, language, pageOutput, pathsInput, symbolKind, symbolSummary } = schemaParts();
     return {
       input: z.strictObject({
-        query: z.string().min(1).max(512).describe('A name, part of one, or a dotted qualified name.'),
+        query: z.string().min(1).max(512),
         matchMode: z.enum(MATCH_MODES).optional(),
         kinds: z.array(symbolKind).max(32).optional(),
         language: language.optional(),

@@ -10,7 +10,7 @@ export const symbolInfoTool = defineTool({
   name: 'symbol_info',
   title: 'Symbol info',
   description:
-    'A symbol\'s signature, doc, modifiers, container, declarations, precision, and counts of its references, implementations, callers, callees, supertypes.',
+    'A symbol\'s signature, doc, modifiers, container, declarations, precision; counts of references, implementations, callers, callees, supertypes.',
   schemas: () => {
     const { answerOutput, commitInput, previewedLocation, symbolSummary, targetInput } = schemaParts();
     return {

@@ -10,7 +10,7 @@
 // silently describe positions that do not exist. Used by packages/query/test and, by relative
 // path, by packages/mcp/test.
 import {
-  compareInReferenceOrder, defColumn, encodeFileShard, graphShardName, layoutGraph, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, FILE_TABLE_SHARD, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, pushOccurrence, refColumn, shortCommit,
+  collectGrams, encodeGramShard, gramShardName, gramShardsOf, compareInReferenceOrder, defColumn, encodeFileShard, graphShardName, layoutGraph, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, FILE_TABLE_SHARD, FORMAT_VERSION, LANGUAGES, NAME_FLAG_EXTERNAL, NAMES_SHARD, pushOccurrence, refColumn, shortCommit,
   unresolvedColumn, fileShardName, impliedShardNames, recordsOf, previewOf, sha256Hex, siteClass, splitLines, symbolKey, symbolShardName, textShardName,
   changeShardName, encodeChangeShard, encodeUnresolvedShard, ShardLayout, unresolvedShardName, type UnresolvedSiteData, type ChangeRecord, type Confidence, type DeclRecord, type ExternalOrigin, type FileRecord, type FileTableEntry, type GraphNodeData, type Language, type Manifest, type NameShardData,
   type OutlineNode, type PeerRecord, type ReferenceKind, type SkippedFile, type SymbolKind, type SymbolRecord,
@@ -94,7 +94,7 @@ export interface MemoryIndexSpec {
   /** Bits of each bucketed family but the graph's, which follow from its node count as the indexer's do. */
   layout?: Omit<Manifest['layout'], 'graphBucketBits'>;
   skipped?: SkippedFile[];
-  /** Tracked files no indexer reads (README.md, data): in the file table only. */
+  /** Tracked text files no indexer reads (README.md, data): in the file table and the text shards. */
   unindexed?: { path: string; text?: string }[];
   warnings?: string[];
   /** Store references in (path, position) order, as indexes written before REFERENCE_ORDER did. */
@@ -111,7 +111,7 @@ export interface MemoryIndex {
 
 export const MEMORY_REPO = 'acme/shop';
 export const MEMORY_COMMIT = 'c0ffee0000000000000000000000000000000001';
-const DEFAULT_LAYOUT: Omit<Manifest['layout'], 'graphBucketBits'> = { symbolBucketBits: 2, fileBucketBits: 1, changeBucketBits: 2, unresolvedBucketBits: 1 };
+const DEFAULT_LAYOUT: Omit<Manifest['layout'], 'graphBucketBits'> = { symbolBucketBits: 2, fileBucketBits: 1, changeBucketBits: 2, unresolvedBucketBits: 1, gramBucketBits: 1 };
 
 interface Site {
   path: string;
@@ -322,7 +322,7 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
     list.push(record);
     fileBuckets.set(bucket, list);
   }
-  const texts = new Map(spec.files.map((file) => [file.path, file.text]));
+  const texts = new Map([...spec.files.map((file) => [file.path, file.text] as const), ...(spec.unindexed ?? []).map((f) => [f.path, f.text ?? ''] as const)]);
   for (let bucket = 0; bucket < shardLayout.changeBuckets; bucket++) {
     const inBucket = changes.filter((c) => shardLayout.changeBucketOf(c.path) === bucket).sort((a, b) => compare(a.path, b.path));
     shards.set(changeShardName(bucket), encodeChangeShard({ files: inBucket }));
@@ -330,8 +330,11 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
   for (const [bucket, files] of fileBuckets) {
     files.sort((a, b) => compare(a.path, b.path));
     shards.set(fileShardName(bucket), encodeFileShard({ files }));
-    // File texts (read_file, previews) share the files' buckets.
-    shards.set(textShardName(bucket), encodeTextShard({ files: files.map((f) => ({ path: f.path, text: texts.get(f.path)! })) }));
+  }
+  // File texts (read_file, previews, search_text) share the files' buckets; files no indexer reads have theirs too.
+  for (let bucket = 0; bucket < shardLayout.fileBuckets; bucket++) {
+    const paths = [...texts.keys()].filter((path) => shardLayout.fileBucketOf(path) === bucket).sort(compare);
+    if (paths.length > 0) shards.set(textShardName(bucket), encodeTextShard({ files: paths.map((path) => ({ path, text: texts.get(path)! })) }));
   }
 
   // Unresolved identifiers by name, each name's sites in REFERENCE_ORDER, as the shard writer lays them out.
@@ -375,6 +378,10 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
     ...(spec.unindexed ?? []).map((f): FileTableEntry => ({ path: f.path, blob: blobOf(f.text ?? f.path), status: 'unindexed', flags: 0 })),
   ];
   shards.set(FILE_TABLE_SHARD, encodeFileTable(fileTable));
+  // The text index over the file table's ordinals (its paths sorted), as the shard writer builds it.
+  const ordered = [...fileTable].sort((a, b) => compare(a.path, b.path));
+  const grams = collectGrams(ordered.flatMap((entry, ordinal) => (entry.status === 'skipped' ? [] : [{ ordinal, text: texts.get(entry.path)! }])));
+  gramShardsOf(grams, layout.gramBucketBits).forEach((data, bucket) => shards.set(gramShardName(bucket), encodeGramShard(data)));
 
   // Every bucket the layout implies is listed, empty ones too, as the indexer writes them.
   for (const name of impliedShardNames(layout)) {
@@ -402,6 +409,7 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
     layout,
     counts: {
       files: spec.files.length,
+      texts: texts.size,
       symbols: byId.size,
       references: [...byId.values()].reduce((sum, s) => sum + s.refs.length, 0),
       edges: graphNodes.reduce((sum, n) => sum + n.edges.length, 0) / 2,

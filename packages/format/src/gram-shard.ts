@@ -1,0 +1,136 @@
+// Gram shards: the trigram index of every searchable text file at the commit (search_text), as code
+// search engines have kept one since Google Code Search and Zoekt, so that a query reads the posting
+// lists of a few grams instead of every text. A gram is three consecutive bytes of a file's UTF-8
+// text with ASCII letters folded to lower case, as a 24-bit number; its posting list names, in
+// ascending order, the files that hold it, by their ordinal in the file table. Gram shards are
+// bucketed by a hash of the gram, so a query reads at most one shard per gram it plans on. The index
+// only rules files out: every candidate is checked against its stored text.
+import { encodeShard } from './codec.ts';
+import { corrupt } from './packed-records.ts';
+import { packInts, unpackInts } from './varint.ts';
+
+/** The bytes of a gram: three. */
+export const GRAM_BYTES = 3;
+
+/** A byte with ASCII letters folded to lower case: grams are case-folded, so one index serves -i and -s. */
+export function foldByte(byte: number): number {
+  return byte >= 0x41 && byte <= 0x5a ? byte | 0x20 : byte;
+}
+
+/** The gram of three (folded) bytes. */
+export function gramOf(a: number, b: number, c: number): number {
+  return (foldByte(a) << 16) | (foldByte(b) << 8) | foldByte(c);
+}
+
+/** The bucket of a gram under `bits` bucket bits (a multiplicative hash, so neighbouring grams spread). */
+export function gramBucketOf(gram: number, bits: number): number {
+  return bits === 0 ? 0 : Math.imul(gram, 0x9e3779b1) >>> (32 - bits);
+}
+
+/** Every distinct gram of a text's UTF-8 bytes, ascending. */
+export function gramsOfBytes(bytes: Uint8Array): Uint32Array {
+  const seen = new Set<number>();
+  for (let i = 0; i + GRAM_BYTES <= bytes.length; i++) seen.add(gramOf(bytes[i]!, bytes[i + 1]!, bytes[i + 2]!));
+  return Uint32Array.from(seen).sort();
+}
+
+/** The postings of a commit's text files: for each gram, the ordinals of the files holding it, ascending. */
+export interface GramPostings {
+  byGram: Map<number, number[]>;
+  /** Postings (a gram in a file) in all: what sizes the gram buckets. */
+  postings: number;
+}
+
+/** The postings of text files given in ascending ordinal order. */
+export function collectGrams(files: Iterable<{ ordinal: number; text: string }>): GramPostings {
+  const byGram = new Map<number, number[]>();
+  const encoder = new TextEncoder();
+  let postings = 0;
+  for (const { ordinal, text } of files) {
+    for (const gram of gramsOfBytes(encoder.encode(text))) {
+      const list = byGram.get(gram);
+      if (list) list.push(ordinal);
+      else byGram.set(gram, [ordinal]);
+      postings++;
+    }
+  }
+  return { byGram, postings };
+}
+
+/** The data of every gram shard under `bits` bucket bits, in bucket order (empty buckets too). */
+export function gramShardsOf({ byGram }: GramPostings, bits: number): GramShardData[] {
+  const buckets = Array.from({ length: 2 ** bits }, (): number[] => []);
+  for (const gram of byGram.keys()) buckets[gramBucketOf(gram, bits)]!.push(gram);
+  return buckets.map((grams) => ({ grams: grams.sort((a, b) => a - b).map((gram) => ({ gram, files: byGram.get(gram)! })) }));
+}
+
+/** What a writer builds: each gram of the bucket with the ascending ordinals of the files holding it, grams ascending. */
+export interface GramShardData {
+  grams: { gram: number; files: number[] }[];
+}
+
+interface StoredGramShard {
+  v: 1;
+  /** The grams, ascending, each as the difference to the previous one. */
+  grams: Uint8Array;
+  /** How many files each gram's posting list names. */
+  counts: Uint8Array;
+  /** The posting lists back to back, each ordinal as the difference to the one before it. */
+  postings: Uint8Array;
+}
+
+export function encodeGramShard(data: GramShardData): Uint8Array {
+  const postings: number[] = [];
+  for (const { files } of data.grams) postings.push(...files);
+  const stored: StoredGramShard = {
+    v: 1,
+    grams: packInts(data.grams.map((g) => g.gram), ['prev']),
+    counts: packInts(data.grams.map((g) => g.files.length), ['none']),
+    postings: packInts(postings, ['prev']),
+  };
+  return encodeShard(stored);
+}
+
+export class GramShard {
+  private readonly grams: Int32Array;
+  private readonly starts: Int32Array;
+  private readonly postings: Int32Array;
+
+  constructor(name: string, value: unknown) {
+    const s = value as StoredGramShard;
+    if (typeof s !== 'object' || s === null || s.v !== 1 || !(s.grams instanceof Uint8Array) || !(s.counts instanceof Uint8Array) || !(s.postings instanceof Uint8Array)) {
+      throw corrupt(name, 'is not a version 1 gram shard');
+    }
+    this.grams = unpackInts(s.grams, ['prev'], name);
+    const counts = unpackInts(s.counts, ['none'], name);
+    this.postings = unpackInts(s.postings, ['prev'], name);
+    if (counts.length !== this.grams.length) throw corrupt(name, 'has grams and posting counts of different lengths');
+    this.starts = new Int32Array(counts.length + 1);
+    for (let i = 0; i < counts.length; i++) this.starts[i + 1] = this.starts[i]! + counts[i]!;
+    if (this.starts[counts.length] !== this.postings.length) throw corrupt(name, 'has posting lists that do not add up to its postings');
+  }
+
+  /** Grams the shard holds. */
+  get size(): number {
+    return this.grams.length;
+  }
+
+  /** The gram at a position, in ascending order. */
+  gramAt(index: number): number {
+    return this.grams[index]!;
+  }
+
+  /** The ordinals of the files holding the gram, ascending; empty when none does. */
+  files(gram: number): Int32Array {
+    let lo = 0;
+    let hi = this.grams.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >>> 1;
+      const at = this.grams[mid]!;
+      if (at === gram) return this.postings.subarray(this.starts[mid]!, this.starts[mid + 1]!);
+      if (at < gram) lo = mid + 1;
+      else hi = mid - 1;
+    }
+    return new Int32Array(0);
+  }
+}

@@ -1,0 +1,53 @@
+// The text index's grams and gram shards: case-folded byte trigrams, posting lists that survive
+// encoding, buckets by gram, and the manifest check that tells one bucket's shard from another's.
+import { describe, expect, it } from 'vitest';
+import { decodeShard } from '../src/codec.ts';
+import { collectGrams, encodeGramShard, gramBucketOf, gramOf, GramShard, gramShardsOf, gramsOfBytes } from '../src/gram-shard.ts';
+
+const bytes = (text: string) => new TextEncoder().encode(text);
+const gram = (text: string) => gramOf(...([...bytes(text)] as [number, number, number]));
+const open = (data: Parameters<typeof encodeGramShard>[0]) => new GramShard('grams/0000', decodeShard('grams/0000', encodeGramShard(data)).value);
+
+describe('grams', () => {
+  it('are the distinct byte trigrams of a text with ASCII letters folded, ascending', () => {
+    expect([...gramsOfBytes(bytes('AbCabc'))]).toEqual([gram('abc'), gram('bca'), gram('cab')].sort((a, b) => a - b));
+    expect(gram('ABC')).toBe(gram('abc'));
+    // Only ASCII folds: É and é differ in their UTF-8 bytes, and so do their grams.
+    expect([...gramsOfBytes(bytes('Éa'))]).not.toEqual([...gramsOfBytes(bytes('éa'))]);
+  });
+
+  it('are none for a text shorter than a gram', () => {
+    expect(gramsOfBytes(bytes('ab')).length).toBe(0);
+  });
+});
+
+describe('gram shards', () => {
+  it('give back each gram\'s posting list, and nothing for a gram they do not hold', () => {
+    const shard = open({ grams: [{ gram: gram('abc'), files: [0, 4, 9] }, { gram: gram('xyz'), files: [2] }, { gram: gram('zzz'), files: [1, 300000] }] });
+    expect(shard.size).toBe(3);
+    expect([...shard.files(gram('abc'))]).toEqual([0, 4, 9]);
+    expect([...shard.files(gram('xyz'))]).toEqual([2]);
+    expect([...shard.files(gram('zzz'))]).toEqual([1, 300000]);
+    expect([...shard.files(gram('qqq'))]).toEqual([]);
+  });
+
+  it('bucket every gram of a commit by its hash, each posting list ascending', () => {
+    const postings = collectGrams([{ ordinal: 0, text: 'const order = 1;' }, { ordinal: 3, text: 'order again' }, { ordinal: 7, text: 'ORDER' }]);
+    const shards = gramShardsOf(postings, 2);
+    expect(shards).toHaveLength(4);
+    shards.forEach((data, bucket) => {
+      for (const { gram: g, files } of data.grams) {
+        expect(gramBucketOf(g, 2)).toBe(bucket);
+        expect(files).toEqual([...files].sort((a, b) => a - b));
+      }
+    });
+    const all = new Map(shards.flatMap((s) => s.grams.map((g) => [g.gram, g.files] as const)));
+    expect(all.get(gram('ord'))).toEqual([0, 3, 7]);
+    expect(all.get(gram('ain'))).toEqual([3]);
+    expect(postings.postings).toBe(shards.reduce((n, s) => n + s.grams.reduce((m, g) => m + g.files.length, 0), 0));
+  });
+
+  it('refuse bytes that are not a gram shard as INDEX_CORRUPT naming the shard', () => {
+    expect(() => new GramShard('grams/0001', { v: 1, grams: 'x' })).toThrow(expect.objectContaining({ code: 'INDEX_CORRUPT', message: expect.stringContaining('grams/0001') }));
+  });
+});

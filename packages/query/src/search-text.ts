@@ -1,0 +1,352 @@
+// search_text: grep at the indexed commit, over every tracked text file, for a bot with no checkout.
+// The gram index (gram-shard.ts) names the files a query can match in (text-search-plan.ts); each
+// of them is read from its text shard and matched line by line, as ripgrep matches: a match never
+// spans lines, matches on a line do not overlap, a whole-word match has no word character on
+// either side. Regular expressions run on RE2's linear-time engine (re2js), so no pattern can stall
+// a call. Each hit names the innermost declaration around it, and the symbol when it is exactly an
+// identifier the index resolved.
+//
+// The whole answer is counted on every call, so `total` is exact; what is kept between calls (in
+// the shard cache) is only how many matches each matching file holds, so a page re-reads the few
+// files it shows.
+import { RE2JS } from 're2js';
+import {
+  canonicalJson, FILE_FLAGS, formatSymbolId, occurrencesOf, pathFilter, SextantError, shortCommit, type FileRecord, type GramShard, type OutlineNode,
+} from '@sextant/format';
+import { decodeCursor, encodeCursor, queryFingerprint } from './cursor.ts';
+import type { IndexReader } from './index-reader.ts';
+import type { Answer, Location, PageInfo, PeerSummary } from './results.ts';
+import { withSiteLines, type SiteLines } from './site-lines.ts';
+import { planLiteral, planRegex, type TextPlan } from './text-search-plan.ts';
+
+export const SEARCH_TEXT_PAGE = { defaultLimit: 100, maxLimit: 1000 };
+/** The longest query accepted (the hardening bound of every pattern argument). */
+export const MAX_TEXT_QUERY = 1000;
+/** Skipped files an answer names, at most (the count is always given). */
+const UNSEARCHED_EXAMPLES = 10;
+
+export interface SearchTextParams {
+  query: string;
+  mode?: 'literal' | 'regex';
+  /** Default: smart case, sensitive when the query holds a capital letter. */
+  caseSensitive?: boolean;
+  wholeWord?: boolean;
+  /** Globs; a language is its extensions (`**\/*.kt`). */
+  paths?: string[];
+  /** Default true: test files are searched. */
+  includeTests?: boolean;
+  /** Default true: generated and vendored files are searched. */
+  includeGenerated?: boolean;
+  context?: number;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface TextMatch extends Location, SiteLines {
+  /** The innermost declaration of the index around the match. */
+  enclosing?: PeerSummary;
+  /** Set when the match is exactly an identifier the index resolved: its symbol, to chain into find_references. */
+  symbol?: { symbolId: string; name: string };
+}
+
+export interface SearchTextAnswer extends Answer, PageInfo {
+  matches: TextMatch[];
+  /** Files with a match, in all. */
+  files: number;
+  /** Tracked files that are not searched (binary, too large, not UTF-8, links) that the path filter lets through. */
+  unsearched: { count: number; examples: { path: string; reason: string }[] };
+}
+
+/** Matches one line at a time: the match spans of a line, left to right, not overlapping. */
+interface LineMatcher {
+  /**
+   * Where in the whole text, from `from`, the next match may start (-1: nowhere after it). Any match
+   * of a line starts at or after the first such place on or before it, so the lines before that
+   * place's line hold no match.
+   */
+  next(text: string, from: number): number;
+  spans(line: string): [number, number][];
+}
+
+/** Visits the lines of a text that hold a match, with their spans, in order; stops when `visit` returns false. */
+function scanLines(text: string, matcher: LineMatcher, visit: (line: number, lineText: string, spans: [number, number][]) => boolean | void): void {
+  let lineStart = 0;
+  let line = 1;
+  for (let at = matcher.next(text, 0); at >= 0;) {
+    // Advance to the line holding `at`.
+    for (let nl = text.indexOf('\n', lineStart); nl >= 0 && nl < at; nl = text.indexOf('\n', lineStart)) {
+      lineStart = nl + 1;
+      line++;
+    }
+    const nl = text.indexOf('\n', lineStart);
+    const lineEnd = nl < 0 ? text.length : nl;
+    const lineText = text.slice(lineStart, lineEnd);
+    const spans = matcher.spans(lineText);
+    if (spans.length > 0 && visit(line, lineText, spans) === false) return;
+    if (nl < 0) return;
+    lineStart = nl + 1;
+    line++;
+    at = matcher.next(text, lineStart);
+  }
+}
+
+interface FileCount {
+  ordinal: number;
+  path: string;
+  count: number;
+}
+
+export async function searchText(reader: IndexReader, params: SearchTextParams): Promise<SearchTextAnswer> {
+  const query = params.query;
+  if (query.length === 0 || query.length > MAX_TEXT_QUERY) {
+    throw new SextantError('INVALID_ARGUMENT', `query must be 1 to ${MAX_TEXT_QUERY} characters; got ${query.length}.`, 'Search for a shorter literal or pattern.', { argument: 'query' });
+  }
+  if (/[\r\n]/.test(query)) {
+    throw new SextantError('INVALID_ARGUMENT', 'query holds a line break, but matches are found within one line.', 'Search for one line of the text, or for each line apart.', { argument: 'query' });
+  }
+  const mode = params.mode ?? 'literal';
+  const caseSensitive = params.caseSensitive ?? hasCapital(query, mode);
+  const matcher = lineMatcher(query, mode, caseSensitive, params.wholeWord === true);
+  const plan = mode === 'literal' ? planLiteral(query, !caseSensitive) : planRegex(query, !caseSensitive);
+  const request = {
+    tool: 'search_text', query, mode, caseSensitive, wholeWord: params.wholeWord === true, paths: params.paths,
+    includeTests: params.includeTests ?? true, includeGenerated: params.includeGenerated ?? true,
+  };
+  const limit = params.limit ?? SEARCH_TEXT_PAGE.defaultLimit;
+  if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_TEXT_PAGE.maxLimit) {
+    throw new SextantError('INVALID_ARGUMENT', `limit must be an integer from 1 to ${SEARCH_TEXT_PAGE.maxLimit}; got ${limit}.`,
+      `Pass a limit of at most ${SEARCH_TEXT_PAGE.maxLimit} and page with nextCursor.`);
+  }
+  const fingerprint = queryFingerprint(request);
+  const offset = params.cursor ? decodeCursor(params.cursor, reader.commit, fingerprint) : 0;
+  const whole = await reader.derived(`search-text:${reader.buildKey}:${canonicalJson(request)}`, async () => {
+    const value = await countMatches(reader, request, plan, matcher);
+    return { value, bytes: 64 + 48 * value.files.length };
+  });
+
+  // The page: skip the files whose matches all come before it, read the ones it shows.
+  const matches: Omit<TextMatch, keyof SiteLines>[] = [];
+  let before = 0;
+  for (const file of whole.files) {
+    if (matches.length >= limit) break;
+    if (before + file.count <= offset) {
+      before += file.count;
+      continue;
+    }
+    const text = (await reader.text(file.path)) ?? '';
+    const record = await reader.file(file.path);
+    scanLines(text, matcher, (line, lineText, spans) => {
+      for (const [start, end] of spans) {
+        if (before++ < offset) continue;
+        if (matches.length >= limit) return false;
+        matches.push(matchAt(reader, record, file.path, line, start, end, lineText));
+      }
+      return matches.length < limit;
+    });
+  }
+  const end = offset + matches.length;
+  const hasMore = end < whole.total;
+  return {
+    repo: reader.repo,
+    commit: reader.commit,
+    matches: await withSiteLines(reader, matches, params.context),
+    files: whole.files.length,
+    unsearched: whole.unsearched,
+    total: whole.total,
+    totalIsExact: true,
+    hasMore,
+    ...(hasMore ? { nextCursor: encodeCursor(reader.commit, fingerprint, end), truncationReason: `limit ${limit}` } : {}),
+  };
+}
+
+interface Counted {
+  files: FileCount[];
+  total: number;
+  unsearched: SearchTextAnswer['unsearched'];
+}
+
+type Request = { paths?: string[]; includeTests: boolean; includeGenerated: boolean };
+
+/** Every matching file of the commit with its count of matches, in path order. */
+async function countMatches(reader: IndexReader, request: Request, plan: TextPlan, matcher: LineMatcher): Promise<Counted> {
+  const table = await reader.fileTable();
+  const inPaths = pathFilter(request.paths);
+  const excluded = (request.includeTests ? 0 : FILE_FLAGS.test) | (request.includeGenerated ? 0 : FILE_FLAGS.generated | FILE_FLAGS.vendored);
+  const wanted = (ordinal: number): boolean => {
+    const entry = table.entry(ordinal);
+    if (entry.status === 'skipped' || !inPaths(entry.path)) return false;
+    return (entry.flags & excluded) === 0;
+  };
+  const unsearched: SearchTextAnswer['unsearched'] = { count: 0, examples: [] };
+  for (const skipped of reader.manifest.skipped) {
+    if (!inPaths(skipped.path)) continue;
+    if (unsearched.count++ < UNSEARCHED_EXAMPLES) unsearched.examples.push({ path: skipped.path, reason: skipped.reason });
+  }
+  const candidates = await candidatesOf(reader, plan, table.size);
+  const files: FileCount[] = [];
+  let total = 0;
+  for (const ordinal of candidates) {
+    if (!wanted(ordinal)) continue;
+    const path = table.entry(ordinal).path;
+    const text = await reader.text(path);
+    if (text === undefined) {
+      throw new SextantError('INDEX_CORRUPT', `The file table of ${reader.repo}@${shortCommit(reader.commit)} lists ${path} as searchable, but shard ${reader.textShardNameOf(path)} does not hold its text.`,
+        'Rebuild the index with `indexer build` (and publish it again).', { shard: reader.textShardNameOf(path) });
+    }
+    let count = 0;
+    scanLines(text, matcher, (_line, _text, spans) => {
+      count += spans.length;
+    });
+    if (count === 0) continue;
+    files.push({ ordinal, path, count });
+    total += count;
+  }
+  return { files, total, unsearched };
+}
+
+/** The file ordinals a plan lets through, ascending: every searchable file, or the union over alternatives of the intersection of their grams' postings. */
+async function candidatesOf(reader: IndexReader, plan: TextPlan, files: number): Promise<Iterable<number>> {
+  if (plan.kind === 'all') return Array.from({ length: files }, (_, i) => i);
+  const names = [...new Set(plan.alternatives.flat().map((gram) => reader.gramShardNameOf(gram)))];
+  await reader.prefetch(names);
+  const union = new Set<number>();
+  for (const grams of plan.alternatives) {
+    let set: Int32Array | undefined;
+    for (const gram of grams) {
+      const shard = await reader.shard<GramShard>(reader.gramShardNameOf(gram));
+      const postings = shard?.files(gram) ?? new Int32Array(0);
+      set = set ? intersect(set, postings) : postings;
+      if (set.length === 0) break;
+    }
+    for (const ordinal of set ?? []) union.add(ordinal);
+  }
+  return [...union].sort((a, b) => a - b);
+}
+
+function intersect(a: Int32Array, b: Int32Array): Int32Array {
+  const out: number[] = [];
+  for (let i = 0, j = 0; i < a.length && j < b.length;) {
+    if (a[i]! < b[j]!) i++;
+    else if (a[i]! > b[j]!) j++;
+    else {
+      out.push(a[i]!);
+      i++;
+      j++;
+    }
+  }
+  return Int32Array.from(out);
+}
+
+/** ripgrep's smart case: a capital letter in the query (in a pattern, not the letter of an escape such as \W) makes it case-sensitive. */
+function hasCapital(query: string, mode: 'literal' | 'regex'): boolean {
+  const text = mode === 'regex' ? query.replace(/\\[A-Za-z]/g, '') : query;
+  return text !== text.toLowerCase();
+}
+
+/** Word characters as ripgrep's Unicode \w: letters, marks, decimal digits, connector punctuation, joiners. */
+const WORD = /[\p{Alphabetic}\p{M}\p{Nd}\p{Pc}\p{Join_Control}]/u;
+
+/** Whether the character just before (`backwards`) or at `index` is a word character. */
+function isWordAt(line: string, index: number, backwards: boolean): boolean {
+  if (backwards ? index <= 0 : index >= line.length) return false;
+  let at = backwards ? index - 1 : index;
+  // Before a low surrogate, the character starts at its high surrogate.
+  if (backwards && at > 0 && isLowSurrogate(line.charCodeAt(at)) && isHighSurrogate(line.charCodeAt(at - 1))) at--;
+  return WORD.test(String.fromCodePoint(line.codePointAt(at)!));
+}
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
+
+function lineMatcher(query: string, mode: 'literal' | 'regex', caseSensitive: boolean, wholeWord: boolean): LineMatcher {
+  const bounded = (line: string, start: number, end: number) => !wholeWord || (!isWordAt(line, start, true) && !isWordAt(line, end, false));
+  if (mode === 'literal' && caseSensitive) {
+    return {
+      next: (text, from) => text.indexOf(query, from),
+      spans(line) {
+        const spans: [number, number][] = [];
+        for (let at = line.indexOf(query); at >= 0;) {
+          if (bounded(line, at, at + query.length)) {
+            spans.push([at, at + query.length]);
+            at = line.indexOf(query, at + query.length);
+          } else at = line.indexOf(query, at + 1);
+        }
+        return spans;
+      },
+    };
+  }
+  const pattern = mode === 'literal' ? RE2JS.quote(query) : query;
+  const re = compile(pattern, caseSensitive);
+  if (re.matcher('').find()) {
+    throw new SextantError('INVALID_ARGUMENT', `The pattern "${query}" matches the empty string, so it would match every line.`,
+      'Make the pattern require at least one character (`a+` rather than `a*`).', { argument: 'query' });
+  }
+  return {
+    next(text, from) {
+      const m = re.matcher(text);
+      return m.find(from) ? m.start() : -1;
+    },
+    spans(line) {
+      const spans: [number, number][] = [];
+      const m = re.matcher(line);
+      for (let from = 0; from <= line.length && m.find(from);) {
+        const start = m.start();
+        const end = m.end();
+        if (bounded(line, start, end)) {
+          spans.push([start, end]);
+          from = end;
+        } else from = start + 1;
+      }
+      return spans;
+    },
+  };
+}
+
+/** Constructs RE2 does not have, by how a user writes them, for an error that names the one used. */
+const UNSUPPORTED: [RegExp, string][] = [
+  [/\(\?<?[=!]/, 'lookaround ((?=…), (?!…), (?<=…), (?<!…))'],
+  [/\\[1-9]/, 'a backreference (\\1 …)'],
+  [/\\k</, 'a named backreference (\\k<name>)'],
+  [/\(\?>/, 'an atomic group ((?>…))'],
+  [/[*+?}]\+/, 'a possessive quantifier (*+, ++, ?+)'],
+];
+
+function compile(pattern: string, caseSensitive: boolean): RE2JS {
+  try {
+    // MULTILINE: a whole text's ^ and $ are its lines', so the quick test over the text is a superset of the lines'.
+    return RE2JS.compile(pattern, (caseSensitive ? 0 : RE2JS.CASE_INSENSITIVE) | RE2JS.MULTILINE);
+  } catch (error) {
+    const construct = UNSUPPORTED.find(([probe]) => probe.test(pattern))?.[1];
+    throw new SextantError('INVALID_ARGUMENT',
+      construct ? `The pattern uses ${construct}, which RE2 syntax does not have: matching stays linear in the text only without it.` : `The pattern is not RE2 syntax: ${(error as Error).message}.`,
+      construct ? 'Rewrite the pattern without it, or search for a literal (mode "literal").' : 'Fix the pattern (RE2 syntax, as ripgrep reads it), or search for a literal (mode "literal").',
+      { argument: 'query', ...(construct ? { construct } : {}) });
+  }
+}
+
+/** A match as the answer shows it: its place, and the declaration and symbol it is in or is. */
+function matchAt(reader: IndexReader, record: FileRecord | undefined, path: string, line: number, start: number, end: number, text: string): Omit<TextMatch, keyof SiteLines> {
+  const match: Omit<TextMatch, keyof SiteLines> = { path, line, column: start + 1, endLine: line, endColumn: end + 1 };
+  if (!record) return match;
+  const enclosing = innermost(record.outline, line, start + 1);
+  if (enclosing && enclosing.sym >= 0) {
+    match.enclosing = { symbolId: formatSymbolId(record.syms[enclosing.sym]!, reader.commit), name: enclosing.name, kind: enclosing.kind };
+  }
+  for (const o of occurrencesOf(record)) {
+    if (o.line > line || (o.line === line && o.column > start + 1)) break;
+    if (o.line === line && o.column === start + 1 && o.endLine === line && o.endColumn === end + 1) {
+      match.symbol = { symbolId: formatSymbolId(record.syms[o.symbolIndex]!, reader.commit), name: text.slice(start, end) };
+      break;
+    }
+  }
+  return match;
+}
+
+function innermost(nodes: readonly OutlineNode[], line: number, column: number): OutlineNode | undefined {
+  for (const node of nodes) {
+    const [l0, c0, l1, c1] = node.range;
+    const inside = (line > l0 || (line === l0 && column >= c0)) && (line < l1 || (line === l1 && column < c1));
+    if (inside) return innermost(node.children, line, column) ?? node;
+  }
+  return undefined;
+}

@@ -1,0 +1,68 @@
+// Query planning for search_text: the grams a query's every match must contain. A plan may let
+// through files that do not match (they are checked), never keep out one that does.
+import { describe, expect, it } from 'vitest';
+import { planLiteral, planRegex, type TextPlan } from '../src/text-search-plan.ts';
+
+/** The grams of each alternative, as the trigram strings they fold from, sorted. */
+const shown = (plan: TextPlan) => (plan.kind === 'all' ? 'all' : plan.alternatives.map((grams) => grams.map(text).sort()));
+const text = (g: number) => String.fromCharCode(g >> 16, (g >> 8) & 0xff, g & 0xff);
+
+describe('planning a literal', () => {
+  it('looks up the first, the last and evenly spread grams of it, folded', () => {
+    // 9 grams; the 1st, 4th, 6th and 9th.
+    expect(shown(planLiteral('createOrder', false))).toEqual([['ate', 'cre', 'der', 'eor']]);
+    expect(shown(planLiteral('abc', false))).toEqual([['abc']]);
+    expect(planLiteral('ABC', false)).toEqual(planLiteral('abc', false));
+  });
+
+  it('plans on every file for a query shorter than a gram', () => {
+    expect(planLiteral('ab', false)).toEqual({ kind: 'all', why: expect.stringContaining('"ab"') });
+  });
+
+  it('case-insensitively, leaves out what Unicode folding could match in other bytes: non-ASCII, k and s', () => {
+    // K matches the Kelvin sign, s the long s; é matches É, whose bytes differ.
+    expect(shown(planLiteral('parkinglot', true))).toEqual([['glo', 'ing', 'lot', 'ngl', 'par']]);
+    expect(shown(planLiteral('caféteria', true))).toEqual([['caf', 'eri', 'ria', 'ter']]);
+    expect(planLiteral('ask', true).kind).toBe('all');
+    // Case-sensitively the bytes are exact.
+    expect(shown(planLiteral('ask', false))).toEqual([['ask']]);
+  });
+});
+
+describe('planning a regular expression', () => {
+  it('requires the plain runs of a sequence, ended by classes, groups, dots and escapes', () => {
+    expect(shown(planRegex('fooBar\\d+baz', false))).toEqual([['bar', 'baz', 'foo', 'oba', 'oob']]);
+    expect(shown(planRegex('class [A-Z]\\w+Service', false))).toEqual([['ass', 'cla', 'erv', 'ice', 'las', 'ser', 'ss ', 'vic']]);
+    expect(shown(planRegex('^import .* from', false))).toEqual([[' fr', 'fro', 'imp', 'mpo', 'ort', 'rom', 'rt ']]);
+  });
+
+  it('drops a character a quantifier makes optional, and keeps one it repeats', () => {
+    expect(shown(planRegex('colou?r', false))).toEqual([['col', 'olo']]);
+    expect(shown(planRegex('abcd*', false))).toEqual([['abc']]);
+    expect(shown(planRegex('abcd+ef', false))).toEqual([['abc', 'bcd']]);
+    expect(shown(planRegex('ab{0,2}cde', false))).toEqual([['cde']]);
+  });
+
+  it('needs one alternative\'s literals or another\'s, and every file when one alternative needs none', () => {
+    expect(shown(planRegex('TODO|FIXME', false))).toEqual([['odo', 'tod'], ['fix', 'ixm', 'xme']]);
+    expect(planRegex('TODO|x', false).kind).toBe('all');
+    expect(planRegex('TODO|', false).kind).toBe('all');
+    // An alternation inside a group is read as no literal: the group only ends the run.
+    expect(shown(planRegex('(get|set)Value', false))).toEqual([['alu', 'lue', 'val']]);
+  });
+
+  it('reads escaped punctuation and \\Q…\\E as plain characters', () => {
+    expect(shown(planRegex('a\\.b\\.c', false))).toEqual([['.b.', 'a.b', 'b.c']]);
+    expect(shown(planRegex('\\Q(x+y)\\E', false))).toEqual([['(x+', 'x+y', '+y)']].map((l) => l.sort()));
+  });
+
+  it('plans on every file for a pattern with no required literal of a gram\'s length', () => {
+    expect(planRegex('\\w+', false).kind).toBe('all');
+    expect(planRegex('[a-z]{3}', false).kind).toBe('all');
+    expect(planRegex('.*', false).kind).toBe('all');
+  });
+
+  it('folds the whole plan when the pattern turns case-insensitivity on', () => {
+    expect(planRegex('(?i)parking', false)).toEqual(planLiteral('parking', true));
+  });
+});
