@@ -61,7 +61,7 @@ for (const makeBackend of BACKENDS) {
       it('[SRV-1][SRV-2] lists the read-only tools with input and output schemas', async () => {
         const { tools } = await clients.get(basic.repo)!.listTools();
         expect(tools.map((t) => t.name)).toEqual([
-          'index_status', 'search_symbols', 'goto_definition', 'symbol_info', 'find_references', 'find_implementations',
+          'index_status', 'search_symbols', 'search_text', 'goto_definition', 'symbol_info', 'find_references', 'find_implementations',
           'type_hierarchy', 'call_hierarchy', 'file_structure', 'read_file', 'file_problems',
           'diff_symbols', 'change_impact', 'plan_rename', 'plan_safe_delete',
         ]);
