@@ -135,7 +135,13 @@ describe('plans from the hosted worker, applied by the runner', () => {
   it('plan_rename of a method renames its overrides and the interface declaration', async () => {
     const answer = await ok(hosted(shapes), 'plan_rename', { qualifiedName: 'Circle.area', newName: 'size' });
     expect(answer.plan.files.map((f: { path: string }) => f.path)).toEqual(['src/report.ts', 'src/shapes/base.ts', 'src/shapes/circle.ts', 'src/shapes/shape.ts', 'src/shapes/square.ts']);
-    expect((await applyLocally(shapes, answer.plan)).code).toBe(0);
+    // Comments, a doc comment and a string name `area`: the rename lists them, edits nothing there, and so is applied with --force.
+    expect(answer.plan.conflicts.map((c: any) => `${c.kind} ${c.path}:${c.line}:${c.column}`)).toEqual([
+      'textual-mention src/report.ts:6:50', 'textual-mention src/shapes/circle.ts:21:34', 'textual-mention src/shapes/label.ts:25:38', 'textual-mention src/shapes/shape.ts:1:22',
+    ]);
+    expect((await applyLocally(shapes, answer.plan)).code).toBe(1);
+    expect((await applyLocally(shapes, answer.plan, '--force')).code).toBe(0);
+    expect(shapes.read('src/report.ts')).toContain('Shape.area.');
     expect(await typeErrors(shapes.dir)).toBe('');
   });
 

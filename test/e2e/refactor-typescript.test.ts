@@ -125,9 +125,13 @@ describe('rename', () => {
   });
 
   it('renames a method together with the members it overrides and the interface declaration', async () => {
-    const { preview } = await previewAndApply(client(shapes), 'rename', { qualifiedName: 'Circle.area', newName: 'size' });
+    // Comments, a doc comment and a string name `area`: listed as textual mentions, never edited, so the rename is forced.
+    const { preview } = await previewAndApply(client(shapes), 'rename', { qualifiedName: 'Circle.area', newName: 'size' }, true);
     expect(paths(preview.plan)).toEqual([
       'modify src/report.ts', 'modify src/shapes/base.ts', 'modify src/shapes/circle.ts', 'modify src/shapes/shape.ts', 'modify src/shapes/square.ts',
+    ]);
+    expect(preview.plan.conflicts.map((c: any) => `${c.kind} ${c.path}:${c.line}`)).toEqual([
+      'textual-mention src/report.ts:6', 'textual-mention src/shapes/circle.ts:21', 'textual-mention src/shapes/label.ts:25', 'textual-mention src/shapes/shape.ts:1',
     ]);
     expect(shapes.read('src/shapes/shape.ts')).toContain('  size(): number;');
     expect(shapes.read('src/shapes/base.ts')).toContain('abstract size(): number;');

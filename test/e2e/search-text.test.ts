@@ -1,8 +1,9 @@
 // End to end: search_text through the worker in workerd and through `runner mcp`, over a repository
 // holding code, documentation, configuration and a binary file: a match in a file no language
 // indexer parses, the declaration a match inside a method sits in, the symbol of an identifier
-// match chaining into find_references, the binary file skipped and named, and a query with 10,000
-// matches paged to the end with each match seen once. The matches are those ripgrep 13 prints for
+// match chaining into find_references, the binary file skipped and named, a rename plan listing the
+// old name's mentions in Markdown and YAML, and a query with 10,000 matches paged to the end with
+// each match seen once. The matches are those ripgrep 13 prints for
 // the same tree (`rg --vimgrep`), listed below.
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -86,6 +87,12 @@ for (const makeBackend of BACKENDS) {
         const refused = await client.callTool({ name: 'search_text', arguments: { query: '(?<=x)y', mode: 'regex' } }) as any;
         expect(refused.isError).toBe(true);
         expect(refused.structuredContent.error).toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('lookaround') });
+      });
+
+      it('[TXT-5] lists the old name\'s mentions a rename does not edit (Markdown, YAML) as textual-mention conflicts', async () => {
+        const { plan } = await ask('plan_rename', { qualifiedName: 'OrderService.createOrder', newName: 'placeOrder' });
+        expect(plan.files.map((f: any) => `${f.path} ${f.edits.map((e: any) => `${e.line}:${e.column}`).join(',')}`)).toEqual(['src/orders/order-service.ts 2:3,8:30']);
+        expect(plan.conflicts.map((c: any) => `${c.kind} ${c.path}:${c.line}:${c.column}`)).toEqual(['textual-mention config/app.yaml:2:3', 'textual-mention docs/orders.md:3:20']);
       });
 
       it('[TXT-4] pages a query with 10,000 matches to the end, each match once, the total exact on every page', async () => {

@@ -20,3 +20,4 @@ export type { PlanFromIndexOptions } from './plan-from-index.ts';
 export { fileDiff, renderPlanDiff } from './plan-diff.ts';
 export { indexDiff } from './index-diff.ts';
 export { renderPlan } from './plan-text.ts';
+export { MAX_TEXTUAL_MENTIONS, textualMentions } from './textual-mentions.ts';

@@ -38,6 +38,7 @@ export const CONFLICT_KINDS = [
   'unmatched-override', // a same-named member of a sub- or supertype whose signature could not be matched; it may override the symbol
   'introduces-errors', // the TypeScript compiler reports new errors in the changed program
   'unexpected-text', // the index's range does not hold the text the edit expects
+  'textual-mention', // rename: the old name in text the rename does not edit (a comment, a string, documentation); listed, never edited
 ] as const;
 type ConflictKind = (typeof CONFLICT_KINDS)[number];
 

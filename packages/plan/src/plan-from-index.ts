@@ -13,6 +13,7 @@ import {
   contentHash, sealPlan, textHash, type Plan, type PlanArgument, type PlanConflict, type PlanEdit, type PlanFile, type PlanOperation, type PlanSymbol,
 } from './plan-document.ts';
 import { applyEdits, editAt, wholeLines, withCommentsAbove, withoutDoubleBlank } from './plan-edits.ts';
+import { textualMentions } from './textual-mentions.ts';
 
 
 function checkNewName(name: string, oldName: string): void {
@@ -207,6 +208,7 @@ export async function planRenameFromIndex(reader: IndexReader, target: Target, n
     conflicts.push(...classificationConflicts(path, file.record.flags));
     files.push(fileEntry(file, path, [...byPosition.values()]));
   }
+  conflicts.push(...await textualMentions(reader, oldName, files, conflicts));
   return seal(reader, 'rename', { ...targetArguments(target), newName }, planSymbol(reader, start), files, conflicts, options);
 }
 

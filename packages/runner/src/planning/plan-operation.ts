@@ -5,7 +5,7 @@
 // from the commit, and a generated or vendored file.
 import { defAt, lineStarts, offsetAt, SextantError, shortCommit } from '@sextant/format';
 import {
-  classificationConflicts, outlinePath, planRenameFromIndex, planSafeDeleteFromIndex, planSymbol, resolveOwnSymbol, sealPlan, withCommentsAbove,
+  classificationConflicts, outlinePath, planRenameFromIndex, planSafeDeleteFromIndex, planSymbol, resolveOwnSymbol, sealPlan, textualMentions, withCommentsAbove,
   type Plan, type PlanArgument, type PlanConflict, type PlanFromIndexOptions, type Planner, type PlanOperation, type PlanSymbol,
 } from '@sextant/plan';
 import { fileText, type IndexReader, type LoadedSymbol } from '@sextant/query';
@@ -34,7 +34,7 @@ export async function planOperation(ctx: RefactorContext, request: OperationRequ
   const described = planSymbol(reader, symbol);
   if (TS_LANGUAGES.has(symbol.record.lang)) {
     const { planWithTypeScript } = await import('../typescript/ts-planner.ts');
-    return finish(reader, request.operation, args, described, 'typescript', await planWithTypeScript(ctx, request, symbol));
+    return finish(reader, request.operation, args, described, 'typescript', await planWithTypeScript(ctx, request, symbol), request.operation === 'rename' ? symbol.record.name : undefined);
   }
   switch (request.operation) {
     case 'rename':
@@ -55,9 +55,10 @@ export async function planOperation(ctx: RefactorContext, request: OperationRequ
 
 async function finish(
   reader: IndexReader, operation: PlanOperation, args: Record<string, PlanArgument>, symbol: PlanSymbol | undefined,
-  planner: Planner, planned: { drafts: FileDraft[]; conflicts: PlanConflict[] },
+  planner: Planner, planned: { drafts: FileDraft[]; conflicts: PlanConflict[] }, renamedFrom?: string,
 ): Promise<Plan> {
   const conflicts = [...planned.conflicts];
+  const files = planned.drafts.map(toPlanFile);
   for (const draft of planned.drafts) {
     if (!draft.before) continue;
     const record = await reader.file(draft.path);
@@ -68,9 +69,11 @@ async function finish(
     if (await fileText(reader, draft.path) !== draft.before.text) conflicts.push(differsFromCommit(draft.path, reader.commit));
     conflicts.push(...classificationConflicts(draft.path, record.flags));
   }
+  // A rename leaves its old name in comments, strings and documentation: listed, not edited.
+  if (renamedFrom !== undefined) conflicts.push(...await textualMentions(reader, renamedFrom, files, conflicts));
   return sealPlan({
     format: 1, operation, arguments: args, repo: reader.repo, commit: reader.commit, planner,
-    ...(symbol ? { symbol } : {}), files: planned.drafts.map(toPlanFile), conflicts,
+    ...(symbol ? { symbol } : {}), files, conflicts,
   });
 }
 
