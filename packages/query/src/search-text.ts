@@ -260,16 +260,26 @@ const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
 function lineMatcher(query: string, mode: 'literal' | 'regex', caseSensitive: boolean, wholeWord: boolean): LineMatcher {
   const bounded = (line: string, start: number, end: number) => !wholeWord || (!isWordAt(line, start, true) && !isWordAt(line, end, false));
-  if (mode === 'literal' && caseSensitive) {
+  // A literal by indexOf: as it is, or ASCII-folded when that is all Unicode case folding does to
+  // it (ASCII letters but k and s fold to no other character; k and s also match K and ſ).
+  const asciiFoldable = !caseSensitive && /^[\x00-\x7f]*$/.test(query) && !/[ks]/i.test(query);
+  if (mode === 'literal' && (caseSensitive || asciiFoldable)) {
+    const fold = caseSensitive ? (text: string) => text : foldAscii;
+    const needle = fold(query);
+    let last: { text: string; folded: string } | undefined;
     return {
-      next: (text, from) => text.indexOf(query, from),
+      next(text, from) {
+        if (last?.text !== text) last = { text, folded: fold(text) };
+        return last.folded.indexOf(needle, from);
+      },
       spans(line) {
+        const folded = fold(line);
         const spans: [number, number][] = [];
-        for (let at = line.indexOf(query); at >= 0;) {
-          if (bounded(line, at, at + query.length)) {
-            spans.push([at, at + query.length]);
-            at = line.indexOf(query, at + query.length);
-          } else at = line.indexOf(query, at + 1);
+        for (let at = folded.indexOf(needle); at >= 0;) {
+          if (bounded(line, at, at + needle.length)) {
+            spans.push([at, at + needle.length]);
+            at = folded.indexOf(needle, at + needle.length);
+          } else at = folded.indexOf(needle, at + 1);
         }
         return spans;
       },
@@ -302,6 +312,14 @@ function lineMatcher(query: string, mode: 'literal' | 'regex', caseSensitive: bo
   };
 }
 
+/** ASCII capitals to lower case, nothing else: the text keeps its length, so offsets stay valid. */
+function foldAscii(text: string): string {
+  // All ASCII (most source files): the platform's toLowerCase is the same, and fastest.
+  return NON_ASCII.test(text) ? text.replace(/[A-Z]+/g, (run) => run.toLowerCase()) : text.toLowerCase();
+}
+
+const NON_ASCII = /[^\x00-\x7f]/;
+
 /** Constructs RE2 does not have, by how a user writes them, for an error that names the one used. */
 const UNSUPPORTED: [RegExp, string][] = [
   [/\(\?<?[=!]/, 'lookaround ((?=…), (?!…), (?<=…), (?<!…))'],
@@ -332,15 +350,26 @@ function matchAt(reader: IndexReader, record: FileRecord | undefined, path: stri
   if (enclosing && enclosing.sym >= 0) {
     match.enclosing = { symbolId: formatSymbolId(record.syms[enclosing.sym]!, reader.commit), name: enclosing.name, kind: enclosing.kind };
   }
-  for (const o of occurrencesOf(record)) {
-    if (o.line > line || (o.line === line && o.column > start + 1)) break;
-    if (o.line === line && o.column === start + 1 && o.endLine === line && o.endColumn === end + 1) {
-      match.symbol = { symbolId: formatSymbolId(record.syms[o.symbolIndex]!, reader.commit), name: text.slice(start, end) };
-      break;
-    }
-  }
+  const key = occurrencesBySpan(record).get(`${line}:${start + 1}:${end + 1}`);
+  if (key !== undefined) match.symbol = { symbolId: formatSymbolId(key, reader.commit), name: text.slice(start, end) };
   return match;
 }
+
+/** A file's one-line occurrences by `line:column:endColumn`, built once per decoded record. */
+function occurrencesBySpan(record: FileRecord): Map<string, string> {
+  let spans = SPANS.get(record);
+  if (!spans) {
+    spans = new Map();
+    for (const o of occurrencesOf(record)) {
+      const at = `${o.line}:${o.column}:${o.endColumn}`;
+      if (o.endLine === o.line && !spans.has(at)) spans.set(at, record.syms[o.symbolIndex]!);
+    }
+    SPANS.set(record, spans);
+  }
+  return spans;
+}
+
+const SPANS = new WeakMap<FileRecord, Map<string, string>>();
 
 function innermost(nodes: readonly OutlineNode[], line: number, column: number): OutlineNode | undefined {
   for (const node of nodes) {
