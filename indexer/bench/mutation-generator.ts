@@ -135,9 +135,11 @@ export class MutationGenerator {
       }
       const nameNode = fn.getNameNode()!;
       if (Node.isIdentifier(nameNode)) {
+        // A function exported by a specifier (`export { _catch as catch }`) renamed alone is no longer exported.
+        const exportedBySpecifier = Node.isFunctionDeclaration(fn) && fn.isExported() && !fn.hasExportKeyword();
         add('rename', () => this.make(fn, 'rename', `rename ${nameNode.getText()} -> ${nameNode.getText()}Renamed`, {
           start: nameNode.getStart(), end: nameNode.getEnd(), text: `${nameNode.getText()}Renamed`,
-        }, [], 'renamed'));
+        }, exportedBySpecifier ? ['modifiers'] : [], 'renamed'));
       }
       if (Node.isMethodDeclaration(fn) && !fn.hasModifier(SyntaxKind.PrivateKeyword) && !fn.hasModifier(SyntaxKind.ProtectedKeyword) && fn.getDecorators().length === 0) {
         const publicKeyword = fn.getModifiers().find((m) => m.isKind(SyntaxKind.PublicKeyword));

@@ -90,17 +90,17 @@ describe('indexer gc', () => {
     const result = await cli(gcCommand, '--dry-run', '--min-age-hours', '0');
     expect(result.code).toBe(0);
     expect(result.out).toContain(`commit ${REPO}@${LOOSE}`);
-    expect(result.out).toMatch(/would delete 0 refs, 1 commits and 6 shards/);
+    expect(result.out).toMatch(/would delete 0 refs, 1 commits and 7 shards/);
     expect(await keys()).toEqual(before);
   });
 
   it('deletes commits no ref points to and the shards only they used', async () => {
     const result = await cli(gcCommand, '--min-age-hours', '0');
     expect(result.code).toBe(0);
-    expect(result.out).toMatch(/deleted 0 refs, 1 commits and 6 shards/);
+    expect(result.out).toMatch(/deleted 0 refs, 1 commits and 7 shards/);
     const left = await keys();
     expect(left.has(manifestKey(REPO, LOOSE))).toBe(false);
-    expect(onlyOf(LOOSE, [MAIN, PULL, STALE, TAGGED])).toHaveLength(6);
+    expect(onlyOf(LOOSE, [MAIN, PULL, STALE, TAGGED])).toHaveLength(7);
     for (const key of onlyOf(LOOSE, [MAIN, PULL, STALE, TAGGED])) expect(left.has(key)).toBe(false);
     for (const commit of [MAIN, PULL, STALE]) {
       expect(left.has(manifestKey(REPO, commit))).toBe(true);
@@ -112,13 +112,13 @@ describe('indexer gc', () => {
     const result = await cli(gcCommand, '--min-age-hours', '0', '--drop-refs-older-than-days', '30');
     expect(result.code).toBe(0);
     expect(result.out).toContain(`ref ${REPO}@pull/3/head`);
-    expect(result.out).toMatch(/deleted 1 refs, 1 commits and 6 shards/);
+    expect(result.out).toMatch(/deleted 1 refs, 1 commits and 7 shards/);
     const left = await keys();
     for (const key of onlyOf(STALE, [MAIN, PULL, TAGGED])) expect(left.has(key)).toBe(false);
     for (const key of shardsOf(TAGGED)) expect(left.has(key)).toBe(true);
     const tags = await cli(gcCommand, '--dry-run', '--min-age-hours', '0', '--drop-refs-older-than-days', '30', '--refs', 'v*');
     expect(tags.out).toContain(`ref ${REPO}@v0.1`);
-    expect(tags.out).toMatch(/would delete 1 refs, 1 commits and 6 shards/);
+    expect(tags.out).toMatch(/would delete 1 refs, 1 commits and 7 shards/);
 
     // What is left reads as before; what was deleted is not indexed any more.
     await withLocalBucket(persistDir, async (bucket) => {

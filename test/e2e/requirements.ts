@@ -54,4 +54,9 @@ export const REQUIREMENTS: Record<string, string> = {
   'REV-6': 'change_impact reports every new compiler error at head as a broken site, attributed to the changed symbol it stems from (a reference on it, the value or type flowing into it, the declaration holding it) or listed as unattributed, and is exact only when it reports them all',
   'REV-7': 'diff_symbols lists a name a module stopped or started re-exporting as a change (aspect exports) at the barrel, and change_impact its importers',
   'REV-8': 'a call inside an object literal is a call of the function that holds the literal (call_hierarchy, callers)',
+  'TXT-1': 'search_text finds a literal in every tracked text file at the commit, code or not, as ripgrep does, and names the binary files it skipped',
+  'TXT-2': 'a search_text match names the declaration around it, and the symbol when it is exactly an identifier the index resolved, chaining into find_references',
+  'TXT-3': 'search_text runs RE2 patterns with smart case and whole words as ripgrep does, and refuses a construct RE2 lacks by name',
+  'TXT-4': 'search_text totals are exact and its cursors page a 10,000-match query to the end, each match once',
+  'TXT-5': 'a rename plan lists the old name\'s textual mentions it does not edit (Markdown, YAML, comments, strings) as textual-mention conflicts',
 };
