@@ -17,7 +17,7 @@ import { decodeCursor, encodeCursor, queryFingerprint } from './cursor.ts';
 import type { IndexReader } from './index-reader.ts';
 import type { Answer, Location, PageInfo, PeerSummary } from './results.ts';
 import { withSiteLines, type SiteLines } from './site-lines.ts';
-import { planLiteral, planRegex, type TextPlan } from './text-search-plan.ts';
+import { planLiteral, planRegex, requiredRuns, type TextPlan } from './text-search-plan.ts';
 
 export const SEARCH_TEXT_PAGE = { defaultLimit: 100, maxLimit: 1000 };
 /** The longest query accepted (the hardening bound of every pattern argument). */
@@ -291,10 +291,28 @@ function lineMatcher(query: string, mode: 'literal' | 'regex', caseSensitive: bo
     throw new SextantError('INVALID_ARGUMENT', `The pattern "${query}" matches the empty string, so it would match every line.`,
       'Make the pattern require at least one character (`a+` rather than `a*`).', { argument: 'query' });
   }
+  // A line holding a match holds the longest run of one of the alternatives: lines without any are
+  // skipped by indexOf, RE2 runs on the others. (Folded runs only where ASCII folding is all there is.)
+  const read = requiredRuns(query);
+  const folded = !caseSensitive || read.caseInsensitive;
+  const needles = read.alternatives.map((runs) => runs.reduce((a, b) => (b.length > a.length ? b : a), ''));
+  const prefilter = needles.every((n) => n.length > 0 && (!folded || (/^[\x00-\x7f]*$/.test(n) && !/[ks]/i.test(n))));
+  const folds = folded ? foldAscii : (text: string) => text;
+  const wanted = [...new Set(needles.map(folds))];
+  let last: { text: string; hay: string } | undefined;
   return {
     next(text, from) {
-      const m = re.matcher(text);
-      return m.find(from) ? m.start() : -1;
+      if (!prefilter) {
+        const m = re.matcher(text);
+        return m.find(from) ? m.start() : -1;
+      }
+      if (last?.text !== text) last = { text, hay: folds(text) };
+      let first = -1;
+      for (const needle of wanted) {
+        const at = last.hay.indexOf(needle, from);
+        if (at >= 0 && (first < 0 || at < first)) first = at;
+      }
+      return first;
     },
     spans(line) {
       const spans: [number, number][] = [];

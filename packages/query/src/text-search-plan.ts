@@ -52,7 +52,7 @@ function literalGrams(literals: readonly string[], caseInsensitive: boolean): nu
   return [...grams];
 }
 
-interface RequiredRuns {
+export interface RequiredRuns {
   /** Per top-level alternative, the runs of characters every match of it contains. */
   alternatives: string[][];
   /** The pattern turns case-insensitive matching on somewhere (`(?i)`). */
@@ -61,8 +61,8 @@ interface RequiredRuns {
 
 const META = new Set([...'\\.+*?()|[]{}^$']);
 
-/** The runs of plain characters a match of each top-level alternative must contain. */
-function requiredRuns(pattern: string): RequiredRuns {
+/** The runs of plain characters a match of each top-level alternative must contain (and so the line it is on). */
+export function requiredRuns(pattern: string): RequiredRuns {
   const alternatives: string[][] = [];
   let runs: string[] = [];
   let run = '';
