@@ -42,7 +42,10 @@ export interface ShardSet {
  */
 export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<string, string>, fileTable: readonly FileTableEntry[]): ShardSet {
   const graph = layoutGraph(graphNodes(collector));
-  const grams = collectGrams(fileTable.flatMap((entry, ordinal) => (entry.status === 'skipped' ? [] : [{ ordinal, text: texts.get(entry.path) ?? '' }])));
+  // The text files (indexed or not), by their file-table ordinal (its position in path order, as the
+  // file table stores them): the text shards hold them, the gram shards index them.
+  const textFiles = [...fileTable].sort((a, b) => compare(a.path, b.path)).flatMap((entry, ordinal) => (entry.status === 'skipped' ? [] : [{ ordinal, path: entry.path, text: texts.get(entry.path) ?? '' }]));
+  const grams = collectGrams(textFiles);
   const layout = new ShardLayout({
     symbolBucketBits: bucketBits(collector.symbols.size, SYMBOLS_PER_BUCKET),
     fileBucketBits: bucketBits(collector.files.length, FILES_PER_BUCKET),
@@ -79,20 +82,20 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
     const bucket = layout.fileBucketOf(file.path);
     (fileBuckets.get(bucket) ?? fileBuckets.set(bucket, []).get(bucket)!).push(file);
   }
-  const textBuckets = new Map<number, string[]>();
-  for (const entry of fileTable) {
-    if (entry.status === 'skipped') continue;
-    const bucket = layout.fileBucketOf(entry.path);
-    (textBuckets.get(bucket) ?? textBuckets.set(bucket, []).get(bucket)!).push(entry.path);
+  const textBuckets = new Map<number, { path: string; text: string }[]>();
+  for (const file of textFiles) {
+    const bucket = layout.fileBucketOf(file.path);
+    (textBuckets.get(bucket) ?? textBuckets.set(bucket, []).get(bucket)!).push(file);
   }
   for (let bucket = 0; bucket < layout.fileBuckets; bucket++) {
     const files = fileBuckets.get(bucket) ?? [];
     files.sort((a, b) => compare(a.path, b.path));
-    const textPaths = (textBuckets.get(bucket) ?? []).sort(compare);
+    // In path order, as the text files are.
+    const bucketTexts = textBuckets.get(bucket) ?? [];
     shards.set(fileShardName(bucket), encodeFileShard({ files }));
-    shards.set(textShardName(bucket), encodeTextShard({ files: textPaths.map((path) => ({ path, text: texts.get(path) ?? '' })) }));
+    shards.set(textShardName(bucket), encodeTextShard({ files: bucketTexts.map(({ path, text }) => ({ path, text })) }));
     records.set(fileShardName(bucket), files.length);
-    records.set(textShardName(bucket), textPaths.length);
+    records.set(textShardName(bucket), bucketTexts.length);
   }
   gramShardsOf(grams, layout.bits.gramBucketBits).forEach((data, bucket) => {
     shards.set(gramShardName(bucket), encodeGramShard(data));

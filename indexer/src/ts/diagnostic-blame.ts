@@ -75,7 +75,7 @@ export function diagnosticBlame(
   for (const scope of scopesOf(node)) namesIn(scope);
   // At a class member's name, the class and its bases: the member must still fit the one it
   // overrides or implements (`Property 'x' in type 'A' is not assignable to the same property in base type 'B'`).
-  const member = node.parent && ts.getNameOfDeclaration(node.parent as ts.Declaration) === node ? node.parent : undefined;
+  const member = declarationAt(node);
   if (member && ts.isClassLike(member.parent)) {
     if (member.parent.name) addType(checker.getTypeAtLocation(member.parent.name));
     for (const clause of member.parent.heritageClauses ?? []) for (const t of clause.types) add(checker.getSymbolAtLocation(t.expression));
@@ -116,7 +116,7 @@ function isUse(id: ts.Identifier | ts.PrivateIdentifier): boolean {
   const parent = id.parent;
   if (!parent) return false;
   // A property access is a declaration's name only in JavaScript's expando assignments: a use here.
-  if (!ts.isPropertyAccessExpression(parent) && ts.getNameOfDeclaration(parent as ts.Declaration) === id) return false;
+  if (!ts.isPropertyAccessExpression(parent) && declarationAt(id)) return false;
   return !(ts.isPropertyAssignment(parent) || ts.isShorthandPropertyAssignment(parent) || ts.isLabeledStatement(parent)
     || ts.isBreakOrContinueStatement(parent) || ts.isJsxAttribute(parent));
 }

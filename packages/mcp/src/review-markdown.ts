@@ -61,6 +61,11 @@ export function renderDiffMarkdown(a: DiffAnswer): string {
   return lines.join('\n');
 }
 
+/** For an entry holding part of a symbol's sites (sitesFrom): which of them, as ` (sites 1001 to 1203 of 1203)`; else ''. */
+export function sitesRange(impact: { sitesFrom?: number; sites: readonly unknown[]; sitesTotal: number }): string {
+  return impact.sitesFrom === undefined ? '' : ` (sites ${impact.sitesFrom + 1} to ${impact.sitesFrom + impact.sites.length} of ${impact.sitesTotal})`;
+}
+
 /** Site lines a comment lists in all (broken first, then at risk); the rest are counted. */
 const MAX_COMMENT_SITES = 100;
 
@@ -104,7 +109,7 @@ export function renderImpactMarkdown(a: ImpactAnswer): string {
     if (withStatus.length === 0 && (status !== 'broken' || a.unattributed.length === 0)) continue;
     lines.push('', `#### ${title}`);
     for (const impact of withStatus) {
-      lines.push('', `${heading(impact)}${impact.sitesFrom !== undefined ? ` (sites ${impact.sitesFrom + 1} to ${impact.sitesFrom + impact.sites.length} of ${impact.sitesTotal})` : ''}`);
+      lines.push('', `${heading(impact)}${sitesRange(impact)}`);
       siteLines(impact.sites.filter((s) => s.status === status));
     }
     if (status === 'broken' && a.unattributed.length) {

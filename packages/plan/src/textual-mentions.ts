@@ -13,9 +13,12 @@ const PAGE = 1000;
 
 export async function textualMentions(reader: IndexReader, oldName: string, files: readonly PlanFile[], listed: readonly PlanConflict[]): Promise<PlanConflict[]> {
   const skip = new Set<string>();
-  for (const file of files) for (const edit of file.edits) skip.add(`${file.path}:${edit.line}:${edit.column}`);
-  // A quoted name the plan renames inside its quotes is edited one column in.
-  for (const file of files) for (const edit of file.edits) skip.add(`${file.path}:${edit.line}:${edit.column - 1}`);
+  for (const file of files) {
+    for (const edit of file.edits) {
+      // A quoted name the plan renames inside its quotes is edited one column in.
+      for (const column of [edit.column, edit.column - 1]) skip.add(`${file.path}:${edit.line}:${column}`);
+    }
+  }
   for (const c of listed) if (c.path && c.line !== undefined && c.column !== undefined) skip.add(`${c.path}:${c.line}:${c.column}`);
   const conflicts: PlanConflict[] = [];
   let more = 0;

@@ -296,8 +296,9 @@ function matchDeclarations(byPath: Map<string, FileDelta>): SymbolChange[] {
     return n;
   };
   const span = (side: DeclSide) => side.decl.range[2] - side.decl.range[0] + 1;
-  const inPlace = new Map<DeclSide, DeclSide[]>();
-  const headsInPlace = new Map<DeclSide, DeclSide[]>();
+  // Each base's in-place heads with the lines they keep, and each head's in-place bases.
+  const inPlace = new Map<DeclSide, { h: DeclSide; n: number }[]>();
+  const headsInPlace = new Map<DeclSide, number>();
   const headsOf = group(leftHead, (h) => `${h.file.path}\0${h.decl.kind}`);
   for (const b of leftBase) {
     const path = continues.get(b.file.path) ?? b.file.path;
@@ -307,16 +308,15 @@ function matchDeclarations(byPath: Map<string, FileDelta>): SymbolChange[] {
       if (h.decl.name === b.decl.name) continue;
       const n = kept(b, h, lines);
       if (2 * n <= span(b) || 2 * n <= span(h)) continue;
-      inPlace.set(b, [...inPlace.get(b) ?? [], h]);
-      headsInPlace.set(h, [...headsInPlace.get(h) ?? [], b]);
+      inPlace.set(b, [...inPlace.get(b) ?? [], { h, n }]);
+      headsInPlace.set(h, (headsInPlace.get(h) ?? 0) + 1);
     }
   }
   for (const [b, heads] of inPlace) {
-    const h = heads[0]!;
-    if (heads.length !== 1 || headsInPlace.get(h)!.length !== 1) continue;
+    const { h, n } = heads[0]!;
+    if (heads.length !== 1 || headsInPlace.get(h) !== 1) continue;
     // Only the name's line edited: the body's text is the same, though a call of its old name in it now differs from its own.
-    const lines = byPath.get(h.file.path)!.lines!;
-    pair(b, h, 'renamed', span(b) === span(h) && kept(b, h, lines) === span(b) - 1 && lines.headLine(b.decl.at[0]) === undefined);
+    pair(b, h, 'renamed', span(b) === span(h) && n === span(b) - 1 && byPath.get(h.file.path)!.lines!.headLine(b.decl.at[0]) === undefined);
   }
   pairMembers();
   for (const b of leftBase) changes.push({ change: 'removed', aspects: [], base: b });

@@ -16,6 +16,19 @@ interface PageBounds {
 export function pageOf<T>(
   items: readonly T[], commit: string, query: unknown, request: PageRequest, bounds: PageBounds,
 ): { items: T[]; page: PageInfo } {
+  const window = pageWindow(commit, query, request, bounds);
+  const slice = items.slice(window.offset, window.offset + window.limit);
+  return { items: slice, page: window.info(window.offset + slice.length, items.length) };
+}
+
+/**
+ * The page a request asks for, for a list its caller assembles itself (search_text reads only the
+ * files its page shows): the offset (from the cursor) and the limit, checked, and the page fields
+ * once the caller knows where the page ends and how long the whole list is.
+ */
+export function pageWindow(
+  commit: string, query: unknown, request: PageRequest, bounds: PageBounds,
+): { offset: number; limit: number; info(end: number, total: number): PageInfo } {
   const limit = request.limit ?? bounds.defaultLimit;
   if (!Number.isInteger(limit) || limit < 1 || limit > bounds.maxLimit) {
     throw new SextantError('INVALID_ARGUMENT', `limit must be an integer from 1 to ${bounds.maxLimit}; got ${limit}.`,
@@ -23,16 +36,17 @@ export function pageOf<T>(
   }
   const fingerprint = queryFingerprint(query);
   const offset = request.cursor ? decodeCursor(request.cursor, commit, fingerprint) : 0;
-  const slice = items.slice(offset, offset + limit);
-  const end = offset + slice.length;
-  const hasMore = end < items.length;
   return {
-    items: slice,
-    page: {
-      total: items.length,
-      totalIsExact: true,
-      hasMore,
-      ...(hasMore ? { nextCursor: encodeCursor(commit, fingerprint, end), truncationReason: `limit ${limit}` } : {}),
+    offset,
+    limit,
+    info(end, total) {
+      const hasMore = end < total;
+      return {
+        total,
+        totalIsExact: true,
+        hasMore,
+        ...(hasMore ? { nextCursor: encodeCursor(commit, fingerprint, end), truncationReason: `limit ${limit}` } : {}),
+      };
     },
   };
 }

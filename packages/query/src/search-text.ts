@@ -11,13 +11,13 @@
 // files it shows.
 import { RE2JS } from 're2js';
 import {
-  canonicalJson, FILE_FLAGS, formatSymbolId, occurrencesOf, pathFilter, SextantError, shortCommit, type FileRecord, type GramShard, type OutlineNode,
+  canonicalJson, FILE_FLAGS, formatSymbolId, occurrencesOf, pathFilter, SextantError, shortCommit, type FileRecord, type FileTableEntry, type GramShard, type OutlineNode,
 } from '@sextant/format';
-import { decodeCursor, encodeCursor, queryFingerprint } from './cursor.ts';
 import type { IndexReader } from './index-reader.ts';
+import { pageWindow } from './paging.ts';
 import type { Answer, Location, PageInfo, PeerSummary } from './results.ts';
 import { withSiteLines, type SiteLines } from './site-lines.ts';
-import { planLiteral, planRegex, requiredRuns, type TextPlan } from './text-search-plan.ts';
+import { foldsAsAscii, planLiteral, planRegex, requiredRuns, type TextPlan } from './text-search-plan.ts';
 
 export const SEARCH_TEXT_PAGE = { defaultLimit: 100, maxLimit: 1000 };
 /** The longest query accepted (the hardening bound of every pattern argument). */
@@ -91,7 +91,6 @@ function scanLines(text: string, matcher: LineMatcher, visit: (line: number, lin
 }
 
 interface FileCount {
-  ordinal: number;
   path: string;
   count: number;
 }
@@ -112,13 +111,7 @@ export async function searchText(reader: IndexReader, params: SearchTextParams):
     tool: 'search_text', query, mode, caseSensitive, wholeWord: params.wholeWord === true, paths: params.paths,
     includeTests: params.includeTests ?? true, includeGenerated: params.includeGenerated ?? true,
   };
-  const limit = params.limit ?? SEARCH_TEXT_PAGE.defaultLimit;
-  if (!Number.isInteger(limit) || limit < 1 || limit > SEARCH_TEXT_PAGE.maxLimit) {
-    throw new SextantError('INVALID_ARGUMENT', `limit must be an integer from 1 to ${SEARCH_TEXT_PAGE.maxLimit}; got ${limit}.`,
-      `Pass a limit of at most ${SEARCH_TEXT_PAGE.maxLimit} and page with nextCursor.`);
-  }
-  const fingerprint = queryFingerprint(request);
-  const offset = params.cursor ? decodeCursor(params.cursor, reader.commit, fingerprint) : 0;
+  const { offset, limit, info } = pageWindow(reader.commit, request, params, SEARCH_TEXT_PAGE);
   const whole = await reader.derived(`search-text:${reader.buildKey}:${canonicalJson(request)}`, async () => {
     const value = await countMatches(reader, request, plan, matcher);
     return { value, bytes: 64 + 48 * value.files.length };
@@ -133,7 +126,7 @@ export async function searchText(reader: IndexReader, params: SearchTextParams):
       before += file.count;
       continue;
     }
-    const text = (await reader.text(file.path)) ?? '';
+    const text = await searchableText(reader, file.path);
     const record = await reader.file(file.path);
     scanLines(text, matcher, (line, lineText, spans) => {
       for (const [start, end] of spans) {
@@ -144,19 +137,22 @@ export async function searchText(reader: IndexReader, params: SearchTextParams):
       return matches.length < limit;
     });
   }
-  const end = offset + matches.length;
-  const hasMore = end < whole.total;
   return {
     repo: reader.repo,
     commit: reader.commit,
     matches: await withSiteLines(reader, matches, params.context),
     files: whole.files.length,
     unsearched: whole.unsearched,
-    total: whole.total,
-    totalIsExact: true,
-    hasMore,
-    ...(hasMore ? { nextCursor: encodeCursor(reader.commit, fingerprint, end), truncationReason: `limit ${limit}` } : {}),
+    ...info(offset + matches.length, whole.total),
   };
+}
+
+/** A searchable file's text; its absence from its text shard is a corrupt index. */
+async function searchableText(reader: IndexReader, path: string): Promise<string> {
+  const text = await reader.text(path);
+  if (text !== undefined) return text;
+  throw new SextantError('INDEX_CORRUPT', `The file table of ${reader.repo}@${shortCommit(reader.commit)} lists ${path} as searchable, but shard ${reader.textShardNameOf(path)} does not hold its text.`,
+    'Rebuild the index with `indexer build` (and publish it again).', { shard: reader.textShardNameOf(path) });
 }
 
 interface Counted {
@@ -172,11 +168,7 @@ async function countMatches(reader: IndexReader, request: Request, plan: TextPla
   const table = await reader.fileTable();
   const inPaths = pathFilter(request.paths);
   const excluded = (request.includeTests ? 0 : FILE_FLAGS.test) | (request.includeGenerated ? 0 : FILE_FLAGS.generated | FILE_FLAGS.vendored);
-  const wanted = (ordinal: number): boolean => {
-    const entry = table.entry(ordinal);
-    if (entry.status === 'skipped' || !inPaths(entry.path)) return false;
-    return (entry.flags & excluded) === 0;
-  };
+  const wanted = (entry: FileTableEntry): boolean => entry.status !== 'skipped' && inPaths(entry.path) && (entry.flags & excluded) === 0;
   const unsearched: SearchTextAnswer['unsearched'] = { count: 0, examples: [] };
   for (const skipped of reader.manifest.skipped) {
     if (!inPaths(skipped.path)) continue;
@@ -186,19 +178,14 @@ async function countMatches(reader: IndexReader, request: Request, plan: TextPla
   const files: FileCount[] = [];
   let total = 0;
   for (const ordinal of candidates) {
-    if (!wanted(ordinal)) continue;
-    const path = table.entry(ordinal).path;
-    const text = await reader.text(path);
-    if (text === undefined) {
-      throw new SextantError('INDEX_CORRUPT', `The file table of ${reader.repo}@${shortCommit(reader.commit)} lists ${path} as searchable, but shard ${reader.textShardNameOf(path)} does not hold its text.`,
-        'Rebuild the index with `indexer build` (and publish it again).', { shard: reader.textShardNameOf(path) });
-    }
+    const entry = table.entry(ordinal);
+    if (!wanted(entry)) continue;
     let count = 0;
-    scanLines(text, matcher, (_line, _text, spans) => {
+    scanLines(await searchableText(reader, entry.path), matcher, (_line, _text, spans) => {
       count += spans.length;
     });
     if (count === 0) continue;
-    files.push({ ordinal, path, count });
+    files.push({ path: entry.path, count });
     total += count;
   }
   return { files, total, unsearched };
@@ -262,8 +249,7 @@ function lineMatcher(query: string, mode: 'literal' | 'regex', caseSensitive: bo
   const bounded = (line: string, start: number, end: number) => !wholeWord || (!isWordAt(line, start, true) && !isWordAt(line, end, false));
   // A literal by indexOf: as it is, or ASCII-folded when that is all Unicode case folding does to
   // it (ASCII letters but k and s fold to no other character; k and s also match K and ſ).
-  const asciiFoldable = !caseSensitive && /^[\x00-\x7f]*$/.test(query) && !/[ks]/i.test(query);
-  if (mode === 'literal' && (caseSensitive || asciiFoldable)) {
+  if (mode === 'literal' && (caseSensitive || foldsAsAscii(query))) {
     const fold = caseSensitive ? (text: string) => text : foldAscii;
     const needle = fold(query);
     let last: { text: string; folded: string } | undefined;
@@ -296,7 +282,7 @@ function lineMatcher(query: string, mode: 'literal' | 'regex', caseSensitive: bo
   const read = requiredRuns(query);
   const folded = !caseSensitive || read.caseInsensitive;
   const needles = read.alternatives.map((runs) => runs.reduce((a, b) => (b.length > a.length ? b : a), ''));
-  const prefilter = needles.every((n) => n.length > 0 && (!folded || (/^[\x00-\x7f]*$/.test(n) && !/[ks]/i.test(n))));
+  const prefilter = needles.every((n) => n.length > 0 && (!folded || foldsAsAscii(n)));
   const folds = folded ? foldAscii : (text: string) => text;
   const wanted = [...new Set(needles.map(folds))];
   let last: { text: string; hay: string } | undefined;

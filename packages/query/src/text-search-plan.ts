@@ -13,6 +13,14 @@ import { gramOf, GRAM_BYTES } from '@sextant/format';
 /** Grams looked up per literal, at most: the first, the last and evenly between. */
 export const MAX_GRAMS_PER_LITERAL = 4;
 
+/** Characters Unicode case folding matches with characters of other bytes: non-ASCII ones, and k and s (K, ſ). */
+const UNICODE_FOLDED = /[^\x00-\x7f]|[ksKS]/;
+
+/** Whether case-insensitive matching of the text is ASCII case folding, nothing more. */
+export function foldsAsAscii(text: string): boolean {
+  return !UNICODE_FOLDED.test(text);
+}
+
 /** Every file (no literal of a gram's length is required), or any alternative's literals, all of them. */
 export type TextPlan = { kind: 'all'; why: string } | { kind: 'grams'; alternatives: number[][] };
 
@@ -38,7 +46,7 @@ function literalGrams(literals: readonly string[], caseInsensitive: boolean): nu
   const grams = new Set<number>();
   const encoder = new TextEncoder();
   for (const literal of literals) {
-    for (const piece of caseInsensitive ? literal.split(/[^\x00-\x7f]|[ksKS]/) : [literal]) {
+    for (const piece of caseInsensitive ? literal.split(UNICODE_FOLDED) : [literal]) {
       const bytes = encoder.encode(piece);
       const count = bytes.length - GRAM_BYTES + 1;
       if (count <= 0) continue;

@@ -6,7 +6,7 @@ import { shortCommit } from '@sextant/format';
 import { defineTool } from '../tool-definition.ts';
 import { pageInput, schemaParts } from '../schema-parts.ts';
 import { renderLocation, renderPage, renderSite } from '../render.ts';
-import { renderImpactMarkdown, renderChangeLine } from '../review-markdown.ts';
+import { renderImpactMarkdown, renderChangeLine, sitesRange } from '../review-markdown.ts';
 import { changeParts, openPair } from './change-parts.ts';
 
 export const changeImpactTool = defineTool({
@@ -80,7 +80,7 @@ export const changeImpactTool = defineTool({
     return [
       `${a.changed} changed symbols, ${count('broken') + a.unattributed.length} broken sites, ${count('at-risk')} at risk, ${count('updated')} updated, ${a.affectedTests.length} test files affected, ${a.introducedProblems.length} problems introduced; ${a.repo} ${shortCommit(a.base)}..${shortCommit(a.head)}`,
       ...a.impacts.flatMap((i) => [
-        `  ${renderChangeLine({ change: i.change, aspects: i.aspects, head: i.symbol })}${i.sitesFrom !== undefined ? ` (sites ${i.sitesFrom + 1} to ${i.sitesFrom + i.sites.length} of ${i.sitesTotal})` : ''}`,
+        `  ${renderChangeLine({ change: i.change, aspects: i.aspects, head: i.symbol })}${sitesRange(i)}`,
         ...i.sites.flatMap((s) => renderSite(s, `${s.status} ${renderLocation(s)} ${s.kind ?? s.cause}${s.enclosing ? ` in ${s.enclosing.name}` : ''}: ${s.reason}`, '    ')),
       ]),
       ...(a.unattributed.length > 0 ? ['  unattributed (a new error no changed symbol explains)'] : []),
