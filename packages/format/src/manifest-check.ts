@@ -187,10 +187,16 @@ export function recordsOf(view: unknown): number {
  * the kind its name says, the record count of the entry, and records of the entry's own bucket
  * (its first and last, which bound a sorted shard; for a graph shard, its range of ordinals). Run
  * on every use, cached or not: the same bytes listed under another name are another shard's.
- * Constant time, but for a graph shard linear in the number of graph shards (at most 16).
+ * Constant time, but for a graph shard linear in the number of graph shards (at most 16); a view
+ * that passed a check is not checked again under the same name, count and layout.
  */
 export function checkShardHolds(name: string, view: unknown, entry: ShardEntry, manifest: Pick<Manifest, 'layout' | 'shards'>, where: string): void {
   const { layout } = manifest;
+  // What the outcome depends on besides the view (a graph shard's place also on the other graph
+  // shards' counts, so its cheap check is not remembered): a view that passed under it passes again.
+  const held = typeof view === 'object' && view !== null && !name.startsWith('graph/')
+    ? `${name}\0${entry.records}\0${layout.symbolBucketBits},${layout.fileBucketBits},${layout.changeBucketBits},${layout.unresolvedBucketBits},${layout.gramBucketBits}` : undefined;
+  if (held !== undefined && HELD.get(view as object)?.has(held)) return;
   const expected = name === NAMES_SHARD ? { kind: 'names' as const, bucket: 0 }
     : name === FILE_TABLE_SHARD ? { kind: 'filetable' as const, bucket: 0 } : bucketOfShardName(name, layout);
   const shards = new ShardLayout(layout);
@@ -232,7 +238,17 @@ export function checkShardHolds(name: string, view: unknown, entry: ShardEntry, 
   if (bucketsHeld && size > 0 && bucketsHeld().some((bucket) => bucket !== expected.bucket)) {
     throw corrupt(`Shard ${name} of ${where} (${entry.sha256}) holds records of another bucket: the manifest lists another shard's bytes under its name.`, { shard: name });
   }
+  if (held === undefined) return;
+  let names = HELD.get(view as object);
+  if (!names) HELD.set(view as object, (names = new Set()));
+  names.add(held);
 }
+
+/**
+ * The checks each decoded view has passed, so that a cached shard used a thousand times in a call
+ * (the text shard of each file a search reads) hashes its first and last paths once, not each time.
+ */
+const HELD = new WeakMap<object, Set<string>>();
 
 /** The record counts of the manifest's graph shards, in bucket order (graphStarts). */
 export function graphRecords(manifest: Pick<Manifest, 'layout' | 'shards'>): number[] {

@@ -11,7 +11,7 @@
 // files it shows.
 import { RE2JS } from 're2js';
 import {
-  canonicalJson, FILE_FLAGS, formatSymbolId, occurrencesOf, pathFilter, SextantError, shortCommit, type FileRecord, type FileTableEntry, type GramShard, type OutlineNode,
+  canonicalJson, FILE_FLAGS, formatSymbolId, occurrencesOf, pathFilter, SextantError, shortCommit, type FileRecord, type FileTable, type FileTableEntry, type GramShard, type OutlineNode, type TextShard,
 } from '@sextant/format';
 import type { IndexReader } from './index-reader.ts';
 import { pageWindow } from './paging.ts';
@@ -66,6 +66,21 @@ interface LineMatcher {
    */
   next(text: string, from: number): number;
   spans(line: string): [number, number][];
+  /** The matches in a whole text (the sum of its lines' spans), without numbering its lines. */
+  count(text: string): number;
+}
+
+/** The matches of a text's lines that hold one, counted line by line (the lines found by `next`, not by walking every line). */
+function countByLine(text: string, matcher: Pick<LineMatcher, 'next' | 'spans'>): number {
+  let count = 0;
+  for (let at = matcher.next(text, 0); at >= 0;) {
+    const lineStart = at === 0 ? 0 : text.lastIndexOf('\n', at - 1) + 1;
+    const nl = text.indexOf('\n', at);
+    count += matcher.spans(text.slice(lineStart, nl < 0 ? text.length : nl)).length;
+    if (nl < 0) break;
+    at = matcher.next(text, nl + 1);
+  }
+  return count;
 }
 
 /** Visits the lines of a text that hold a match, with their spans, in order; stops when `visit` returns false. */
@@ -128,11 +143,12 @@ export async function searchText(reader: IndexReader, params: SearchTextParams):
     }
     const text = await searchableText(reader, file.path);
     const record = await reader.file(file.path);
+    const occurrence = record && occurrenceFinder(record);
     scanLines(text, matcher, (line, lineText, spans) => {
       for (const [start, end] of spans) {
         if (before++ < offset) continue;
         if (matches.length >= limit) return false;
-        matches.push(matchAt(reader, record, file.path, line, start, end, lineText));
+        matches.push(matchAt(reader, record, occurrence, file.path, line, start, end, lineText));
       }
       return matches.length < limit;
     });
@@ -147,12 +163,20 @@ export async function searchText(reader: IndexReader, params: SearchTextParams):
   };
 }
 
-/** A searchable file's text; its absence from its text shard is a corrupt index. */
-async function searchableText(reader: IndexReader, path: string): Promise<string> {
-  const text = await reader.text(path);
+/** A searchable file's text (from `shard`, when its name is known); its absence from its text shard is a corrupt index. */
+async function searchableText(reader: IndexReader, path: string, shard = reader.textShardNameOf(path)): Promise<string> {
+  const text = (await reader.shard<TextShard>(shard))?.text(path);
   if (text !== undefined) return text;
-  throw new SextantError('INDEX_CORRUPT', `The file table of ${reader.repo}@${shortCommit(reader.commit)} lists ${path} as searchable, but shard ${reader.textShardNameOf(path)} does not hold its text.`,
-    'Rebuild the index with `indexer build` (and publish it again).', { shard: reader.textShardNameOf(path) });
+  throw new SextantError('INDEX_CORRUPT', `The file table of ${reader.repo}@${shortCommit(reader.commit)} lists ${path} as searchable, but shard ${shard} does not hold its text.`,
+    'Rebuild the index with `indexer build` (and publish it again).', { shard });
+}
+
+/** The text shard of each file of the table, by ordinal: a path's shard is a hash of it, so this is computed once per build, not per call. */
+function textShardsOf(reader: IndexReader, table: FileTable): Promise<string[]> {
+  return reader.derived(`text-shards:${reader.buildKey}`, async () => {
+    const value = Array.from({ length: table.size }, (_, i) => reader.textShardNameOf(table.entry(i).path));
+    return { value, bytes: 64 + 16 * value.length };
+  });
 }
 
 interface Counted {
@@ -175,15 +199,13 @@ async function countMatches(reader: IndexReader, request: Request, plan: TextPla
     if (unsearched.count++ < UNSEARCHED_EXAMPLES) unsearched.examples.push({ path: skipped.path, reason: skipped.reason });
   }
   const candidates = await candidatesOf(reader, plan, table.size);
+  const shards = await textShardsOf(reader, table);
   const files: FileCount[] = [];
   let total = 0;
   for (const ordinal of candidates) {
     const entry = table.entry(ordinal);
     if (!wanted(entry)) continue;
-    let count = 0;
-    scanLines(await searchableText(reader, entry.path), matcher, (_line, _text, spans) => {
-      count += spans.length;
-    });
+    const count = matcher.count(await searchableText(reader, entry.path, shards[ordinal]));
     if (count === 0) continue;
     files.push({ path: entry.path, count });
     total += count;
@@ -246,28 +268,30 @@ const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 const isLowSurrogate = (code: number) => code >= 0xdc00 && code <= 0xdfff;
 
 function lineMatcher(query: string, mode: 'literal' | 'regex', caseSensitive: boolean, wholeWord: boolean): LineMatcher {
-  const bounded = (line: string, start: number, end: number) => !wholeWord || (!isWordAt(line, start, true) && !isWordAt(line, end, false));
-  // A literal by indexOf: as it is, or ASCII-folded when that is all Unicode case folding does to
-  // it (ASCII letters but k and s fold to no other character; k and s also match K and ſ).
-  if (mode === 'literal' && (caseSensitive || foldsAsAscii(query))) {
-    const fold = caseSensitive ? (text: string) => text : foldAscii;
-    const needle = fold(query);
-    let last: { text: string; folded: string } | undefined;
+  const bounded = (text: string, start: number, end: number) => !wholeWord || (!isWordAt(text, start, true) && !isWordAt(text, end, false));
+  const literal = mode === 'literal' ? literalFinder(query, caseSensitive) : undefined;
+  if (literal) {
+    // The matches of a literal never span a line, so a whole text's are its lines' (a line break is no word character).
+    const each = (text: string, visit: (start: number, end: number) => void) => {
+      for (let at = literal.find(text, 0); at >= 0;) {
+        const end = literal.end;
+        if (bounded(text, at, end)) {
+          visit(at, end);
+          at = literal.find(text, end);
+        } else at = literal.find(text, at + 1);
+      }
+    };
     return {
-      next(text, from) {
-        if (last?.text !== text) last = { text, folded: fold(text) };
-        return last.folded.indexOf(needle, from);
-      },
+      next: (text, from) => literal.find(text, from),
       spans(line) {
-        const folded = fold(line);
         const spans: [number, number][] = [];
-        for (let at = folded.indexOf(needle); at >= 0;) {
-          if (bounded(line, at, at + needle.length)) {
-            spans.push([at, at + needle.length]);
-            at = folded.indexOf(needle, at + needle.length);
-          } else at = folded.indexOf(needle, at + 1);
-        }
+        each(line, (start, end) => spans.push([start, end]));
         return spans;
+      },
+      count(text) {
+        let count = 0;
+        each(text, () => count++);
+        return count;
       },
     };
   }
@@ -278,24 +302,21 @@ function lineMatcher(query: string, mode: 'literal' | 'regex', caseSensitive: bo
       'Make the pattern require at least one character (`a+` rather than `a*`).', { argument: 'query' });
   }
   // A line holding a match holds the longest run of one of the alternatives: lines without any are
-  // skipped by indexOf, RE2 runs on the others. (Folded runs only where ASCII folding is all there is.)
+  // skipped by finding those runs, RE2 runs on the others.
   const read = requiredRuns(query);
   const folded = !caseSensitive || read.caseInsensitive;
-  const needles = read.alternatives.map((runs) => runs.reduce((a, b) => (b.length > a.length ? b : a), ''));
-  const prefilter = needles.every((n) => n.length > 0 && (!folded || foldsAsAscii(n)));
-  const folds = folded ? foldAscii : (text: string) => text;
-  const wanted = [...new Set(needles.map(folds))];
-  let last: { text: string; hay: string } | undefined;
-  return {
+  const needles = [...new Set(read.alternatives.map((runs) => runs.reduce((a, b) => (b.length > a.length ? b : a), '')))];
+  const finders = needles.map((needle) => (needle.length > 0 ? literalFinder(needle, !folded) : undefined));
+  const prefilter = finders.every((f) => f !== undefined) ? (finders as Finder[]) : undefined;
+  const matcher: Pick<LineMatcher, 'next' | 'spans'> = {
     next(text, from) {
       if (!prefilter) {
         const m = re.matcher(text);
         return m.find(from) ? m.start() : -1;
       }
-      if (last?.text !== text) last = { text, hay: folds(text) };
       let first = -1;
-      for (const needle of wanted) {
-        const at = last.hay.indexOf(needle, from);
+      for (const finder of prefilter) {
+        const at = finder.find(text, from);
         if (at >= 0 && (first < 0 || at < first)) first = at;
       }
       return first;
@@ -312,6 +333,64 @@ function lineMatcher(query: string, mode: 'literal' | 'regex', caseSensitive: bo
         } else from = start + 1;
       }
       return spans;
+    },
+  };
+  return { ...matcher, count: (text) => countByLine(text, matcher) };
+}
+
+/** Finds a literal: where its next occurrence starts at or after `from` (-1: none), and where that occurrence ends. */
+interface Finder {
+  find(text: string, from: number): number;
+  /** The end of the occurrence the last find returned. */
+  end: number;
+}
+
+/**
+ * Needles up to this long are found case-insensitively by the platform's RegExp, whose cost per
+ * position grows with the needle (it is linear in the text only for a bounded needle).
+ */
+const FOLDING_REGEXP_MAX = 16;
+
+/**
+ * The fastest exact finder of a literal, or undefined when there is none (RE2 finds it then): indexOf
+ * when case matters. When it does not, a short needle by a RegExp with Unicode simple case folding
+ * (flags iu: the folding ripgrep and RE2 use, ſ for s and K for k included); a longer one by indexOf
+ * over the text folded to ASCII lower case, when ASCII folding is all case folding does to it.
+ */
+function literalFinder(needle: string, caseSensitive: boolean): Finder | undefined {
+  if (caseSensitive) {
+    return {
+      end: 0,
+      find(text, from) {
+        const at = text.indexOf(needle, from);
+        this.end = at + needle.length;
+        return at;
+      },
+    };
+  }
+  if (needle.length <= FOLDING_REGEXP_MAX) {
+    const re = new RegExp(needle.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'), 'giu');
+    return {
+      end: 0,
+      find(text, from) {
+        re.lastIndex = from;
+        const m = re.exec(text);
+        if (!m) return -1;
+        this.end = m.index + m[0].length;
+        return m.index;
+      },
+    };
+  }
+  if (!foldsAsAscii(needle)) return undefined;
+  const folded = foldAscii(needle);
+  let last: { text: string; folded: string } | undefined;
+  return {
+    end: 0,
+    find(text, from) {
+      if (last?.text !== text) last = { text, folded: foldAscii(text) };
+      const at = last.folded.indexOf(folded, from);
+      this.end = at + folded.length;
+      return at;
     },
   };
 }
@@ -347,33 +426,36 @@ function compile(pattern: string, caseSensitive: boolean): RE2JS {
 }
 
 /** A match as the answer shows it: its place, and the declaration and symbol it is in or is. */
-function matchAt(reader: IndexReader, record: FileRecord | undefined, path: string, line: number, start: number, end: number, text: string): Omit<TextMatch, keyof SiteLines> {
+function matchAt(reader: IndexReader, record: FileRecord | undefined, occurrence: OccurrenceFinder | undefined, path: string, line: number, start: number, end: number, text: string): Omit<TextMatch, keyof SiteLines> {
   const match: Omit<TextMatch, keyof SiteLines> = { path, line, column: start + 1, endLine: line, endColumn: end + 1 };
   if (!record) return match;
   const enclosing = innermost(record.outline, line, start + 1);
   if (enclosing && enclosing.sym >= 0) {
     match.enclosing = { symbolId: formatSymbolId(record.syms[enclosing.sym]!, reader.commit), name: enclosing.name, kind: enclosing.kind };
   }
-  const key = occurrencesBySpan(record).get(`${line}:${start + 1}:${end + 1}`);
+  const key = occurrence?.(line, start + 1, end + 1);
   if (key !== undefined) match.symbol = { symbolId: formatSymbolId(key, reader.commit), name: text.slice(start, end) };
   return match;
 }
 
-/** A file's one-line occurrences by `line:column:endColumn`, built once per decoded record. */
-function occurrencesBySpan(record: FileRecord): Map<string, string> {
-  let spans = SPANS.get(record);
-  if (!spans) {
-    spans = new Map();
-    for (const o of occurrencesOf(record)) {
-      const at = `${o.line}:${o.column}:${o.endColumn}`;
-      if (o.endLine === o.line && !spans.has(at)) spans.set(at, record.syms[o.symbolIndex]!);
-    }
-    SPANS.set(record, spans);
-  }
-  return spans;
-}
+/** The symbol key of the one-line occurrence spanning exactly `line:column-endColumn`, asked in position order. */
+type OccurrenceFinder = (line: number, column: number, endColumn: number) => string | undefined;
 
-const SPANS = new WeakMap<FileRecord, Map<string, string>>();
+/** Walks the file's occurrences (stored by position) once, alongside a page's matches, which come in position order. */
+function occurrenceFinder(record: FileRecord): OccurrenceFinder {
+  const cursor = occurrencesOf(record);
+  let current = cursor.next();
+  return (line, column, endColumn) => {
+    while (!current.done && (current.value.line < line || (current.value.line === line && current.value.column < column))) current = cursor.next();
+    // Several occurrences may start here (stored by symbol, then kind): the first that ends where the match does.
+    while (!current.done && current.value.line === line && current.value.column === column) {
+      const o = current.value;
+      if (o.endLine === line && o.endColumn === endColumn) return record.syms[o.symbolIndex]!;
+      current = cursor.next();
+    }
+    return undefined;
+  };
+}
 
 function innermost(nodes: readonly OutlineNode[], line: number, column: number): OutlineNode | undefined {
   for (const node of nodes) {

@@ -63,6 +63,21 @@ describe('search_text', () => {
     expect(await hits({ query: 'kelvin: k', paths: ['docs/**'] })).toEqual(['docs/README.md:4:1-10']);
   });
 
+  it('folds case as ripgrep -i does on every path a literal takes: short, long, and long with a letter Unicode folds', async () => {
+    const folding = await openMemoryIndex(buildMemoryIndex({ ...spec, unindexed: [{ path: 'folding.txt', text: 'ſtream STREAM Stream streams\nCall createOrder, not createOrders or precreateOrder.\nStraße STRASSE straẞe\n' }] }));
+    const found = async (query: string) => {
+      const answer = await searchText(folding, { query, caseSensitive: false, paths: ['folding.txt'] });
+      // Counted over whole texts, listed line by line: the two agree.
+      expect(answer.total, query).toBe(answer.matches.length);
+      return answer.matches.map((m) => `${m.line}:${m.column}-${m.endColumn}`);
+    };
+    // As `rg --vimgrep -i -F` finds them (ripgrep 13; its byte columns in UTF-16 code units).
+    expect(await found('stream')).toEqual(['1:1-7', '1:8-14', '1:15-21', '1:22-28']);
+    expect(await found('call createorder, not create')).toEqual(['2:1-29']);
+    expect(await found('createorder, not createorders')).toEqual(['2:6-35']);
+    expect(await found('straße')).toEqual(['3:1-7', '3:16-22']);
+  });
+
   it('matches whole words as ripgrep -w: no word character on either side, trying past a match that has one', async () => {
     expect(await hits({ query: 'createOrder', wholeWord: true, paths: ['docs/**'] })).toEqual(['docs/README.md:3:6-17']);
     // `order-${id}`: a backquote and a hyphen are no word characters.
