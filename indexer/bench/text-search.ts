@@ -10,7 +10,7 @@
 // shards' bytes against the source's.
 //
 //   npx tsx bench/text-search.ts [--corpus rxjs,effect] [--runs 5]
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -19,22 +19,15 @@ import { READ_TOOLS } from '@sextant/mcp';
 import { CORPORA, prepareCorpus } from './corpora.ts';
 import { build } from './review-builds.ts';
 import { BenchIndexSet } from './review-index-set.ts';
+import { agreement, asRipgrepKeys, freshArgs, median, queriesOf, ripgrep, ripgrepVersion, type Agreement, type TextQuery } from './text-search-queries.ts';
 
 const BENCH_DIR = join(import.meta.dirname, '..', '.bench');
 const TOOL = READ_TOOLS.find((t) => t.name === 'search_text')!;
 const CONTEXT = { signPlan: async <P>(p: P) => p };
 
-interface Query {
-  kind: string;
-  args: { query: string; mode?: 'literal' | 'regex'; caseSensitive: boolean; wholeWord?: boolean; paths?: string[] };
-}
-
-interface QueryResult {
-  query: Query;
+interface QueryResult extends Agreement {
+  query: TextQuery;
   total: number;
-  agree: boolean;
-  onlyOurs: string[];
-  onlyRg: string[];
   coldMs: number;
   /** Shards cached, the query new to the process. */
   warmMs: number;
@@ -46,12 +39,14 @@ interface QueryResult {
 async function main(): Promise<number> {
   const { values } = parseArgs({ options: { corpus: { type: 'string', default: 'rxjs,effect' }, runs: { type: 'string', default: '5' } } });
   const runs = Number(values.runs);
-  const rg = spawnSync('rg', ['--version'], { encoding: 'utf8' });
-  if (rg.status !== 0) {
-    console.error('error: ripgrep (rg) is not on PATH. To fix this, install it (Debian: apt-get install ripgrep) and run the bench again.');
+  let rg: string;
+  try {
+    rg = ripgrepVersion();
+  } catch (error) {
+    console.error(`error: ${(error as Error).message}`);
     return 2;
   }
-  console.log(`search_text against ${rg.stdout.split('\n')[0]}; times are medians of ${runs} runs`);
+  console.log(`search_text against ${rg}; times are medians of ${runs} runs`);
   for (const id of values.corpus.split(',')) {
     const spec = CORPORA.find((c) => c.id === id)!;
     const corpus = await prepareCorpus(spec, { cacheDir: join(BENCH_DIR, 'cache'), maxFileBytes: 1_000_000, log: console.log });
@@ -71,10 +66,10 @@ async function main(): Promise<number> {
 }
 
 /**
- * Every match of search_text (all pages), as `path:line:byteColumn`, and the wall time of one call:
+ * Every match of search_text (all pages), as ripgrep prints them, and the wall time of one call:
  * the first page (the default 100 matches, with the exact total), what a call costs.
  */
-async function ours(provider: BenchIndexSet, args: Query['args'], dir: string): Promise<{ matches: string[]; ms: number; total: number }> {
+async function ours(provider: BenchIndexSet, args: TextQuery['args'], dir: string): Promise<{ matches: string[]; ms: number; total: number }> {
   const started = performance.now();
   await TOOL.run(provider, args as never, CONTEXT as never);
   const ms = performance.now() - started;
@@ -87,39 +82,13 @@ async function ours(provider: BenchIndexSet, args: Query['args'], dir: string): 
     cursor = page.nextCursor;
     total = page.total;
   } while (cursor);
-  // ripgrep's columns count bytes; search_text's UTF-16 code units.
-  const lines = new Map<string, string[]>();
-  const byteColumn = (m: { path: string; line: number; column: number }) => {
-    let file = lines.get(m.path);
-    if (!file) lines.set(m.path, (file = readFileSync(join(dir, m.path), 'utf8').split('\n')));
-    return Buffer.byteLength((file[m.line - 1] ?? '').slice(0, m.column - 1)) + 1;
-  };
-  return { matches: matches.map((m) => `${m.path}:${m.line}:${byteColumn(m)}`), ms, total };
+  return { matches: asRipgrepKeys(dir, matches), ms, total };
 }
 
-function ripgrep(args: Query['args'], dir: string): { matches: string[]; ms: number } {
-  const flags = ['--vimgrep', '--no-config', '--color', 'never', '--hidden', '--no-ignore', '-g', '!.git', args.caseSensitive ? '-s' : '-i'];
-  if (args.mode !== 'regex') flags.push('-F');
-  if (args.wholeWord) flags.push('-w');
-  for (const glob of args.paths ?? []) flags.push('-g', glob);
-  const started = performance.now();
-  // A path, or ripgrep reads its standard input (a pipe here).
-  const run = spawnSync('rg', [...flags, '-e', args.query, '.'], { cwd: dir, encoding: 'utf8', maxBuffer: 1 << 30 });
-  const ms = performance.now() - started;
-  if (run.status === 2) throw new Error(`rg failed on ${args.query}: ${run.stderr}`);
-  const matches = run.stdout.split('\n').filter(Boolean).map((line) => {
-    const [path, l, c] = line.split(':');
-    return `${path!.replace(/^\.\//, '')}:${l}:${c}`;
-  });
-  return { matches, ms };
-}
-
-async function measure(query: Query, provider: BenchIndexSet, dir: string, runs: number): Promise<QueryResult> {
+async function measure(query: TextQuery, provider: BenchIndexSet, dir: string, runs: number): Promise<QueryResult> {
   const cold: number[] = [];
   const warm: number[] = [];
   const repeat: number[] = [];
-  // The same work under another query fingerprint: an exclusion that excludes nothing.
-  const fresh = (i: number) => ({ ...query.args, paths: [...(query.args.paths ?? ['**']), `!.no-such-dir-${i}/**`] });
   const rgTimes: number[] = [];
   let answer: Awaited<ReturnType<typeof ours>> | undefined;
   let rg: ReturnType<typeof ripgrep> | undefined;
@@ -128,59 +97,11 @@ async function measure(query: Query, provider: BenchIndexSet, dir: string, runs:
     answer = await ours(provider, query.args, dir);
     cold.push(answer.ms);
     repeat.push((await ours(provider, query.args, dir)).ms);
-    warm.push((await ours(provider, fresh(i), dir)).ms);
+    warm.push((await ours(provider, freshArgs(query.args, i), dir)).ms);
     rg = ripgrep(query.args, dir);
     rgTimes.push(rg.ms);
   }
-  const a = new Set(answer!.matches);
-  const b = new Set(rg!.matches);
-  const onlyOurs = [...a].filter((m) => !b.has(m));
-  const onlyRg = [...b].filter((m) => !a.has(m));
-  return { query, total: answer!.total, agree: onlyOurs.length === 0 && onlyRg.length === 0 && a.size === answer!.matches.length, onlyOurs, onlyRg, coldMs: median(cold), warmMs: median(warm), repeatMs: median(repeat), rgMs: median(rgTimes) };
-}
-
-/** Queries made from the corpus's own words, deterministic for a commit. */
-function queriesOf(dir: string, tracked: string[]): Query[] {
-  const files = new Map<string, Set<string>>();
-  for (const path of tracked) {
-    const text = readFileSync(join(dir, path), 'utf8');
-    for (const word of new Set(text.match(/\b[A-Za-z_][A-Za-z0-9_]{5,}\b/g) ?? [])) {
-      let set = files.get(word);
-      if (!set) files.set(word, (set = new Set()));
-      set.add(path);
-    }
-  }
-  const words = [...files].map(([word, set]) => ({ word, files: set.size })).sort((x, y) => x.files - y.files || (x.word < y.word ? -1 : 1));
-  const pick = (min: number, max: number, n: number) => {
-    const within = words.filter((w) => w.files >= min && w.files <= max);
-    return Array.from({ length: Math.min(n, within.length) }, (_, i) => within[Math.floor((i * within.length) / n)]!.word);
-  };
-  /** Words found in 2 to 20 files, some of them under `prefix`. */
-  const pickIn = (prefix: string, n: number) => {
-    const within = words.filter((w) => w.files >= 2 && w.files <= 20 && [...files.get(w.word)!].some((p) => p.startsWith(prefix)));
-    return Array.from({ length: Math.min(n, within.length) }, (_, i) => within[Math.floor((i * within.length) / n)]!.word);
-  };
-  const smart = (q: string) => q !== q.toLowerCase();
-  const literal = (kind: string, query: string, extra: Partial<Query['args']> = {}): Query => ({ kind, args: { query, caseSensitive: smart(query), ...extra } });
-  const top = tracked.find((p) => p.startsWith('src/') && p.split('/').length > 2)?.split('/').slice(0, 2).join('/') ?? 'src';
-  return [
-    ...pick(1, 1, 10).map((w) => literal('literal, selective (1 file)', w)),
-    ...pick(10, 60, 10).map((w) => literal('literal, medium (10-60 files)', w)),
-    ...words.slice(-5).map((w) => literal('literal, broad (most files)', w.word)),
-    ...['return', 'this.', 'export'].map((q) => literal('literal, broad (most files)', q)),
-    ...pick(10, 60, 5).map((w) => literal('case-insensitive', w.toUpperCase(), { caseSensitive: false })),
-    ...pick(3, 30, 5).map((w) => literal('whole word', w, { wholeWord: true })),
-    ...['\\bcreate[A-Z]\\w+', 'TODO|FIXME|XXX', '^export (function|const|class) \\w+', '^\\s*//', '\\d{3,}', '[A-Z][a-z]+Error\\b', '(?i)deprecated', 'new [A-Z]\\w*\\(', '=>\\s*\\{$', '\\bif \\(!?\\w+\\)']
-      .map((q) => ({ kind: 'regex', args: { query: q, mode: 'regex' as const, caseSensitive: true } })),
-    ...pickIn(`${top}/`, 5).map((w) => literal('path-filtered', w, { paths: [`${top}/**`] })),
-    literal('non-code file', '"compilerOptions"'),
-    literal('non-code file', '"version"', { paths: ['*.json'] }),
-  ];
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+  return { query, total: answer!.total, ...agreement(answer!.matches, rg!.matches), coldMs: median(cold), warmMs: median(warm), repeatMs: median(repeat), rgMs: median(rgTimes) };
 }
 
 function report(id: string, commit: string, buildSeconds: number, gramBytes: number, sourceBytes: number, files: number, results: QueryResult[]): void {

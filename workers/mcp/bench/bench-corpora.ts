@@ -15,6 +15,8 @@ export interface BenchCorpus {
   id: string;
   repo: string;
   commit: string;
+  /** The checkout of the commit (a git repository of its own). */
+  dir: string;
   files: number;
   lines: number;
   shards: number;
@@ -47,7 +49,7 @@ export async function prepareBenchCorpora({ root, benchDir, ids, log }: CorporaO
     const manifest = manifestOf(out)!;
     const shards = Object.values(manifest.shards as Record<string, { bytes: number }>);
     corpora.push({
-      id, repo, commit: prepared.commit, files: prepared.files, lines: prepared.lines,
+      id, repo, commit: prepared.commit, dir: prepared.dir, files: prepared.files, lines: prepared.lines,
       shards: shards.length, shardBytes: shards.reduce((sum, s) => sum + s.bytes, 0),
     });
   }
@@ -105,7 +107,7 @@ export async function prepareReviewPairs({ root, benchDir, ids, log }: CorporaOp
       shardBytes += entries.reduce((sum, s) => sum + s.bytes, 0);
     }
     pairs.push({
-      id, repo, commit: prepared.head.commit, files: prepared.head.files, lines: prepared.head.lines, shards, shardBytes,
+      id, repo, commit: prepared.head.commit, dir: prepared.dir, files: prepared.head.files, lines: prepared.head.lines, shards, shardBytes,
       base: prepared.base.commit, baseVersion: spec.base, headVersion: spec.head, changes: prepared.changes,
     });
   }

@@ -17,7 +17,10 @@ import { cliLine, SextantError, sha256Hex, shortCommit } from '@sextant/format';
 import { prepareBenchCorpora, prepareReviewPairs, type BenchCorpus, type BenchPair } from './bench-corpora.ts';
 import { REVIEW_TARGETS } from '../../../indexer/bench/corpora.ts';
 import { BenchWorker, freePort } from './bench-worker-process.ts';
+import { measured, percentile, post, structured, TOKEN, type Call, type Sample } from './bench-calls.ts';
 import { buildBundle, type BundleInfo } from './worker-bundle.ts';
+import { renderText, textSection, type TextSection } from './text-section.ts';
+import { ripgrepVersion } from '../../../indexer/bench/text-search-queries.ts';
 import { SHARD_CACHE_BYTES } from '../src/isolate-caches.ts';
 import { positiveOption } from '../../../indexer/bench/bench-options.ts';
 
@@ -25,8 +28,6 @@ const WORKER_DIR = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const ROOT = resolve(WORKER_DIR, '../..');
 const BENCH_DIR = join(WORKER_DIR, '.bench');
 const WRANGLER = join(dirname(createRequire(import.meta.url).resolve('wrangler/package.json')), 'bin', 'wrangler.js');
-const TOKEN = `bench-${Date.now().toString(36)}-token`;
-const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18', authorization: `Bearer ${TOKEN}` };
 
 const USAGE = `usage: npm run bench:worker -- [--corpus rxjs,zod,effect] [--cold 3] [--warm 100] [--seconds 60] [--concurrency 8] [--soak 600]
   --cold N          fresh-isolate samples per tool and corpus (default 3)
@@ -37,7 +38,9 @@ const USAGE = `usage: npm run bench:worker -- [--corpus rxjs,zod,effect] [--cold
   --profiles DIR    also write each cold call's V8 CPU profile there (.cpuprofile)
   --review PAIRS    also diff_symbols and change_impact on these version pairs (indexer/bench/corpora.ts VERSION_PAIRS,
                     e.g. effect-small,effect-large,zod-small,zod-large), cold and warm, against the targets of issue #14
-  --only-review     only that section: no other tool, no sustained run, no soak`;
+  --only-review     only that section: no other tool, no sustained run, no soak
+  --text            also search_text: the text bench's queries on each corpus, cold and warm, every answer against ripgrep (rg on PATH), against the targets of issue #29
+  --only-text       only that section (with --corpus; no other tool, no sustained run, no soak)`;
 
 /**
  * Issue #17 (replacing issue #6's): on effect, cold CPU p50 (a fresh isolate that never saw the
@@ -53,25 +56,6 @@ const TARGETS = {
   startupCpuMs: 25,
   bundleGzipBytes: 1024 * 1024,
 };
-
-interface Call {
-  tool: string;
-  label: string;
-  args: Record<string, unknown>;
-}
-
-interface Sample {
-  cpu: number;
-  /** Cold only: the isolate's CPU by V8's sampling profiler. */
-  profiled?: number;
-  wall: number;
-  handlerCpu?: number;
-  handlerTotal?: number;
-  r2Reads?: number;
-  edgeCacheHits?: number;
-  shardsRead?: number;
-  shardBytes?: number;
-}
 
 interface Row {
   label: string;
@@ -92,6 +76,8 @@ async function main(): Promise<number> {
       profiles: { type: 'string' },
       review: { type: 'string', default: '' },
       'only-review': { type: 'boolean', default: false },
+      text: { type: 'boolean', default: false },
+      'only-text': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -116,6 +102,17 @@ async function main(): Promise<number> {
     console.error(`${cliLine(new SextantError('INVALID_ARGUMENT', '--only-review needs --review PAIRS.', 'See the usage below.'))}\n${USAGE}`);
     return 2;
   }
+  const onlyText = values['only-text'];
+  const text = values.text || onlyText;
+  let rgVersion = '';
+  if (text) {
+    try {
+      rgVersion = ripgrepVersion();
+    } catch (error) {
+      console.error(cliLine(new SextantError('INVALID_ARGUMENT', `--text needs ripgrep: ${(error as Error).message}`, 'Install ripgrep, or run without --text.')));
+      return 2;
+    }
+  }
   const corpora = await prepareBenchCorpora({ root: ROOT, benchDir: BENCH_DIR, ids: onlyReview ? [] : values.corpus.split(','), log });
   const pairs = await prepareReviewPairs({ root: ROOT, benchDir: BENCH_DIR, ids: reviewIds, log });
   for (const p of pairs) log(`${p.repo}: ${p.baseVersion} (${shortCommit(p.base)}) -> ${p.headVersion} (${shortCommit(p.commit)}): ${p.changes.total} files changed (${p.changes.source} TS/JS) of ${p.files}; ${p.shards} shards, ${(p.shardBytes / 1048576).toFixed(1)} MiB in both indexes`);
@@ -136,14 +133,16 @@ async function main(): Promise<number> {
   let load: LoadResult;
   let memory: Soak = { samples: [], firstErrors: [] };
   let startMs: number;
+  let texts: TextSection | undefined;
   try {
     startMs = await worker.start();
     log(`wrangler dev answered /health after ${startMs.toFixed(0)} ms`);
     const calls = new Map<string, Call[]>();
-    for (const corpus of corpora) calls.set(corpus.id, await chooseCalls(worker, corpus, log));
+    const measuredCorpora = onlyText ? [] : corpora;
+    for (const corpus of measuredCorpora) calls.set(corpus.id, await chooseCalls(worker, corpus, log));
 
-    if (corpora.length) log(`cold: ${coldRuns} fresh isolate(s) per tool and corpus`);
-    for (const corpus of corpora) {
+    if (measuredCorpora.length) log(`cold: ${coldRuns} fresh isolate(s) per tool and corpus`);
+    for (const corpus of measuredCorpora) {
       for (const call of calls.get(corpus.id)!) {
         const row: Row = { label: call.label, corpus: corpus.id, cold: [], warm: [] };
         rows.push(row);
@@ -158,7 +157,7 @@ async function main(): Promise<number> {
       log(`cold ${corpus.id} done`);
     }
 
-    if (corpora.length) log(`warm: ${warmRuns} calls per tool and corpus after 5 to warm up, one at a time`);
+    if (measuredCorpora.length) log(`warm: ${warmRuns} calls per tool and corpus after 5 to warm up, one at a time`);
     await worker.freshIsolate();
     baseline = [];
     for (let i = 0; i < 100; i++) {
@@ -166,7 +165,7 @@ async function main(): Promise<number> {
       await (await fetch(`${worker.url}/health`)).text();
       baseline.push(worker.cpuMs() - before);
     }
-    for (const corpus of corpora) {
+    for (const corpus of measuredCorpora) {
       for (const call of calls.get(corpus.id)!) {
         const row = rows.find((r) => r.corpus === corpus.id && r.label === call.label)!;
         for (let i = 0; i < 5; i++) await measured(worker, corpus, call);
@@ -176,7 +175,8 @@ async function main(): Promise<number> {
     }
 
     if (pairs.length) await reviewSection(worker, pairs, reviewRows, coldRuns, warmRuns, log);
-    const mix = corpora.flatMap((corpus) => calls.get(corpus.id)!.map((call) => ({ corpus, call })));
+    if (text) texts = await textSection(worker, corpora, warmRuns, log);
+    const mix = measuredCorpora.flatMap((corpus) => calls.get(corpus.id)!.map((call) => ({ corpus, call })));
     if (mix.length) {
       log(`sustained: ${concurrency} in flight for ${seconds} s, every tool and corpus in turn`);
       load = await sustained(worker, mix, concurrency, seconds * 1000);
@@ -192,60 +192,14 @@ async function main(): Promise<number> {
   const report = [
     ...(rows.length ? [render({ corpora, rows, baseline, load: load!, memory, bundle, startupCpuMs, startMs: startMs!, concurrency, seconds, coldRuns, warmRuns })] : []),
     ...(pairs.length ? [renderReview(pairs, reviewRows, baseline, coldRuns, warmRuns)] : []),
+    ...(texts ? [renderText(texts, percentile(baseline, 50), rgVersion, warmRuns)] : []),
   ].join('\n\n');
   console.log(`\n${report}`);
   mkdirSync(join(BENCH_DIR, 'results'), { recursive: true });
   writeFileSync(join(BENCH_DIR, 'results', 'worker-bench.md'), `${report}\n`);
-  writeFileSync(join(BENCH_DIR, 'results', 'worker-bench.json'), `${JSON.stringify({ corpora, rows, pairs, reviewRows, baseline, load: load!, memory, bundle, startupCpuMs, startMs: startMs! }, null, 2)}\n`);
+  writeFileSync(join(BENCH_DIR, 'results', 'worker-bench.json'), `${JSON.stringify({ corpora, rows, pairs, reviewRows, texts, baseline, load: load!, memory, bundle, startupCpuMs, startMs: startMs! }, null, 2)}\n`);
   log(`written to ${join(BENCH_DIR, 'results')}/worker-bench.{md,json}`);
   return 0;
-}
-
-/** One call, one at a time: CPU of the worker's workerd across it, wall time seen by the client. */
-async function measured(worker: BenchWorker, corpus: BenchCorpus, call: Call): Promise<Sample> {
-  const cpuBefore = worker.cpuMs();
-  const started = performance.now();
-  const response = await post(worker, corpus, call);
-  const wall = performance.now() - started;
-  // Read once the call's log line is out: work the worker does after responding (an edge-cache
-  // put it waits for) is part of the call's CPU.
-  const logged = await lastToolCall(worker);
-  const cpu = worker.cpuMs() - cpuBefore;
-  const timing = Object.fromEntries((response.headers.get('server-timing') ?? '').split(',').map((part) => {
-    const [name, dur] = part.trim().split(';dur=');
-    return [name, Number(dur)];
-  }));
-  return {
-    cpu, wall, handlerCpu: timing.cpu, handlerTotal: timing.total,
-    r2Reads: logged?.r2Reads as number | undefined, edgeCacheHits: logged?.edgeCacheHits as number | undefined,
-    shardsRead: logged?.shardsRead as number | undefined, shardBytes: logged?.shardBytes as number | undefined,
-  };
-}
-
-async function lastToolCall(worker: BenchWorker): Promise<Record<string, unknown> | undefined> {
-  for (let i = 0; i < 20; i++) {
-    const calls = worker.takeLogLines().filter((l) => l.event === 'tool_call');
-    if (calls.length) return calls.at(-1);
-    await new Promise((r) => setTimeout(r, 25));
-  }
-  return undefined;
-}
-
-async function post(worker: BenchWorker, corpus: BenchCorpus, call: Call): Promise<Response> {
-  const response = await fetch(`${worker.url}/mcp/${corpus.repo}`, {
-    method: 'POST', headers: HEADERS, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: call.tool, arguments: call.args } }),
-  });
-  const text = await response.text();
-  const body = JSON.parse(text) as { result?: { isError?: boolean; structuredContent?: unknown }; error?: unknown };
-  if (response.status !== 200 || !body.result || body.result.isError) {
-    throw new Error(`${call.label} on ${corpus.id} failed (${response.status}): ${text.slice(0, 400)}`);
-  }
-  return new Response(text, { headers: response.headers });
-}
-
-async function structured(worker: BenchWorker, corpus: BenchCorpus, tool: string, args: Record<string, unknown>): Promise<any> {
-  const response = await post(worker, corpus, { tool, label: tool, args });
-  return ((await response.json()) as { result: { structuredContent: unknown } }).result.structuredContent;
 }
 
 /**
@@ -603,12 +557,6 @@ function closingNote(rows: Row[], handler: (s: Sample) => number): string {
     `- Beyond that, cold CPU grows with the shard bytes a call decodes: about ${f(slope * 1048576)} ms per MiB fetched (least squares over the rows that read shards). The heaviest: ${worst.map((c) => `${c.row.label} on ${c.row.corpus} (${f(c.cpu)} ms, ${c.shards} shards, ${f(c.bytes / 1048576)} MiB)`).join('; ')}. A shard is inflated whole, then read through views that decode one record (a symbol, a file) when asked; a transitive walk reads graph shards only, at most 16 (format 9).`,
     `- Warm p99 is typically ${f(warmRatio)}x warm p50: collections of a heap holding decoded shards (up to 32 MB of small objects), and the load average printed above.`,
   ].join('\n');
-}
-
-function percentile(values: number[], p: number): number {
-  const sorted = values.filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
-  if (sorted.length === 0) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
 function positive(text: string, flag: string): number {
