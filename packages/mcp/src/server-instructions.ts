@@ -9,7 +9,7 @@ export const SERVER_INSTRUCTIONS = [
   '- limit; cursor: nextCursor while hasMore.',
   '- paths: globs (`src/**`; `!` excludes). includeTests, includeGenerated: count those files (default true; false in search_symbols).',
   '- depth, maxNodes: graph bounds (a cut sets truncationReason).',
-  '- context (0-3; 0-5 in search_text): lines before/after each site; a site always has its own line as text.',
+  '- context (0-3; search_text 0-5): lines before/after each site (its own line is always given).',
   '- base, head: the older and newer commit (sha or ref), both indexed. format markdown: content is a review comment to post.',
   'confidence: exact (compiler), resolved (scope and imports), candidate (name only). Unknown arguments are rejected.',
 ].join('\n');

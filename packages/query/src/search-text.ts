@@ -17,6 +17,7 @@ import type { IndexReader } from './index-reader.ts';
 import { pageWindow } from './paging.ts';
 import type { Answer, Location, PageInfo, PeerSummary } from './results.ts';
 import { withSiteLines, type SiteLines } from './site-lines.ts';
+import { languageFilter } from './text-types.ts';
 import { foldsAsAscii, planLiteral, planRegex, requiredRuns, type TextPlan } from './text-search-plan.ts';
 
 export const SEARCH_TEXT_PAGE = { defaultLimit: 100, maxLimit: 1000 };
@@ -31,8 +32,10 @@ export interface SearchTextParams {
   /** Default: smart case, sensitive when the query holds a capital letter. */
   caseSensitive?: boolean;
   wholeWord?: boolean;
-  /** Globs; a language is its extensions (`**\/*.kt`). */
+  /** Globs. */
   paths?: string[];
+  /** File types by ripgrep's names (ts, md, yaml, …; text-types.ts): a file of any of them. */
+  languages?: string[];
   /** Default true: test files are searched. */
   includeTests?: boolean;
   /** Default true: generated and vendored files are searched. */
@@ -53,7 +56,7 @@ export interface SearchTextAnswer extends Answer, PageInfo {
   matches: TextMatch[];
   /** Files with a match, in all. */
   files: number;
-  /** Tracked files that are not searched (binary, too large, not UTF-8, links) that the path filter lets through. */
+  /** Tracked files that are not searched (binary, too large, not UTF-8, links) that the path and language filters let through. */
   unsearched: { count: number; examples: { path: string; reason: string }[] };
 }
 
@@ -124,6 +127,7 @@ export async function searchText(reader: IndexReader, params: SearchTextParams):
   const plan = mode === 'literal' ? planLiteral(query, !caseSensitive) : planRegex(query, !caseSensitive);
   const request = {
     tool: 'search_text', query, mode, caseSensitive, wholeWord: params.wholeWord === true, paths: params.paths,
+    languages: params.languages && [...new Set(params.languages)].sort(),
     includeTests: params.includeTests ?? true, includeGenerated: params.includeGenerated ?? true,
   };
   const { offset, limit, info } = pageWindow(reader.commit, request, params, SEARCH_TEXT_PAGE);
@@ -171,12 +175,13 @@ async function searchableText(reader: IndexReader, path: string, shard = reader.
     'Rebuild the index with `indexer build` (and publish it again).', { shard });
 }
 
-/** The text shard of each file of the table, by ordinal: a path's shard is a hash of it, so this is computed once per build, not per call. */
-function textShardsOf(reader: IndexReader, table: FileTable): Promise<string[]> {
-  return reader.derived(`text-shards:${reader.buildKey}`, async () => {
-    const value = Array.from({ length: table.size }, (_, i) => reader.textShardNameOf(table.entry(i).path));
-    return { value, bytes: 64 + 16 * value.length };
-  });
+/**
+ * The text shard of a file of the table by ordinal: a path's shard is a hash of it, so each is
+ * computed once per build (kept with the build's derived values), and only for files a query reads.
+ */
+async function textShardsOf(reader: IndexReader, table: FileTable): Promise<(ordinal: number) => string> {
+  const names = await reader.derived(`text-shards:${reader.buildKey}`, async () => ({ value: new Array<string>(table.size), bytes: 64 + 16 * table.size }));
+  return (ordinal) => (names[ordinal] ??= reader.textShardNameOf(table.entry(ordinal).path));
 }
 
 interface Counted {
@@ -185,27 +190,29 @@ interface Counted {
   unsearched: SearchTextAnswer['unsearched'];
 }
 
-type Request = { paths?: string[]; includeTests: boolean; includeGenerated: boolean };
+type Request = { paths?: string[]; languages?: string[]; includeTests: boolean; includeGenerated: boolean };
 
 /** Every matching file of the commit with its count of matches, in path order. */
 async function countMatches(reader: IndexReader, request: Request, plan: TextPlan, matcher: LineMatcher): Promise<Counted> {
   const table = await reader.fileTable();
   const inPaths = pathFilter(request.paths);
+  const ofLanguage = languageFilter(request.languages);
+  const selected = (path: string) => ofLanguage(path) && inPaths(path);
   const excluded = (request.includeTests ? 0 : FILE_FLAGS.test) | (request.includeGenerated ? 0 : FILE_FLAGS.generated | FILE_FLAGS.vendored);
-  const wanted = (entry: FileTableEntry): boolean => entry.status !== 'skipped' && inPaths(entry.path) && (entry.flags & excluded) === 0;
+  const wanted = (entry: FileTableEntry): boolean => entry.status !== 'skipped' && selected(entry.path) && (entry.flags & excluded) === 0;
   const unsearched: SearchTextAnswer['unsearched'] = { count: 0, examples: [] };
   for (const skipped of reader.manifest.skipped) {
-    if (!inPaths(skipped.path)) continue;
+    if (!selected(skipped.path)) continue;
     if (unsearched.count++ < UNSEARCHED_EXAMPLES) unsearched.examples.push({ path: skipped.path, reason: skipped.reason });
   }
   const candidates = await candidatesOf(reader, plan, table.size);
-  const shards = await textShardsOf(reader, table);
+  const shardOf = await textShardsOf(reader, table);
   const files: FileCount[] = [];
   let total = 0;
   for (const ordinal of candidates) {
     const entry = table.entry(ordinal);
     if (!wanted(entry)) continue;
-    const count = matcher.count(await searchableText(reader, entry.path, shards[ordinal]));
+    const count = matcher.count(await searchableText(reader, entry.path, shardOf(ordinal)));
     if (count === 0) continue;
     files.push({ path: entry.path, count });
     total += count;

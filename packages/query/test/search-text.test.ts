@@ -99,6 +99,17 @@ describe('search_text', () => {
     expect(await hits({ query: 'createOrder', paths: ['src/**', '!**/*.test.ts'] })).toHaveLength(3);
   });
 
+  it('selects files by ripgrep type names, as rg -t does, and refuses a name it does not know with the names it does', async () => {
+    expect(await hits({ query: 'orders', languages: ['yaml'] })).toEqual(['config.yaml:1:1-7']);
+    expect(await hits({ query: 'createOrder', languages: ['md', 'yaml'] })).toHaveLength(3);
+    expect(await hits({ query: 'createOrder', languages: ['typescript'], includeTests: false })).toEqual(['src/orders.ts:1:17-28', 'src/orders.ts:4:11-22', 'src/orders.ts:4:30-41']);
+    // With paths, a file must pass both.
+    expect(await hits({ query: 'createOrder', languages: ['ts'], paths: ['docs/**'] })).toEqual([]);
+    const answer = await searchText(reader, { query: 'logo', languages: ['md'] });
+    expect(answer.unsearched.count).toBe(0);
+    await expect(searchText(reader, { query: 'x', languages: ['cobol'] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT', message: expect.stringContaining('"cobol"'), hint: expect.stringContaining('yaml') });
+  });
+
   it('counts every match exactly and pages to the end with cursors, each match once', async () => {
     const seen = new Set<string>();
     let cursor: string | undefined;

@@ -11,7 +11,7 @@ export const findImplementationsTool = defineTool({
   name: 'find_implementations',
   title: 'Find implementations',
   description:
-    'What implements or extends a type or overrides a member, transitively (via: the step between): on an interface method, the code that runs. direction supers: what it overrides, up the chain.',
+    'What implements or extends a type or overrides a member, transitively (via: the step between); on an interface method, the code that runs. direction supers: what it overrides, up the chain.',
   schemas: () => {
     const { answerOutput, commitInput, pageOutput, peer, symbolSummary, targetInput, unresolvedOutput } = schemaParts();
     const output = z.object({

@@ -10,14 +10,14 @@ export const findReferencesTool = defineTool({
   name: 'find_references',
   title: 'Find references',
   description:
-    'Every use of a symbol, resolved semantically, with kind and enclosing symbol; for a member also related members\' uses (overrides, union siblings; via). Production first, then tests, generated.',
+    'Every use of a symbol, resolved semantically, with kind and enclosing symbol; for a member also related members\' uses (overrides, union siblings; via). Tests and generated last.',
   schemas: () => {
     const { answerOutput, commitInput, confidence, contextInput, location, pageOutput, pathsInput, peer, referenceKind, siteLines, symbolSummary, targetInput, unresolvedOutput } = schemaParts();
     return {
       input: z.strictObject({
         ...targetInput,
         kinds: z.array(referenceKind).max(16).optional(),
-        includeDeclaration: z.boolean().optional().describe('Default false.'),
+        includeDeclaration: z.boolean().optional(),
         paths: pathsInput.optional(),
         includeTests: z.boolean().optional(),
         includeGenerated: z.boolean().optional(),

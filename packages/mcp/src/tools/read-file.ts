@@ -10,7 +10,7 @@ export const readFileTool = defineTool({
   name: 'read_file',
   title: 'Read file',
   description:
-    'Numbered lines at the commit: of a file (path; startLine, endLine inclusive), or of a symbol\'s declaration with its doc comment (any target).',
+    'Numbered lines at the commit of a file (path; startLine, endLine inclusive) or of a symbol\'s declaration and doc comment (any target).',
   schemas: () => {
     const { answerOutput, commitInput, location, pageOutput, symbolSummary, targetInput } = schemaParts();
     return {

@@ -11,7 +11,7 @@ export const searchTextTool = defineTool({
   name: 'search_text',
   title: 'Search text',
   description:
-    'Grep every tracked text file at the commit, as ripgrep: literal or RE2 regex, smart case; hits name their enclosing declaration.',
+    'Grep every tracked text file at the commit, as ripgrep: literal or RE2 regex, smart case, languages as rg -t; hits name their enclosing declaration.',
   schemas: () => {
     const { answerOutput, commitInput, location, pageOutput, pathsInput, peer, siteLines } = schemaParts();
     return {
@@ -21,6 +21,7 @@ export const searchTextTool = defineTool({
         caseSensitive: z.boolean().optional(),
         wholeWord: z.boolean().optional(),
         paths: pathsInput.optional(),
+        languages: z.array(z.string()).optional(),
         includeTests: z.boolean().optional(),
         includeGenerated: z.boolean().optional(),
         context: z.number().int().min(0).max(5).optional(),
