@@ -5,6 +5,7 @@
 // every answer paged to its end and compared with ripgrep over the checkout of the same commit.
 // A cold goto_definition in the same run is the yardstick of the cold target.
 import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { agreement, asRipgrepKeys, BROAD_KIND, freshArgs, median, queriesOf, ripgrep, SELECTIVE_KIND, type Agreement, type TextQuery } from '../../../indexer/bench/text-search-queries.ts';
 import { measured, percentile, structured, type Call, type Sample } from './bench-calls.ts';
 import type { BenchCorpus } from './bench-corpora.ts';
@@ -30,7 +31,7 @@ export interface TextSection {
   goto: Record<string, Sample[]>;
 }
 
-export async function textSection(worker: BenchWorker, corpora: BenchCorpus[], warmRuns: number, log: (line: string) => void): Promise<TextSection> {
+export async function textSection(worker: BenchWorker, corpora: BenchCorpus[], warmRuns: number, log: (line: string) => void, profileDir?: string): Promise<TextSection> {
   const rows: TextRow[] = [];
   const goto: Record<string, Sample[]> = {};
   for (const corpus of corpora) {
@@ -38,10 +39,16 @@ export async function textSection(worker: BenchWorker, corpora: BenchCorpus[], w
     const queries = queriesOf(corpus.dir, tracked);
     const symbol = (await structured(worker, corpus, 'search_symbols', { query: 'map', limit: 1 })).results[0].symbolId as string;
     goto[corpus.id] = [];
-    for (let i = 0; i < GOTO_SAMPLES; i++) goto[corpus.id]!.push(await cold(worker, corpus, { tool: 'goto_definition', label: 'goto_definition', args: { symbolId: symbol } }));
+    for (let i = 0; i < GOTO_SAMPLES; i++) {
+      const saveTo = profileDir && join(profileDir, `${corpus.id}-goto_definition-${i + 1}.cpuprofile`);
+      goto[corpus.id]!.push(await cold(worker, corpus, { tool: 'goto_definition', label: 'goto_definition', args: { symbolId: symbol } }, saveTo));
+    }
     log(`text ${corpus.id}: ${queries.length} queries, each cold in a fresh isolate`);
     const colds = [];
-    for (const query of queries) colds.push(await cold(worker, corpus, { tool: 'search_text', label: query.kind, args: query.args }));
+    for (const [i, query] of queries.entries()) {
+      const saveTo = profileDir && join(profileDir, `${corpus.id}-search_text-${i + 1}-${query.kind.replace(/\W+/g, '-')}.cpuprofile`);
+      colds.push(await cold(worker, corpus, { tool: 'search_text', label: query.kind, args: query.args }, saveTo));
+    }
     log(`text ${corpus.id}: ${warmRuns} warm calls per query, then every answer paged to its end against ripgrep`);
     await worker.freshIsolate();
     for (const [i, query] of queries.entries()) {
@@ -58,10 +65,10 @@ export async function textSection(worker: BenchWorker, corpora: BenchCorpus[], w
   return { rows, goto };
 }
 
-async function cold(worker: BenchWorker, corpus: BenchCorpus, call: Call): Promise<Sample> {
+async function cold(worker: BenchWorker, corpus: BenchCorpus, call: Call, saveTo?: string): Promise<Sample> {
   await worker.freshIsolate();
   worker.takeLogLines();
-  const { value, busyMs } = await worker.profiled(() => measured(worker, corpus, call));
+  const { value, busyMs } = await worker.profiled(() => measured(worker, corpus, call), saveTo);
   return { ...value, profiled: busyMs };
 }
 

@@ -175,7 +175,7 @@ async function main(): Promise<number> {
     }
 
     if (pairs.length) await reviewSection(worker, pairs, reviewRows, coldRuns, warmRuns, log);
-    if (text) texts = await textSection(worker, corpora, warmRuns, log);
+    if (text) texts = await textSection(worker, corpora, warmRuns, log, profileDir);
     const mix = measuredCorpora.flatMap((corpus) => calls.get(corpus.id)!.map((call) => ({ corpus, call })));
     if (mix.length) {
       log(`sustained: ${concurrency} in flight for ${seconds} s, every tool and corpus in turn`);
