@@ -220,23 +220,59 @@ async function countMatches(reader: IndexReader, request: Request, plan: TextPla
   return { files, total, unsearched };
 }
 
-/** The file ordinals a plan lets through, ascending: every searchable file, or the union over alternatives of the intersection of their grams' postings. */
+/**
+ * Candidate files under which a query looks up no more grams: a gram shard costs about what a text
+ * shard does, so narrowing further would cost more than reading the candidates.
+ */
+const NARROW_ENOUGH = 4;
+/** Gram shards one alternative of a query reads, at most. */
+const MAX_GRAM_SHARDS = 12;
+
+/**
+ * The file ordinals a plan lets through, ascending: every searchable file, or the union over
+ * alternatives of the intersection of their grams' postings. An alternative's first grams are
+ * looked up together with every other gram of their shards (read anyway); when more than
+ * NARROW_ENOUGH files hold them all, its remaining grams are looked up in a second round.
+ */
 async function candidatesOf(reader: IndexReader, plan: TextPlan, files: number): Promise<Iterable<number>> {
   if (plan.kind === 'all') return Array.from({ length: files }, (_, i) => i);
-  const names = [...new Set(plan.alternatives.flat().map((gram) => reader.gramShardNameOf(gram)))];
-  await reader.prefetch(names);
+  const shardOf = (gram: number) => reader.gramShardNameOf(gram);
+  await reader.prefetch([...new Set(plan.alternatives.flatMap((a) => a.first.map(shardOf)))]);
   const union = new Set<number>();
-  for (const grams of plan.alternatives) {
-    let set: Int32Array | undefined;
-    for (const gram of grams) {
-      const shard = await reader.shard<GramShard>(reader.gramShardNameOf(gram));
-      const postings = shard?.files(gram) ?? new Int32Array(0);
-      set = set ? intersect(set, postings) : postings;
-      if (set.length === 0) break;
+  for (const { first, rest } of plan.alternatives) {
+    const firstShards = new Set(first.map(shardOf));
+    let set = await postingsOfAll(reader, [...first, ...rest.filter((gram) => firstShards.has(shardOf(gram)))]);
+    // The other grams, from at most MAX_GRAM_SHARDS shards in all.
+    const shards = new Set(firstShards);
+    const more: number[] = [];
+    for (const gram of rest) {
+      const name = shardOf(gram);
+      if (firstShards.has(name)) continue;
+      if (!shards.has(name)) {
+        if (shards.size >= MAX_GRAM_SHARDS) continue;
+        shards.add(name);
+      }
+      more.push(gram);
     }
-    for (const ordinal of set ?? []) union.add(ordinal);
+    if (set.length > NARROW_ENOUGH && more.length > 0) {
+      await reader.prefetch([...new Set(more.map(shardOf))]);
+      set = await postingsOfAll(reader, more, set);
+    }
+    for (const ordinal of set) union.add(ordinal);
   }
   return [...union].sort((a, b) => a - b);
+}
+
+/** The files holding every one of the grams (and in `within`, when given). */
+async function postingsOfAll(reader: IndexReader, grams: readonly number[], within?: Int32Array): Promise<Int32Array> {
+  let set = within;
+  for (const gram of grams) {
+    if (set?.length === 0) break;
+    const shard = await reader.shard<GramShard>(reader.gramShardNameOf(gram));
+    const postings = shard?.files(gram) ?? new Int32Array(0);
+    set = set ? intersect(set, postings) : postings;
+  }
+  return set ?? new Int32Array(0);
 }
 
 function intersect(a: Int32Array, b: Int32Array): Int32Array {

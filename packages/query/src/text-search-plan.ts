@@ -22,28 +22,39 @@ export function foldsAsAscii(text: string): boolean {
 }
 
 /** Every file (no literal of a gram's length is required), or any alternative's literals, all of them. */
-export type TextPlan = { kind: 'all'; why: string } | { kind: 'grams'; alternatives: number[][] };
+export type TextPlan = { kind: 'all'; why: string } | { kind: 'grams'; alternatives: GramLookup[] };
+
+/**
+ * The grams of one alternative, every one of which a matching file holds. `first` are looked up
+ * first (of each literal, its first, last and evenly spread grams); `rest`, the literals' other
+ * grams, only narrow the candidates further when the first leave many.
+ */
+export interface GramLookup {
+  first: number[];
+  rest: number[];
+}
 
 export function planLiteral(literal: string, caseInsensitive: boolean): TextPlan {
   const grams = literalGrams([literal], caseInsensitive);
-  return grams.length > 0 ? { kind: 'grams', alternatives: [grams] } : { kind: 'all', why: `"${literal}" holds no ${GRAM_BYTES} bytes to look up` };
+  return grams.first.length > 0 ? { kind: 'grams', alternatives: [grams] } : { kind: 'all', why: `"${literal}" holds no ${GRAM_BYTES} bytes to look up` };
 }
 
 export function planRegex(pattern: string, caseInsensitive: boolean): TextPlan {
   const read = requiredRuns(pattern);
   const folded = caseInsensitive || read.caseInsensitive;
-  const alternatives: number[][] = [];
+  const alternatives: GramLookup[] = [];
   for (const runs of read.alternatives) {
     const grams = literalGrams(runs, folded);
-    if (grams.length === 0) return { kind: 'all', why: 'an alternative of the pattern requires no literal of 3 bytes' };
+    if (grams.first.length === 0) return { kind: 'all', why: 'an alternative of the pattern requires no literal of 3 bytes' };
     alternatives.push(grams);
   }
   return { kind: 'grams', alternatives };
 }
 
-/** The grams to look up for literals that must all occur: up to MAX_GRAMS_PER_LITERAL of each usable piece. */
-function literalGrams(literals: readonly string[], caseInsensitive: boolean): number[] {
-  const grams = new Set<number>();
+/** The grams of literals that must all occur: up to MAX_GRAMS_PER_LITERAL of each usable piece first, then the rest. */
+function literalGrams(literals: readonly string[], caseInsensitive: boolean): GramLookup {
+  const first = new Set<number>();
+  const all = new Set<number>();
   const encoder = new TextEncoder();
   for (const literal of literals) {
     for (const piece of caseInsensitive ? literal.split(UNICODE_FOLDED) : [literal]) {
@@ -53,11 +64,12 @@ function literalGrams(literals: readonly string[], caseInsensitive: boolean): nu
       const picks = Math.min(count, MAX_GRAMS_PER_LITERAL);
       for (let p = 0; p < picks; p++) {
         const at = picks === 1 ? 0 : Math.round((p * (count - 1)) / (picks - 1));
-        grams.add(gramOf(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!));
+        first.add(gramOf(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!));
       }
+      for (let at = 0; at < count; at++) all.add(gramOf(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!));
     }
   }
-  return [...grams];
+  return { first: [...first], rest: [...all].filter((gram) => !first.has(gram)) };
 }
 
 export interface RequiredRuns {

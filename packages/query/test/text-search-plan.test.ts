@@ -4,14 +4,18 @@ import { describe, expect, it } from 'vitest';
 import { planLiteral, planRegex, type TextPlan } from '../src/text-search-plan.ts';
 
 /** The grams of each alternative, as the trigram strings they fold from, sorted. */
-const shown = (plan: TextPlan) => (plan.kind === 'all' ? 'all' : plan.alternatives.map((grams) => grams.map(text).sort()));
+const shown = (plan: TextPlan) => (plan.kind === 'all' ? 'all' : plan.alternatives.map((grams) => grams.first.map(text).sort()));
+/** The grams looked up only when the first leave many candidates. */
+const rest = (plan: TextPlan) => (plan.kind === 'all' ? 'all' : plan.alternatives.map((grams) => grams.rest.map(text).sort()));
 const text = (g: number) => String.fromCharCode(g >> 16, (g >> 8) & 0xff, g & 0xff);
 
 describe('planning a literal', () => {
   it('looks up the first, the last and evenly spread grams of it, folded', () => {
     // 9 grams; the 1st, 4th, 6th and 9th.
     expect(shown(planLiteral('createOrder', false))).toEqual([['ate', 'cre', 'der', 'eor']]);
+    expect(rest(planLiteral('createOrder', false))).toEqual([['ord', 'rde', 'rea', 'teo', 'eat'].sort()]);
     expect(shown(planLiteral('abc', false))).toEqual([['abc']]);
+    expect(rest(planLiteral('abc', false))).toEqual([[]]);
     expect(planLiteral('ABC', false)).toEqual(planLiteral('abc', false));
   });
 
