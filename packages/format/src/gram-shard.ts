@@ -70,44 +70,58 @@ export interface GramShardData {
 }
 
 interface StoredGramShard {
-  v: 1;
+  v: 2;
   /** The grams, ascending, each as the difference to the previous one. */
   grams: Uint8Array;
-  /** How many files each gram's posting list names. */
-  counts: Uint8Array;
-  /** The posting lists back to back, each ordinal as the difference to the one before it. */
+  /** The byte length of each gram's posting list in `postings`. */
+  sizes: Uint8Array;
+  /**
+   * The posting lists back to back, each ordinal as the difference to the one before it in its own
+   * list: a reader decodes the one list it looks up, not the shard's every posting.
+   */
   postings: Uint8Array;
 }
 
 export function encodeGramShard(data: GramShardData): Uint8Array {
-  const postings: number[] = [];
-  for (const { files } of data.grams) postings.push(...files);
+  const lists = data.grams.map(({ files }) => packInts(files, ['prev']));
+  const postings = new Uint8Array(lists.reduce((n, list) => n + list.length, 0));
+  let at = 0;
+  for (const list of lists) {
+    postings.set(list, at);
+    at += list.length;
+  }
   const stored: StoredGramShard = {
-    v: 1,
+    v: 2,
     grams: packInts(data.grams.map((g) => g.gram), ['prev']),
-    counts: packInts(data.grams.map((g) => g.files.length), ['none']),
-    postings: packInts(postings, ['prev']),
+    sizes: packInts(lists.map((list) => list.length), ['none']),
+    postings,
   };
   return encodeShard(stored);
 }
 
 export class GramShard {
+  private readonly name: string;
   private readonly grams: Int32Array;
+  /** Where each gram's posting list starts in `postings` (one more entry: the end). */
   private readonly starts: Int32Array;
-  private readonly postings: Int32Array;
+  private readonly postings: Uint8Array;
 
   constructor(name: string, value: unknown) {
     const s = value as StoredGramShard;
-    if (typeof s !== 'object' || s === null || s.v !== 1 || !(s.grams instanceof Uint8Array) || !(s.counts instanceof Uint8Array) || !(s.postings instanceof Uint8Array)) {
-      throw corrupt(name, 'is not a version 1 gram shard');
+    if (typeof s !== 'object' || s === null || s.v !== 2 || !(s.grams instanceof Uint8Array) || !(s.sizes instanceof Uint8Array) || !(s.postings instanceof Uint8Array)) {
+      throw corrupt(name, 'is not a version 2 gram shard');
     }
+    this.name = name;
     this.grams = unpackInts(s.grams, ['prev'], name);
-    const counts = unpackInts(s.counts, ['none'], name);
-    this.postings = unpackInts(s.postings, ['prev'], name);
-    if (counts.length !== this.grams.length) throw corrupt(name, 'has grams and posting counts of different lengths');
-    this.starts = new Int32Array(counts.length + 1);
-    for (let i = 0; i < counts.length; i++) this.starts[i + 1] = this.starts[i]! + counts[i]!;
-    if (this.starts[counts.length] !== this.postings.length) throw corrupt(name, 'has posting lists that do not add up to its postings');
+    const sizes = unpackInts(s.sizes, ['none'], name);
+    this.postings = s.postings;
+    if (sizes.length !== this.grams.length) throw corrupt(name, 'has grams and posting sizes of different lengths');
+    this.starts = new Int32Array(sizes.length + 1);
+    for (let i = 0; i < sizes.length; i++) {
+      if (sizes[i]! <= 0) throw corrupt(name, 'has an empty posting list');
+      this.starts[i + 1] = this.starts[i]! + sizes[i]!;
+    }
+    if (this.starts[sizes.length] !== this.postings.length) throw corrupt(name, 'has posting lists that do not add up to its postings');
   }
 
   /** Grams the shard holds. */
@@ -127,7 +141,7 @@ export class GramShard {
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const at = this.grams[mid]!;
-      if (at === gram) return this.postings.subarray(this.starts[mid]!, this.starts[mid + 1]!);
+      if (at === gram) return unpackInts(this.postings.subarray(this.starts[mid]!, this.starts[mid + 1]!), ['prev'], this.name);
       if (at < gram) lo = mid + 1;
       else hi = mid - 1;
     }

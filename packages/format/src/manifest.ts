@@ -23,8 +23,10 @@ import type { Language } from './records.ts';
  * 13: text shards hold every tracked text file (counts.texts), not only the indexed ones, and gram
  *     shards (gram-shard.ts) index them for search_text; files of no indexed language carry their
  *     classification flags in the file table.
+ * 14: a gram shard stores each gram's posting list apart (its byte size), so a lookup decodes one
+ *     list rather than the shard's every posting.
  */
-export const FORMAT_VERSION = 13;
+export const FORMAT_VERSION = 14;
 export const MANIFEST_FILE = 'manifest.json';
 /**
  * Next to manifest.json in an index directory: its sha256, as `sha256sum` prints it, so that the

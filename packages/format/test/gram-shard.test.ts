@@ -48,6 +48,6 @@ describe('gram shards', () => {
   });
 
   it('refuse bytes that are not a gram shard as INDEX_CORRUPT naming the shard', () => {
-    expect(() => new GramShard('grams/0001', { v: 1, grams: 'x' })).toThrow(expect.objectContaining({ code: 'INDEX_CORRUPT', message: expect.stringContaining('grams/0001') }));
+    expect(() => new GramShard('grams/0001', { v: 2, grams: 'x' })).toThrow(expect.objectContaining({ code: 'INDEX_CORRUPT', message: expect.stringContaining('grams/0001') }));
   });
 });
