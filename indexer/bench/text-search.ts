@@ -11,7 +11,9 @@
 //
 //   npx tsx bench/text-search.ts [--corpus rxjs,effect] [--runs 5]
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { inflateRawSync } from 'node:zlib';
+import { decodeInflatedShard } from '@sextant/format';
 import { mkdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -61,6 +63,7 @@ async function main(): Promise<number> {
     const results: QueryResult[] = [];
     for (const query of queriesOf(corpus.dir, tracked)) results.push(await measure(query, provider, corpus.dir, runs));
     report(id, corpus.commit, seconds, gramBytes, sourceBytes, tracked.length, results);
+    console.log(textFloor(out, runs));
   }
   return 0;
 }
@@ -102,6 +105,30 @@ async function measure(query: TextQuery, provider: BenchIndexSet, dir: string, r
     rgTimes.push(rg.ms);
   }
   return { query, total: answer!.total, ...agreement(answer!.matches, rg!.matches), coldMs: median(cold), warmMs: median(warm), repeatMs: median(repeat), rgMs: median(rgTimes) };
+}
+
+/**
+ * What reading every text shard costs before any search, in native code (zlib and TextDecoder): the
+ * floor of a cold query that must verify candidates in all of them, as a broad literal must for an
+ * exact total. Medians of `runs`.
+ */
+function textFloor(dir: string, runs: number): string {
+  const shards = readdirSync(join(dir, 'texts')).map((name) => readFileSync(join(dir, 'texts', name)));
+  const inflate: number[] = [];
+  const decode: number[] = [];
+  let bytes = 0;
+  for (let i = 0; i < runs; i++) {
+    let started = performance.now();
+    const raw = shards.map((shard) => inflateRawSync(shard));
+    inflate.push(performance.now() - started);
+    started = performance.now();
+    for (const [i, r] of raw.entries()) {
+      for (const text of decodeInflatedShard<{ texts: Uint8Array[] }>(`texts/${i}`, r).texts) new TextDecoder('utf-8', { fatal: true }).decode(text);
+    }
+    decode.push(performance.now() - started);
+    bytes = raw.reduce((n, r) => n + r.byteLength, 0);
+  }
+  return `\nCold floor: every text shard (${shards.length}, ${(bytes / 1e6).toFixed(1)} MB inflated) takes ${median(inflate).toFixed(1)} ms to inflate (zlib) and ${median(decode).toFixed(1)} ms to decode (MessagePack, then UTF-8 natively), before any search.`;
 }
 
 function report(id: string, commit: string, buildSeconds: number, gramBytes: number, sourceBytes: number, files: number, results: QueryResult[]): void {

@@ -5,7 +5,8 @@
 // memory soak (the isolate's live heap must stay flat), the bundle size and the startup time;
 // checks the targets of issue #17 (which replaced those of issue #6). With --review, also the change-review tools (diff_symbols and
 // change_impact) on version pairs of real packages, both commits published, cold and warm, against
-// the targets of issue #14. See bench/README.md for the method.
+// the targets of issue #14. With --text, search_text's queries cold and warm, every answer against
+// ripgrep, against the targets of issue #29. See bench/README.md for the method.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
