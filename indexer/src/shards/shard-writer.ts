@@ -272,18 +272,24 @@ function unresolvedShard(collector: IndexCollector, names: readonly string[]): U
 
 function nameShard(collector: IndexCollector): NameShardData {
   const fileFlags = collector.fileFlags();
+  // Each at its first declaration in its own module (info.path: the class, not a module
+  // augmentation elsewhere), in position order; not at the first the indexer met, which an
+  // incremental build, walking fewer files, does not meet first.
   const entries = [...collector.symbols.values()]
-    .map((s) => s.info)
-    .filter((info) => !info.local)
-    .sort((a, b) => compare(a.name.toLowerCase(), b.name.toLowerCase()) || compare(a.key, b.key));
-  const paths = [...new Set(entries.map((e) => e.defs[0]?.[0] ?? ''))].sort(compare);
+    .filter((s) => !s.info.local)
+    .map((s) => {
+      const defs = sortedDefs(s.info);
+      return { info: s.info, def: defs.find((d) => d[0] === s.info.path) ?? defs[0] };
+    })
+    .sort((a, b) => compare(a.info.name.toLowerCase(), b.info.name.toLowerCase()) || compare(a.info.key, b.info.key));
+  const paths = [...new Set(entries.map((e) => e.def?.[0] ?? ''))].sort(compare);
   const pathIndex = new Map(paths.map((p, i) => [p, i]));
   return {
     paths,
-    entries: entries.map((e) => ({
+    entries: entries.map(({ info: e, def }) => ({
       key: e.key, name: e.name, qname: e.qname, kind: e.kind, lang: e.lang,
-      path: pathIndex.get(e.defs[0]?.[0] ?? '')!, line: e.defs[0]?.[1] ?? 0, column: e.defs[0]?.[2] ?? 0, endLine: e.defs[0]?.[3] ?? 0, endColumn: e.defs[0]?.[4] ?? 0,
-      flags: e.external ? NAME_FLAG_EXTERNAL : fileFlags.get(e.defs[0]?.[0] ?? '') ?? 0,
+      path: pathIndex.get(def?.[0] ?? '')!, line: def?.[1] ?? 0, column: def?.[2] ?? 0, endLine: def?.[3] ?? 0, endColumn: def?.[4] ?? 0,
+      flags: e.external ? NAME_FLAG_EXTERNAL : fileFlags.get(def?.[0] ?? '') ?? 0,
       pkg: e.external?.package ?? '',
     })),
   };

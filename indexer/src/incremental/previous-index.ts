@@ -1,0 +1,91 @@
+// A built index read back into what the build collected: the collector's symbols (with their
+// references and edges), files, change records and unresolved identifiers, and the file table. An
+// incremental build starts from this, drops what the files it walks again contributed, and adds what
+// their new walk finds; laid out again, an unchanged collection gives the same shards byte for byte
+// (the round trip incremental-build.test.ts checks). Read through the format's own decoders.
+import {
+  defsOf, FILE_TABLE_SHARD, FileTable, graphRecords, graphShardName, graphStarts, refsOf, signaturesOf, type ChangeRecord, type ChangeShard, type FileRecord,
+  type FileShard, type FileTableEntry, type GraphShard, type Manifest, type SymbolRecord, type SymbolShard, type UnresolvedShard, type UnresolvedSiteData,
+} from '@sextant/format';
+import { IndexReader, ShardCache } from '@sextant/query';
+import { DirShardSource } from '@sextant/query/node';
+import type { CollectedSymbol, ResolvedDeclaration, SymbolInfo } from '../index-collector.ts';
+
+export interface PreviousIndex {
+  manifest: Manifest;
+  entries: FileTableEntry[];
+  symbols: Map<string, CollectedSymbol>;
+  files: Map<string, FileRecord>;
+  changes: Map<string, ChangeRecord>;
+  unresolved: Map<string, UnresolvedSiteData[]>;
+}
+
+/** Every shard of the index in `dir`, checked as any reader checks them, decoded. */
+export async function readPreviousIndex(dir: string): Promise<PreviousIndex> {
+  // Each shard is read once: a cache that keeps nothing.
+  const reader = await IndexReader.open(new DirShardSource(dir), new ShardCache(0));
+  const { manifest } = reader;
+  const names = Object.keys(manifest.shards);
+  const of = async <T>(prefix: string): Promise<T[]> => Promise.all(names.filter((n) => n.startsWith(prefix)).map(async (n) => (await reader.shard<T>(n))!));
+
+  const table = (await reader.shard<FileTable>(FILE_TABLE_SHARD))!;
+  const entries = Array.from({ length: table.size }, (_, i) => table.entry(i));
+
+  const files = new Map<string, FileRecord>();
+  for (const shard of await of<FileShard>('files/')) for (const file of shard.files()) files.set(file.path, file);
+  const changes = new Map<string, ChangeRecord>();
+  for (const shard of await of<ChangeShard>('changes/')) for (const change of shard.files()) changes.set(change.path, change);
+
+  const symbols = new Map<string, CollectedSymbol>();
+  for (const shard of await of<SymbolShard>('symbols/')) {
+    for (const record of shard.records()) symbols.set(record.key, collected(record, shard.paths, (index) => shard.peer(index).key));
+  }
+
+  // Each edge is stored at both ends; its incoming entry keeps its site (an outgoing call's is dropped).
+  const starts = graphStarts(graphRecords(manifest));
+  const graphs = await Promise.all(starts.slice(0, -1).map((_, bucket) => reader.shard<GraphShard>(graphShardName(bucket))));
+  const keyOf = (ordinal: number) => graphs.find((g) => g!.holds(ordinal))!.key(ordinal);
+  for (const graph of graphs) {
+    for (let ordinal = graph!.start; ordinal < graph!.start + graph!.size; ordinal++) {
+      const to = graph!.key(ordinal);
+      for (const edge of graph!.edges(ordinal)) {
+        if (edge.out) continue;
+        const from = keyOf(edge.peer);
+        symbols.get(from)!.edges.push({ kind: edge.kind, out: true, peer: to, site: edge.site });
+        symbols.get(to)!.edges.push({ kind: edge.kind, out: false, peer: from, site: edge.site });
+      }
+    }
+  }
+
+  const unresolved = new Map<string, UnresolvedSiteData[]>();
+  for (const shard of await of<UnresolvedShard>('unresolved/')) {
+    for (const name of shard.names) {
+      unresolved.set(name, shard.sitesNamed(name).map((s) => ({
+        path: s.path, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn, kind: s.kind, ...(s.from ? { from: s.from.key } : {}),
+      })));
+    }
+  }
+  return { manifest, entries, symbols, files, changes, unresolved };
+}
+
+/** A stored symbol as the collector held it: its declarations as tuples, its references with the declaration each call chose. */
+function collected(record: SymbolRecord, paths: readonly string[], peerKey: (index: number) => string): CollectedSymbol {
+  const { defs: _defs, refs: _refs, refDecls: _refDecls, signatures: _signatures, previews: _previews, graph: _graph, ...rest } = record;
+  const tuple = (d: { pathIndex: number; line: number; column: number; endLine: number; endColumn: number }) =>
+    [paths[d.pathIndex]!, d.line, d.column, d.endLine, d.endColumn] as [string, number, number, number, number];
+  // The cursors are flyweights: each entry is read as it is visited.
+  const defs: [string, number, number, number, number][] = [];
+  for (const d of defsOf(record)) defs.push(tuple(d));
+  const signatures: [string, number, number, number, number][] = [];
+  for (const d of signaturesOf(record)) signatures.push(tuple(d));
+  const info: SymbolInfo = { ...rest, defs };
+  const refs: CollectedSymbol['refs'] = [];
+  for (const r of refsOf(record)) {
+    const decl: ResolvedDeclaration | undefined = r.decl < 0 ? undefined : r.decl < defs.length ? { def: defs[r.decl]! } : { def: signatures[r.decl - defs.length]!, signature: true };
+    refs.push({
+      site: { path: paths[r.pathIndex]!, line: r.line, column: r.column, endLine: r.endLine, endColumn: r.endColumn },
+      kind: r.kind, ...(r.fromIndex >= 0 ? { from: peerKey(r.fromIndex) } : {}), confidence: r.confidence, ...(decl ? { decl } : {}),
+    });
+  }
+  return { info, refs, edges: [] };
+}

@@ -1,0 +1,70 @@
+// What the files an incremental build does not walk again contribute, taken from the previous index
+// into the collector before the walk: their file and change records, their unresolved identifiers,
+// the references and edges written in them, and every symbol those name (declared in them, used by
+// them, or at the other end of one of their edges). A reference or edge belongs to the file it is
+// written in; an edge without a site (an override, a union's same property) to the file declaring
+// its source, which incremental-plan.ts walks together with every other file of such a symbol.
+import type { FileRecord } from '@sextant/format';
+import type { IndexCollector } from '../index-collector.ts';
+import type { UnresolvedName } from '../language-indexer.ts';
+import type { PreviousIndex } from './previous-index.ts';
+
+/** The file an edge was found in: its site's, else the first declaration's of its source. */
+export function edgeFile(previous: PreviousIndex, from: string, site: { path: string } | undefined): string | undefined {
+  return site?.path ?? previous.symbols.get(from)?.info.defs[0]?.[0];
+}
+
+/** Adds to `collector` everything `reused` (paths of files not walked again) contributed to `previous`; returns their file records. */
+export function reuseFiles(previous: PreviousIndex, reused: ReadonlySet<string>, collector: IndexCollector): FileRecord[] {
+  const kept = new Set<string>();
+  const edges: { from: string; kind: Parameters<IndexCollector['addEdge']>[1]; to: string; site?: Parameters<IndexCollector['addEdge']>[3] }[] = [];
+  for (const path of reused) for (const key of previous.files.get(path)?.syms ?? []) kept.add(key);
+  for (const [key, symbol] of previous.symbols) {
+    if (symbol.info.defs.some((d) => reused.has(d[0]))) kept.add(key);
+    // Not every reference has an occurrence in its file's syms (the constructor at `new C` beside the class).
+    for (const ref of symbol.refs) {
+      if (!reused.has(ref.site.path)) continue;
+      kept.add(key);
+      if (ref.from) kept.add(ref.from);
+    }
+    for (const edge of symbol.edges) {
+      if (edge.out && reused.has(edgeFile(previous, key, edge.site) ?? '')) {
+        edges.push({ from: key, kind: edge.kind, to: edge.peer, ...(edge.site ? { site: edge.site } : {}) });
+        kept.add(key);
+        kept.add(edge.peer);
+      }
+    }
+  }
+  const unresolved = new Map<string, UnresolvedName[]>();
+  for (const [name, sites] of previous.unresolved) {
+    for (const { path, ...site } of sites) {
+      if (!reused.has(path)) continue;
+      if (site.from !== undefined) kept.add(site.from);
+      (unresolved.get(path) ?? unresolved.set(path, []).get(path)!).push({ name, ...site });
+    }
+  }
+  // A kept symbol's container is named by its record, so it is kept too (and its container).
+  for (const key of [...kept]) {
+    for (let container = previous.symbols.get(key)?.info.container; container !== undefined && !kept.has(container); container = previous.symbols.get(container)?.info.container) kept.add(container);
+  }
+  for (const key of kept) {
+    const symbol = previous.symbols.get(key);
+    if (symbol) collector.addSymbol(symbol.info);
+  }
+  for (const key of kept) {
+    for (const ref of previous.symbols.get(key)?.refs ?? []) {
+      if (reused.has(ref.site.path)) collector.addReference(key, ref.site, ref.kind, ref.from, ref.confidence, ref.decl);
+    }
+  }
+  for (const edge of edges) collector.addEdge(edge.from, edge.kind, edge.to, edge.site);
+
+  const files: FileRecord[] = [];
+  for (const path of reused) {
+    const file = previous.files.get(path);
+    const change = previous.changes.get(path);
+    if (!file || !change) continue;
+    collector.addFile(file, change, unresolved.get(path) ?? []);
+    files.push(file);
+  }
+  return files;
+}
