@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ts } from 'ts-morph';
 import {
-  FILE_FLAGS, FORMAT_VERSION, occurrencesOf, problemsDigest, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type OutlineNode, type SkippedFile,
+  FILE_FLAGS, FORMAT_VERSION, occurrencesOf, shortCommit, type BuildMode, problemsDigest, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type OutlineNode, type SkippedFile,
 } from '@sextant/format';
 import { workingTreeIndexPath } from '@sextant/query/node';
 import { excludeSextantDir, isUnderSextantDir } from './git/git-exclude.ts';
@@ -19,6 +19,9 @@ import { isSkipped, type CompiledFile, type LanguageIndexer, type UnresolvedName
 import { analysisFailed, failedWhileIndexing } from './analysis-failure.ts';
 import { typescriptIndexer } from './ts/typescript-indexer.ts';
 import { jvmIndexer } from './jvm/jvm-indexer.ts';
+import { planIncremental } from './incremental/incremental-plan.ts';
+import { readPreviousIndex } from './incremental/previous-index.ts';
+import { reuseFiles } from './incremental/reuse.ts';
 import { createSyntaxParser, syntaxLanguageOf, type SyntaxOutlineNode, type SyntaxParser } from './syntax/syntax-parser.ts';
 
 export const INDEXER_VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
@@ -39,7 +42,18 @@ export interface BuildOptions {
   verbose?: boolean;
   /** Time and memory by stage (the bench's stage split); absent, nothing is measured. */
   stages?: StageClock;
+  /**
+   * An index of another commit (a directory) to build from: only the files the change can affect
+   * are walked again (incremental-plan.ts), the rest reused; in full, with the reason, when that
+   * cannot be sure. Either way the shards equal a full build's.
+   */
+  from?: string;
+  /** The share of source files changed above which a build from `from` is in full (default DEFAULT_MAX_CHANGED_SHARE). */
+  maxChangedShare?: number;
 }
+
+/** Above half the sources changed, walking the affected files costs about what walking all does. */
+export const DEFAULT_MAX_CHANGED_SHARE = 0.5;
 
 /** Every language Sextant indexes; the first that accepts a path owns it. */
 export const LANGUAGE_INDEXERS: readonly LanguageIndexer[] = [typescriptIndexer, jvmIndexer];
@@ -84,13 +98,32 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   const libraryModels: LibraryModelRef[] = [];
   const context = { root, texts, collector, warnings, progress, parsers, libraryModels, stages };
 
+  let build: BuildMode = { mode: 'full' };
+  let walk: ReadonlySet<string> | undefined;
+  if (options.from) {
+    const previous = await readPreviousIndex(options.from);
+    const plan = await planIncremental({
+      previous, entries: tracked.entries, texts: allTexts, previousText: (path) => previous.text(path),
+      indexerVersion: INDEXER_VERSION, parsers, maxChangedShare: options.maxChangedShare ?? DEFAULT_MAX_CHANGED_SHARE,
+    });
+    if ('full' in plan) {
+      progress.log(`building in full: ${plan.full}`);
+      build = { mode: 'full', reason: plan.full };
+    } else {
+      walk = plan.walk;
+      for (const file of reuseFiles(previous, plan.reuse, collector)) (languages[file.lang] ??= { files: 0, precision: ownerOf(file.path)!.precision }).files++;
+      build = { mode: 'incremental', from: previous.manifest.commit, walked: plan.walk.size, reused: plan.reuse.size };
+      progress.log(`building from ${shortCommit(previous.manifest.commit)}: ${plan.changed} files changed; ${plan.walk.size} TypeScript and JavaScript files walked again, ${plan.reuse.size} reused`);
+    }
+  }
+
   for (const indexer of LANGUAGE_INDEXERS) {
     const files = blobs.files.filter((f) => ownerOf(f.path) === indexer);
     if (files.length === 0) continue;
     progress.start(`resolving ${indexer.name} (${indexer.precision})`, files.length);
     let last: string | undefined;
     try {
-      for await (const result of indexer.index(files, context)) {
+      for await (const result of indexer.index(files, { ...context, ...(indexer.reusesFiles ? { walk } : {}) })) {
         last = result.path;
         progress.tick();
         let record: (FileRecord & { change: ChangeRecord }) | SkippedFile;
@@ -138,9 +171,11 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
     counts: {
       files: collector.files.length, texts: fileTable.filter((e) => e.status !== 'skipped').length, symbols: collector.symbols.size, references: collector.references, edges: collector.edges, unresolved: collector.unresolvedCount,
     },
-    languages,
+    // In name order: the order files were met in differs between a full and an incremental build.
+    languages: Object.fromEntries(Object.entries(languages).sort(([a], [b]) => (a < b ? -1 : 1))),
     skipped: skipped.sort((a, b) => (a.path < b.path ? -1 : 1)),
     warnings,
+    build,
   });
   written?.();
   stages?.mark('shards');

@@ -57,6 +57,12 @@ export interface IndexContext {
   progress: Progress;
   /** Time and memory by stage, when the caller (the bench) measures them. */
   stages?: StageClock;
+  /**
+   * An incremental build's files to walk again; the others of the indexer's are reused from the
+   * previous index (incremental-plan.ts) and must not be yielded. Absent: every file. An indexer
+   * that cannot walk a part of its files walks them all and says so (reusesFiles).
+   */
+  walk?: ReadonlySet<string>;
 }
 
 export interface LanguageIndexer {
@@ -72,6 +78,8 @@ export interface LanguageIndexer {
    * it is left unread and unlisted, as it is no source of its own (its importers' errors say so).
    */
   readsIfSmall?(path: string): boolean;
-  /** Yields every file it was given, compiled or skipped (reason analysis-failed). */
+  /** Whether it walks only the files of IndexContext.walk (else every file, and none is reused). */
+  readonly reusesFiles: boolean;
+  /** Yields every file it was given, compiled or skipped (reason analysis-failed); with IndexContext.walk, only those (when reusesFiles). */
   index(files: SnapshotFile[], context: IndexContext): AsyncIterable<IndexedFile> | Iterable<IndexedFile>;
 }

@@ -18,6 +18,8 @@ export interface PreviousIndex {
   files: Map<string, FileRecord>;
   changes: Map<string, ChangeRecord>;
   unresolved: Map<string, UnresolvedSiteData[]>;
+  /** A file's text at the previous commit (read when asked: a build needs few). */
+  text(path: string): Promise<string | undefined>;
 }
 
 /** Every shard of the index in `dir`, checked as any reader checks them, decoded. */
@@ -65,7 +67,7 @@ export async function readPreviousIndex(dir: string): Promise<PreviousIndex> {
       })));
     }
   }
-  return { manifest, entries, symbols, files, changes, unresolved };
+  return { manifest, entries, symbols, files, changes, unresolved, text: (path) => reader.text(path) };
 }
 
 /** A stored symbol as the collector held it: its declarations as tuples, its references with the declaration each call chose. */

@@ -1,7 +1,8 @@
 // What the files an incremental build does not walk again contribute, taken from the previous index
 // into the collector before the walk: their file and change records, their unresolved identifiers,
-// the references and edges written in them, and every symbol those name (declared in them, used by
-// them, or at the other end of one of their edges). A reference or edge belongs to the file it is
+// the references and edges written in them, and every symbol those name (occurring in them, or at the
+// other end of one of their edges, or containing one). Not every symbol declared in them: a module's
+// own symbol exists only while an import names it, from a file that may be walked. A reference or edge belongs to the file it is
 // written in; an edge without a site (an override, a union's same property) to the file declaring
 // its source, which incremental-plan.ts walks together with every other file of such a symbol.
 import type { FileRecord } from '@sextant/format';
@@ -20,7 +21,6 @@ export function reuseFiles(previous: PreviousIndex, reused: ReadonlySet<string>,
   const edges: { from: string; kind: Parameters<IndexCollector['addEdge']>[1]; to: string; site?: Parameters<IndexCollector['addEdge']>[3] }[] = [];
   for (const path of reused) for (const key of previous.files.get(path)?.syms ?? []) kept.add(key);
   for (const [key, symbol] of previous.symbols) {
-    if (symbol.info.defs.some((d) => reused.has(d[0]))) kept.add(key);
     // Not every reference has an occurrence in its file's syms (the constructor at `new C` beside the class).
     for (const ref of symbol.refs) {
       if (!reused.has(ref.site.path)) continue;

@@ -23,6 +23,8 @@ const PARSE_TIMEOUT_MS = 10_000;
 export class JvmIndexer implements LanguageIndexer {
   readonly name = 'java+kotlin';
   readonly precision = 'syntactic' as const;
+  /** Java and Kotlin resolution is not incremental yet: every file is walked. */
+  readonly reusesFiles = false;
   /** Resolution statistics of the last run, for the build log and the benchmark. */
   stats: ResolutionStats | undefined;
 

@@ -120,10 +120,12 @@ export class ProgramIndexer {
    * Each owned file, compiled or skipped. A file whose checking or walk throws (a stack overflow on
    * a 5,000-link property chain) is skipped: what it added to the collector is taken back, and the
    * program is created again without it, because a checker that threw midway may hold half-resolved
-   * types that would make other files' answers wrong.
+   * types that would make other files' answers wrong. With `walk`, only those files.
    */
-  *indexFiles(): Generator<CompiledFile | SkippedFile> {
+  *indexFiles(walk?: ReadonlySet<string>): Generator<CompiledFile | SkippedFile> {
     for (const path of this.plan.owned) {
+      // An incremental build reuses the others' records (the program still holds them all).
+      if (walk && !walk.has(path)) continue;
       const failure = this.host.failures.get(path);
       if (failure) {
         yield analysisFailed(path, failure.stage, failure.error);

@@ -15,10 +15,11 @@ const JSON_FILE = /\.json$/;
 export const typescriptIndexer: LanguageIndexer = {
   name: 'typescript',
   precision: 'compiler',
+  reusesFiles: true,
   accepts: (path) => TS_JS_EXTENSIONS.some((ext) => path.endsWith(ext)),
   reads: (path) => CONFIG_FILE.test(path) || WORKSPACE_FILE.test(path),
   readsIfSmall: (path) => JSON_FILE.test(path),
-  *index(files, { root, texts, collector, warnings, progress }) {
+  *index(files, { root, texts, collector, warnings, progress, walk }) {
     const host = new SnapshotHost(root, new Map(texts));
     const plans = planPrograms(host, files.map((f) => f.path), warnings);
     const packages = new PackageCache();
@@ -30,7 +31,7 @@ export const typescriptIndexer: LanguageIndexer = {
         const line = `${warning} (its files are indexed; fix the project configuration for exact results)`;
         if (!warnings.includes(line)) warnings.push(line);
       }
-      yield* indexer.indexFiles();
+      yield* indexer.indexFiles(walk);
     }
   },
 };

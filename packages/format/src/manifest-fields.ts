@@ -25,7 +25,7 @@ const PRECISIONS: ReadonlySet<string> = new Set(['compiler', 'syntactic']);
 /** The manifest as manifestSchema's parse would return it, or undefined when manifestSchema would refuse it. */
 export function readManifestFields(value: unknown): Manifest | undefined {
   if (!isRecord(value)) return undefined;
-  const { formatVersion, repo, commit, commitDate, builtAt, indexer, parsers, libraryModels, layout, counts, languages, skipped, warnings, shards } = value;
+  const { formatVersion, repo, commit, commitDate, builtAt, indexer, parsers, libraryModels, layout, counts, languages, skipped, warnings, build, shards } = value;
   if (formatVersion !== FORMAT_VERSION) return undefined;
   if (typeof repo !== 'string' || repo.length === 0 || !isValidRepoName(repo)) return undefined;
   if (typeof commit !== 'string' || !COMMIT.test(commit)) return undefined;
@@ -62,6 +62,8 @@ export function readManifestFields(value: unknown): Manifest | undefined {
     skippedCopy.push({ path: file.path, reason: file.reason, detail: file.detail });
   }
   if (!Array.isArray(warnings) || !warnings.every((w) => typeof w === 'string')) return undefined;
+  const buildCopy = buildModeOf(build);
+  if (buildCopy === null) return undefined;
   if (!isRecord(shards)) return undefined;
   const shardCopy: Json = {};
   const digests: string[] = [];
@@ -85,8 +87,20 @@ export function readManifestFields(value: unknown): Manifest | undefined {
     ...(models ? { libraryModels: models } : {}),
     layout: { symbolBucketBits, fileBucketBits, changeBucketBits, unresolvedBucketBits, graphBucketBits, gramBucketBits },
     counts: { files, texts, symbols, references, edges, unresolved },
-    languages: languageCopy, skipped: skippedCopy, warnings: [...warnings], shards: shardCopy,
+    languages: languageCopy, skipped: skippedCopy, warnings: [...warnings], ...(buildCopy ? { build: buildCopy } : {}), shards: shardCopy,
   } as unknown as Manifest;
+}
+
+/** The build field as the schema reads it: undefined when absent, null when the schema would refuse it. */
+function buildModeOf(value: unknown): Json | undefined | null {
+  if (value === undefined) return undefined;
+  if (!isRecord(value)) return null;
+  if (value.mode === 'full') {
+    if (value.reason !== undefined && typeof value.reason !== 'string') return null;
+    return { mode: 'full', ...(value.reason !== undefined ? { reason: value.reason } : {}) };
+  }
+  if (value.mode !== 'incremental' || typeof value.from !== 'string' || !COMMIT.test(value.from) || !isCount(value.walked) || !isCount(value.reused)) return null;
+  return { mode: 'incremental', from: value.from, walked: value.walked, reused: value.reused };
 }
 
 function nameVersion(value: unknown): { name: string; version: string } | undefined {

@@ -62,6 +62,13 @@ const buildManifestSchema = (count: z.ZodNumber, lowerHex: (digits: number) => z
     detail: z.string(),
   })).describe('Tracked files that were not indexed, with the reason.'),
   warnings: z.array(z.string()),
+  build: z.discriminatedUnion('mode', [
+    z.object({ mode: z.literal('full'), reason: z.string().optional().describe('Why a build asked to be incremental was not.') }),
+    z.object({
+      mode: z.literal('incremental'), from: lowerHex(40).describe('The commit whose index it was built from.'),
+      walked: count.describe('Files walked again.'), reused: count.describe('Files whose records came from that index.'),
+    }),
+  ]).optional().describe('How the index was built; an incremental index equals the full one but for this and builtAt.'),
   shards: z.record(z.string(), z.object({
     sha256: lowerHex(64).describe("sha256 of the shard's bytes; also its content address in object storage."),
     bytes: count,

@@ -99,8 +99,18 @@ export interface Manifest {
   languages: Partial<Record<Language, LanguageSummary>>;
   skipped: SkippedFile[];
   warnings: string[];
+  /**
+   * How the index was built: in full (with why, when an incremental build was asked for and could
+   * not be sure), or from the index of another commit, walking some files again and reusing the
+   * rest. An incremental index equals the full one but for this and builtAt.
+   */
+  build?: BuildMode;
   shards: Record<string, ShardEntry>;
 }
+
+export type BuildMode =
+  | { mode: 'full'; reason?: string }
+  | { mode: 'incremental'; from: string; walked: number; reused: number };
 
 export function symbolShardName(bucket: number): string {
   return `symbols/${bucket.toString(16).padStart(4, '0')}`;
