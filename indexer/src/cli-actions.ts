@@ -18,6 +18,10 @@ export interface BuildRequest {
   maxFileBytes: number;
   quiet: boolean;
   verbose: boolean;
+  /** An index directory of another commit to build from (incremental). */
+  from?: string;
+  /** With from: the share of changed sources above which the build is in full. */
+  maxChangedShare?: number;
 }
 
 /** `indexer review`, its defaults applied. */
@@ -50,6 +54,8 @@ export const INDEXER_ACTIONS: IndexerActions = {
       maxFileBytes: request.maxFileBytes,
       progress: new Progress(process.stderr, request.quiet),
       verbose: request.verbose,
+      ...(request.from !== undefined ? { from: resolve(request.from) } : {}),
+      ...(request.maxChangedShare !== undefined ? { maxChangedShare: request.maxChangedShare } : {}),
     });
   },
   async review(request) {

@@ -52,14 +52,15 @@ export async function prepareReview(options: ReviewOptions): Promise<PreparedRev
   }
   await mkdir(outRoot, { recursive: true });
   const cache = new ShardCache(64 * 1024 * 1024);
-  const indexOf = async (commit: string) => {
+  const indexOf = async (commit: string, from?: string) => {
     const dir = join(outRoot, commit);
     if (await isIndexOf(dir, commit, cache)) return { commit, dir, built: false };
-    await buildInto(dir, commit, root, options);
+    await buildInto(dir, commit, root, options, from);
     return { commit, dir, built: true };
   };
   const baseIndex = await indexOf(base.commit);
-  const headIndex = sameCommit(head.commit, base.commit) ? { ...baseIndex } : await indexOf(head.commit);
+  // The head is built from the base's index: at the cost of the change (incremental-plan.ts).
+  const headIndex = sameCommit(head.commit, base.commit) ? { ...baseIndex } : await indexOf(head.commit, baseIndex.dir);
   return { root, outRoot, base: baseIndex, head: headIndex };
 }
 
@@ -73,12 +74,12 @@ export async function isIndexOf(dir: string, commit: string, cache: ShardCache):
   }
 }
 
-/** Builds the index of `commit` in a dot-directory of the out root, then renames it to `dir` whole. */
-async function buildInto(dir: string, commit: string, root: string, options: ReviewOptions): Promise<void> {
+/** Builds the index of `commit` (from the index in `from`, when given) in a dot-directory of the out root, then renames it to `dir` whole. */
+async function buildInto(dir: string, commit: string, root: string, options: ReviewOptions, from?: string): Promise<void> {
   const building = await mkdtemp(join(dirname(dir), `.building-${shortCommit(commit)}-`));
   try {
     const built = join(building, 'index');
-    await buildIndex({ repo: root, commit, out: built, maxFileBytes: options.maxFileBytes, progress: options.progress });
+    await buildIndex({ repo: root, commit, out: built, maxFileBytes: options.maxFileBytes, progress: options.progress, ...(from ? { from } : {}) });
     // What is at `dir` is no index of this commit (checked above): a corrupt or stale index goes,
     // anything else stays and the review stops.
     await ensureReplaceable(dir);

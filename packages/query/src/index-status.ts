@@ -17,6 +17,8 @@ interface IndexStatus extends Answer {
   shards: { count: number; bytes: number };
   skipped: Manifest['skipped'];
   warnings: string[];
+  /** How it was built: in full (with why, when an incremental build was asked for), or incremental from which commit; `full` for indexes that do not say. */
+  build: NonNullable<Manifest['build']>;
   /** When the caller named a commit or ref: what it was, and that it is this index's commit. */
   requested?: { commit: string; matches: boolean };
 }
@@ -39,6 +41,7 @@ export function indexStatus(reader: IndexReader, requested?: string): IndexStatu
     shards: { count: shards.length, bytes: shards.reduce((sum, s) => sum + s.bytes, 0) },
     skipped: m.skipped,
     warnings: m.warnings,
+    build: m.build ?? { mode: 'full' },
     ...(requested !== undefined ? { requested: { commit: requested, matches: true } } : {}),
   };
 }

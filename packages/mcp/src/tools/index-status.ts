@@ -34,6 +34,10 @@ export const indexStatusTool = defineTool({
         shards: z.object({ count: z.number().int(), bytes: z.number().int() }),
         skipped: z.array(z.object({ path: z.string(), reason: z.enum(SKIPPED_REASONS), detail: z.string() })),
         warnings: z.array(z.string()),
+        build: z.discriminatedUnion('mode', [
+          z.object({ mode: z.literal('full'), reason: z.string().optional() }),
+          z.object({ mode: z.literal('incremental'), from: z.string(), walked: z.number().int(), reused: z.number().int() }),
+        ]).describe('full, or incremental from another commit\'s index: files walked again and files reused; equal to a full build either way.'),
         requested: z.object({ commit: z.string(), matches: z.boolean() }).optional(),
       }),
     };
@@ -44,7 +48,7 @@ export const indexStatusTool = defineTool({
   render(s) {
     const languages = Object.entries(s.languages).map(([name, l]) => `${name} ${l.files} files (${l.precision})`).join(', ');
     return [
-      `${s.repo}@${s.commit} indexed ${s.builtAt} by ${s.indexer.name} ${s.indexer.version}`,
+      `${s.repo}@${s.commit} indexed ${s.builtAt} by ${s.indexer.name} ${s.indexer.version}, ${s.build.mode === 'incremental' ? `incrementally from ${s.build.from.slice(0, 12)} (${s.build.walked} files walked again, ${s.build.reused} reused)` : `in full${s.build.reason ? ` (${s.build.reason})` : ''}`}`,
       `languages: ${languages || 'none'}`,
       ...(s.libraryModels.length ? [`library models: ${s.libraryModels.map((m) => `${m.name} ${m.version}`).join(', ')}`] : []),
       `counts: ${s.counts.files} files (${s.counts.texts} text files searchable), ${s.counts.symbols} symbols, ${s.counts.references} references, ${s.counts.edges} edges, ${s.counts.unresolved} unresolved identifiers; ${s.shards.count} shards, ${s.shards.bytes} bytes`,
