@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ts } from 'ts-morph';
 import {
-  FILE_FLAGS, FORMAT_VERSION, occurrencesOf, shortCommit, type BuildMode, problemsDigest, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type OutlineNode, type SkippedFile,
+  deflateShard, FILE_FLAGS, FORMAT_VERSION, occurrencesOf, shortCommit, withShardCompressor, type BuildMode, type ShardCompressor, problemsDigest, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type OutlineNode, type SkippedFile,
 } from '@sextant/format';
 import { workingTreeIndexPath } from '@sextant/query/node';
 import { excludeSextantDir, isUnderSextantDir } from './git/git-exclude.ts';
@@ -100,6 +100,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
 
   let build: BuildMode = { mode: 'full' };
   let walk: ReadonlySet<string> | undefined;
+  let compressor: ShardCompressor = deflateShard;
   if (options.from) {
     const previous = await readPreviousIndex(options.from);
     const plan = await planIncremental({
@@ -111,6 +112,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
       build = { mode: 'full', reason: plan.full };
     } else {
       walk = plan.walk;
+      compressor = previous.compressor;
       for (const file of reuseFiles(previous, plan.reuse, collector)) (languages[file.lang] ??= { files: 0, precision: ownerOf(file.path)!.precision }).files++;
       build = { mode: 'incremental', from: previous.manifest.commit, walked: plan.walk.size, reused: plan.reuse.size };
       progress.log(`building from ${shortCommit(previous.manifest.commit)}: ${plan.changed} files changed; ${plan.walk.size} TypeScript and JavaScript files walked again, ${plan.reuse.size} reused`);
@@ -158,7 +160,8 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   if (await isUnderSextantDir(out, root)) await excludeSextantDir(root);
   const written = stages?.begin('shards');
   const fileTable = fileTableOf(tracked.entries, collector.files, skipped, (path) => classifyFile(path, allTexts.get(path) ?? '', rules));
-  const set = layoutShards(collector, allTexts, fileTable);
+  // A shard equal to one of the previous index keeps its bytes rather than being compressed again.
+  const set = withShardCompressor(compressor, () => layoutShards(collector, allTexts, fileTable));
   const manifest = await writeIndex(out, set, {
     formatVersion: FORMAT_VERSION,
     repo: options.repoName ?? repoNameOf(root),

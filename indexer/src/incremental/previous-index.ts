@@ -6,12 +6,17 @@
 import {
   defsOf, FILE_TABLE_SHARD, FileTable, graphRecords, graphShardName, graphStarts, refsOf, signaturesOf, type ChangeRecord, type ChangeShard, type FileRecord,
   type FileShard, type FileTableEntry, type GraphShard, type Manifest, type SymbolRecord, type SymbolShard, type UnresolvedShard, type UnresolvedSiteData,
+  deflateShard, SextantError, type ShardCompressor, type ShardEntry,
 } from '@sextant/format';
-import { IndexReader, ShardCache } from '@sextant/query';
+import { createHash } from 'node:crypto';
+import { inflateRawSync } from 'node:zlib';
+import { IndexReader, ShardCache, type ShardSource } from '@sextant/query';
 import { DirShardSource } from '@sextant/query/node';
 import type { CollectedSymbol, ResolvedDeclaration, SymbolInfo } from '../index-collector.ts';
 
 export interface PreviousIndex {
+  /** Compresses a shard as a full build would, giving the previous shard's bytes for equal content instead of compressing again. */
+  compressor: ShardCompressor;
   manifest: Manifest;
   entries: FileTableEntry[];
   symbols: Map<string, CollectedSymbol>;
@@ -22,12 +27,57 @@ export interface PreviousIndex {
   text(path: string): Promise<string | undefined>;
 }
 
-/** Every shard of the index in `dir`, checked as any reader checks them, decoded. */
+/**
+ * An index directory's shards, checked (size and sha256) and inflated by Node's native zlib, each
+ * remembered by the hash of its content with its compressed bytes (the compressor).
+ */
+class PreviousShards implements ShardSource {
+  readonly where: string;
+  private readonly dir: DirShardSource;
+  readonly byContent = new Map<string, Uint8Array>();
+
+  constructor(dir: string) {
+    this.dir = new DirShardSource(dir);
+    this.where = this.dir.where;
+  }
+
+  readManifest(): Promise<string> {
+    return this.dir.readManifest();
+  }
+
+  recordedManifestSha256(): Promise<{ expected: string | undefined; recordedIn: string }> {
+    return this.dir.recordedManifestSha256();
+  }
+
+  readShard(name: string, entry: ShardEntry): Promise<Uint8Array | undefined> {
+    return this.dir.readShard(name, entry);
+  }
+
+  async readInflatedShard(name: string, entry: ShardEntry): Promise<Uint8Array | undefined> {
+    const bytes = await this.dir.readShard(name, entry);
+    if (!bytes) return undefined;
+    if (bytes.byteLength !== entry.bytes || createHash('sha256').update(bytes).digest('hex') !== entry.sha256) {
+      throw new SextantError('INDEX_CORRUPT', `Shard ${name} of ${this.where} fails its checksum (expected ${entry.sha256}, ${entry.bytes} bytes; got ${bytes.byteLength} bytes).`,
+        'Rebuild that index with `indexer build`, or build without --from.', { shard: name });
+    }
+    const raw = new Uint8Array(inflateRawSync(bytes));
+    this.byContent.set(contentHash(raw), bytes);
+    return raw;
+  }
+}
+
+function contentHash(raw: Uint8Array): string {
+  return createHash('sha256').update(raw).digest('base64');
+}
+
+/** Every shard of the index in `dir`, checked as any reader checks them, decoded (texts and grams only inflated, for the compressor). */
 export async function readPreviousIndex(dir: string): Promise<PreviousIndex> {
+  const source = new PreviousShards(dir);
   // Each shard is read once: a cache that keeps nothing.
-  const reader = await IndexReader.open(new DirShardSource(dir), new ShardCache(0));
+  const reader = await IndexReader.open(source, new ShardCache(0));
   const { manifest } = reader;
   const names = Object.keys(manifest.shards);
+  await Promise.all(names.filter((n) => n.startsWith('texts/') || n.startsWith('grams/')).map((n) => source.readInflatedShard(n, manifest.shards[n]!)));
   const of = async <T>(prefix: string): Promise<T[]> => Promise.all(names.filter((n) => n.startsWith(prefix)).map(async (n) => (await reader.shard<T>(n))!));
 
   const table = (await reader.shard<FileTable>(FILE_TABLE_SHARD))!;
@@ -67,7 +117,8 @@ export async function readPreviousIndex(dir: string): Promise<PreviousIndex> {
       })));
     }
   }
-  return { manifest, entries, symbols, files, changes, unresolved, text: (path) => reader.text(path) };
+  const compressor: ShardCompressor = (raw) => source.byContent.get(contentHash(raw)) ?? deflateShard(raw);
+  return { compressor, manifest, entries, symbols, files, changes, unresolved, text: (path) => reader.text(path) };
 }
 
 /** A stored symbol as the collector held it: its declarations as tuples, its references with the declaration each call chose. */

@@ -19,8 +19,30 @@ export function decodeRecord(bytes: Uint8Array): unknown {
   return DECODER.decode(bytes);
 }
 
+/**
+ * Compresses a shard's MessagePack bytes (a view to read at once, not to keep). Equal bytes must give
+ * equal output: a writer may supply one that returns the bytes it already has for them (an
+ * incremental build's previous shards), which are what deflateShard gives.
+ */
+export type ShardCompressor = (raw: Uint8Array) => Uint8Array;
+
+export const deflateShard: ShardCompressor = (raw) => deflateSync(raw, { level: 6 });
+
+let compress: ShardCompressor = deflateShard;
+
+/** Runs `encode` (synchronous: the shard writer's layout) with `compressor` compressing every shard it encodes. */
+export function withShardCompressor<T>(compressor: ShardCompressor, encode: () => T): T {
+  const before = compress;
+  compress = compressor;
+  try {
+    return encode();
+  } finally {
+    compress = before;
+  }
+}
+
 export function encodeShard(value: unknown): Uint8Array {
-  return deflateSync(ENCODER.encodeSharedRef(value), { level: 6 });
+  return compress(ENCODER.encodeSharedRef(value));
 }
 
 /** Decodes a shard; `rawBytes` (its inflated size) is what a cache should charge for it. */
