@@ -102,7 +102,7 @@ function edit(repo: string, paths: readonly string[]): string {
 
 /** For each indexed file, how many files used something it declares (the previous index's view, as incremental-plan.ts reads it). */
 async function dependentCounts(index: string): Promise<Map<string, number>> {
-  const previous = await readPreviousIndex(index);
+  const previous = await (await (await readPreviousIndex(index)).records()).rest();
   const users = new Map<string, Set<string>>([...previous.files.keys()].map((path) => [path, new Set()]));
   for (const symbol of previous.symbols.values()) {
     const declaring = new Set(symbol.info.defs.map((d) => d[0]));

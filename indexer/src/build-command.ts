@@ -14,14 +14,14 @@ import { declsOf } from './decl-fingerprint.ts';
 import { classifyFile, parseGitattributes } from './file-classification.ts';
 import { Progress } from './progress.ts';
 import type { StageClock } from './stage-clock.ts';
-import { layoutShards, writeIndex } from './shards/shard-writer.ts';
+import { layoutShards, writeIndex, type LayoutReuse } from './shards/shard-writer.ts';
 import { isSkipped, type CompiledFile, type LanguageIndexer, type UnresolvedName } from './language-indexer.ts';
 import { analysisFailed, failedWhileIndexing } from './analysis-failure.ts';
 import { typescriptIndexer } from './ts/typescript-indexer.ts';
 import { jvmIndexer } from './jvm/jvm-indexer.ts';
 import { planIncremental } from './incremental/incremental-plan.ts';
 import { readPreviousIndex } from './incremental/previous-index.ts';
-import { reuseFiles } from './incremental/reuse.ts';
+import { layoutReuseOf, reuseFiles } from './incremental/reuse.ts';
 import { createSyntaxParser, syntaxLanguageOf, type SyntaxOutlineNode, type SyntaxParser } from './syntax/syntax-parser.ts';
 
 export const INDEXER_VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
@@ -101,21 +101,27 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   let build: BuildMode = { mode: 'full' };
   let walk: ReadonlySet<string> | undefined;
   let compressor: ShardCompressor = deflateShard;
+  let keep: (() => LayoutReuse) | undefined;
   if (options.from) {
     const previous = await readPreviousIndex(options.from);
     const plan = await planIncremental({
-      previous, entries: tracked.entries, texts: allTexts, previousText: (path) => previous.text(path),
+      previous, entries: tracked.entries, texts: allTexts,
       indexerVersion: INDEXER_VERSION, parsers, maxChangedShare: options.maxChangedShare ?? DEFAULT_MAX_CHANGED_SHARE,
     });
     if ('full' in plan) {
       progress.log(`building in full: ${plan.full}`);
       build = { mode: 'full', reason: plan.full };
     } else {
+      const { previous } = plan;
       walk = plan.walk;
       compressor = previous.compressor;
       for (const file of reuseFiles(previous, plan.reuse, collector)) (languages[file.lang] ??= { files: 0, precision: ownerOf(file.path)!.precision }).files++;
+      // From here on the collector notes what the walk touches; files of indexers that reuse none are walked in full.
+      collector.touched = new Set();
+      const reused = plan.reuse;
+      keep = () => layoutReuseOf(previous, collector, new Set([...plan.changed, ...blobs.files.map((f) => f.path).filter((p) => ownerOf(p) && !reused.has(p))]));
       build = { mode: 'incremental', from: previous.manifest.commit, walked: plan.walk.size, reused: plan.reuse.size };
-      progress.log(`building from ${shortCommit(previous.manifest.commit)}: ${plan.changed} files changed; ${plan.walk.size} TypeScript and JavaScript files walked again, ${plan.reuse.size} reused`);
+      progress.log(`building from ${shortCommit(previous.manifest.commit)}: ${plan.changed.length} files changed; ${plan.walk.size} TypeScript and JavaScript files walked again, ${plan.reuse.size} reused`);
     }
   }
 
@@ -161,7 +167,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   const written = stages?.begin('shards');
   const fileTable = fileTableOf(tracked.entries, collector.files, skipped, (path) => classifyFile(path, allTexts.get(path) ?? '', rules));
   // A shard equal to one of the previous index keeps its bytes rather than being compressed again.
-  const set = withShardCompressor(compressor, () => layoutShards(collector, allTexts, fileTable));
+  const set = withShardCompressor(compressor, () => layoutShards(collector, allTexts, fileTable, keep?.()));
   const manifest = await writeIndex(out, set, {
     formatVersion: FORMAT_VERSION,
     repo: options.repoName ?? repoNameOf(root),

@@ -46,6 +46,11 @@ export class IndexCollector {
   references = 0;
   edges = 0;
   unresolvedCount = 0;
+  /**
+   * When set (an incremental build, once the reused files are in): every key an addition names
+   * from then on, so the shard writer knows which symbols' records may differ from the previous index's.
+   */
+  touched?: Set<string>;
   /** Open while one file is analysed, so that a file whose analysis throws leaves nothing behind. */
   private journal?: Undo[];
 
@@ -54,6 +59,7 @@ export class IndexCollector {
   }
 
   addSymbol(info: SymbolInfo): void {
+    this.touched?.add(info.key);
     if (this.symbols.has(info.key)) return;
     this.symbols.set(info.key, { info, refs: [], edges: [] });
     this.journal?.push({ symbol: info.key });
@@ -64,6 +70,7 @@ export class IndexCollector {
     decl?: ResolvedDeclaration,
   ): void {
     this.symbols.get(key)!.refs.push({ site, kind, from, confidence, ...(decl ? { decl } : {}) });
+    this.touched?.add(key);
     this.references++;
     this.journal?.push({ reference: key });
   }
@@ -72,6 +79,7 @@ export class IndexCollector {
   addEdge(from: string, kind: EdgeKind, to: string, site?: Site): void {
     this.symbols.get(from)!.edges.push({ kind, out: true, peer: to, site });
     this.symbols.get(to)!.edges.push({ kind, out: false, peer: from, site });
+    this.touched?.add(from).add(to);
     this.edges++;
     this.journal?.push({ edge: [from, to] });
   }

@@ -2,18 +2,18 @@
 // collector (previous-index.ts) with every file reused (reuse.ts) lays out again into the same
 // shards, byte for byte, on every fixture.
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { sha256Hex } from '@sextant/format';
+import { manifestDigestLine, sha256Hex, type Manifest } from '@sextant/format';
 import { buildIndex } from '../src/build-command.ts';
 import { IndexCollector } from '../src/index-collector.ts';
 import { readPreviousIndex } from '../src/incremental/previous-index.ts';
 import { reuseFiles } from '../src/incremental/reuse.ts';
 import { Progress } from '../src/progress.ts';
 import { layoutShards } from '../src/shards/shard-writer.ts';
-import { fixtureRepo } from './support/fixture-repo.ts';
+import { commitAll, fixtureRepo } from './support/fixture-repo.ts';
 
 const FIXTURES = ['ts-basic', 'ts-hierarchy', 'ts-overloads-merging', 'ts-generics-unions', 'ts-reference-kinds', 'ts-jsx', 'ts-jsdoc-js', 'ts-workspace', 'ts-no-config', 'jvm-shop', 'refactor-ts'];
 const scratch = mkdtempSync(join(tmpdir(), 'sextant-incremental-'));
@@ -25,7 +25,7 @@ describe('an index read back', () => {
     try {
       const out = join(scratch, fixture);
       const manifest = await buildIndex({ repo: repo.dir, commit: 'HEAD', out, maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true) });
-      const previous = await readPreviousIndex(out);
+      const previous = await (await (await readPreviousIndex(out)).records()).rest();
       const collector = new IndexCollector();
       reuseFiles(previous, new Set(previous.files.keys()), collector);
       const texts = new Map(previous.entries.filter((e) => e.status !== 'skipped').map((e) => [e.path, execFileSync('git', ['cat-file', 'blob', e.blob], { cwd: repo.dir, encoding: 'utf8' })]));
@@ -36,6 +36,84 @@ describe('an index read back', () => {
       expect([...set.shards.keys()].sort()).toEqual(Object.keys(manifest.shards).sort());
       expect({ references: collector.references, edges: collector.edges, unresolved: collector.unresolvedCount, symbols: collector.symbols.size })
         .toEqual({ references: manifest.counts.references, edges: manifest.counts.edges, unresolved: manifest.counts.unresolved, symbols: manifest.counts.symbols });
+    } finally {
+      repo.cleanup();
+    }
+  });
+});
+
+describe('a build from a previous index', () => {
+  const build = (repo: string, out: string, from?: string, maxChangedShare?: number) => buildIndex({
+    repo, commit: 'HEAD', out, maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true), ...(from ? { from } : {}), ...(maxChangedShare !== undefined ? { maxChangedShare } : {}),
+  });
+  /** The previous index with its manifest edited (and its recorded sha256 with it, so it still opens). */
+  const editManifest = (dir: string, edit: (m: Manifest) => void) => {
+    const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8')) as Manifest;
+    edit(manifest);
+    const text = `${JSON.stringify(manifest, null, 2)}\n`;
+    writeFileSync(join(dir, 'manifest.json'), text);
+    writeFileSync(join(dir, 'manifest.sha256'), manifestDigestLine(text));
+  };
+
+  it.each([
+    ['a changed tsconfig.json', (dir: string) => appendFileSync(join(dir, 'tsconfig.json'), '\n'), /tsconfig\.json changed/],
+    ['a changed JSON file', (dir: string) => writeFileSync(join(dir, 'src/data.json'), '{"a": 1}\n'), /src\/data\.json changed/],
+    ['a script (no import or export)', (dir: string) => writeFileSync(join(dir, 'src/script.ts'), 'const globalValue = 1;\n'), /src\/script\.ts is a script/],
+    ['a `declare global`', (dir: string) => appendFileSync(join(dir, 'src/app.ts'), '\ndeclare global { interface Extra { a: number } }\n'), /src\/app\.ts declares globals/],
+    ['an ambient module', (dir: string) => appendFileSync(join(dir, 'src/app.ts'), "\ndeclare module 'extra' { export const a: number; }\n"), /declares or augments the module "extra"/],
+  ])('builds in full after %s, naming it', async (_what, change, reason) => {
+    const repo = fixtureRepo(new URL('../../test/fixtures/ts-basic/', import.meta.url).pathname);
+    try {
+      const previous = join(scratch, `previous-${Math.random().toString(36).slice(2)}`);
+      await build(repo.dir, previous);
+      change(repo.dir);
+      commitAll(repo.dir, 'change');
+      const manifest = await build(repo.dir, join(scratch, `next-${Math.random().toString(36).slice(2)}`), previous);
+      expect(manifest.build).toEqual({ mode: 'full', reason: expect.stringMatching(reason) });
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it.each([
+    ['another indexer version', (m: Manifest) => { m.indexer.version = '0.0.0-other'; }, /built by indexer 0\.0\.0-other/],
+    ['another parser version', (m: Manifest) => { m.parsers.typescript = '1.0.0'; }, /typescript is .* here, 1\.0\.0 in the previous index/],
+    ['a file that failed analysis', (m: Manifest) => { m.skipped.push({ path: 'src/zz-failed.ts', reason: 'analysis-failed', detail: 'a stack overflow' }); }, /src\/zz-failed\.ts failed analysis/],
+  ])('builds in full from an index built with %s, naming it', async (_what, edit, reason) => {
+    const repo = fixtureRepo(new URL('../../test/fixtures/ts-basic/', import.meta.url).pathname);
+    try {
+      const previous = join(scratch, `previous-${Math.random().toString(36).slice(2)}`);
+      await build(repo.dir, previous);
+      editManifest(previous, edit);
+      appendFileSync(join(repo.dir, 'src/app.ts'), '\nexport const more = 1;\n');
+      commitAll(repo.dir, 'change');
+      const manifest = await build(repo.dir, join(scratch, `next-${Math.random().toString(36).slice(2)}`), previous);
+      expect(manifest.build).toEqual({ mode: 'full', reason: expect.stringMatching(reason) });
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it('builds in full when more than the allowed share of the sources changed, and incrementally below it', async () => {
+    const repo = fixtureRepo(new URL('../../test/fixtures/ts-basic/', import.meta.url).pathname);
+    try {
+      const previous = join(scratch, 'share-previous');
+      await build(repo.dir, previous);
+      appendFileSync(join(repo.dir, 'src/app.ts'), '\nexport const more = 1;\n');
+      commitAll(repo.dir, 'change');
+      expect((await build(repo.dir, join(scratch, 'share-full'), previous, 0.1)).build).toEqual({ mode: 'full', reason: expect.stringMatching(/1 of 7 TypeScript and JavaScript files changed, more than 10%/) });
+      expect((await build(repo.dir, join(scratch, 'share-incremental'), previous, 0.5)).build).toEqual({ mode: 'incremental', from: repo.commit, walked: 1, reused: 6 });
+    } finally {
+      repo.cleanup();
+    }
+  });
+
+  it('refuses a previous index that is not one, saying so, and writes nothing', async () => {
+    const repo = fixtureRepo(new URL('../../test/fixtures/ts-basic/', import.meta.url).pathname);
+    try {
+      const out = join(scratch, 'never-written');
+      await expect(build(repo.dir, out, join(scratch, 'no-such-index'))).rejects.toMatchObject({ code: 'INDEX_NOT_FOUND' });
+      expect(() => readFileSync(join(out, 'manifest.json'))).toThrow();
     } finally {
       repo.cleanup();
     }

@@ -3,7 +3,8 @@
 // shard and byte for byte, and its manifest differs only in builtAt and build. Seeded random edits
 // on a TypeScript fixture: lines inserted (positions shift), functions added, used from other files,
 // renamed, their signatures changed, files added, removed and renamed, re-export barrels edited,
-// global declarations and a JavaScript script touched (which must build in full). Each step builds
+// global declarations and a JavaScript script touched (which must build in full); on a Java and Kotlin
+// fixture (walked in full), declarations moved, added, removed and renamed. Each step builds
 // from the previous step's incremental index, so errors would compound. SEXTANT_INCREMENTAL_SEQUENCES
 // sets how many sequences run (the suite runs a few; the issue's 500 run the same test with it set).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
@@ -17,7 +18,6 @@ import { readPreviousIndex } from '../src/incremental/previous-index.ts';
 import { Progress } from '../src/progress.ts';
 import { commitAll, fixtureRepo } from './support/fixture-repo.ts';
 
-const FIXTURE = new URL('../../test/fixtures/ts-basic/', import.meta.url).pathname;
 const SEQUENCES = Number(process.env.SEXTANT_INCREMENTAL_SEQUENCES ?? 6);
 const STEPS = 4;
 const scratch = mkdtempSync(join(tmpdir(), 'sextant-incremental-property-'));
@@ -35,12 +35,13 @@ function generator(seed: number): () => number {
   };
 }
 
-function sources(dir: string, under = 'src'): string[] {
+function sources(dir: string, under = '.'): string[] {
   const out: string[] = [];
   for (const name of readdirSync(join(dir, under))) {
-    const path = `${under}/${name}`;
+    if (name === '.git') continue;
+    const path = under === '.' ? name : `${under}/${name}`;
     if (statSync(join(dir, path)).isDirectory()) out.push(...sources(dir, path));
-    else if (/\.[jt]sx?$/.test(name)) out.push(path);
+    else if (/\.([jt]sx?|java|kt)$/.test(name)) out.push(path);
   }
   return out.sort();
 }
@@ -60,6 +61,39 @@ const write = (dir: string, path: string, text: string) => {
 };
 const tsFiles = (dir: string) => sources(dir).filter((p) => p.endsWith('.ts'));
 const withGen = (dir: string) => tsFiles(dir).flatMap((path) => [...read(dir, path).matchAll(/export function (gen\d+)\(/g)].map((m) => ({ path, name: m[1]! })));
+
+const jvmFiles = (dir: string) => sources(dir).filter((p) => /\.(java|kt)$/.test(p));
+
+/** Java and Kotlin are walked in full by an incremental build: edits that move, add and remove their declarations. */
+const JVM_EDITS: Record<string, Edit> = {
+  'insert-line': (dir, pick, n) => {
+    const path = pick(jvmFiles(dir));
+    const lines = read(dir, path).split('\n');
+    lines.splice(Math.min(lines.length - 1, 1 + Math.floor(pick([0, 0.5, 0.9]) * lines.length)), 0, `// edit ${n}`);
+    write(dir, path, lines.join('\n'));
+    return `insert a line into ${path}`;
+  },
+  'add-function': (dir, pick, n) => {
+    const path = pick(jvmFiles(dir).filter((p) => p.endsWith('.kt')));
+    write(dir, path, `${read(dir, path)}\nfun gen${n}(a: Int): Int = a + ${n}\n`);
+    return `add gen${n} to ${path}`;
+  },
+  'remove-file': (dir, pick) => {
+    const path = pick(jvmFiles(dir));
+    rmSync(join(dir, path));
+    return `remove ${path}`;
+  },
+  'rename-file': (dir, pick, n) => {
+    const path = pick(jvmFiles(dir));
+    const to = path.replace(/(\.\w+)$/, `Moved${n}$1`);
+    renameSync(join(dir, path), join(dir, to));
+    return `rename ${path} to ${to}`;
+  },
+  'ts-beside': (dir, _pick, n) => {
+    write(dir, `web/page-${n}.ts`, `export const page${n} = ${n};\n`);
+    return `add web/page-${n}.ts`;
+  },
+};
 
 const EDITS: Record<string, Edit> = {
   'insert-line': (dir, pick, n) => {
@@ -125,6 +159,10 @@ const EDITS: Record<string, Edit> = {
     write(dir, path, `${read(dir, path)}\nexport {};\ndeclare global {\n  interface Global${n} { a: number }\n}\n`);
     return `declare a global in ${path}`;
   },
+  'package-version': (dir, _pick, n) => {
+    write(dir, 'package.json', `${JSON.stringify({ name: 'fixture', version: `1.0.${n}`, private: true }, null, 2)}\n`);
+    return `release 1.0.${n} (package.json)`;
+  },
   'edit-script': (dir, _pick, n) => {
     const path = 'src/legacy.js';
     if (!existsSync(join(dir, path))) return undefined;
@@ -135,7 +173,7 @@ const EDITS: Record<string, Edit> = {
 
 /** The symbols one index has and the other lacks, and those whose references differ, for a failure's message. */
 async function symbolDifference(full: string, incremental: string): Promise<string> {
-  const [a, b] = await Promise.all([readPreviousIndex(full), readPreviousIndex(incremental)]);
+  const [a, b] = await Promise.all([full, incremental].map(async (dir) => (await (await readPreviousIndex(dir)).records()).rest()));
   const describe = (s: CollectedSymbol) => `${s.info.kind} ${s.info.qname} (${s.info.defs[0]?.[0] ?? s.info.external?.package ?? '?'}; ${s.refs.length} refs, ${s.edges.length} edges)`;
   const only = (x: typeof a, y: typeof a) => [...x.symbols.values()].filter((s) => !y.symbols.has(s.info.key)).map(describe);
   const changed = [...a.symbols.values()].filter((s) => b.symbols.has(s.info.key) && JSON.stringify(s) !== JSON.stringify(b.symbols.get(s.info.key))).map(describe);
@@ -149,24 +187,27 @@ function snapshot(out: string, manifest: Manifest): { shards: Record<string, str
 }
 
 describe('an incremental build', () => {
-  it(`equals the full build of the same commit after every step of ${SEQUENCES} seeded edit sequences`, { timeout: 600_000 }, async () => {
+  it.each([
+    ['TypeScript', 'ts-basic', EDITS, SEQUENCES],
+    ['Java and Kotlin', 'jvm-shop', JVM_EDITS, Math.max(1, Math.ceil(SEQUENCES / 3))],
+  ] as const)('equals the full build of the same commit after every step of seeded edit sequences (%s)', { timeout: 3_600_000 }, async (_what, fixture, edits, sequences) => {
     const modes = new Map<string, number>();
-    for (let seed = 1; seed <= SEQUENCES; seed++) {
+    for (let seed = 1; seed <= sequences; seed++) {
       const random = generator(seed);
       const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
-      const repo = fixtureRepo(FIXTURE);
+      const repo = fixtureRepo(new URL(`../../test/fixtures/${fixture}/`, import.meta.url).pathname);
       try {
         const build = (out: string, from?: string) => buildIndex({ repo: repo.dir, commit: 'HEAD', out, maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true), ...(from ? { from, maxChangedShare: 1 } : {}) });
-        let previous = join(scratch, `${seed}-0`);
+        let previous = join(scratch, `${fixture}-${seed}-0`);
         await build(previous);
         const done: string[] = [];
         for (let step = 1; step <= STEPS; step++) {
           let edit: string | undefined;
-          while (!edit) edit = EDITS[pick(Object.keys(EDITS))]!(repo.dir, pick, seed * 100 + step);
+          while (!edit) edit = edits[pick(Object.keys(edits))]!(repo.dir, pick, seed * 100 + step);
           done.push(edit);
           commitAll(repo.dir, edit);
-          const full = join(scratch, `${seed}-${step}-full`);
-          const incremental = join(scratch, `${seed}-${step}`);
+          const full = join(scratch, `${fixture}-${seed}-${step}-full`);
+          const incremental = join(scratch, `${fixture}-${seed}-${step}`);
           const expected = snapshot(full, await build(full));
           const manifest = await build(incremental, previous);
           const mode = manifest.build?.mode === 'full' ? `full: ${manifest.build.reason?.replace(/\d+/g, 'N')}` : 'incremental';
@@ -181,9 +222,9 @@ describe('an incremental build', () => {
         repo.cleanup();
       }
     }
-    process.stderr.write(`incremental property: ${SEQUENCES} sequences of ${STEPS} steps; builds by mode: ${JSON.stringify(Object.fromEntries(modes))}\n`);
+    process.stderr.write(`incremental property (${fixture}): ${sequences} sequences of ${STEPS} steps; builds by mode: ${JSON.stringify(Object.fromEntries(modes))}\n`);
     // Most steps must take the incremental path, or the property says little.
     const incremental = modes.get('incremental') ?? 0;
-    expect(incremental, JSON.stringify([...modes])).toBeGreaterThan((SEQUENCES * STEPS) / 2);
+    expect(incremental, JSON.stringify([...modes])).toBeGreaterThan((sequences * STEPS) / 2);
   });
 });

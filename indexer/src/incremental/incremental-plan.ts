@@ -10,19 +10,17 @@ import { ts } from 'ts-morph';
 import { FORMAT_VERSION, TS_JS_EXTENSIONS } from '@sextant/format';
 import type { TrackedEntry } from '../git/git-snapshot.ts';
 import { edgeFile } from './reuse.ts';
-import type { PreviousIndex } from './previous-index.ts';
+import type { PreviousFiles, PreviousIndex, PreviousTable } from './previous-index.ts';
 
 /** Files whose change may change how any file resolves: configuration, lockfiles, build scripts, classification rules, JSON a module may import. */
 const CONFIGURATION = /(^|\/)(tsconfig[^/]*\.json|jsconfig\.json|package\.json|package-lock\.json|npm-shrinkwrap\.json|yarn\.lock|pnpm-lock\.yaml|pnpm-workspace\.yaml|[^/]*\.gradle(\.kts)?|gradle\.properties|[^/]*\.json|\.gitattributes)$/;
 
 export interface IncrementalInput {
-  previous: PreviousIndex;
+  previous: PreviousTable;
   /** The tracked files of the commit being built. */
   entries: readonly TrackedEntry[];
   /** Texts of the commit being built, by path: every file it reads. */
   texts: ReadonlyMap<string, string>;
-  /** The previous commit's text of a path. */
-  previousText(path: string): Promise<string | undefined>;
   indexerVersion: string;
   parsers: Readonly<Record<string, string>>;
   /** Above this share of source files changed, a full build is as cheap: build in full. */
@@ -31,26 +29,33 @@ export interface IncrementalInput {
 
 export type IncrementalPlan =
   | { full: string }
-  | { walk: ReadonlySet<string>; reuse: ReadonlySet<string>; changed: number };
+  | { previous: PreviousIndex; walk: ReadonlySet<string>; reuse: ReadonlySet<string>; changed: readonly string[] };
 
 const isScript = (path: string) => TS_JS_EXTENSIONS.some((ext) => path.endsWith(ext));
 
 export async function planIncremental(input: IncrementalInput): Promise<IncrementalPlan> {
-  const { previous, entries } = input;
-  const { manifest } = previous;
+  const { entries } = input;
+  const { manifest } = input.previous;
   if (manifest.formatVersion !== FORMAT_VERSION) return { full: `the previous index is format ${manifest.formatVersion}, this indexer writes format ${FORMAT_VERSION}` };
   if (manifest.indexer.version !== input.indexerVersion) return { full: `the previous index was built by indexer ${manifest.indexer.version}, this is ${input.indexerVersion}` };
   // The parsers known before indexing (the compiler, the grammars); those an indexer adds as it runs belong to files walked in full.
   const parser = Object.keys(input.parsers).find((name) => manifest.parsers[name] !== input.parsers[name]);
   if (parser) return { full: `${parser} is ${input.parsers[parser]} here, ${manifest.parsers[parser] ?? 'not used'} in the previous index` };
+  if (!input.previous.compressesAlike) return { full: 'the previous index was compressed differently (another DEFLATE implementation), so its shards cannot be kept' };
   const failed = manifest.skipped.find((s) => s.reason === 'analysis-failed');
   if (failed) return { full: `${failed.path} failed analysis in the previous index, which changes what its program resolved` };
 
-  const before = new Map(previous.entries.map((e) => [e.path, e.blob]));
+  const before = new Map(input.previous.entries.map((e) => [e.path, e.blob]));
   const now = new Map(entries.map((e) => [e.path, e.blob]));
-  const changed = [...new Set([...before.keys(), ...now.keys()])].filter((path) => before.get(path) !== now.get(path)).sort();
-  const configuration = changed.find((path) => CONFIGURATION.test(path));
-  if (configuration) return { full: `${configuration} changed, which may change how every file resolves` };
+  // Changed: another blob, or the same blob read now and skipped before (or the other way: another --max-file-bytes).
+  const skippedBefore = new Set(manifest.skipped.map((s) => s.path));
+  const changed = [...new Set([...before.keys(), ...now.keys()])]
+    .filter((path) => before.get(path) !== now.get(path) || (now.has(path) && skippedBefore.has(path) === input.texts.has(path))).sort();
+  for (const path of changed.filter((p) => CONFIGURATION.test(p))) {
+    // A package.json whose resolution fields are the same (a release that only bumps its version) changes nothing the indexers read.
+    if (/(^|\/)package\.json$/.test(path) && before.has(path) && now.has(path) && sameResolution(await input.previous.text(path), input.texts.get(path))) continue;
+    return { full: `${path} changed, which may change how every file resolves` };
+  }
   // The sources this build reads (not those skipped as too large or binary).
   const sources = [...now.keys()].filter((path) => isScript(path) && input.texts.has(path));
   const changedSources = changed.filter(isScript);
@@ -58,43 +63,86 @@ export async function planIncremental(input: IncrementalInput): Promise<Incremen
     return { full: `${changedSources.length} of ${sources.length} TypeScript and JavaScript files changed, more than ${Math.round(input.maxChangedShare * 100)}%` };
   }
   for (const path of changedSources) {
-    for (const [side, text] of [['new', input.texts.get(path)], ['previous', before.has(path) ? await input.previousText(path) : undefined]] as const) {
+    for (const [side, text] of [['new', input.texts.get(path)], ['previous', before.has(path) ? await input.previous.text(path) : undefined]] as const) {
       const global = text === undefined ? undefined : declaresGlobals(path, text);
       if (global) return { full: `the ${side} ${path} ${global}, which may change any file` };
     }
   }
 
-  const dependents = dependentsOf(previous);
-  const walk = new Set<string>();
-  const queue: string[] = [];
-  const add = (path: string) => {
-    if (walk.has(path)) return;
-    walk.add(path);
-    queue.push(path);
-  };
-  for (const path of changedSources) add(path);
-  // A new file may be what an import that failed now finds, or shadow the module another resolved
-  // to (`a.ts` beside `a/index.ts`): the files with unresolved names or problems, and the users of
-  // the modules it could shadow, are walked.
-  const added = changedSources.filter((path) => !before.has(path));
-  if (added.length > 0) {
-    for (const [path, file] of previous.files) {
-      if (file.problems.length > 0 || (previous.changes.get(path)?.unresolved?.length ?? 0) > 0) add(path);
+  const previous = await input.previous.records();
+  // First by the file and change records alone (which files name which declarations): a lower bound
+  // of what the change reaches, enough to build in full without reading the rest when it is wide.
+  const reach = (dependents: Map<string, Set<string>>, files: ReadonlyMap<string, { problems: readonly unknown[] }>): Set<string> => {
+    const walk = new Set<string>();
+    const queue: string[] = [];
+    const add = (path: string) => {
+      if (walk.has(path)) return;
+      walk.add(path);
+      queue.push(path);
+    };
+    for (const path of changedSources) add(path);
+    // A new file may be what an import that failed now finds, or shadow the module another resolved
+    // to (`a.ts` beside `a/index.ts`): the files with unresolved names or problems, and the users of
+    // the modules it could shadow, are walked.
+    const added = changedSources.filter((path) => !before.has(path));
+    if (added.length > 0) {
+      for (const [path, file] of files) {
+        if (file.problems.length > 0 || (previous.changes.get(path)?.unresolved?.length ?? 0) > 0) add(path);
+      }
+      const stems = new Set(added.map(stemOf));
+      for (const path of files.keys()) if (stems.has(stemOf(path))) add(path);
     }
-    const stems = new Set(added.map(stemOf));
-    for (const path of previous.files.keys()) if (stems.has(stemOf(path))) add(path);
-  }
-  while (queue.length > 0) for (const next of dependents.get(queue.pop()!) ?? []) add(next);
+    while (queue.length > 0) for (const next of dependents.get(queue.pop()!) ?? []) add(next);
+    return new Set(sources.filter((path) => walk.has(path) || !files.has(path)));
+  };
+  const tooWide = (walked: ReadonlySet<string>) => walked.size > input.maxChangedShare * Math.max(1, sources.length)
+    ? `the change reaches ${walked.size} of ${sources.length} TypeScript and JavaScript files, more than ${Math.round(input.maxChangedShare * 100)}%` : undefined;
+  const estimate = tooWide(reach(declarationUsers(previous), previous.files));
+  if (estimate) return { full: estimate };
 
-  const walked = new Set(sources.filter((path) => walk.has(path) || !previous.files.has(path)));
+  const index = await previous.rest();
+  const walked = reach(dependentsOf(index), index.files);
+  // A change to a widely used module reaches most files: walking them and reading the previous index costs more than a full build.
+  const wide = tooWide(walked);
+  if (wide) return { full: wide };
   const reuse = new Set(sources.filter((path) => !walked.has(path)));
-  return { walk: walked, reuse, changed: changed.length };
+  return { previous: index, walk: walked, reuse, changed };
+}
+
+/** package.json fields module resolution, type acquisition or workspaces read; the others (version, description, scripts) change nothing an indexer sees. */
+const RESOLUTION_FIELDS = ['name', 'type', 'main', 'module', 'types', 'typings', 'typesVersions', 'exports', 'imports', 'browser', 'workspaces', 'dependencies', 'devDependencies', 'peerDependencies', 'optionalDependencies', 'bundledDependencies', 'overrides', 'resolutions'];
+
+/** Whether two package.json texts agree on every resolution field (either not JSON: no). */
+function sameResolution(before: string | undefined, after: string | undefined): boolean {
+  try {
+    const pick = (text: string) => {
+      const json = JSON.parse(text) as Record<string, unknown>;
+      return JSON.stringify(RESOLUTION_FIELDS.map((field) => json[field] ?? null));
+    };
+    return before !== undefined && after !== undefined && pick(before) === pick(after);
+  } catch {
+    return false;
+  }
 }
 
 /** `src/a.ts`, `src/a.d.ts`, `src/a/index.js` all stem to `src/a`: what one import specifier may resolve to. */
 function stemOf(path: string): string {
   const bare = path.replace(/(\.d)?\.[cm]?[jt]sx?$/, '');
   return bare.endsWith('/index') ? bare.slice(0, -'/index'.length) : bare;
+}
+
+/** For each file, the files whose occurrences name a declaration it holds (by the change records: exported and member declarations, not locals). */
+function declarationUsers(previous: PreviousFiles): Map<string, Set<string>> {
+  const declaredIn = new Map<string, string>();
+  for (const [path, change] of previous.changes) for (const decl of change.decls) declaredIn.set(decl.key, path);
+  const users = new Map<string, Set<string>>();
+  for (const [path, file] of previous.files) {
+    for (const key of file.syms) {
+      const on = declaredIn.get(key);
+      if (on !== undefined && on !== path) (users.get(on) ?? users.set(on, new Set()).get(on)!).add(path);
+    }
+  }
+  return users;
 }
 
 /**

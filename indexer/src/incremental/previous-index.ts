@@ -14,17 +14,35 @@ import { IndexReader, ShardCache, type ShardSource } from '@sextant/query';
 import { DirShardSource } from '@sextant/query/node';
 import type { CollectedSymbol, ResolvedDeclaration, SymbolInfo } from '../index-collector.ts';
 
-export interface PreviousIndex {
-  /** Compresses a shard as a full build would, giving the previous shard's bytes for equal content instead of compressing again. */
-  compressor: ShardCompressor;
+/** What an incremental build reads of a previous index first: its manifest and file table, enough for most reasons to build in full. */
+export interface PreviousTable {
   manifest: Manifest;
   entries: FileTableEntry[];
-  symbols: Map<string, CollectedSymbol>;
-  files: Map<string, FileRecord>;
-  changes: Map<string, ChangeRecord>;
-  unresolved: Map<string, UnresolvedSiteData[]>;
+  /** Whether this indexer compresses as the one that built it did: its file table, compressed again, is the same bytes. */
+  compressesAlike: boolean;
   /** A file's text at the previous commit (read when asked: a build needs few). */
   text(path: string): Promise<string | undefined>;
+  /** The file and change records. */
+  records(): Promise<PreviousFiles>;
+}
+
+/** Then its file and change records: enough to see how far a change reaches by the declarations files name. */
+export interface PreviousFiles extends Omit<PreviousTable, 'records'> {
+  files: Map<string, FileRecord>;
+  changes: Map<string, ChangeRecord>;
+  /** Everything else: symbols, edges, unresolved identifiers, and every shard's bytes. */
+  rest(): Promise<PreviousIndex>;
+}
+
+export interface PreviousIndex extends Omit<PreviousFiles, 'rest'> {
+  symbols: Map<string, CollectedSymbol>;
+  unresolved: Map<string, UnresolvedSiteData[]>;
+  /** Compresses a shard as a full build would, giving the previous shard's bytes for equal content instead of compressing again. */
+  compressor: ShardCompressor;
+  /** A shard's bytes as the previous index holds them (every shard was read). */
+  shardBytes(name: string): Uint8Array | undefined;
+  /** Each symbol's graph ordinal (-1: no edges), as its record holds it. */
+  graphOrdinals: Map<string, number>;
 }
 
 /**
@@ -35,6 +53,7 @@ class PreviousShards implements ShardSource {
   readonly where: string;
   private readonly dir: DirShardSource;
   readonly byContent = new Map<string, Uint8Array>();
+  readonly byName = new Map<string, Uint8Array>();
 
   constructor(dir: string) {
     this.dir = new DirShardSource(dir);
@@ -62,6 +81,7 @@ class PreviousShards implements ShardSource {
     }
     const raw = new Uint8Array(inflateRawSync(bytes));
     this.byContent.set(contentHash(raw), bytes);
+    this.byName.set(name, bytes);
     return raw;
   }
 }
@@ -70,55 +90,70 @@ function contentHash(raw: Uint8Array): string {
   return createHash('sha256').update(raw).digest('base64');
 }
 
-/** Every shard of the index in `dir`, checked as any reader checks them, decoded (texts and grams only inflated, for the compressor). */
-export async function readPreviousIndex(dir: string): Promise<PreviousIndex> {
+/** The manifest and file table of the index in `dir`, checked as any reader checks them; the rest in stages, when asked. */
+export async function readPreviousIndex(dir: string): Promise<PreviousTable> {
   const source = new PreviousShards(dir);
   // Each shard is read once: a cache that keeps nothing.
   const reader = await IndexReader.open(source, new ShardCache(0));
   const { manifest } = reader;
   const names = Object.keys(manifest.shards);
-  await Promise.all(names.filter((n) => n.startsWith('texts/') || n.startsWith('grams/')).map((n) => source.readInflatedShard(n, manifest.shards[n]!)));
   const of = async <T>(prefix: string): Promise<T[]> => Promise.all(names.filter((n) => n.startsWith(prefix)).map(async (n) => (await reader.shard<T>(n))!));
 
   const table = (await reader.shard<FileTable>(FILE_TABLE_SHARD))!;
   const entries = Array.from({ length: table.size }, (_, i) => table.entry(i));
+  const tableBytes = source.byName.get(FILE_TABLE_SHARD)!;
+  const compressesAlike = Buffer.from(deflateShard(new Uint8Array(inflateRawSync(tableBytes)))).equals(tableBytes);
+  const first = { manifest, entries, compressesAlike, text: (path: string) => reader.text(path) };
 
-  const files = new Map<string, FileRecord>();
-  for (const shard of await of<FileShard>('files/')) for (const file of shard.files()) files.set(file.path, file);
-  const changes = new Map<string, ChangeRecord>();
-  for (const shard of await of<ChangeShard>('changes/')) for (const change of shard.files()) changes.set(change.path, change);
+  const records = async (): Promise<PreviousFiles> => {
+    const files = new Map<string, FileRecord>();
+    for (const shard of await of<FileShard>('files/')) for (const file of shard.files()) files.set(file.path, file);
+    const changes = new Map<string, ChangeRecord>();
+    for (const shard of await of<ChangeShard>('changes/')) for (const change of shard.files()) changes.set(change.path, change);
+    const head = { ...first, files, changes };
+    return { ...head, rest: async () => ({ ...head, ...(await theRest()) }) };
+  };
 
-  const symbols = new Map<string, CollectedSymbol>();
-  for (const shard of await of<SymbolShard>('symbols/')) {
-    for (const record of shard.records()) symbols.set(record.key, collected(record, shard.paths, (index) => shard.peer(index).key));
-  }
-
-  // Each edge is stored at both ends; its incoming entry keeps its site (an outgoing call's is dropped).
-  const starts = graphStarts(graphRecords(manifest));
-  const graphs = await Promise.all(starts.slice(0, -1).map((_, bucket) => reader.shard<GraphShard>(graphShardName(bucket))));
-  const keyOf = (ordinal: number) => graphs.find((g) => g!.holds(ordinal))!.key(ordinal);
-  for (const graph of graphs) {
-    for (let ordinal = graph!.start; ordinal < graph!.start + graph!.size; ordinal++) {
-      const to = graph!.key(ordinal);
-      for (const edge of graph!.edges(ordinal)) {
-        if (edge.out) continue;
-        const from = keyOf(edge.peer);
-        symbols.get(from)!.edges.push({ kind: edge.kind, out: true, peer: to, site: edge.site });
-        symbols.get(to)!.edges.push({ kind: edge.kind, out: false, peer: from, site: edge.site });
+  const theRest = async (): Promise<Omit<PreviousIndex, keyof PreviousFiles>> => {
+    const symbols = new Map<string, CollectedSymbol>();
+    const graphOrdinals = new Map<string, number>();
+    for (const shard of await of<SymbolShard>('symbols/')) {
+      for (const record of shard.records()) {
+        symbols.set(record.key, collected(record, shard.paths, (index) => shard.peer(index).key));
+        graphOrdinals.set(record.key, record.graph);
       }
     }
-  }
 
-  const unresolved = new Map<string, UnresolvedSiteData[]>();
-  for (const shard of await of<UnresolvedShard>('unresolved/')) {
-    for (const name of shard.names) {
-      unresolved.set(name, shard.sitesNamed(name).map((s) => ({
-        path: s.path, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn, kind: s.kind, ...(s.from ? { from: s.from.key } : {}),
-      })));
+    // Each edge is stored at both ends; its incoming entry keeps its site (an outgoing call's is dropped).
+    const starts = graphStarts(graphRecords(manifest));
+    const graphs = await Promise.all(starts.slice(0, -1).map((_, bucket) => reader.shard<GraphShard>(graphShardName(bucket))));
+    const keyOf = (ordinal: number) => graphs.find((g) => g!.holds(ordinal))!.key(ordinal);
+    for (const graph of graphs) {
+      for (let ordinal = graph!.start; ordinal < graph!.start + graph!.size; ordinal++) {
+        const to = graph!.key(ordinal);
+        for (const edge of graph!.edges(ordinal)) {
+          if (edge.out) continue;
+          const from = keyOf(edge.peer);
+          symbols.get(from)!.edges.push({ kind: edge.kind, out: true, peer: to, site: edge.site });
+          symbols.get(to)!.edges.push({ kind: edge.kind, out: false, peer: from, site: edge.site });
+        }
+      }
     }
-  }
-  const compressor: ShardCompressor = (raw) => source.byContent.get(contentHash(raw)) ?? deflateShard(raw);
-  return { compressor, manifest, entries, symbols, files, changes, unresolved, text: (path) => reader.text(path) };
+
+    const unresolved = new Map<string, UnresolvedSiteData[]>();
+    for (const shard of await of<UnresolvedShard>('unresolved/')) {
+      for (const name of shard.names) {
+        unresolved.set(name, shard.sitesNamed(name).map((s) => ({
+          path: s.path, line: s.line, column: s.column, endLine: s.endLine, endColumn: s.endColumn, kind: s.kind, ...(s.from ? { from: s.from.key } : {}),
+        })));
+      }
+    }
+    // The shards not decoded (texts, grams), read for the compressor and the writer.
+    await Promise.all(names.filter((n) => !source.byName.has(n)).map((n) => source.readInflatedShard(n, manifest.shards[n]!)));
+    const compressor: ShardCompressor = (raw) => source.byContent.get(contentHash(raw)) ?? deflateShard(raw);
+    return { compressor, shardBytes: (name) => source.byName.get(name), graphOrdinals, symbols, unresolved };
+  };
+  return { ...first, records };
 }
 
 /** A stored symbol as the collector held it: its declarations as tuples, its references with the declaration each call chose. */

@@ -7,6 +7,7 @@
 // its source, which incremental-plan.ts walks together with every other file of such a symbol.
 import type { FileRecord } from '@sextant/format';
 import type { IndexCollector } from '../index-collector.ts';
+import type { LayoutReuse } from '../shards/shard-writer.ts';
 import type { UnresolvedName } from '../language-indexer.ts';
 import type { PreviousIndex } from './previous-index.ts';
 
@@ -67,4 +68,31 @@ export function reuseFiles(previous: PreviousIndex, reused: ReadonlySet<string>,
     files.push(file);
   }
   return files;
+}
+
+/**
+ * What the shard writer may keep of the previous index once the walk is done (`collector.touched`
+ * set since the reused files went in): every record of a file in `paths` (walked again, changed,
+ * added or removed) may differ, and so may every symbol the walk touched, that such a file declared,
+ * referenced or found an edge of, or that is gone.
+ */
+export function layoutReuseOf(previous: PreviousIndex, collector: IndexCollector, paths: ReadonlySet<string>): LayoutReuse {
+  const dirtySymbols = new Set(collector.touched);
+  for (const [key, symbol] of previous.symbols) {
+    if (dirtySymbols.has(key)) continue;
+    const dirty = !collector.has(key) || symbol.info.defs.some((d) => paths.has(d[0])) || symbol.refs.some((r) => paths.has(r.site.path))
+      || symbol.edges.some((e) => paths.has(edgeFile(previous, e.out ? key : e.peer, e.site) ?? ''));
+    if (dirty) dirtySymbols.add(key);
+  }
+  return {
+    layout: previous.manifest.layout,
+    shard: (name) => {
+      const bytes = previous.shardBytes(name);
+      const entry = previous.manifest.shards[name];
+      return bytes && entry ? { bytes, records: entry.records } : undefined;
+    },
+    dirtySymbols,
+    graphOrdinals: previous.graphOrdinals,
+    dirtyPaths: paths,
+  };
 }

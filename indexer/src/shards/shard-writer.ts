@@ -37,10 +37,27 @@ export interface ShardSet {
 }
 
 /**
+ * What an incremental build lets the writer keep: the previous index's shards, and which records may
+ * differ from it. A symbol, file, text or change bucket none of whose records may differ (under the
+ * same bucket bits) is the previous shard, as it would be laid out again byte for byte.
+ */
+export interface LayoutReuse {
+  layout: Manifest['layout'];
+  /** A previous shard's bytes and records, by name. */
+  shard(name: string): { bytes: Uint8Array; records: number } | undefined;
+  /** Symbols whose records may differ: touched by the walk, losing what walked or removed files gave them, or gone. */
+  dirtySymbols: ReadonlySet<string>;
+  /** Each previous symbol's graph ordinal (-1: no edges): a symbol whose ordinal moved has another record. */
+  graphOrdinals: ReadonlyMap<string, number>;
+  /** Paths whose file, text or change record may differ: walked again, or changed, added or removed. */
+  dirtyPaths: ReadonlySet<string>;
+}
+
+/**
  * `fileTable`: every tracked file of the commit (build-command.ts fileTableOf); `texts`: the text of
  * every one of them that is indexed or unindexed (a text file no indexer reads).
  */
-export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<string, string>, fileTable: readonly FileTableEntry[]): ShardSet {
+export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<string, string>, fileTable: readonly FileTableEntry[], reuse?: LayoutReuse): ShardSet {
   const graph = layoutGraph(graphNodes(collector));
   // The text files (indexed or not), by their file-table ordinal (its position in path order, as the
   // file table stores them): the text shards hold them, the gram shards index them.
@@ -70,7 +87,17 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
   const linesOf = (path: string) => lines.get(path) ?? lines.set(path, splitLines(texts.get(path) ?? '')).get(path)!;
   // Every bucket is written, empty ones too (all equal, so stored once): a reader then knows that a
   // shard the layout implies and the manifest lacks was dropped, not empty.
+  const kept = (name: string, dirty: ReadonlySet<number> | undefined, bucket: number) => {
+    const previous = dirty && !dirty.has(bucket) ? reuse?.shard(name) : undefined;
+    if (previous) {
+      shards.set(name, previous.bytes);
+      records.set(name, previous.records);
+    }
+    return previous !== undefined;
+  };
+  const dirtySymbolBuckets = reuse && reuse.layout.symbolBucketBits === layout.bits.symbolBucketBits ? dirtySymbolBucketsOf(reuse, collector, layout, graph.ordinalOf) : undefined;
   for (let bucket = 0; bucket < layout.symbolBuckets; bucket++) {
+    if (kept(symbolShardName(bucket), dirtySymbolBuckets, bucket)) continue;
     const symbols = symbolBuckets.get(bucket) ?? [];
     shards.set(symbolShardName(bucket), encodeSymbolShard(symbolShard(collector, symbols, linesOf, graph.ordinalOf)));
     records.set(symbolShardName(bucket), symbols.length);
@@ -87,15 +114,20 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
     const bucket = layout.fileBucketOf(file.path);
     (textBuckets.get(bucket) ?? textBuckets.set(bucket, []).get(bucket)!).push(file);
   }
+  const dirtyFileBuckets = reuse && reuse.layout.fileBucketBits === layout.bits.fileBucketBits ? new Set([...reuse.dirtyPaths].map((p) => layout.fileBucketOf(p))) : undefined;
   for (let bucket = 0; bucket < layout.fileBuckets; bucket++) {
-    const files = fileBuckets.get(bucket) ?? [];
-    files.sort((a, b) => compare(a.path, b.path));
-    // In path order, as the text files are.
-    const bucketTexts = textBuckets.get(bucket) ?? [];
-    shards.set(fileShardName(bucket), encodeFileShard({ files }));
-    shards.set(textShardName(bucket), encodeTextShard({ files: bucketTexts.map(({ path, text }) => ({ path, text })) }));
-    records.set(fileShardName(bucket), files.length);
-    records.set(textShardName(bucket), bucketTexts.length);
+    if (!kept(fileShardName(bucket), dirtyFileBuckets, bucket)) {
+      const files = fileBuckets.get(bucket) ?? [];
+      files.sort((a, b) => compare(a.path, b.path));
+      shards.set(fileShardName(bucket), encodeFileShard({ files }));
+      records.set(fileShardName(bucket), files.length);
+    }
+    if (!kept(textShardName(bucket), dirtyFileBuckets, bucket)) {
+      // In path order, as the text files are.
+      const bucketTexts = textBuckets.get(bucket) ?? [];
+      shards.set(textShardName(bucket), encodeTextShard({ files: bucketTexts.map(({ path, text }) => ({ path, text })) }));
+      records.set(textShardName(bucket), bucketTexts.length);
+    }
   }
   gramShardsOf(grams, layout.bits.gramBucketBits).forEach((data, bucket) => {
     shards.set(gramShardName(bucket), encodeGramShard(data));
@@ -106,7 +138,9 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
     const bucket = layout.changeBucketOf(change.path);
     (changeBuckets.get(bucket) ?? changeBuckets.set(bucket, []).get(bucket)!).push(change);
   }
+  const dirtyChangeBuckets = reuse && reuse.layout.changeBucketBits === layout.bits.changeBucketBits ? new Set([...reuse.dirtyPaths].map((p) => layout.changeBucketOf(p))) : undefined;
   for (let bucket = 0; bucket < layout.changeBuckets; bucket++) {
+    if (kept(changeShardName(bucket), dirtyChangeBuckets, bucket)) continue;
     const changes = (changeBuckets.get(bucket) ?? []).sort((a, b) => compare(a.path, b.path));
     shards.set(changeShardName(bucket), encodeChangeShard({ files: changes }));
     records.set(changeShardName(bucket), changes.length);
@@ -129,6 +163,16 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
   shards.set(FILE_TABLE_SHARD, encodeFileTable(fileTable));
   records.set(FILE_TABLE_SHARD, fileTable.length);
   return { layout: layout.bits, shards: new Map([...shards].sort(([a], [b]) => compare(a, b))), records };
+}
+
+/** The symbol buckets whose records may differ from the previous index's: of a dirty symbol, or of one whose graph ordinal moved (or that is new). */
+function dirtySymbolBucketsOf(reuse: LayoutReuse, collector: IndexCollector, layout: ShardLayout, ordinalOf: ReadonlyMap<string, number>): Set<number> {
+  const dirty = new Set<number>();
+  for (const key of reuse.dirtySymbols) dirty.add(layout.symbolBucketOf(key));
+  for (const key of collector.symbols.keys()) {
+    if ((ordinalOf.get(key) ?? -1) !== reuse.graphOrdinals.get(key)) dirty.add(layout.symbolBucketOf(key));
+  }
+  return dirty;
 }
 
 /** A symbol's declarations in (path, position) order: as its record stores them, and its graph node's first. */
