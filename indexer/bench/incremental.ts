@@ -32,6 +32,8 @@ interface Row {
   incremental: Measurement;
   identical: boolean;
   differing: string[];
+  /** Shards of the new index that the base's lacks (what `indexer publish` uploads after the base's), and their bytes. */
+  upload: { shards: number; of: number; bytes: number };
 }
 
 async function main(): Promise<number> {
@@ -129,8 +131,11 @@ async function compare(corpus: string, name: string, changed: string, repo: stri
     || !existsSync(join(incrementalDir, shard)) || !readFileSync(join(fullDir, shard)).equals(readFileSync(join(incrementalDir, shard))));
   const strip = ({ builtAt: _t, build: _b, ...rest }: Manifest) => JSON.stringify(rest);
   if (strip(a) !== strip(b)) differing.push('manifest.json');
+  const baseShas = new Set(Object.values(manifestOf(base).shards).map((e) => e.sha256));
+  const fresh = Object.values(b.shards).filter((e) => !baseShas.has(e.sha256));
+  const upload = { shards: fresh.length, of: Object.keys(b.shards).length, bytes: fresh.reduce((n, e) => n + e.bytes, 0) };
   const mode = b.build?.mode === 'incremental' ? `incremental: ${b.build.walked} walked, ${b.build.reused} reused` : `full: ${b.build?.mode === 'full' ? b.build.reason ?? '' : ''}`;
-  return { corpus, case: name, changed, mode, full, incremental, identical: differing.length === 0, differing };
+  return { corpus, case: name, changed, mode, full, incremental, identical: differing.length === 0, differing, upload };
 }
 
 function manifestOf(dir: string): Manifest {
@@ -139,8 +144,8 @@ function manifestOf(dir: string): Manifest {
 
 function report(rows: Row[]): void {
   const mb = (bytes: number) => (bytes / 1048576).toFixed(0);
-  console.log('\n| corpus | case | changed | built | full s | full peak MB | incremental s | incremental peak MB | ratio | identical | target |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log('\n| corpus | case | changed | built | full s | full peak MB | incremental s | incremental peak MB | ratio | identical | new shards (upload) | target |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   for (const r of rows) {
     const ratio = r.incremental.wallSeconds / r.full.wallSeconds;
     const target = r.corpus === 'effect' ? TARGETS[r.case] : undefined;
@@ -148,7 +153,7 @@ function report(rows: Row[]): void {
       ...(target !== undefined ? [ratio <= target ? `time ok (<= ${target}x)` : `time MISSED (> ${target}x)`] : []),
       r.incremental.peakRssBytes <= r.full.peakRssBytes ? 'RSS ok' : 'RSS MISSED',
     ];
-    console.log(`| ${r.corpus} | ${r.case} | ${r.changed} | ${r.mode} | ${r.full.wallSeconds.toFixed(1)} | ${mb(r.full.peakRssBytes)} | ${r.incremental.wallSeconds.toFixed(1)} | ${mb(r.incremental.peakRssBytes)} | ${ratio.toFixed(2)} | ${r.identical ? 'yes' : `NO: ${r.differing.slice(0, 5).join(', ')}`} | ${checks.join(', ')} |`);
+    console.log(`| ${r.corpus} | ${r.case} | ${r.changed} | ${r.mode} | ${r.full.wallSeconds.toFixed(1)} | ${mb(r.full.peakRssBytes)} | ${r.incremental.wallSeconds.toFixed(1)} | ${mb(r.incremental.peakRssBytes)} | ${ratio.toFixed(2)} | ${r.identical ? 'yes' : `NO: ${r.differing.slice(0, 5).join(', ')}`} | ${r.upload.shards} of ${r.upload.of}, ${(r.upload.bytes / 1048576).toFixed(1)} MB | ${checks.join(', ')} |`);
   }
 }
 
