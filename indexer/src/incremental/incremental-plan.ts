@@ -7,7 +7,7 @@
 // changed build or configuration file; a file that failed analysis before; a changed script or ambient
 // declaration, which may change every file's globals; too large a share of the files changed.
 import { ts } from 'ts-morph';
-import { FORMAT_VERSION, TS_JS_EXTENSIONS } from '@sextant/format';
+import { FORMAT_VERSION, TS_JS_EXTENSIONS, unresolvedCount } from '@sextant/format';
 import type { TrackedEntry } from '../git/git-snapshot.ts';
 import { edgeFile } from './reuse.ts';
 import type { PreviousFiles, PreviousIndex, PreviousTable } from './previous-index.ts';
@@ -87,7 +87,8 @@ export async function planIncremental(input: IncrementalInput): Promise<Incremen
     const added = changedSources.filter((path) => !before.has(path));
     if (added.length > 0) {
       for (const [path, file] of files) {
-        if (file.problems.length > 0 || (previous.changes.get(path)?.unresolved?.length ?? 0) > 0) add(path);
+        const change = previous.changes.get(path);
+        if (file.problems.length > 0 || (change && (unresolvedCount(change) ?? 0) > 0)) add(path);
       }
       const stems = new Set(added.map(stemOf));
       for (const path of files.keys()) if (stems.has(stemOf(path))) add(path);

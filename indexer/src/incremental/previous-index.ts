@@ -158,7 +158,12 @@ export async function readPreviousIndex(dir: string): Promise<PreviousTable> {
 
 /** A stored symbol as the collector held it: its declarations as tuples, its references with the declaration each call chose. */
 function collected(record: SymbolRecord, paths: readonly string[], peerKey: (index: number) => string): CollectedSymbol {
-  const { defs: _defs, refs: _refs, refDecls: _refDecls, signatures: _signatures, previews: _previews, graph: _graph, ...rest } = record;
+  // What the indexer said of the symbol; its columns (declarations, references) are read through the format's cursors.
+  const { key, name, kind, qname, lang, path, mods, signature, doc, container, external, local } = record;
+  const rest = {
+    key, name, kind, qname, lang, ...(path !== undefined ? { path } : {}), mods, ...(signature !== undefined ? { signature } : {}), ...(doc !== undefined ? { doc } : {}),
+    ...(container !== undefined ? { container } : {}), ...(external !== undefined ? { external } : {}), ...(local ? { local } : {}),
+  };
   const tuple = (d: { pathIndex: number; line: number; column: number; endLine: number; endColumn: number }) =>
     [paths[d.pathIndex]!, d.line, d.column, d.endLine, d.endColumn] as [string, number, number, number, number];
   // The cursors are flyweights: each entry is read as it is visited.
