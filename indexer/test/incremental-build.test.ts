@@ -55,6 +55,20 @@ describe('a build from a previous index', () => {
     writeFileSync(join(dir, 'manifest.sha256'), manifestDigestLine(text));
   };
 
+  /** The build mode of a build from the fixture's index after `prepare` changed the repository (and maybe that index). */
+  const buildAfter = async (prepare: (repo: string, previous: string) => void): Promise<Manifest['build']> => {
+    const repo = fixtureRepo(new URL('../../test/fixtures/ts-basic/', import.meta.url).pathname);
+    try {
+      const previous = join(scratch, `previous-${Math.random().toString(36).slice(2)}`);
+      await build(repo.dir, previous);
+      prepare(repo.dir, previous);
+      commitAll(repo.dir, 'change');
+      return (await build(repo.dir, join(scratch, `next-${Math.random().toString(36).slice(2)}`), previous)).build;
+    } finally {
+      repo.cleanup();
+    }
+  };
+
   it.each([
     ['a changed tsconfig.json', (dir: string) => appendFileSync(join(dir, 'tsconfig.json'), '\n'), /tsconfig\.json changed/],
     ['a changed JSON file', (dir: string) => writeFileSync(join(dir, 'src/data.json'), '{"a": 1}\n'), /src\/data\.json changed/],
@@ -62,17 +76,7 @@ describe('a build from a previous index', () => {
     ['a `declare global`', (dir: string) => appendFileSync(join(dir, 'src/app.ts'), '\ndeclare global { interface Extra { a: number } }\n'), /src\/app\.ts declares globals/],
     ['an ambient module', (dir: string) => appendFileSync(join(dir, 'src/app.ts'), "\ndeclare module 'extra' { export const a: number; }\n"), /declares or augments the module "extra"/],
   ])('builds in full after %s, naming it', async (_what, change, reason) => {
-    const repo = fixtureRepo(new URL('../../test/fixtures/ts-basic/', import.meta.url).pathname);
-    try {
-      const previous = join(scratch, `previous-${Math.random().toString(36).slice(2)}`);
-      await build(repo.dir, previous);
-      change(repo.dir);
-      commitAll(repo.dir, 'change');
-      const manifest = await build(repo.dir, join(scratch, `next-${Math.random().toString(36).slice(2)}`), previous);
-      expect(manifest.build).toEqual({ mode: 'full', reason: expect.stringMatching(reason) });
-    } finally {
-      repo.cleanup();
-    }
+    expect(await buildAfter((dir) => change(dir))).toEqual({ mode: 'full', reason: expect.stringMatching(reason) });
   });
 
   it.each([
@@ -80,18 +84,11 @@ describe('a build from a previous index', () => {
     ['another parser version', (m: Manifest) => { m.parsers.typescript = '1.0.0'; }, /typescript is .* here, 1\.0\.0 in the previous index/],
     ['a file that failed analysis', (m: Manifest) => { m.skipped.push({ path: 'src/zz-failed.ts', reason: 'analysis-failed', detail: 'a stack overflow' }); }, /src\/zz-failed\.ts failed analysis/],
   ])('builds in full from an index built with %s, naming it', async (_what, edit, reason) => {
-    const repo = fixtureRepo(new URL('../../test/fixtures/ts-basic/', import.meta.url).pathname);
-    try {
-      const previous = join(scratch, `previous-${Math.random().toString(36).slice(2)}`);
-      await build(repo.dir, previous);
+    const build = await buildAfter((dir, previous) => {
       editManifest(previous, edit);
-      appendFileSync(join(repo.dir, 'src/app.ts'), '\nexport const more = 1;\n');
-      commitAll(repo.dir, 'change');
-      const manifest = await build(repo.dir, join(scratch, `next-${Math.random().toString(36).slice(2)}`), previous);
-      expect(manifest.build).toEqual({ mode: 'full', reason: expect.stringMatching(reason) });
-    } finally {
-      repo.cleanup();
-    }
+      appendFileSync(join(dir, 'src/app.ts'), '\nexport const more = 1;\n');
+    });
+    expect(build).toEqual({ mode: 'full', reason: expect.stringMatching(reason) });
   });
 
   it('builds in full when more than the allowed share of the sources changed, and incrementally below it', async () => {

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Manifest } from '@sextant/format';
+import { seededRandom } from '../bench/references-accuracy.ts';
 import { buildIndex } from '../src/build-command.ts';
 import type { CollectedSymbol } from '../src/index-collector.ts';
 import { readPreviousIndex } from '../src/incremental/previous-index.ts';
@@ -22,18 +23,6 @@ const SEQUENCES = Number(process.env.SEXTANT_INCREMENTAL_SEQUENCES ?? 6);
 const STEPS = 4;
 const scratch = mkdtempSync(join(tmpdir(), 'sextant-incremental-property-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-/** mulberry32: a small seeded generator, so a failing sequence is replayed by its seed. */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function sources(dir: string, under = '.'): string[] {
   const out: string[] = [];
@@ -62,17 +51,20 @@ const write = (dir: string, path: string, text: string) => {
 const tsFiles = (dir: string) => sources(dir).filter((p) => p.endsWith('.ts'));
 const withGen = (dir: string) => tsFiles(dir).flatMap((path) => [...read(dir, path).matchAll(/export function (gen\d+)\(/g)].map((m) => ({ path, name: m[1]! })));
 
+/** A comment line inserted into one of `files`: the positions after it shift, nothing else changes. */
+const insertLine = (files: (dir: string) => string[]): Edit => (dir, pick, n) => {
+  const path = pick(files(dir));
+  const lines = read(dir, path).split('\n');
+  lines.splice(Math.floor(pick([0, 0.5, 0.99]) * lines.length), 0, `// edit ${n}`);
+  write(dir, path, lines.join('\n'));
+  return `insert a line into ${path}`;
+};
+
 const jvmFiles = (dir: string) => sources(dir).filter((p) => /\.(java|kt)$/.test(p));
 
 /** Java and Kotlin are walked in full by an incremental build: edits that move, add and remove their declarations. */
 const JVM_EDITS: Record<string, Edit> = {
-  'insert-line': (dir, pick, n) => {
-    const path = pick(jvmFiles(dir));
-    const lines = read(dir, path).split('\n');
-    lines.splice(Math.min(lines.length - 1, 1 + Math.floor(pick([0, 0.5, 0.9]) * lines.length)), 0, `// edit ${n}`);
-    write(dir, path, lines.join('\n'));
-    return `insert a line into ${path}`;
-  },
+  'insert-line': insertLine(jvmFiles),
   'add-function': (dir, pick, n) => {
     const path = pick(jvmFiles(dir).filter((p) => p.endsWith('.kt')));
     write(dir, path, `${read(dir, path)}\nfun gen${n}(a: Int): Int = a + ${n}\n`);
@@ -96,13 +88,7 @@ const JVM_EDITS: Record<string, Edit> = {
 };
 
 const EDITS: Record<string, Edit> = {
-  'insert-line': (dir, pick, n) => {
-    const path = pick(tsFiles(dir));
-    const lines = read(dir, path).split('\n');
-    lines.splice(Math.floor(pick([0, 0.5, 0.99]) * lines.length), 0, `// edit ${n}`);
-    write(dir, path, lines.join('\n'));
-    return `insert a line into ${path}`;
-  },
+  'insert-line': insertLine(tsFiles),
   'add-function': (dir, pick, n) => {
     const path = pick(tsFiles(dir));
     write(dir, path, `${read(dir, path)}\nexport function gen${n}(a: number): number {\n  return a + ${n};\n}\n`);
@@ -193,7 +179,7 @@ describe('an incremental build', () => {
   ] as const)('equals the full build of the same commit after every step of seeded edit sequences (%s)', { timeout: 3_600_000 }, async (_what, fixture, edits, sequences) => {
     const modes = new Map<string, number>();
     for (let seed = 1; seed <= sequences; seed++) {
-      const random = generator(seed);
+      const random = seededRandom(seed);
       const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
       const repo = fixtureRepo(new URL(`../../test/fixtures/${fixture}/`, import.meta.url).pathname);
       try {
