@@ -36,7 +36,9 @@ export async function commitMutant(dir: string, base: string, edits: { path: str
   return git(['commit-tree', tree, '-p', base, '-m', message]);
 }
 
-const buildArguments = (dir: string, commit: string, out: string, id: string) => [INDEXER, 'build', '--repo', dir, '--commit', commit, '--out', out, '--repo-name', `bench/${id}`, '--quiet'];
+const buildArguments = (dir: string, commit: string, out: string, id: string, from?: string) => [
+  INDEXER, 'build', '--repo', dir, '--commit', commit, '--out', out, '--repo-name', `bench/${id}`, '--quiet', ...(from ? ['--from', from] : []),
+];
 const buildFailed = (commit: string, status: number | null, stderr: string) => new Error(`indexer build --commit ${shortCommit(commit)} failed (exit ${status}): ${stderr.slice(-1500)}`);
 
 /** `indexer build --commit` into `out`, in seconds. */
@@ -49,12 +51,13 @@ export function build(dir: string, commit: string, out: string, id: string): num
 
 /**
  * The same build, started now in a process of its own and awaited later: the caller's own work (the
- * compiler oracle's next check) runs on the other core meanwhile. Seconds from start to exit.
+ * compiler oracle's next check) runs on the other core meanwhile; from the index in `from` (an
+ * incremental build, equal to a full one) when given. Seconds from start to exit.
  */
-export function startBuild(dir: string, commit: string, out: string, id: string): Promise<number> {
+export function startBuild(dir: string, commit: string, out: string, id: string, from?: string): Promise<number> {
   const started = performance.now();
   return new Promise((resolveBuild, reject) => {
-    execFile(process.execPath, buildArguments(dir, commit, out, id), { encoding: 'utf8', maxBuffer: 64 << 20 }, (error, _stdout, stderr) => {
+    execFile(process.execPath, buildArguments(dir, commit, out, id, from), { encoding: 'utf8', maxBuffer: 64 << 20 }, (error, _stdout, stderr) => {
       if (error) reject(buildFailed(commit, typeof error.code === 'number' ? error.code : null, stderr));
       else resolveBuild((performance.now() - started) / 1000);
     });

@@ -261,7 +261,8 @@ interface MutantContext {
  */
 async function reviewMutant(entry: MutationResult, head: string, { dir, base, baseIndex, headIndex, id, tools, all }: MutantContext): Promise<void> {
   const { mutation } = entry;
-  entry.timings.buildSeconds = await startBuild(dir, head, headIndex, id);
+  // From the base's index: a mutant whose change stays local builds at the cost of its change (issue #31).
+  entry.timings.buildSeconds = await startBuild(dir, head, headIndex, id, baseIndex);
   const provider = await BenchIndexSet.of([baseIndex, headIndex]);
   const context = { signPlan: async <P>(plan: P) => plan };
   let t = performance.now();
