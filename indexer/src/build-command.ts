@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ts } from 'ts-morph';
 import {
-  deflateShard, FILE_FLAGS, FORMAT_VERSION, occurrencesOf, shortCommit, withShardCompressor, type BuildMode, type ShardCompressor, problemsDigest, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type OutlineNode, type SkippedFile,
+  deflateShard, FILE_FLAGS, FORMAT_VERSION, occurrencesOf, SextantError, shortCommit, withShardCompressor, type BuildMode, type ShardCompressor, problemsDigest, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type OutlineNode, type SkippedFile,
 } from '@sextant/format';
 import { workingTreeIndexPath } from '@sextant/query/node';
 import { excludeSextantDir, isUnderSextantDir } from './git/git-exclude.ts';
@@ -103,10 +103,14 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   let compressor: ShardCompressor = deflateShard;
   let keep: (() => LayoutReuse) | undefined;
   if (options.from) {
-    const previous = await readPreviousIndex(options.from);
-    const plan = await planIncremental({
-      previous, entries: tracked.entries, texts: allTexts,
+    const from = options.from;
+    const plan = await (async () => planIncremental({
+      previous: await readPreviousIndex(from), entries: tracked.entries, texts: allTexts,
       indexerVersion: INDEXER_VERSION, parsers, maxChangedShare: options.maxChangedShare ?? DEFAULT_MAX_CHANGED_SHARE,
+    }))().catch((error: unknown) => {
+      // An index of another format (Sextant was upgraded since) or a damaged one is no reason to fail: a full build needs neither.
+      if (error instanceof SextantError && (error.code === 'INDEX_VERSION_UNSUPPORTED' || error.code === 'INDEX_CORRUPT')) return { full: `the previous index cannot be read (${error.code}: ${error.message})` };
+      throw error;
     });
     if ('full' in plan) {
       progress.log(`building in full: ${plan.full}`);

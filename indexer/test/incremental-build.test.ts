@@ -83,6 +83,7 @@ describe('a build from a previous index', () => {
     ['another indexer version', (m: Manifest) => { m.indexer.version = '0.0.0-other'; }, /built by indexer 0\.0\.0-other/],
     ['another parser version', (m: Manifest) => { m.parsers.typescript = '1.0.0'; }, /typescript is .* here, 1\.0\.0 in the previous index/],
     ['a file that failed analysis', (m: Manifest) => { m.skipped.push({ path: 'src/zz-failed.ts', reason: 'analysis-failed', detail: 'a stack overflow' }); }, /src\/zz-failed\.ts failed analysis/],
+    ['another format (Sextant upgraded since)', (m: Manifest) => { m.formatVersion = 13; }, /cannot be read \(INDEX_VERSION_UNSUPPORTED/],
   ])('builds in full from an index built with %s, naming it', async (_what, edit, reason) => {
     const build = await buildAfter((dir, previous) => {
       editManifest(previous, edit);
@@ -103,6 +104,14 @@ describe('a build from a previous index', () => {
     } finally {
       repo.cleanup();
     }
+  });
+
+  it('builds in full from a damaged previous index, naming the damage', async () => {
+    const build = await buildAfter((dir, previous) => {
+      writeFileSync(join(previous, 'names'), 'not a shard');
+      appendFileSync(join(dir, 'src/app.ts'), '\nexport const more = 1;\n');
+    });
+    expect(build).toEqual({ mode: 'full', reason: expect.stringMatching(/cannot be read \(INDEX_CORRUPT: .*names/) });
   });
 
   it('refuses a previous index that is not one, saying so, and writes nothing', async () => {
