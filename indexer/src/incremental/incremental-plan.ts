@@ -3,11 +3,13 @@
 // depend on them (by the previous index: the files using a symbol declared in one, transitively, all
 // declaring files of a symbol declared in several at once), and every Java and Kotlin file (their
 // resolution is not made incremental yet). Everything else is reused from the previous index
-// (reuse.ts). In full, with the reason, when it cannot be sure: another format, indexer or parser; a
-// changed build or configuration file; a file that failed analysis before; a changed script or ambient
-// declaration, which may change every file's globals; too large a share of the files changed.
+// (reuse.ts). In full, with the reason, when it cannot be sure or would gain nothing: another indexer,
+// parser or compression; a changed build or configuration file; a file that failed analysis before; a
+// changed script or ambient declaration, which may change every file's globals; too large a share of
+// the files changed, or reached by the change. (An index of another format does not open at all: the
+// build falls back before this, build-command.ts.)
 import { ts } from 'ts-morph';
-import { FORMAT_VERSION, TS_JS_EXTENSIONS, unresolvedCount } from '@sextant/format';
+import { TS_JS_EXTENSIONS, unresolvedCount } from '@sextant/format';
 import type { TrackedEntry } from '../git/git-snapshot.ts';
 import { edgeFile } from './reuse.ts';
 import type { PreviousFiles, PreviousIndex, PreviousTable } from './previous-index.ts';
@@ -36,7 +38,6 @@ const isScript = (path: string) => TS_JS_EXTENSIONS.some((ext) => path.endsWith(
 export async function planIncremental(input: IncrementalInput): Promise<IncrementalPlan> {
   const { entries } = input;
   const { manifest } = input.previous;
-  if (manifest.formatVersion !== FORMAT_VERSION) return { full: `the previous index is format ${manifest.formatVersion}, this indexer writes format ${FORMAT_VERSION}` };
   if (manifest.indexer.version !== input.indexerVersion) return { full: `the previous index was built by indexer ${manifest.indexer.version}, this is ${input.indexerVersion}` };
   // The parsers known before indexing (the compiler, the grammars); those an indexer adds as it runs belong to files walked in full.
   const parser = Object.keys(input.parsers).find((name) => manifest.parsers[name] !== input.parsers[name]);
