@@ -22,7 +22,7 @@ import { commitAll, fixtureRepo } from './support/fixture-repo.ts';
 const SEQUENCES = Number(process.env.SEXTANT_INCREMENTAL_SEQUENCES ?? 6);
 const STEPS = 4;
 const scratch = mkdtempSync(join(tmpdir(), 'sextant-incremental-property-'));
-afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }), 60_000);
 
 function sources(dir: string, under = '.'): string[] {
   const out: string[] = [];
@@ -182,9 +182,9 @@ describe('an incremental build', () => {
       const random = seededRandom(seed);
       const pick = <T,>(list: readonly T[]): T => list[Math.floor(random() * list.length)]!;
       const repo = fixtureRepo(new URL(`../../test/fixtures/${fixture}/`, import.meta.url).pathname);
+      let previous = join(scratch, `${fixture}-${seed}-0`);
       try {
         const build = (out: string, from?: string) => buildIndex({ repo: repo.dir, commit: 'HEAD', out, maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true), ...(from ? { from, maxChangedShare: 1 } : {}) });
-        let previous = join(scratch, `${fixture}-${seed}-0`);
         await build(previous);
         const done: string[] = [];
         for (let step = 1; step <= STEPS; step++) {
@@ -202,9 +202,13 @@ describe('an incremental build', () => {
           if (JSON.stringify(actual) !== JSON.stringify(expected)) {
             expect(actual, `seed ${seed}, after: ${done.join('; ')}; ${await symbolDifference(full, incremental)}`).toEqual(expected);
           }
+          // Each step's indexes go once the next step no longer needs them: hundreds of sequences leave nothing behind.
+          rmSync(full, { recursive: true, force: true });
+          rmSync(previous, { recursive: true, force: true });
           previous = incremental;
         }
       } finally {
+        rmSync(previous, { recursive: true, force: true });
         repo.cleanup();
       }
     }
