@@ -5,13 +5,15 @@ import { cliLine, SextantError } from '@sextant/format';
 import { INDEXER_ACTIONS, REVIEW_FORMATS, type IndexerActions } from './cli-actions.ts';
 
 const USAGE = `usage:
-  indexer build [--commit <sha|ref>] [--repo DIR] [--out DIR] [--repo-name owner/name] [--max-file-bytes N] [--from DIR [--max-changed-share F]] [--quiet] [--verbose]
+  indexer build [--commit <sha|ref>] [--repo DIR] [--out DIR] [--repo-name owner/name] [--max-file-bytes N] [--from DIR | --from-ref NAME | --from-commit <sha|ref> [--local] [--persist-to DIR] [--config PATH]] [--max-changed-share F] [--quiet] [--verbose]
       Index the files tracked at a commit (default HEAD of the repository at --repo, default .)
       into a directory of shards (default .sextant/index, added to .git/info/exclude). Warnings
       about project configuration are counted in one line; --verbose prints each. --from: build
       from the index of another commit in DIR, walking again only the TypeScript and JavaScript
       files the change can reach (the shards equal a full build's); in full, saying why, when that
-      cannot be sure or more than --max-changed-share (default 0.5) of them changed.
+      cannot be sure or more than --max-changed-share (default 0.5) of them changed. --from-ref,
+      --from-commit: the same from the index published under that ref or commit (the store
+      options of publish).
   indexer review --base <sha|ref> [--head <sha|ref>] [--repo DIR] [--format markdown|text|json] [--out-root DIR] [--max-file-bytes N] [--quiet]
       What the change from base to head (default HEAD) does to the symbols and what it breaks
       (the diff_symbols and change_impact tools). Each commit is indexed into
@@ -62,6 +64,11 @@ async function build(argv: string[], actions: IndexerActions): Promise<number> {
       'repo-name': { type: 'string' },
       'max-file-bytes': { type: 'string', default: String(1024 * 1024) },
       from: { type: 'string' },
+      'from-ref': { type: 'string' },
+      'from-commit': { type: 'string' },
+      local: { type: 'boolean', default: false },
+      'persist-to': { type: 'string' },
+      config: { type: 'string' },
       'max-changed-share': { type: 'string' },
       quiet: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
@@ -72,12 +79,21 @@ async function build(argv: string[], actions: IndexerActions): Promise<number> {
   if (!Number.isInteger(maxFileBytes) || maxFileBytes <= 0) {
     return usageError(`--max-file-bytes must be a positive integer, got "${values['max-file-bytes']}".`, 'Pass a byte count such as 1048576.');
   }
+  const sources = (['from', 'from-ref', 'from-commit'] as const).filter((name) => values[name] !== undefined);
+  if (sources.length > 1) return usageError(`--${sources.join(' and --')} name two indexes to build from.`, 'Pass one of --from, --from-ref, --from-commit.');
+  const published = values['from-ref'] !== undefined || values['from-commit'] !== undefined;
+  if (!published && (values.local || values['persist-to'] !== undefined || values.config !== undefined)) {
+    return usageError('--local, --persist-to and --config name the store of --from-ref or --from-commit.', 'Add --from-ref NAME or --from-commit SHA, or drop them.');
+  }
   const share = values['max-changed-share'];
-  if (share !== undefined && (values.from === undefined || !/^(0(\.\d+)?|1(\.0+)?)$/.test(share))) {
-    return usageError(values.from === undefined ? '--max-changed-share needs --from.' : `--max-changed-share must be a share from 0 to 1, got "${share}".`, 'Pass --from DIR and a share such as 0.5.');
+  if (share !== undefined && (sources.length === 0 || !/^(0(\.\d+)?|1(\.0+)?)$/.test(share))) {
+    return usageError(sources.length === 0 ? '--max-changed-share needs --from.' : `--max-changed-share must be a share from 0 to 1, got "${share}".`, 'Pass --from DIR and a share such as 0.5.');
   }
   await actions.build({
     ...(values.from !== undefined ? { from: values.from } : {}),
+    ...(values['from-ref'] !== undefined ? { fromPublished: { ref: values['from-ref'] } } : {}),
+    ...(values['from-commit'] !== undefined ? { fromPublished: { commit: values['from-commit'] } } : {}),
+    ...(published ? { store: { local: values.local, ...(values['persist-to'] !== undefined ? { 'persist-to': values['persist-to'] } : {}), ...(values.config !== undefined ? { config: values.config } : {}) } } : {}),
     ...(share !== undefined ? { maxChangedShare: Number(share) } : {}),
     repo: values.repo,
     commit: values.commit,

@@ -38,6 +38,12 @@ describe('indexer arguments', () => {
     expect((await run(['build', '--repo', 'r', '--commit', 'v1', '--out', 'o', '--repo-name', 'acme/w', '--max-file-bytes', '10', '--quiet', '--verbose'])).calls).toEqual([['build', {
       repo: 'r', commit: 'v1', out: 'o', repoName: 'acme/w', maxFileBytes: 10, quiet: true, verbose: true,
     }]]);
+    expect((await run(['build', '--from-ref', 'main', '--local', '--persist-to', 'r2'])).calls).toEqual([['build', {
+      fromPublished: { ref: 'main' }, store: { local: true, 'persist-to': 'r2' }, repo: '.', commit: 'HEAD', out: undefined, repoName: undefined, maxFileBytes: 1048576, quiet: false, verbose: false,
+    }]]);
+    expect((await run(['build', '--from-commit', 'abc1234', '--config', 'w.jsonc'])).calls).toEqual([['build', {
+      fromPublished: { commit: 'abc1234' }, store: { local: false, config: 'w.jsonc' }, repo: '.', commit: 'HEAD', out: undefined, repoName: undefined, maxFileBytes: 1048576, quiet: false, verbose: false,
+    }]]);
     expect((await run(['build', '--from', 'prev', '--max-changed-share', '0.25'])).calls).toEqual([['build', {
       from: 'prev', maxChangedShare: 0.25, repo: '.', commit: 'HEAD', out: undefined, repoName: undefined, maxFileBytes: 1048576, quiet: false, verbose: false,
     }]]);
@@ -65,6 +71,8 @@ describe('indexer arguments', () => {
       [['build', '--nope'], "error: Unknown option '--nope'. To fix this, see the usage below."],
       [['build', '--max-file-bytes', '0'], 'error: --max-file-bytes must be a positive integer, got "0". To fix this, pass a byte count such as 1048576.'],
       [['build', '--max-changed-share', '0.5'], 'error: --max-changed-share needs --from. To fix this, pass --from DIR and a share such as 0.5.'],
+      [['build', '--from', 'd', '--from-ref', 'main'], 'error: --from and --from-ref name two indexes to build from. To fix this, pass one of --from, --from-ref, --from-commit.'],
+      [['build', '--local'], 'error: --local, --persist-to and --config name the store of --from-ref or --from-commit. To fix this, add --from-ref NAME or --from-commit SHA, or drop them.'],
       [['build', '--from', 'p', '--max-changed-share', '2'], 'error: --max-changed-share must be a share from 0 to 1, got "2". To fix this, pass --from DIR and a share such as 0.5.'],
       [['review'], 'error: review needs --base. To fix this, pass the commit the change starts from, such as --base origin/main.'],
       [['review', '--base', 'a', '--format', 'html'], 'error: --format must be one of markdown, text, json, got "html". To fix this, pass --format markdown.'],
