@@ -60,6 +60,13 @@ const insertLine = (files: (dir: string) => string[]): Edit => (dir, pick, n) =>
   return `insert a line into ${path}`;
 };
 
+/** One of `files` removed: what used it breaks. */
+const removeFile = (files: (dir: string) => string[]): Edit => (dir, pick) => {
+  const path = pick(files(dir));
+  rmSync(join(dir, path));
+  return `remove ${path}`;
+};
+
 const jvmFiles = (dir: string) => sources(dir).filter((p) => /\.(java|kt)$/.test(p));
 
 /** Java and Kotlin are walked in full by an incremental build: edits that move, add and remove their declarations. */
@@ -70,11 +77,7 @@ const JVM_EDITS: Record<string, Edit> = {
     write(dir, path, `${read(dir, path)}\nfun gen${n}(a: Int): Int = a + ${n}\n`);
     return `add gen${n} to ${path}`;
   },
-  'remove-file': (dir, pick) => {
-    const path = pick(jvmFiles(dir));
-    rmSync(join(dir, path));
-    return `remove ${path}`;
-  },
+  'remove-file': removeFile(jvmFiles),
   'rename-file': (dir, pick, n) => {
     const path = pick(jvmFiles(dir));
     const to = path.replace(/(\.\w+)$/, `Moved${n}$1`);
@@ -123,11 +126,7 @@ const EDITS: Record<string, Edit> = {
     write(dir, path, `${use ? `import { ${use.name} } from '${specifier(path, use.path)}';\n` : ''}export const added${n} = ${use ? `${use.name}(${n})` : n};\n`);
     return `add ${path}`;
   },
-  'remove-file': (dir, pick) => {
-    const path = pick(tsFiles(dir));
-    rmSync(join(dir, path));
-    return `remove ${path}`;
-  },
+  'remove-file': removeFile(tsFiles),
   'rename-file': (dir, pick, n) => {
     const path = pick(tsFiles(dir));
     const to = `${dirname(path)}/moved-${n}.ts`;
