@@ -50,6 +50,8 @@ export interface BuildOptions {
   from?: string;
   /** The share of source files changed above which a build from `from` is in full (default DEFAULT_MAX_CHANGED_SHARE). */
   maxChangedShare?: number;
+  /** Why this build is in full though `from` was asked for, when a first attempt found out late (an analysis failure). */
+  fullBecause?: string;
 }
 
 /** Above half the sources changed, walking the affected files costs about what walking all does. */
@@ -98,7 +100,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   const libraryModels: LibraryModelRef[] = [];
   const context = { root, texts, collector, warnings, progress, parsers, libraryModels, stages };
 
-  let build: BuildMode = { mode: 'full' };
+  let build: BuildMode = options.fullBecause ? { mode: 'full', reason: options.fullBecause } : { mode: 'full' };
   let walk: ReadonlySet<string> | undefined;
   let compressor: ShardCompressor = deflateShard;
   let keep: (() => LayoutReuse) | undefined;
@@ -163,6 +165,14 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
     progress.finishLine();
   }
   stages?.mark('records');
+  // A file the compiler fails on is taken out of its program, which changes what the files reused
+  // from the previous index would have resolved: such a build is done again in full.
+  const failed = build.mode === 'incremental' ? skipped.find((s) => s.reason === 'analysis-failed') : undefined;
+  if (failed) {
+    const reason = `${failed.path} failed analysis, which changes what its program resolved`;
+    progress.log(`building again in full: ${reason}`);
+    return buildIndex({ ...options, from: undefined, fullBecause: reason });
+  }
   reportWarnings(warnings, texts, rules, progress, options.verbose === true);
 
   progress.start('writing shards');

@@ -106,6 +106,11 @@ describe('a build from a previous index', () => {
     }
   });
 
+  it('builds again in full when a file it walks fails analysis, naming it', async () => {
+    const text = `declare function f(x: unknown): unknown;\nexport const x = ${'f('.repeat(600)}1${')'.repeat(600)};\n`;
+    expect(await buildAfter((dir) => writeFileSync(join(dir, 'src/calls.ts'), text))).toEqual({ mode: 'full', reason: 'src/calls.ts failed analysis, which changes what its program resolved' });
+  });
+
   it('builds in full from a damaged previous index, naming the damage', async () => {
     const build = await buildAfter((dir, previous) => {
       writeFileSync(join(previous, 'names'), 'not a shard');
