@@ -51,28 +51,16 @@ export const INDEXER_ACTIONS: IndexerActions = {
   async build(request) {
     const { buildIndex, repoNameOf } = await import('./build-command.ts');
     if (request.fromPublished) {
-      // The published index is brought into a temporary directory, built from, and removed.
-      const { downloadIndex } = await import('./incremental/published-index.ts');
+      // The published index is brought into a temporary directory and built from.
+      const { withPublishedIndex } = await import('./incremental/published-index.ts');
       const { openWranglerStore } = await import('./publish/object-store.ts');
       const { storeOptionsFrom } = await import('./publish/store-options.ts');
       const { resolveCommit } = await import('./git/git-snapshot.ts');
-      const { mkdtemp, rm } = await import('node:fs/promises');
-      const { tmpdir } = await import('node:os');
-      const { join } = await import('node:path');
       const { root } = await resolveCommit(resolve(request.repo), request.commit);
       const published = request.fromPublished;
       const from = 'commit' in published ? { commit: (await resolveCommit(root, published.commit)).commit } : published;
       const store = await openWranglerStore(storeOptionsFrom(request.store ?? { local: false }));
-      const scratch = await mkdtemp(join(tmpdir(), 'sextant-from-'));
-      try {
-        const dir = join(scratch, 'index');
-        await downloadIndex(store, request.repoName ?? repoNameOf(root), from, dir);
-        await store.close();
-        await INDEXER_ACTIONS.build({ ...request, fromPublished: undefined, from: dir });
-      } finally {
-        await store.close().catch(() => {});
-        await rm(scratch, { recursive: true, force: true });
-      }
+      await withPublishedIndex(store, request.repoName ?? repoNameOf(root), from, (dir) => INDEXER_ACTIONS.build({ ...request, fromPublished: undefined, from: dir }));
       return;
     }
     await buildIndex({

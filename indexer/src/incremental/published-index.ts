@@ -4,7 +4,8 @@
 // build` writes an index directory. What a pull request's CI needs to build its head from the
 // published base's index without building the base.
 import { createHash } from 'node:crypto';
-import { mkdir, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import {
   MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine, manifestKey, parseManifest, parseRefRecord, refKey, SextantError, shardKey, shortCommit,
@@ -55,4 +56,20 @@ export async function downloadIndex(store: ObjectStore, repo: string, from: { re
   await writeFile(join(dir, MANIFEST_FILE), text);
   await writeFile(join(dir, MANIFEST_DIGEST_FILE), manifestDigestLine(text));
   return manifest.commit;
+}
+
+/** Runs `use` on the published index brought into a temporary directory, which goes afterwards; the store is closed once it is read. */
+export async function withPublishedIndex<T>(store: ObjectStore, repo: string, from: { ref: string } | { commit: string }, use: (dir: string) => Promise<T>): Promise<T> {
+  const scratch = await mkdtemp(join(tmpdir(), 'sextant-from-'));
+  try {
+    const dir = join(scratch, 'index');
+    try {
+      await downloadIndex(store, repo, from, dir);
+    } finally {
+      await store.close();
+    }
+    return await use(dir);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
 }
