@@ -275,6 +275,40 @@ describe('indexer review: honest totals', { timeout: 120_000 }, () => {
     expect(impact.unattributed).toEqual([]);
   });
 
+  it('attributes errors through the types they flow from: a parameter inferred from what its call must fit, a class returned as this, a module that stopped being one', async () => {
+    const files = {
+      'src/types.ts': 'export interface Observer<T> {\n  next(value: T): void;\n  done(): void;\n}\n',
+      'src/source.ts': "import type { Observer } from './types';\nexport class Source<T> {\n  subscribe(o: Partial<Observer<T>>): void {}\n}\n",
+      'src/subscriber.ts': 'export class Subscriber<T> {\n  constructor(private onNext: (value: T) => void) {}\n  next(value: T): void {\n    this.onNext(value);\n  }\n  done(): void {}\n}\nexport function subscriber<T>(onNext: (value: T) => void): Subscriber<T> {\n  return new Subscriber(onNext);\n}\n',
+      'src/use.ts': "import type { Source } from './source';\nimport { subscriber } from './subscriber';\nexport function collect(source: Source<number>): number[] {\n  const all: number[] = [];\n  source.subscribe(subscriber((value) => { all.push(value); }));\n  return all;\n}\n",
+      'src/handle.ts': 'export class Handle {\n  close(): void {}\n}\nexport class Action extends Handle {\n  close(): void {}\n  schedule(): Handle {\n    return this;\n  }\n}\n',
+      'src/catcher.ts': 'export type Catcher = { caught: true };\n',
+      'src/join.ts': "import { Catcher } from './catcher';\nexport const caught = (c: Catcher) => c.caught;\n",
+      'tsconfig.json': TSCONFIG,
+    };
+    const impact = await impactOf('inferred', files, {
+      'src/types.ts': files['src/types.ts'].replace('  next(value: T): void;\n', ''),
+      'src/handle.ts': files['src/handle.ts'].replace('  close(): void {}\n  schedule', '  private close(): void {}\n  schedule'),
+      'src/catcher.ts': 'type Catcher = { caught: true };\n',
+    });
+    const causes = impact.introducedProblems.map((p: { path: string; line: number; code: number; cause: string; symbolId: string }) => {
+      const symbol = impact.impacts.find((i: any) => i.symbol.symbolId === p.symbolId)?.symbol.qualifiedName;
+      return `${p.path}:${p.line} TS${p.code} ${p.cause} ${symbol}`;
+    });
+    expect(causes).toEqual([
+      // `Class 'Action' incorrectly extends base class 'Handle'. Property 'close' is private in type 'Action'…`.
+      'src/handle.ts:4 TS2415 flow Action.close',
+      // `return this` where a Handle is due: `this` is the class, and the message names its member.
+      'src/handle.ts:7 TS2322 flow Action.close',
+      // The import of a module that no longer exports anything (TS2306 at the module's name): the name it lost.
+      'src/join.ts:1 TS2306 flow Catcher',
+      // `value` is unknown: subscriber's T was inferred from what subscribe's parameter must be, a
+      // Partial<Observer<T>>, whose interface lost next.
+      'src/use.ts:5 TS2345 flow Observer',
+    ]);
+    expect(impact.unattributed).toEqual([]);
+  });
+
   it('lists the names a barrel stopped exporting (export *) as changes, and the unchanged importer\'s new errors as their broken sites', async () => {
     const impact = await impactOf('barrel', {
       'src/errors.ts': 'export class NotFound extends Error {}\nexport class Conflict extends Error {}\n',

@@ -9,8 +9,11 @@
 // error on a comment, the code the comment precedes), the symbols the locals named there were
 // initialised from and the local type aliases stand for (transitively, bounded), the conditions
 // that narrow it, the callees an erroring callback is passed to with the code they are called on
-// (through object and array literals), the declared types of the erroring expression and of what it is
-// assigned to, and the declarations the compiler's related information points at. Names in that
+// (through object and array literals), the types of the erroring expression (a `return`'s value, a
+// declaration's initializer) and of what it must fit, with the classes they are instances of, their
+// bases, union parts and type arguments, what the calls an erroring callback is passed to must fit
+// (their parameters are inferred from it), the types members are looked up on in the blamed code, and
+// the declarations the compiler's related information points at. Names in that
 // code the checker cannot resolve are kept by name: at head, a use of what the change removed or
 // stopped exporting resolves to nothing (`z.string()` after a barrel lost `export *`), and the
 // errors it leaves behind (a callback's parameter implicitly `any`) stem from that name. It
@@ -20,9 +23,11 @@ import { ts } from 'ts-morph';
 import { resolveAlias } from './contextual-symbols.ts';
 
 /** Bounds per error: keys kept, unresolved names kept, and locals followed through their initializers. */
-const MAX_BLAME = 48;
+const MAX_BLAME = 64;
 const MAX_NAMES = 16;
 const MAX_LOCALS = 24;
+/** Union parts and type arguments followed this many levels down. */
+const MAX_TYPE_DEPTH = 2;
 
 export interface Blame {
   /** Keys of the symbols the error stems from (ProblemRecord.blame). */
@@ -45,21 +50,47 @@ export function diagnosticBlame(
       if (key) keys.add(key);
     }
   };
-  const addType = (type: ts.Type | undefined) => {
-    if (!type) return;
+  // A type, the class or interface it is an instance of with their bases, and (a level or two down)
+  // the parts of a union and the type arguments: `Partial<Observer<T>>` is Observer's as much as
+  // Partial's, and `this` inside a class is the class.
+  const addType = (type: ts.Type | undefined, depth = 0): void => {
+    if (!type || keys.size >= MAX_BLAME) return;
+    if (type.flags & ts.TypeFlags.TypeParameter && (type as ts.TypeParameter & { isThisType?: boolean }).isThisType) type = type.getConstraint() ?? type;
     add(type.aliasSymbol);
-    add(type.getSymbol());
-    if (type.isUnionOrIntersection()) for (const part of type.types.slice(0, 8)) add(part.aliasSymbol ?? part.getSymbol());
+    const symbol = type.getSymbol();
+    add(symbol);
     // A class's or interface's bases: a member it inherits is what an error about it may name.
-    for (const base of baseTypes(checker, type)) add(base.getSymbol());
+    for (const base of baseTypes(checker, instanceType(checker, type, symbol))) add(base.getSymbol());
+    if (depth >= MAX_TYPE_DEPTH) return;
+    const parts = [
+      ...(type.isUnionOrIntersection() ? type.types : []),
+      ...(type.aliasTypeArguments ?? []),
+      ...(type.flags & ts.TypeFlags.Object && (type as ts.ObjectType).objectFlags & ts.ObjectFlags.Reference ? checker.getTypeArguments(type as ts.TypeReference) : []),
+    ];
+    for (const part of parts.slice(0, 8)) addType(part, depth + 1);
   };
+  // The types the error is about, first (the bound keeps the first keys): the erroring
+  // expression's (a `return`'s value, a declaration's initializer), and the one it must fit.
+  const expression = erroringExpression(node);
+  if (expression) {
+    addType(checker.getTypeAtLocation(expression));
+    addType(checker.getContextualType(expression));
+  }
+  const callbackCalls = callsOfEnclosingCallbacks(node);
+  // Inside a callback, what the call it is passed to must fit: its parameters are inferred from that
+  // (`source.subscribe(createOperatorSubscriber(subscriber, (value) => …))` types `value` by
+  // `Partial<Observer<T>>`, subscribe's parameter).
+  for (const call of callbackCalls) addType(checker.getContextualType(call));
   const followed = new Set<ts.Node>();
-  const namesIn = (scope: ts.Node) => {
+  const namesIn = (scope: ts.Node, receivers = false) => {
     const visit = (n: ts.Node): void => {
       if (keys.size >= MAX_BLAME) return;
       if (ts.isIdentifier(n) || ts.isPrivateIdentifier(n)) {
         const symbol = checker.getSymbolAtLocation(n);
         if (!symbol && n.text && names.size < MAX_NAMES && isUse(n)) names.add(n.text);
+        // An imported name its module no longer provides (`File '…/AnyCatcher.ts' is not a module`).
+        if (ts.isIdentifier(n) && ts.isImportSpecifier(n.parent) && n.parent.name === n && names.size < MAX_NAMES
+          && (!symbol || !checker.getAliasedSymbol(symbol).declarations?.length)) names.add((n.parent.propertyName ?? n.parent.name).text);
         add(symbol);
         // A local's value comes from its initializer: `const fn = opts.hashFn || hashKey; fn(key)`.
         const initializer = symbol && localDefinition(symbol, sourceFile);
@@ -67,12 +98,15 @@ export function diagnosticBlame(
           followed.add(initializer);
           visit(initializer);
         }
+      } else if (receivers && ts.isPropertyAccessExpression(n)) {
+        // The type a member is looked up on: `this.scheduler.actions` is VirtualTimeScheduler's.
+        addType(checker.getTypeAtLocation(n.expression), MAX_TYPE_DEPTH);
       }
       ts.forEachChild(n, visit);
     };
     visit(scope);
   };
-  for (const scope of scopesOf(node)) namesIn(scope);
+  for (const scope of scopesOf(node)) namesIn(scope, true);
   // At a class member's name, the class and its bases: the member must still fit the one it
   // overrides or implements (`Property 'x' in type 'A' is not assignable to the same property in base type 'B'`).
   const member = declarationAt(node);
@@ -84,23 +118,16 @@ export function diagnosticBlame(
   // (`operate((source, subscriber) => …)` gives `subscriber` the type operate's parameter names).
   // The code it is called on too: a receiver that no longer resolves leaves the callee, and so the
   // callback's parameters, untyped (`z.object({…}).apply((s) => …)` once `object` is gone).
-  for (const callee of calleesOfEnclosingCallbacks(node)) {
+  for (const call of callbackCalls) {
+    const callee = ts.isPropertyAccessExpression(call.expression) ? call.expression.name : call.expression;
     namesIn(callee);
-    if (ts.isPropertyAccessExpression(callee.parent) && callee.parent.name === callee) namesIn(callee.parent.expression);
+    if (ts.isPropertyAccessExpression(call.expression)) namesIn(call.expression.expression);
   }
   // The conditions that narrow it, up to its function: `if (e instanceof z.ZodError) { e.flatten() }`
   // errs at `e.flatten` once the class no longer resolves.
   for (let n = node; n.parent && !ts.isFunctionLike(n.parent) && !ts.isSourceFile(n.parent); n = n.parent) {
     const condition = narrowingCondition(n.parent, n);
     if (condition) namesIn(condition);
-  }
-  // The types the error is about: the erroring expression's, and the one it must fit.
-  for (let n: ts.Node | undefined = node; n && !ts.isStatement(n) && !ts.isSourceFile(n); n = n.parent) {
-    if (ts.isExpression(n)) {
-      addType(checker.getTypeAtLocation(n));
-      addType(checker.getContextualType(n));
-      break;
-    }
   }
   for (const related of diagnostic.relatedInformation ?? []) {
     if (!related.file || related.start === undefined) continue;
@@ -125,12 +152,12 @@ function isUse(id: ts.Identifier | ts.PrivateIdentifier): boolean {
 const MAX_CALLBACKS = 4;
 
 /**
- * For an error inside function expressions passed as arguments, the name of each callee they are
- * passed to (innermost first), up to the first declaration that is no such callback.
+ * For an error inside function expressions passed as arguments, each call they are passed to
+ * (innermost first), up to the first declaration that is no such callback.
  */
-function calleesOfEnclosingCallbacks(node: ts.Node): ts.Node[] {
-  const callees: ts.Node[] = [];
-  for (let n: ts.Node | undefined = node; n && callees.length < MAX_CALLBACKS; n = n.parent) {
+function callsOfEnclosingCallbacks(node: ts.Node): (ts.CallExpression | ts.NewExpression)[] {
+  const calls: (ts.CallExpression | ts.NewExpression)[] = [];
+  for (let n: ts.Node | undefined = node; n && calls.length < MAX_CALLBACKS; n = n.parent) {
     if (!ts.isFunctionLike(n) && !ts.isClassLike(n)) continue;
     if (!ts.isArrowFunction(n) && !ts.isFunctionExpression(n)) break;
     // The argument may hold the callback in a choice (`reduce(f ? (x, y) => … : (x, y) => …)`), or
@@ -143,14 +170,35 @@ function calleesOfEnclosingCallbacks(node: ts.Node): ts.Node[] {
     }
     const call = argument.parent;
     if (!call || !(ts.isCallExpression(call) || ts.isNewExpression(call)) || !call.arguments?.includes(argument as ts.Expression)) break;
-    const callee = call.expression;
-    callees.push(ts.isPropertyAccessExpression(callee) ? callee.name : callee);
+    calls.push(call);
     n = call;
   }
-  return callees;
+  return calls;
+}
+
+/**
+ * The expression whose type an error at `node` is about: the innermost expression around it up to
+ * its statement; a `return`'s value; a variable's, parameter's or property's initializer at its name.
+ */
+function erroringExpression(node: ts.Node): ts.Expression | undefined {
+  if (ts.isReturnStatement(node)) return node.expression;
+  const declaration = declarationAt(node);
+  if (declaration && (ts.isVariableDeclaration(declaration) || ts.isParameter(declaration) || ts.isPropertyDeclaration(declaration)) && declaration.initializer) {
+    return declaration.initializer;
+  }
+  for (let n: ts.Node | undefined = node; n && !ts.isStatement(n) && !ts.isSourceFile(n); n = n.parent) if (ts.isExpression(n)) return n;
+  return undefined;
 }
 
 const CHOICES = new Set([ts.SyntaxKind.BarBarToken, ts.SyntaxKind.QuestionQuestionToken, ts.SyntaxKind.AmpersandAmpersandToken]);
+
+/** For a class's constructor type (`typeof AsapAction`), the type of its instances; else the type itself. */
+function instanceType(checker: ts.TypeChecker, type: ts.Type, symbol: ts.Symbol | undefined): ts.Type {
+  if (!symbol || !(symbol.flags & ts.SymbolFlags.Class)) return type;
+  const target = (type as ts.TypeReference).target ?? type;
+  const isInstance = (target.flags & ts.TypeFlags.Object) !== 0 && ((target as ts.ObjectType).objectFlags & ts.ObjectFlags.ClassOrInterface) !== 0;
+  return isInstance ? type : checker.getDeclaredTypeOfSymbol(symbol);
+}
 
 /** Base classes and interfaces of a class or interface type, two levels up, a few at each. */
 function baseTypes(checker: ts.TypeChecker, type: ts.Type): ts.Type[] {

@@ -796,7 +796,8 @@ interface IntroducedProblem {
  * with a reference site on it (`reference`), to the changed symbols the compiler blamed for it
  * (`flow`), to the innermost changed declaration holding it (`declaration`), to the changes that
  * took away a name its blamed code no longer resolves (`flow`), to the changes a declaration it is
- * passed to or held by uses (`flow`); else to none.
+ * passed to or held by uses (`flow`), to a changed member of a type the blame names or a changed
+ * member the message names (`flow`); else to none.
  */
 async function problemChanges(
   set: ChangeSet, files: FileCache, sites: ReadonlyMap<SymbolChange, ImpactSite[]>,
@@ -825,16 +826,18 @@ async function problemChanges(
   };
   for (const c of set.changes) {
     for (const key of new Set([c.head?.key, c.base?.key])) if (key !== undefined) push(byKey, key, c);
-    if (c.base && (c.change === 'removed' || c.change === 'renamed' || (!c.head && c.aspects.includes('exports')))) push(byLostName, c.base.decl.name, c);
+    if (c.base && (c.change === 'removed' || c.change === 'renamed' || (!c.head && c.aspects.includes('exports')) || stoppedExporting(c))) push(byLostName, c.base.decl.name, c);
   }
   // A changed member by the key of the type holding it: an error about the type that names the
   // member (`Property 'next' is private in type 'Subscriber<any>'`) stems from the member's change.
   const byContainer = new Map<string, SymbolChange[]>();
+  const members: SymbolChange[] = [];
   for (const c of set.changes) {
     for (const side of [c.head, c.base]) {
       const container = side && side.decl.container >= 0 ? side.file.decls[side.decl.container] : undefined;
       if (container) push(byContainer, container.key, c);
     }
+    if ([c.head, c.base].some((side) => side && side.decl.container >= 0)) members.push(c);
   }
   // The declarations that use a changed symbol (those its references at base or head are in), by
   // key: an error whose statement calls one of them (a callback passed to a function whose
@@ -864,7 +867,7 @@ async function problemChanges(
     const matched = matchProblems(b?.problems ?? [], h?.problems ?? [], files.lineDiff(path, b?.lineLengths.length ?? 0));
     for (const p of matched.introduced) {
       const enclosing = async () => (h ? enclosingKeys(h, p.line) : []);
-      const attributed = p.severity === 'error' ? await attribute(p, files.claimedBy(p), { byKey, byContainer, byLostName, users, enclosing }, () => owners('head', path, p.line)) : { changes: owners('head', path, p.line), cause: 'declaration' as const };
+      const attributed = p.severity === 'error' ? await attribute(p, files.claimedBy(p), { byKey, byContainer, byLostName, users, enclosing, members }, () => owners('head', path, p.line)) : { changes: owners('head', path, p.line), cause: 'declaration' as const };
       const side = attributed.changes[0]?.head ?? attributed.changes[0]?.base;
       introduced.push({
         problem: { ...problemOf(p, path), ...(side ? { symbolId: formatSymbolId(side.key, side === attributed.changes[0]!.head ? set.head.commit : set.base.commit) } : {}), ...(p.severity === 'error' ? { cause: attributed.cause } : {}) },
@@ -885,7 +888,7 @@ async function attribute(
   p: ProblemRecord, claimed: SymbolChange[],
   rules: {
     byKey: ReadonlyMap<string, SymbolChange[]>; byContainer: ReadonlyMap<string, SymbolChange[]>; byLostName: ReadonlyMap<string, SymbolChange[]>;
-    users: () => Promise<ReadonlyMap<string, SymbolChange[]>>; enclosing: () => Promise<string[]>;
+    users: () => Promise<ReadonlyMap<string, SymbolChange[]>>; enclosing: () => Promise<string[]>; members: readonly SymbolChange[];
   },
   owners: () => SymbolChange[],
 ): Promise<{ changes: SymbolChange[]; cause: SiteCause | 'unattributed' }> {
@@ -895,7 +898,7 @@ async function attribute(
   // The blame names a changed symbol; or the type of a changed member, and the message the member.
   const direct = blamed(rules.byKey);
   if (direct.length > 0) return { changes: direct, cause: 'flow' };
-  const member = blamed(rules.byContainer, (c) => [c.base, c.head].some((side) => side !== undefined && p.message.includes(`'${side.decl.name}'`)));
+  const member = blamed(rules.byContainer, (c) => namesMember(p.message, c));
   if (member.length > 0) return { changes: member, cause: 'flow' };
   const held = owners();
   if (held.length > 0) return { changes: held, cause: 'declaration' };
@@ -908,7 +911,27 @@ async function attribute(
   const users = await rules.users();
   const through = [...new Set([...blame, ...await rules.enclosing()].flatMap((key) => users.get(key) ?? []))];
   if (through.length > 0) return { changes: through, cause: 'flow' };
+  // Last, a changed member of a type the blame names (an inference through `Partial<Observer<T>>`
+  // left `value` unknown once `Observer.next` is gone), or a changed member the message names.
+  const holder = blamed(rules.byContainer);
+  if (holder.length > 0) return { changes: holder, cause: 'flow' };
+  const named = rules.members.filter((c) => namesMember(p.message, c));
+  if (named.length > 0) return { changes: named, cause: 'flow' };
   return { changes: [], cause: 'unattributed' };
+}
+
+/** Whether a compiler message quotes a changed member's name: `'next'`, `'_trySubscribe(...)'`, `'scheduler.flush'`. */
+function namesMember(message: string, c: SymbolChange): boolean {
+  const names = new Set([c.base?.decl.name, c.head?.decl.name].filter((n): n is string => !!n));
+  for (const quoted of message.matchAll(/'([^'\n]{1,200})'/g)) {
+    for (const token of quoted[1]!.split(/[^\w$#]+/)) if (names.has(token)) return true;
+  }
+  return false;
+}
+
+/** A declaration that was exported at base and is not at head: its importers lose the name. */
+function stoppedExporting(c: SymbolChange): boolean {
+  return !!c.base && !!c.head && (c.base.decl.mods & MODIFIERS.exported) !== 0 && (c.head.decl.mods & MODIFIERS.exported) === 0;
 }
 
 /** The keys of the declarations around a line, outermost first, by the file's outline (each overload and body its own node). */
