@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { READ_TOOLS, type ToolDefinition } from '@sextant/mcp';
-import { cliLine, SextantError, shortCommit } from '@sextant/format';
+import { cliLine, SextantError, shortCommit, type BuildMode, type Manifest } from '@sextant/format';
 import { CORPORA, prepareCorpus, sourceFingerprint } from './corpora.ts';
 import { commitMutant, ensureIndex, startBuild } from './review-builds.ts';
 import { CompilerOracle, lineOf, newlines, type OracleDiagnostic } from './compiler-oracle.ts';
@@ -45,6 +45,8 @@ interface MutationResult {
   oracleSites: OracleDiagnostic[];
   inChange: OracleDiagnostic[];
   timings: { oracleSeconds: number; buildSeconds?: number; diffSeconds?: number; impactSeconds?: number };
+  /** How the mutant's index was built: from the base's (files walked and reused) or in full, and why. */
+  build?: BuildMode;
   sites?: SiteScore;
   diff?: DiffScore;
   error?: string;
@@ -181,7 +183,7 @@ async function benchCorpus(spec: (typeof CORPORA)[number], { count, seed, maxTri
     log(`${spec.id} ${n}/${count} ${mutation.id} ${mutation.qualifiedName} (${mutation.path}): ${entry.oracleSites.length} oracle sites`
       + `${s ? `, ${s.covered} covered, ${s.broken} broken (${s.matched} right)` : ''}${entry.diff ? `, diff ${entry.diff.ok ? 'ok' : `WRONG: ${entry.diff.got}`}` : ''}`
       + `${entry.error ? `, ERROR ${entry.error.split('\n')[0]}` : ''}; oracle ${entry.timings.oracleSeconds.toFixed(1)} s`
-      + `${entry.timings.buildSeconds !== undefined ? `, build ${entry.timings.buildSeconds.toFixed(1)} s` : ''}`);
+      + `${entry.timings.buildSeconds !== undefined ? `, build ${entry.timings.buildSeconds.toFixed(1)} s${entry.build ? ` (${buildModeText(entry.build)})` : ''}` : ''}`);
   };
   for (let turn = 0; result.mutations.length < count && result.trials < maxTrials && live.length; turn++) {
     if ((performance.now() - started) / 60_000 > maxMinutes) {
@@ -263,6 +265,7 @@ async function reviewMutant(entry: MutationResult, head: string, { dir, base, ba
   const { mutation } = entry;
   // From the base's index: a mutant whose change stays local builds at the cost of its change (issue #31).
   entry.timings.buildSeconds = await startBuild(dir, head, headIndex, id, baseIndex);
+  entry.build = (JSON.parse(await readFile(join(headIndex, 'manifest.json'), 'utf8')) as Manifest).build;
   const provider = await BenchIndexSet.of([baseIndex, headIndex]);
   const context = { signPlan: async <P>(plan: P) => plan };
   let t = performance.now();
@@ -275,6 +278,8 @@ async function reviewMutant(entry: MutationResult, head: string, { dir, base, ba
   entry.sites = scoreSites(entry.oracleSites, all, impact.items as Impact[], last.unattributed, last.totalIsExact);
   entry.diff = scoreDiff(changes, mutation.path, mutation.expected);
 }
+
+const buildModeText = (b: BuildMode) => (b.mode === 'incremental' ? `incremental: ${b.walked} walked, ${b.reused} reused` : `full${b.reason ? `: ${b.reason}` : ''}`);
 
 /** Every page of a list tool's answer (`nextCursor` followed to the end). */
 async function allPages(
@@ -320,7 +325,7 @@ function render(results: CorpusResult[], misses: number): string {
     const builds = r.mutations.map((m) => m.timings.buildSeconds ?? NaN);
     lines.push(`${r.corpus}@${shortCommit(r.commit)} (${r.files} files, ${r.lines} lines): ${r.mutations.length} breaking mutations${r.stoppedBy ? ` (stopped by ${r.stoppedBy})` : ''} from ${r.trials} candidates tried (${r.notBreaking} broke nothing outside their own declaration); `
       + `base type-check ${f(r.oracle.baseSeconds)} s (${r.oracle.baseDiagnostics} diagnostics, TypeScript ${r.oracle.typescript}), base index ${r.baseBuildSeconds === undefined ? 'reused' : `${f(r.baseBuildSeconds)} s`}; `
-      + `per mutant: oracle ${f(median(r.mutations.map((m) => m.timings.oracleSeconds)))} s, build ${f(median(builds))} s, diff_symbols ${f(median(r.mutations.map((m) => (m.timings.diffSeconds ?? NaN) * 1000)))} ms, change_impact ${f(median(r.mutations.map((m) => (m.timings.impactSeconds ?? NaN) * 1000)))} ms (medians); ${f(r.seconds)} s in all.`);
+      + `per mutant: oracle ${f(median(r.mutations.map((m) => m.timings.oracleSeconds)))} s, build ${f(median(builds))} s (${r.mutations.filter((m) => m.build?.mode === 'incremental').length} of ${r.mutations.length} from the base's index), diff_symbols ${f(median(r.mutations.map((m) => (m.timings.diffSeconds ?? NaN) * 1000)))} ms, change_impact ${f(median(r.mutations.map((m) => (m.timings.impactSeconds ?? NaN) * 1000)))} ms (medians); ${f(r.seconds)} s in all.`);
   }
   for (const r of results) {
     const missed = r.mutations.flatMap((m) => (m.sites?.missed ?? []).map((d) => `- ${m.mutation.id} ${m.mutation.qualifiedName} (${m.mutation.description}): ${d.path}:${d.line} TS${d.code} ${d.message.split('\n')[0]} [${d.cause}]`));
