@@ -26,12 +26,13 @@ const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const BENCH_DIR = join(PACKAGE_DIR, '.bench');
 
 const USAGE = `usage: tsx bench/review-mutations.ts [--corpus rxjs,zod,jvm-shop] [--mutations 100] [--seed 1] [--kinds all]
-       [--max-trials N] [--max-minutes M] [--misses 40] [--oracle-only]
+       [--max-trials N] [--max-minutes M] [--builds 2] [--misses 40] [--oracle-only]
   --corpus LIST   TypeScript corpora of bench/corpora.ts, and jvm-shop (test/fixtures/jvm-shop, mutations by construction)
   --mutations N   breaking mutations per corpus (default 100), spread over the kinds in turn
   --max-trials N  candidates tried per corpus before giving up (default 4 x --mutations)
   --max-minutes M stop taking new mutations in a corpus after M minutes (default: no limit; zod costs about
                   a minute and a half per mutant: the oracle's re-check and a full index build)
+  --builds N      mutant builds run at once, beside the compiler's checks (default 2)
   --kinds LIST    mutation kinds (default all: ${MUTATION_KINDS.join(',')})
   --oracle-only   generate and check the mutations with the compiler, without indexing or calling the tools`;
 
@@ -78,6 +79,7 @@ async function main(): Promise<number> {
       kinds: { type: 'string', default: 'all' },
       'max-trials': { type: 'string' },
       'max-minutes': { type: 'string' },
+      builds: { type: 'string', default: '2' },
       misses: { type: 'string', default: '40' },
       'oracle-only': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
@@ -92,6 +94,7 @@ async function main(): Promise<number> {
   const seed = Number(values.seed);
   const maxTrials = values['max-trials'] ? positive(values['max-trials'], '--max-trials') : 4 * count;
   const maxMinutes = values['max-minutes'] ? positive(values['max-minutes'], '--max-minutes') : Infinity;
+  const builds = positive(values.builds, '--builds');
   const kinds = (values.kinds === 'all' ? [...MUTATION_KINDS] : values.kinds.split(',')) as MutationKind[];
   const unknownKind = kinds.find((k) => !MUTATION_KINDS.includes(k));
   if (unknownKind) return usageError(`unknown mutation kind "${unknownKind}"`);
@@ -116,7 +119,7 @@ async function main(): Promise<number> {
     }
     const spec = CORPORA.find((c) => c.id === id);
     if (!spec) return usageError(`unknown corpus "${id}"; known: ${CORPORA.map((c) => c.id).join(', ')}`);
-    results.push(await benchCorpus(spec, { count, seed, maxTrials, maxMinutes, kinds, tools, log }));
+    results.push(await benchCorpus(spec, { count, seed, maxTrials, maxMinutes, kinds, builds, tools, log }));
   }
 
   const report = [...(results.length ? [render(results, Number(values.misses))] : []), ...(jvm ? [renderJvm(jvm, oracleOnly)] : [])].join('\n\n');
@@ -144,11 +147,13 @@ interface CorpusOptions {
   maxTrials: number;
   maxMinutes: number;
   kinds: MutationKind[];
+  /** Mutant builds run at once. */
+  builds: number;
   tools: ReviewTools | undefined;
   log: (line: string) => void;
 }
 
-async function benchCorpus(spec: (typeof CORPORA)[number], { count, seed, maxTrials, maxMinutes, kinds, tools, log }: CorpusOptions): Promise<CorpusResult> {
+async function benchCorpus(spec: (typeof CORPORA)[number], { count, seed, maxTrials, maxMinutes, kinds, builds, tools, log }: CorpusOptions): Promise<CorpusResult> {
   const started = performance.now();
   const corpus = await prepareCorpus(spec, { cacheDir: join(BENCH_DIR, 'cache'), maxFileBytes: 1_000_000, log });
   const work = join(BENCH_DIR, 'review', spec.id);
@@ -174,9 +179,11 @@ async function benchCorpus(spec: (typeof CORPORA)[number], { count, seed, maxTri
     trials: 0, notBreaking: 0, candidates, mutations: [], seconds: 0,
   };
   const live = kinds.filter((k) => generator.remaining(k) > 0);
-  // One mutant is indexed (in a process of its own) while this process checks the next candidates
-  // with the compiler: the two costs overlap on the two cores instead of adding up.
-  let inFlight: Promise<void> | undefined;
+  // Mutants are indexed (each in a process of its own, `builds` at a time, each in a directory of
+  // its slot) while this process checks the next candidates with the compiler: the costs overlap on
+  // the two cores instead of adding up. A build costs more than a check, so with one build at a time
+  // the checking core would wait for it.
+  const inFlight: (Promise<void> | undefined)[] = Array.from({ length: builds }, () => undefined);
   const report = (entry: MutationResult, n: number) => {
     const { mutation } = entry;
     const s = entry.sites;
@@ -224,13 +231,14 @@ async function benchCorpus(spec: (typeof CORPORA)[number], { count, seed, maxTri
       report(entry, n);
       continue;
     }
-    // One mutant at a time in the mutant's index directory; its commit made and the directory
-    // cleared here, so that its build process starts before the next check blocks this thread.
-    await inFlight;
+    // The slot's previous mutant done first; its commit made and the directory cleared here, so that
+    // its build process starts before the next check blocks this thread.
+    const slot = n % builds;
+    await inFlight[slot];
     const failed = (error: unknown) => {
       entry.error = String((error as Error).stack ?? error).slice(0, 2000);
     };
-    const headIndex = join(work, 'mutant');
+    const headIndex = join(work, `mutant-${slot}`);
     try {
       entry.head = await commitMutant(corpus.dir, corpus.commit, [{ path: mutation.path, text: mutantText }], `${mutation.id}: ${mutation.description}`);
       await rm(headIndex, { recursive: true, force: true });
@@ -240,9 +248,9 @@ async function benchCorpus(spec: (typeof CORPORA)[number], { count, seed, maxTri
       continue;
     }
     const context = { dir: corpus.dir, base: corpus.commit, baseIndex, headIndex, id: spec.id, tools, all: checked.introduced };
-    inFlight = reviewMutant(entry, entry.head, context).catch(failed).then(() => report(entry, n));
+    inFlight[slot] = reviewMutant(entry, entry.head, context).catch(failed).then(() => report(entry, n));
   }
-  await inFlight;
+  await Promise.all(inFlight);
   result.seconds = (performance.now() - started) / 1000;
   return result;
 }
