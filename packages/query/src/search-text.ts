@@ -207,18 +207,27 @@ async function countMatches(reader: IndexReader, request: Request, plan: TextPla
   }
   const candidates = await candidatesOf(reader, plan, table.size);
   const shardOf = await textShardsOf(reader, table);
+  const chosen = [...candidates].filter((ordinal) => wanted(table.entry(ordinal)));
   const files: FileCount[] = [];
   let total = 0;
-  for (const ordinal of candidates) {
-    const entry = table.entry(ordinal);
-    if (!wanted(entry)) continue;
-    const count = matcher.count(await searchableText(reader, entry.path, shardOf(ordinal)));
-    if (count === 0) continue;
-    files.push({ path: entry.path, count });
-    total += count;
+  for (let from = 0; from < chosen.length; from += READ_AHEAD) {
+    // The next files' shards are read together (one round trip, not one per shard), a window at a
+    // time so that the shard cache holds what is about to be counted.
+    const window = chosen.slice(from, from + READ_AHEAD);
+    await reader.prefetch([...new Set(window.map(shardOf))]);
+    for (const ordinal of window) {
+      const path = table.entry(ordinal).path;
+      const count = matcher.count(await searchableText(reader, path, shardOf(ordinal)));
+      if (count === 0) continue;
+      files.push({ path, count });
+      total += count;
+    }
   }
   return { files, total, unsearched };
 }
+
+/** Candidate files whose text shards are read in one round. */
+const READ_AHEAD = 32;
 
 /**
  * Candidate files under which a query looks up no more grams: a gram shard costs about what a text
