@@ -20,13 +20,6 @@ const CHANGES_PER_BUCKET = 2;
 const UNRESOLVED_SITES_PER_BUCKET = 4096;
 /** Postings (a gram in a file) per gram bucket: a search_text reads the buckets of the few grams it plans on. */
 const POSTINGS_PER_GRAM_BUCKET = 65536;
-/**
- * Characters of text per text bucket: a search reads the texts of every candidate file, often of most
- * shards, and each shard read costs about a millisecond of fixed CPU in a fresh Worker isolate
- * (the object's read, its digest, a decompression stream), more than inflating tens of kilobytes
- * more; read_file and previews inflate one shard, of about a megabyte at most.
- */
-const TEXT_BYTES_PER_BUCKET = 1 << 20;
 
 export function bucketBits(count: number, perBucket: number): number {
   return Math.min(16, Math.max(0, Math.ceil(Math.log2(Math.max(1, count / perBucket)))));
@@ -73,7 +66,6 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
   const layout = new ShardLayout({
     symbolBucketBits: bucketBits(collector.symbols.size, SYMBOLS_PER_BUCKET),
     fileBucketBits: bucketBits(collector.files.length, FILES_PER_BUCKET),
-    textBucketBits: bucketBits(textFiles.reduce((sum, f) => sum + f.text.length, 0), TEXT_BYTES_PER_BUCKET),
     changeBucketBits: bucketBits(collector.files.length, CHANGES_PER_BUCKET),
     unresolvedBucketBits: bucketBits(collector.unresolvedCount, UNRESOLVED_SITES_PER_BUCKET),
     graphBucketBits: graph.bits,
@@ -119,7 +111,7 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
   }
   const textBuckets = new Map<number, { path: string; text: string }[]>();
   for (const file of textFiles) {
-    const bucket = layout.textBucketOf(file.path);
+    const bucket = layout.fileBucketOf(file.path);
     (textBuckets.get(bucket) ?? textBuckets.set(bucket, []).get(bucket)!).push(file);
   }
   const dirtyFileBuckets = reuse && reuse.layout.fileBucketBits === layout.bits.fileBucketBits ? new Set([...reuse.dirtyPaths].map((p) => layout.fileBucketOf(p))) : undefined;
@@ -130,14 +122,12 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
       shards.set(fileShardName(bucket), encodeFileShard({ files }));
       records.set(fileShardName(bucket), files.length);
     }
-  }
-  const dirtyTextBuckets = reuse && reuse.layout.textBucketBits === layout.bits.textBucketBits ? new Set([...reuse.dirtyPaths].map((p) => layout.textBucketOf(p))) : undefined;
-  for (let bucket = 0; bucket < layout.textBuckets; bucket++) {
-    if (kept(textShardName(bucket), dirtyTextBuckets, bucket)) continue;
-    // In path order, as the text files are.
-    const bucketTexts = textBuckets.get(bucket) ?? [];
-    shards.set(textShardName(bucket), encodeTextShard({ files: bucketTexts.map(({ path, text }) => ({ path, text })) }));
-    records.set(textShardName(bucket), bucketTexts.length);
+    if (!kept(textShardName(bucket), dirtyFileBuckets, bucket)) {
+      // In path order, as the text files are.
+      const bucketTexts = textBuckets.get(bucket) ?? [];
+      shards.set(textShardName(bucket), encodeTextShard({ files: bucketTexts.map(({ path, text }) => ({ path, text })) }));
+      records.set(textShardName(bucket), bucketTexts.length);
+    }
   }
   gramShardsOf(grams, layout.bits.gramBucketBits).forEach((data, bucket) => {
     shards.set(gramShardName(bucket), encodeGramShard(data));

@@ -104,7 +104,7 @@ function checkDigest(where: string, { actual, expected, recordedIn }: RecordedDi
  */
 function checkConsistency(manifest: Manifest, where: string): void {
   const { layout, shards, counts } = manifest;
-  const layoutText = () => `symbolBucketBits ${layout.symbolBucketBits}, fileBucketBits ${layout.fileBucketBits}, textBucketBits ${layout.textBucketBits}, changeBucketBits ${layout.changeBucketBits}, unresolvedBucketBits ${layout.unresolvedBucketBits}, graphBucketBits ${layout.graphBucketBits}, gramBucketBits ${layout.gramBucketBits}`;
+  const layoutText = () => `symbolBucketBits ${layout.symbolBucketBits}, fileBucketBits ${layout.fileBucketBits}, changeBucketBits ${layout.changeBucketBits}, unresolvedBucketBits ${layout.unresolvedBucketBits}, graphBucketBits ${layout.graphBucketBits}, gramBucketBits ${layout.gramBucketBits}`;
   // Only on the way to an error: a listed name the layout does not imply says more than the implied one it displaced.
   const stray = () => {
     const implied = new Set(impliedShardNames(layout));
@@ -127,10 +127,22 @@ function checkConsistency(manifest: Manifest, where: string): void {
   const changeRecords = recordsOfKind(layout.changeBucketBits, changeShardName);
   recordsOfKind(layout.unresolvedBucketBits, unresolvedShardName);
   recordsOfKind(layout.graphBucketBits, graphShardName);
+  let fileRecords = 0;
+  let textRecords = 0;
   recordsOfKind(layout.gramBucketBits, gramShardName);
-  const fileRecords = recordsOfKind(layout.fileBucketBits, fileShardName);
-  // The text shards hold the texts of the indexed files and of the other text files.
-  const textRecords = recordsOfKind(layout.textBucketBits, textShardName);
+  for (let bucket = 0; bucket < 2 ** layout.fileBucketBits; bucket++) {
+    const name = fileShardName(bucket);
+    const file = shards[name];
+    const text = shards[textShardName(bucket)];
+    if (!file) throw lacks(name);
+    if (!text) throw lacks(textShardName(bucket));
+    // A text shard holds the texts of the bucket's indexed files and of its other text files.
+    if (text.records < file.records) {
+      throw corrupt(`The manifest at ${where} says ${name} holds ${file.records} files but ${textShardName(bucket)} the texts of only ${text.records}.`, { shard: name });
+    }
+    fileRecords += file.records;
+    textRecords += text.records;
+  }
   for (const name of [NAMES_SHARD, FILE_TABLE_SHARD]) if (!shards[name]) throw lacks(name);
   // Every implied shard is listed; more listed names means one the layout does not imply.
   let listed = 0;
@@ -144,9 +156,6 @@ function checkConsistency(manifest: Manifest, where: string): void {
   }
   if (textRecords !== counts.texts) {
     throw corrupt(`The manifest at ${where} counts ${counts.texts} text files, but its text shards hold ${textRecords}.`, { field: 'counts.texts' });
-  }
-  if (counts.texts < counts.files) {
-    throw corrupt(`The manifest at ${where} counts ${counts.files} indexed files but only ${counts.texts} text files, which hold every indexed file's text.`, { field: 'counts.texts' });
   }
   if (changeRecords !== counts.files) {
     throw corrupt(`The manifest at ${where} counts ${counts.files} files, but its change shards hold ${changeRecords}.`, { field: 'counts.files' });
@@ -186,7 +195,7 @@ export function checkShardHolds(name: string, view: unknown, entry: ShardEntry, 
   // What the outcome depends on besides the view (a graph shard's place also on the other graph
   // shards' counts, so its cheap check is not remembered): a view that passed under it passes again.
   const held = typeof view === 'object' && view !== null && !name.startsWith('graph/')
-    ? `${name}\0${entry.records}\0${layout.symbolBucketBits},${layout.fileBucketBits},${layout.textBucketBits},${layout.changeBucketBits},${layout.unresolvedBucketBits},${layout.gramBucketBits}` : undefined;
+    ? `${name}\0${entry.records}\0${layout.symbolBucketBits},${layout.fileBucketBits},${layout.changeBucketBits},${layout.unresolvedBucketBits},${layout.gramBucketBits}` : undefined;
   if (held !== undefined && HELD.get(view as object)?.has(held)) return;
   const expected = name === NAMES_SHARD ? { kind: 'names' as const, bucket: 0 }
     : name === FILE_TABLE_SHARD ? { kind: 'filetable' as const, bucket: 0 } : bucketOfShardName(name, layout);
@@ -201,8 +210,7 @@ export function checkShardHolds(name: string, view: unknown, entry: ShardEntry, 
     || (expected?.kind === 'changes' && view instanceof ChangeShard)) {
     const paths = view.paths;
     size = paths.length;
-    const bucketOfPath = expected.kind === 'changes' ? (path: string) => shards.changeBucketOf(path)
-      : expected.kind === 'texts' ? (path: string) => shards.textBucketOf(path) : (path: string) => shards.fileBucketOf(path);
+    const bucketOfPath = expected.kind === 'changes' ? (path: string) => shards.changeBucketOf(path) : (path: string) => shards.fileBucketOf(path);
     bucketsHeld = () => [paths[0]!, paths[paths.length - 1]!].map(bucketOfPath);
   } else if (expected?.kind === 'unresolved' && view instanceof UnresolvedShard) {
     size = view.size;

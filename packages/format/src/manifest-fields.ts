@@ -43,8 +43,8 @@ export function readManifestFields(value: unknown): Manifest | undefined {
     }
   }
   if (!isRecord(layout)) return undefined;
-  const { symbolBucketBits, fileBucketBits, textBucketBits, changeBucketBits, unresolvedBucketBits, graphBucketBits, gramBucketBits } = layout;
-  if (![symbolBucketBits, fileBucketBits, textBucketBits, changeBucketBits, unresolvedBucketBits, gramBucketBits].every((bits) => isCount(bits) && bits <= MAX_BUCKET_BITS)) return undefined;
+  const { symbolBucketBits, fileBucketBits, changeBucketBits, unresolvedBucketBits, graphBucketBits, gramBucketBits } = layout;
+  if (![symbolBucketBits, fileBucketBits, changeBucketBits, unresolvedBucketBits, gramBucketBits].every((bits) => isCount(bits) && bits <= MAX_BUCKET_BITS)) return undefined;
   if (!isCount(graphBucketBits) || graphBucketBits > GRAPH_MAX_BUCKET_BITS) return undefined;
   if (!isRecord(counts)) return undefined;
   const { files, texts, symbols, references, edges, unresolved } = counts;
@@ -85,7 +85,7 @@ export function readManifestFields(value: unknown): Manifest | undefined {
   return {
     formatVersion, repo, commit, commitDate, builtAt, indexer: tool, parsers: { ...parsers } as Record<string, string>,
     ...(models ? { libraryModels: models } : {}),
-    layout: { symbolBucketBits, fileBucketBits, textBucketBits, changeBucketBits, unresolvedBucketBits, graphBucketBits, gramBucketBits },
+    layout: { symbolBucketBits, fileBucketBits, changeBucketBits, unresolvedBucketBits, graphBucketBits, gramBucketBits },
     counts: { files, texts, symbols, references, edges, unresolved },
     languages: languageCopy, skipped: skippedCopy, warnings: [...warnings], ...(buildCopy ? { build: buildCopy } : {}), shards: shardCopy,
   } as unknown as Manifest;

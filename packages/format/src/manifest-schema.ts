@@ -42,10 +42,10 @@ const buildManifestSchema = (count: z.ZodNumber, lowerHex: (digits: number) => z
   libraryModels: z.array(z.object({ name: z.string(), version: z.string() })).optional()
     .describe('Models of library APIs (the JDK, the Kotlin stdlib) that syntactic resolution typed library members with, by name and library version.'),
   layout: z.object({
-    symbolBucketBits: bucketBits, fileBucketBits: bucketBits, textBucketBits: bucketBits, changeBucketBits: bucketBits, unresolvedBucketBits: bucketBits,
+    symbolBucketBits: bucketBits, fileBucketBits: bucketBits, changeBucketBits: bucketBits, unresolvedBucketBits: bucketBits,
     graphBucketBits: z.number().int().min(0).max(GRAPH_MAX_BUCKET_BITS), gramBucketBits: bucketBits,
   })
-    .describe('Symbols live in 2^symbolBucketBits shards by key, files in 2^fileBucketBits shards by path, their texts in 2^textBucketBits shards by path, change records in 2^changeBucketBits shards by path, unresolved identifiers in 2^unresolvedBucketBits shards by name, the nodes of the graph (symbols with edges) in 2^graphBucketBits shards by ranges of their ordinals, the posting lists of the text index in 2^gramBucketBits shards by gram; every one of them is listed in shards.'),
+    .describe('Symbols live in 2^symbolBucketBits shards by key, files and texts in 2^fileBucketBits shards by path, change records in 2^changeBucketBits shards by path, unresolved identifiers in 2^unresolvedBucketBits shards by name, the nodes of the graph (symbols with edges) in 2^graphBucketBits shards by ranges of their ordinals, the posting lists of the text index in 2^gramBucketBits shards by gram; every one of them is listed in shards.'),
   counts: z.object({
     files: count,
     texts: count.describe('Tracked text files, indexed or not, whose texts the text shards hold and the text index searches.'),

@@ -26,7 +26,7 @@ import type { Language } from './records.ts';
  * 14: a gram shard stores each gram's posting list apart (its byte size), so a lookup decodes one
  *     list rather than the shard's every posting.
  */
-export const FORMAT_VERSION = 15;
+export const FORMAT_VERSION = 14;
 export const MANIFEST_FILE = 'manifest.json';
 /**
  * Next to manifest.json in an index directory: its sha256, as `sha256sum` prints it, so that the
@@ -86,15 +86,14 @@ export interface Manifest {
   /** The library API models resolution read (the JDK's, the Kotlin stdlib's), when any: which library, of which version. */
   libraryModels?: LibraryModelRef[];
   /**
-   * Shard layout: symbols live in 2^symbolBucketBits buckets by key, files in 2^fileBucketBits by
-   * path, their texts in 2^textBucketBits by path (coarser, by bytes: a search reads many texts,
-   * and each shard read has a fixed cost), change records in 2^changeBucketBits by path (finer: a review reads
+   * Shard layout: symbols live in 2^symbolBucketBits buckets by key, files (and their texts) in
+   * 2^fileBucketBits by path, change records in 2^changeBucketBits by path (finer: a review reads
    * the change records of a few files, and a bucket of them should hold little else), unresolved
    * identifiers in 2^unresolvedBucketBits by name, the graph's nodes in 2^graphBucketBits ranges of
    * their ordinals (graph-shard.ts; at most 2^GRAPH_MAX_BUCKET_BITS), the text index's posting
    * lists in 2^gramBucketBits by gram (gram-shard.ts).
    */
-  layout: { symbolBucketBits: number; fileBucketBits: number; textBucketBits: number; changeBucketBits: number; unresolvedBucketBits: number; graphBucketBits: number; gramBucketBits: number };
+  layout: { symbolBucketBits: number; fileBucketBits: number; changeBucketBits: number; unresolvedBucketBits: number; graphBucketBits: number; gramBucketBits: number };
   /** texts: tracked text files (indexed or not) in the text shards; unresolved: identifiers in reference positions the indexers resolved to nothing. */
   counts: { files: number; texts: number; symbols: number; references: number; edges: number; unresolved: number };
   languages: Partial<Record<Language, LanguageSummary>>;
@@ -145,7 +144,7 @@ export function gramShardName(bucket: number): string {
 export function* impliedShardNames(layout: Manifest['layout']): Generator<string> {
   for (let bucket = 0; bucket < 2 ** layout.symbolBucketBits; bucket++) yield symbolShardName(bucket);
   for (let bucket = 0; bucket < 2 ** layout.fileBucketBits; bucket++) yield fileShardName(bucket);
-  for (let bucket = 0; bucket < 2 ** layout.textBucketBits; bucket++) yield textShardName(bucket);
+  for (let bucket = 0; bucket < 2 ** layout.fileBucketBits; bucket++) yield textShardName(bucket);
   for (let bucket = 0; bucket < 2 ** layout.changeBucketBits; bucket++) yield changeShardName(bucket);
   for (let bucket = 0; bucket < 2 ** layout.unresolvedBucketBits; bucket++) yield unresolvedShardName(bucket);
   for (let bucket = 0; bucket < 2 ** layout.graphBucketBits; bucket++) yield graphShardName(bucket);
@@ -156,7 +155,7 @@ export function* impliedShardNames(layout: Manifest['layout']): Generator<string
 
 /** How many shards a layout implies. */
 export function impliedShardCount(layout: Manifest['layout']): number {
-  return 2 ** layout.symbolBucketBits + 2 ** layout.fileBucketBits + 2 ** layout.textBucketBits + 2 ** layout.changeBucketBits + 2 ** layout.unresolvedBucketBits + 2 ** layout.graphBucketBits + 2 ** layout.gramBucketBits + 2;
+  return 2 ** layout.symbolBucketBits + 2 * 2 ** layout.fileBucketBits + 2 ** layout.changeBucketBits + 2 ** layout.unresolvedBucketBits + 2 ** layout.graphBucketBits + 2 ** layout.gramBucketBits + 2;
 }
 
 export type BucketedShardKind = 'symbols' | 'files' | 'texts' | 'changes' | 'unresolved' | 'graph' | 'grams';
@@ -168,8 +167,7 @@ export function bucketOfShardName(name: string, layout: Manifest['layout']): { k
   const kind = match[1] as BucketedShardKind;
   const bucket = Number.parseInt(match[2]!, 16);
   const bits = kind === 'symbols' ? layout.symbolBucketBits : kind === 'changes' ? layout.changeBucketBits
-    : kind === 'unresolved' ? layout.unresolvedBucketBits : kind === 'graph' ? layout.graphBucketBits : kind === 'grams' ? layout.gramBucketBits
-      : kind === 'texts' ? layout.textBucketBits : layout.fileBucketBits;
+    : kind === 'unresolved' ? layout.unresolvedBucketBits : kind === 'graph' ? layout.graphBucketBits : kind === 'grams' ? layout.gramBucketBits : layout.fileBucketBits;
   const canonical = {
     symbols: symbolShardName, files: fileShardName, texts: textShardName, changes: changeShardName, unresolved: unresolvedShardName, graph: graphShardName, grams: gramShardName,
   }[kind](bucket);

@@ -1,4 +1,4 @@
-// Which shard holds a symbol key, a file path's file record or its text, a path's change record
+// Which shard holds a symbol key, a file path (its file record and its text), a path's change record
 // or an unresolved name, under a manifest's layout: the one place that maps them, used by the
 // indexer's shard writer, the query's IndexReader and the test memory index alike, so a writer and
 // a reader cannot disagree about where something is stored.
@@ -13,7 +13,6 @@ export class ShardLayout {
   /** How many buckets of each kind the layout has (every one is written, empty ones too). */
   readonly symbolBuckets: number;
   readonly fileBuckets: number;
-  readonly textBuckets: number;
   readonly changeBuckets: number;
   readonly unresolvedBuckets: number;
   readonly gramBuckets: number;
@@ -21,7 +20,6 @@ export class ShardLayout {
   constructor(readonly bits: Manifest['layout']) {
     this.symbolBuckets = 2 ** bits.symbolBucketBits;
     this.fileBuckets = 2 ** bits.fileBucketBits;
-    this.textBuckets = 2 ** bits.textBucketBits;
     this.changeBuckets = 2 ** bits.changeBucketBits;
     this.unresolvedBuckets = 2 ** bits.unresolvedBucketBits;
     this.gramBuckets = 2 ** bits.gramBucketBits;
@@ -31,12 +29,9 @@ export class ShardLayout {
     return bucketOf(key, this.bits.symbolBucketBits);
   }
 
+  /** The bucket of a path's file record and of its text (they share one). */
   fileBucketOf(path: string): number {
     return bucketOf(pathKey(path), this.bits.fileBucketBits);
-  }
-
-  textBucketOf(path: string): number {
-    return bucketOf(pathKey(path), this.bits.textBucketBits);
   }
 
   changeBucketOf(path: string): number {
@@ -56,7 +51,7 @@ export class ShardLayout {
   }
 
   textShardOf(path: string): string {
-    return textShardName(this.textBucketOf(path));
+    return textShardName(this.fileBucketOf(path));
   }
 
   changeShardOf(path: string): string {

@@ -95,7 +95,7 @@ describe('graph shards', () => {
   it('are refused under a name whose range of ordinals they do not start', () => {
     const graph = layoutGraph(Array.from({ length: 20 }, (_, i) => node(i, 'src/a.ts')), 10);
     expect(graph.bits).toBe(1);
-    const layout = { symbolBucketBits: 0, fileBucketBits: 0, textBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: 0, graphBucketBits: 1, gramBucketBits: 0 };
+    const layout = { symbolBucketBits: 0, fileBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: 0, graphBucketBits: 1, gramBucketBits: 0 };
     const entry = (g: number) => ({ sha256: 'a'.repeat(64), bytes: 1, records: graph.records[g]! });
     const shards = { 'graph/0000': entry(0), 'graph/0001': entry(1) };
     const second = openShard<GraphShard>('graph/0001', graph.shards[1]!);

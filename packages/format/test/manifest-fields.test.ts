@@ -18,7 +18,7 @@ function complete(): Manifest {
     indexer: { name: '@sextant/indexer', version: '0.1.0' },
     parsers: { typescript: '5.9.3', 'tree-sitter-java': '0.23.5' },
     libraryModels: [{ name: 'jdk', version: '21' }],
-    layout: { symbolBucketBits: 1, fileBucketBits: 0, textBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: 20, graphBucketBits: 4, gramBucketBits: 0 },
+    layout: { symbolBucketBits: 1, fileBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: 20, graphBucketBits: 4, gramBucketBits: 0 },
     counts: { files: 1, texts: 1, symbols: 2, references: 3, edges: 0, unresolved: 0 },
     languages: { typescript: { files: 1, precision: 'compiler' }, java: { files: 0, precision: 'syntactic' } },
     skipped: [{ path: 'assets/logo.png', reason: 'binary', detail: 'binary file' }],

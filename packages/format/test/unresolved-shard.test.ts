@@ -58,7 +58,7 @@ describe('unresolved shards', () => {
 
   it('are refused under a bucket their names do not hash to', () => {
     const bits = 4;
-    const layout = { symbolBucketBits: 0, fileBucketBits: 0, textBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: bits, graphBucketBits: 0, gramBucketBits: 0 };
+    const layout = { symbolBucketBits: 0, fileBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: bits, graphBucketBits: 0, gramBucketBits: 0 };
     const bucket = new ShardLayout(layout).unresolvedBucketOf('create');
     const single = { ...data(), names: [data().names[0]!] };
     const shard = openShard<UnresolvedShard>('unresolved/0000', encodeUnresolvedShard(single));

@@ -118,7 +118,7 @@ describe('schemas/manifest.schema.json', () => {
       builtAt: '2025-02-01T05:00:00.123Z',
       indexer: { name: '@sextant/indexer', version: '0.1.0' },
       parsers: { typescript: '5.9.3', 'tree-sitter-typescript': '0.23.2' },
-      layout: { symbolBucketBits: 16, fileBucketBits: 0, textBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: 0, graphBucketBits: 0, gramBucketBits: 0 },
+      layout: { symbolBucketBits: 16, fileBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: 0, graphBucketBits: 0, gramBucketBits: 0 },
       counts: { files: 0, texts: 0, symbols: 0, references: 0, edges: 0, unresolved: 0 },
       languages: { typescript: { files: 3, precision: 'compiler' }, javascript: { files: 1, precision: 'syntactic' } },
       skipped: [

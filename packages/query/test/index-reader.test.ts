@@ -24,7 +24,7 @@ describe('IndexReader', () => {
     const reader = await IndexReader.open(MemoryShardSource.of(index), new ShardCache(1 << 20));
     expect(reader.repo).toBe('acme/shop');
     expect(reader.commit).toBe(index.manifest.commit);
-    expect(reader.manifest.layout).toEqual({ symbolBucketBits: 2, fileBucketBits: 1, textBucketBits: 1, changeBucketBits: 2, unresolvedBucketBits: 1, graphBucketBits: 0, gramBucketBits: 1 });
+    expect(reader.manifest.layout).toEqual({ symbolBucketBits: 2, fileBucketBits: 1, changeBucketBits: 2, unresolvedBucketBits: 1, graphBucketBits: 0, gramBucketBits: 1 });
   });
 
   it('passes manifest errors through: another format version is INDEX_VERSION_UNSUPPORTED', async () => {

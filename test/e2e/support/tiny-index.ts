@@ -140,7 +140,7 @@ export function buildTinyIndex(options: TinyIndexOptions = {}): TinyIndex {
     builtAt: '2025-01-01T00:00:01Z',
     indexer: { name: 'tiny-index', version: '0.0.0' },
     parsers: {},
-    layout: { symbolBucketBits: 0, fileBucketBits: 0, textBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: 0, graphBucketBits: 0, gramBucketBits: 0 },
+    layout: { symbolBucketBits: 0, fileBucketBits: 0, changeBucketBits: 0, unresolvedBucketBits: 0, graphBucketBits: 0, gramBucketBits: 0 },
     counts: { files: 2, texts: 2, symbols: 2, references: 1, edges: 0, unresolved: 0 },
     languages: { typescript: { files: 2, precision: 'syntactic' } },
     skipped: [],

@@ -111,7 +111,7 @@ export interface MemoryIndex {
 
 export const MEMORY_REPO = 'acme/shop';
 export const MEMORY_COMMIT = 'c0ffee0000000000000000000000000000000001';
-const DEFAULT_LAYOUT: Omit<Manifest['layout'], 'graphBucketBits'> = { symbolBucketBits: 2, fileBucketBits: 1, textBucketBits: 1, changeBucketBits: 2, unresolvedBucketBits: 1, gramBucketBits: 1 };
+const DEFAULT_LAYOUT: Omit<Manifest['layout'], 'graphBucketBits'> = { symbolBucketBits: 2, fileBucketBits: 1, changeBucketBits: 2, unresolvedBucketBits: 1, gramBucketBits: 1 };
 
 interface Site {
   path: string;
@@ -331,9 +331,9 @@ export function buildMemoryIndex(spec: MemoryIndexSpec): MemoryIndex {
     files.sort((a, b) => compare(a.path, b.path));
     shards.set(fileShardName(bucket), encodeFileShard({ files }));
   }
-  // File texts (read_file, previews, search_text) in the text buckets; files no indexer reads have theirs too.
-  for (let bucket = 0; bucket < shardLayout.textBuckets; bucket++) {
-    const paths = [...texts.keys()].filter((path) => shardLayout.textBucketOf(path) === bucket).sort(compare);
+  // File texts (read_file, previews, search_text) share the files' buckets; files no indexer reads have theirs too.
+  for (let bucket = 0; bucket < shardLayout.fileBuckets; bucket++) {
+    const paths = [...texts.keys()].filter((path) => shardLayout.fileBucketOf(path) === bucket).sort(compare);
     if (paths.length > 0) shards.set(textShardName(bucket), encodeTextShard({ files: paths.map((path) => ({ path, text: texts.get(path)! })) }));
   }
 
