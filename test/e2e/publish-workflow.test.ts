@@ -36,12 +36,17 @@ describe('the GitHub Actions workflow example', () => {
     }
   });
 
-  it('builds at the pushed commit and publishes it, and indexes both the head and the base of a pull request', () => {
-    expect(script).toContain('build --repo . --commit "$1"');
-    expect(script).toContain('index "$GITHUB_SHA" "$GITHUB_REF_NAME"');
-    expect(script).toMatch(/publish --out .* --repo-name "\$GITHUB_REPOSITORY" --ref "\$2"/);
-    expect(script).toContain('index "$PR_BASE" "pull/$PR/base"');
-    expect(script).toContain('index "$PR_HEAD" "pull/$PR/head"');
+  it('builds at the pushed commit from the index its ref published last and publishes it, and indexes both the head and the base of a pull request', () => {
+    expect(script).toContain('args=(--repo . --commit "$sha" --out ".sextant/$sha"');
+    // From the index the ref published last (a branch's first push: the default branch's), else in full.
+    expect(script).toContain('$indexer build "${args[@]}" --from-ref "$from" --config "$config"');
+    expect(script).toContain('[ -n "$built" ] || $indexer build "${args[@]}"');
+    expect(script).toContain('index "$GITHUB_SHA" "$GITHUB_REF_NAME" --default -- "$GITHUB_REF_NAME"');
+    expect(script).toContain('index "$GITHUB_SHA" "$GITHUB_REF_NAME" -- "$GITHUB_REF_NAME" "$DEFAULT_BRANCH"');
+    expect(script).toMatch(/publish --out .* --repo-name "\$GITHUB_REPOSITORY" --ref "\$ref"/);
+    expect(script).toContain('index "$PR_BASE" "pull/$PR/base" -- "$DEFAULT_BRANCH"');
+    // The head from the base's index, just built.
+    expect(script).toContain('index "$PR_HEAD" "pull/$PR/head" -- ".sextant/$PR_BASE"');
     expect(script).toContain('gc --drop-refs-older-than-days 30');
     const checkout = steps.find((step) => step.uses?.startsWith('actions/checkout') && !step.with?.repository)!;
     expect(checkout.with).toMatchObject({ 'fetch-depth': 0 });
