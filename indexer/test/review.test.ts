@@ -42,6 +42,14 @@ afterAll(() => {
  * change_impact of `indexer review` on a repository of its own: `base` committed, then `head` (the
  * files it replaces) committed on top; the repository is removed afterwards.
  */
+/** Each introduced problem as `path:line TScode cause qualifiedName` (the change it is attributed to). */
+function causesOf(impact: any): string[] {
+  return impact.introducedProblems.map((p: { path: string; line: number; code: number; cause: string; symbolId: string }) => {
+    const symbol = impact.impacts.find((i: any) => i.symbol.symbolId === p.symbolId)?.symbol.qualifiedName;
+    return `${p.path}:${p.line} TS${p.code} ${p.cause} ${symbol}`;
+  });
+}
+
 async function impactOf(name: string, base: Record<string, string>, head: Record<string, string>): Promise<any> {
   const repository = fixtureRepo();
   try {
@@ -258,11 +266,7 @@ describe('indexer review: honest totals', { timeout: 120_000 }, () => {
       'src/sub.ts': files['src/sub.ts'].replace('  next(v: number): void {}', '  private next(v: number): void {}'),
       'src/types.ts': files['src/types.ts'].replace('export interface Op', 'interface Op'),
     });
-    const causes = impact.introducedProblems.map((p: { path: string; line: number; code: number; cause: string; symbolId: string }) => {
-      const symbol = impact.impacts.find((i: any) => i.symbol.symbolId === p.symbolId)?.symbol.qualifiedName;
-      return `${p.path}:${p.line} TS${p.code} ${p.cause} ${symbol}`;
-    });
-    expect(causes).toEqual([
+    expect(causesOf(impact)).toEqual([
       // The import the change broke: a reference.
       'src/lift.ts:1 TS2459 reference Op',
       // `Class 'Sub' incorrectly implements interface 'Observer'. Property 'next' is private…`: the type's member, named.
@@ -291,11 +295,7 @@ describe('indexer review: honest totals', { timeout: 120_000 }, () => {
       'src/handle.ts': files['src/handle.ts'].replace('  close(): void {}\n  schedule', '  private close(): void {}\n  schedule'),
       'src/catcher.ts': 'type Catcher = { caught: true };\n',
     });
-    const causes = impact.introducedProblems.map((p: { path: string; line: number; code: number; cause: string; symbolId: string }) => {
-      const symbol = impact.impacts.find((i: any) => i.symbol.symbolId === p.symbolId)?.symbol.qualifiedName;
-      return `${p.path}:${p.line} TS${p.code} ${p.cause} ${symbol}`;
-    });
-    expect(causes).toEqual([
+    expect(causesOf(impact)).toEqual([
       // `Class 'Action' incorrectly extends base class 'Handle'. Property 'close' is private in type 'Action'…`.
       'src/handle.ts:4 TS2415 flow Action.close',
       // `return this` where a Handle is due: `this` is the class, and the message names its member.
