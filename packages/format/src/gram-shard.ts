@@ -1,8 +1,10 @@
 // Gram shards: the trigram index of every searchable text file at the commit (search_text), as code
 // search engines have kept one since Google Code Search and Zoekt, so that a query reads the posting
 // lists of a few grams instead of every text. A gram is three consecutive bytes of a file's UTF-8
-// text with ASCII letters folded to lower case, as a 24-bit number; its posting list names, in
-// ascending order, the files that hold it, by their ordinal in the file table. Gram shards are
+// text with ASCII letters folded to lower case, as a 24-bit number; three bytes with an ASCII
+// capital are also kept as they are (EXACT_GRAM set above those bits), so a case-sensitive query
+// for `ACTION` is not left with every file that says `action` (format 15). A gram's posting list
+// names, in ascending order, the files that hold it, by their ordinal in the file table. Gram shards are
 // bucketed by a hash of the gram, so a query reads at most one shard per gram it plans on. The index
 // only rules files out: every candidate is checked against its stored text.
 import { encodeShard } from './codec.ts';
@@ -22,15 +24,33 @@ export function gramOf(a: number, b: number, c: number): number {
   return (foldByte(a) << 16) | (foldByte(b) << 8) | foldByte(c);
 }
 
+/** The bit that marks a gram of three bytes as they are, one of them an ASCII capital. */
+export const EXACT_GRAM = 1 << 24;
+
+const isCapital = (byte: number) => byte >= 0x41 && byte <= 0x5a;
+
+/**
+ * The gram a case-sensitive search looks three bytes up by: as they are when one is an ASCII
+ * capital (the files holding exactly them), else the folded gram (the same bytes, no letter to fold
+ * but lower-case ones: its files hold them or their capitalised forms, a superset).
+ */
+export function caseGramOf(a: number, b: number, c: number): number {
+  return isCapital(a) || isCapital(b) || isCapital(c) ? EXACT_GRAM | (a << 16) | (b << 8) | c : gramOf(a, b, c);
+}
+
 /** The bucket of a gram under `bits` bucket bits (a multiplicative hash, so neighbouring grams spread). */
 export function gramBucketOf(gram: number, bits: number): number {
   return bits === 0 ? 0 : Math.imul(gram, 0x9e3779b1) >>> (32 - bits);
 }
 
-/** Every distinct gram of a text's UTF-8 bytes, ascending. */
+/** Every distinct gram of a text's UTF-8 bytes, folded and (with a capital) exact, ascending. */
 export function gramsOfBytes(bytes: Uint8Array): Uint32Array {
   const seen = new Set<number>();
-  for (let i = 0; i + GRAM_BYTES <= bytes.length; i++) seen.add(gramOf(bytes[i]!, bytes[i + 1]!, bytes[i + 2]!));
+  for (let i = 0; i + GRAM_BYTES <= bytes.length; i++) {
+    const [a, b, c] = [bytes[i]!, bytes[i + 1]!, bytes[i + 2]!];
+    seen.add(gramOf(a, b, c));
+    if (isCapital(a) || isCapital(b) || isCapital(c)) seen.add(caseGramOf(a, b, c));
+  }
   return Uint32Array.from(seen).sort();
 }
 

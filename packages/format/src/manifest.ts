@@ -26,7 +26,7 @@ import type { Language } from './records.ts';
  * 14: a gram shard stores each gram's posting list apart (its byte size), so a lookup decodes one
  *     list rather than the shard's every posting.
  */
-export const FORMAT_VERSION = 14;
+export const FORMAT_VERSION = 15;
 export const MANIFEST_FILE = 'manifest.json';
 /**
  * Next to manifest.json in an index directory: its sha256, as `sha256sum` prints it, so that the

@@ -1,17 +1,23 @@
-// The text index's grams and gram shards: case-folded byte trigrams, posting lists that survive
+// The text index's grams and gram shards: case-folded byte trigrams (and those with a capital as they
+// are), posting lists that survive
 // encoding, buckets by gram, and the manifest check that tells one bucket's shard from another's.
 import { describe, expect, it } from 'vitest';
 import { decodeShard } from '../src/codec.ts';
-import { collectGrams, encodeGramShard, gramBucketOf, gramOf, GramShard, gramShardsOf, gramsOfBytes } from '../src/gram-shard.ts';
+import { caseGramOf, collectGrams, encodeGramShard, EXACT_GRAM, gramBucketOf, gramOf, GramShard, gramShardsOf, gramsOfBytes } from '../src/gram-shard.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const gram = (text: string) => gramOf(...([...bytes(text)] as [number, number, number]));
+const exact = (text: string) => caseGramOf(...([...bytes(text)] as [number, number, number]));
 const open = (data: Parameters<typeof encodeGramShard>[0]) => new GramShard('grams/0000', decodeShard('grams/0000', encodeGramShard(data)).value);
 
 describe('grams', () => {
-  it('are the distinct byte trigrams of a text with ASCII letters folded, ascending', () => {
-    expect([...gramsOfBytes(bytes('AbCabc'))]).toEqual([gram('abc'), gram('bca'), gram('cab')].sort((a, b) => a - b));
+  it('are the distinct byte trigrams of a text with ASCII letters folded, and those with a capital as they are, ascending', () => {
+    expect([...gramsOfBytes(bytes('AbCabc'))]).toEqual([gram('abc'), gram('bca'), gram('cab'), exact('AbC'), exact('bCa'), exact('Cab')].sort((a, b) => a - b));
     expect(gram('ABC')).toBe(gram('abc'));
+    // A case-sensitive lookup: exact with a capital, folded without one (whose files hold the bytes or capitalised forms).
+    expect(exact('ABC')).toBe(EXACT_GRAM | (0x41 << 16) | (0x42 << 8) | 0x43);
+    expect(exact('abc')).toBe(gram('abc'));
+    expect(exact('a.c')).toBe(gram('a.c'));
     // Only ASCII folds: É and é differ in their UTF-8 bytes, and so do their grams.
     expect([...gramsOfBytes(bytes('Éa'))]).not.toEqual([...gramsOfBytes(bytes('éa'))]);
   });

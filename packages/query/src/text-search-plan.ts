@@ -7,8 +7,9 @@
 // query with an alternative that requires no literal of a gram's length plans on every file.
 //
 // Grams fold ASCII letters only. Case-insensitive matching folds Unicode too, so there a non-ASCII
-// character, and `k` and `s` (which also match the Kelvin sign and the long s), end a run.
-import { gramOf, GRAM_BYTES } from '@sextant/format';
+// character, and `k` and `s` (which also match the Kelvin sign and the long s), end a run. A
+// case-sensitive search looks three bytes with an ASCII capital up as they are (caseGramOf).
+import { caseGramOf, gramOf, GRAM_BYTES } from '@sextant/format';
 
 /** Grams looked up per literal, at most: the first, the last and evenly between. */
 export const MAX_GRAMS_PER_LITERAL = 4;
@@ -56,6 +57,7 @@ function literalGrams(literals: readonly string[], caseInsensitive: boolean): Gr
   const first = new Set<number>();
   const all = new Set<number>();
   const encoder = new TextEncoder();
+  const gramAt = caseInsensitive ? gramOf : caseGramOf;
   for (const literal of literals) {
     for (const piece of caseInsensitive ? literal.split(UNICODE_FOLDED) : [literal]) {
       const bytes = encoder.encode(piece);
@@ -64,9 +66,9 @@ function literalGrams(literals: readonly string[], caseInsensitive: boolean): Gr
       const picks = Math.min(count, MAX_GRAMS_PER_LITERAL);
       for (let p = 0; p < picks; p++) {
         const at = picks === 1 ? 0 : Math.round((p * (count - 1)) / (picks - 1));
-        first.add(gramOf(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!));
+        first.add(gramAt(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!));
       }
-      for (let at = 0; at < count; at++) all.add(gramOf(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!));
+      for (let at = 0; at < count; at++) all.add(gramAt(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!));
     }
   }
   return { first: [...first], rest: [...all].filter((gram) => !first.has(gram)) };

@@ -3,20 +3,22 @@
 import { describe, expect, it } from 'vitest';
 import { planLiteral, planRegex, type TextPlan } from '../src/text-search-plan.ts';
 
-/** The grams of each alternative, as the trigram strings they fold from, sorted. */
+/** The grams of each alternative, as the trigram strings they fold from (those with a capital looked up as they are), sorted. */
 const shown = (plan: TextPlan) => (plan.kind === 'all' ? 'all' : plan.alternatives.map((grams) => grams.first.map(text).sort()));
 /** The grams looked up only when the first leave many candidates. */
 const rest = (plan: TextPlan) => (plan.kind === 'all' ? 'all' : plan.alternatives.map((grams) => grams.rest.map(text).sort()));
-const text = (g: number) => String.fromCharCode(g >> 16, (g >> 8) & 0xff, g & 0xff);
+const text = (g: number) => String.fromCharCode((g >> 16) & 0xff, (g >> 8) & 0xff, g & 0xff);
 
 describe('planning a literal', () => {
-  it('looks up the first, the last and evenly spread grams of it, folded', () => {
+  it('looks up the first, the last and evenly spread grams of it, folded, or as they are with a capital when case-sensitive', () => {
     // 9 grams; the 1st, 4th, 6th and 9th.
-    expect(shown(planLiteral('createOrder', false))).toEqual([['ate', 'cre', 'der', 'eor']]);
-    expect(rest(planLiteral('createOrder', false))).toEqual([['ord', 'rde', 'rea', 'teo', 'eat'].sort()]);
+    expect(shown(planLiteral('createOrder', false))).toEqual([['ate', 'cre', 'der', 'eOr']]);
+    expect(rest(planLiteral('createOrder', false))).toEqual([['Ord', 'rde', 'rea', 'teO', 'eat'].sort()]);
+    expect(shown(planLiteral('createOrder', true))).toEqual([['ate', 'cre', 'der', 'eor']]);
     expect(shown(planLiteral('abc', false))).toEqual([['abc']]);
     expect(rest(planLiteral('abc', false))).toEqual([[]]);
-    expect(planLiteral('ABC', false)).toEqual(planLiteral('abc', false));
+    expect(planLiteral('ABC', true)).toEqual(planLiteral('abc', true));
+    expect(shown(planLiteral('ABC', false))).toEqual([['ABC']]);
   });
 
   it('plans on every file for a query shorter than a gram', () => {
@@ -35,8 +37,9 @@ describe('planning a literal', () => {
 
 describe('planning a regular expression', () => {
   it('requires the plain runs of a sequence, ended by classes, groups, dots and escapes', () => {
-    expect(shown(planRegex('fooBar\\d+baz', false))).toEqual([['bar', 'baz', 'foo', 'oba', 'oob']]);
-    expect(shown(planRegex('class [A-Z]\\w+Service', false))).toEqual([['ass', 'cla', 'erv', 'ice', 'las', 'ser', 'ss ', 'vic']]);
+    expect(shown(planRegex('fooBar\\d+baz', false))).toEqual([['Bar', 'baz', 'foo', 'oBa', 'ooB']]);
+    expect(shown(planRegex('(?i)fooBar\\d+baz', false))).toEqual([['bar', 'baz', 'foo', 'oba', 'oob']]);
+    expect(shown(planRegex('class [A-Z]\\w+Service', false))).toEqual([['Ser', 'ass', 'cla', 'erv', 'ice', 'las', 'ss ', 'vic']]);
     expect(shown(planRegex('^import .* from', false))).toEqual([[' fr', 'fro', 'imp', 'mpo', 'ort', 'rom', 'rt ']]);
   });
 
@@ -48,11 +51,11 @@ describe('planning a regular expression', () => {
   });
 
   it('needs one alternative\'s literals or another\'s, and every file when one alternative needs none', () => {
-    expect(shown(planRegex('TODO|FIXME', false))).toEqual([['odo', 'tod'], ['fix', 'ixm', 'xme']]);
+    expect(shown(planRegex('TODO|FIXME', false))).toEqual([['ODO', 'TOD'], ['FIX', 'IXM', 'XME']]);
     expect(planRegex('TODO|x', false).kind).toBe('all');
     expect(planRegex('TODO|', false).kind).toBe('all');
     // An alternation inside a group is read as no literal: the group only ends the run.
-    expect(shown(planRegex('(get|set)Value', false))).toEqual([['alu', 'lue', 'val']]);
+    expect(shown(planRegex('(get|set)Value', false))).toEqual([['Val', 'alu', 'lue']]);
   });
 
   it('reads escaped punctuation and \\Q…\\E as plain characters', () => {
