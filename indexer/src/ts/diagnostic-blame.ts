@@ -178,13 +178,10 @@ function callsOfEnclosingCallbacks(node: ts.Node): (ts.CallExpression | ts.NewEx
 
 /**
  * The expression whose type an error at `node` is about: the innermost expression around it up to
- * its statement; a `return`'s value; a variable's, parameter's or property's initializer at its
- * name; a statement's expression or first initializer when the error is on the whole statement.
+ * its statement; a `return`'s value; a variable's, parameter's or property's initializer at its name.
  */
 function erroringExpression(node: ts.Node): ts.Expression | undefined {
-  // A whole statement (the code an unused `@ts-expect-error` precedes): its expression or value.
-  if (ts.isReturnStatement(node) || ts.isExpressionStatement(node)) return node.expression;
-  if (ts.isVariableStatement(node)) return node.declarationList.declarations[0]?.initializer;
+  if (ts.isReturnStatement(node)) return node.expression;
   const declaration = declarationAt(node);
   if (declaration && (ts.isVariableDeclaration(declaration) || ts.isParameter(declaration) || ts.isPropertyDeclaration(declaration)) && declaration.initializer) {
     return declaration.initializer;
