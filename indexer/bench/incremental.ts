@@ -16,6 +16,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Manifest } from '@sextant/format';
 import { readPreviousIndex } from '../src/incremental/previous-index.ts';
+import { buildModeText } from './review-builds.ts';
 import { CORPORA, prepareCorpus, prepareVersionPair, VERSION_PAIRS } from './corpora.ts';
 import { assertGnuTime, measure, type Measurement } from './measure-process.ts';
 
@@ -134,7 +135,7 @@ async function compare(corpus: string, name: string, changed: string, repo: stri
   const baseShas = new Set(Object.values(manifestOf(base).shards).map((e) => e.sha256));
   const fresh = Object.values(b.shards).filter((e) => !baseShas.has(e.sha256));
   const upload = { shards: fresh.length, of: Object.keys(b.shards).length, bytes: fresh.reduce((n, e) => n + e.bytes, 0) };
-  const mode = b.build?.mode === 'incremental' ? `incremental: ${b.build.walked} walked, ${b.build.reused} reused` : `full: ${b.build?.mode === 'full' ? b.build.reason ?? '' : ''}`;
+  const mode = buildModeText(b.build);
   return { corpus, case: name, changed, mode, full, incremental, identical: differing.length === 0, differing, upload };
 }
 

@@ -6,10 +6,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { shortCommit } from '@sextant/format';
+import { shortCommit, type BuildMode } from '@sextant/format';
 import { benchGitEnv, sourceFingerprint } from './corpora.ts';
 
 const INDEXER = fileURLToPath(new URL('../bin/indexer.js', import.meta.url));
+
+/** How an index was built, for a bench's line: from which files walked and reused, or in full and why. */
+export const buildModeText = (b: BuildMode | undefined): string => (b?.mode === 'incremental' ? `incremental: ${b.walked} walked, ${b.reused} reused` : `full${b?.reason ? `: ${b.reason}` : ''}`);
 
 /** A commit whose tree is the base's with some files replaced, made with a private git index: the work tree stays at the base. */
 export async function commitMutant(dir: string, base: string, edits: { path: string; text: string }[], message: string): Promise<string> {

@@ -13,7 +13,7 @@ import { parseArgs } from 'node:util';
 import { READ_TOOLS, type ToolDefinition } from '@sextant/mcp';
 import { cliLine, SextantError, shortCommit, type BuildMode, type Manifest } from '@sextant/format';
 import { CORPORA, prepareCorpus, sourceFingerprint } from './corpora.ts';
-import { commitMutant, ensureIndex, startBuild } from './review-builds.ts';
+import { buildModeText, commitMutant, ensureIndex, startBuild } from './review-builds.ts';
 import { CompilerOracle, lineOf, newlines, type OracleDiagnostic } from './compiler-oracle.ts';
 import { applyEdit, MUTATION_KINDS, MutationGenerator, type Mutation, type MutationKind } from './mutation-generator.ts';
 import { seededRandom } from './references-accuracy.ts';
@@ -286,8 +286,6 @@ async function reviewMutant(entry: MutationResult, head: string, { dir, base, ba
   entry.sites = scoreSites(entry.oracleSites, all, impact.items as Impact[], last.unattributed, last.totalIsExact);
   entry.diff = scoreDiff(changes, mutation.path, mutation.expected);
 }
-
-const buildModeText = (b: BuildMode) => (b.mode === 'incremental' ? `incremental: ${b.walked} walked, ${b.reused} reused` : `full${b.reason ? `: ${b.reason}` : ''}`);
 
 /** Every page of a list tool's answer (`nextCursor` followed to the end). */
 async function allPages(

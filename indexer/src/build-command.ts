@@ -19,7 +19,7 @@ import { isSkipped, type CompiledFile, type LanguageIndexer, type UnresolvedName
 import { analysisFailed, failedWhileIndexing } from './analysis-failure.ts';
 import { typescriptIndexer } from './ts/typescript-indexer.ts';
 import { jvmIndexer } from './jvm/jvm-indexer.ts';
-import { planIncremental } from './incremental/incremental-plan.ts';
+import { planIncremental, type IncrementalPlan } from './incremental/incremental-plan.ts';
 import { readPreviousIndex } from './incremental/previous-index.ts';
 import { layoutReuseOf, reuseFiles } from './incremental/reuse.ts';
 import { createSyntaxParser, syntaxLanguageOf, type SyntaxOutlineNode, type SyntaxParser } from './syntax/syntax-parser.ts';
@@ -105,15 +105,17 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   let compressor: ShardCompressor = deflateShard;
   let keep: (() => LayoutReuse) | undefined;
   if (options.from) {
-    const from = options.from;
-    const plan = await (async () => planIncremental({
-      previous: await readPreviousIndex(from), entries: tracked.entries, texts: allTexts,
-      indexerVersion: INDEXER_VERSION, parsers, maxChangedShare: options.maxChangedShare ?? DEFAULT_MAX_CHANGED_SHARE,
-    }))().catch((error: unknown) => {
+    let plan: IncrementalPlan;
+    try {
+      plan = await planIncremental({
+        previous: await readPreviousIndex(options.from), entries: tracked.entries, texts: allTexts,
+        indexerVersion: INDEXER_VERSION, parsers, maxChangedShare: options.maxChangedShare ?? DEFAULT_MAX_CHANGED_SHARE,
+      });
+    } catch (error) {
       // An index of another format (Sextant was upgraded since) or a damaged one is no reason to fail: a full build needs neither.
-      if (error instanceof SextantError && (error.code === 'INDEX_VERSION_UNSUPPORTED' || error.code === 'INDEX_CORRUPT')) return { full: `the previous index cannot be read (${error.code}: ${error.message})` };
-      throw error;
-    });
+      if (!(error instanceof SextantError && (error.code === 'INDEX_VERSION_UNSUPPORTED' || error.code === 'INDEX_CORRUPT'))) throw error;
+      plan = { full: `the previous index cannot be read (${error.code}: ${error.message})` };
+    }
     if ('full' in plan) {
       progress.log(`building in full: ${plan.full}`);
       build = { mode: 'full', reason: plan.full };

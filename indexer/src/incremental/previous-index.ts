@@ -75,7 +75,7 @@ class PreviousShards implements ShardSource {
   async readInflatedShard(name: string, entry: ShardEntry): Promise<Uint8Array | undefined> {
     const bytes = await this.dir.readShard(name, entry);
     if (!bytes) return undefined;
-    if (bytes.byteLength !== entry.bytes || createHash('sha256').update(bytes).digest('hex') !== entry.sha256) {
+    if (!isEntryBytes(bytes, entry)) {
       throw new SextantError('INDEX_CORRUPT', `Shard ${name} of ${this.where} fails its checksum (expected ${entry.sha256}, ${entry.bytes} bytes; got ${bytes.byteLength} bytes).`,
         'Rebuild that index with `indexer build`, or build without --from.', { shard: name });
     }
@@ -84,6 +84,11 @@ class PreviousShards implements ShardSource {
     this.byName.set(name, bytes);
     return raw;
   }
+}
+
+/** Whether bytes are the shard a manifest entry names: its size and sha256. */
+export function isEntryBytes(bytes: Uint8Array, entry: ShardEntry): boolean {
+  return bytes.byteLength === entry.bytes && createHash('sha256').update(bytes).digest('hex') === entry.sha256;
 }
 
 function contentHash(raw: Uint8Array): string {

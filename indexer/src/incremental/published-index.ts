@@ -3,7 +3,6 @@
 // checked, and every shard it lists, each checked against its size and sha256, laid out as `indexer
 // build` writes an index directory. What a pull request's CI needs to build its head from the
 // published base's index without building the base.
-import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -11,6 +10,7 @@ import {
   MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine, manifestKey, parseManifest, parseRefRecord, refKey, SextantError, shardKey, shortCommit,
 } from '@sextant/format';
 import type { ObjectStore } from '../publish/object-store.ts';
+import { isEntryBytes } from './previous-index.ts';
 
 /** Shards fetched at once. */
 const CONCURRENCY = 8;
@@ -42,7 +42,7 @@ export async function downloadIndex(store: ObjectStore, repo: string, from: { re
     for (let i = next++; i < shards.length; i = next++) {
       const [name, entry] = shards[i]!;
       const object = await store.get(shardKey(entry.sha256));
-      if (!object || object.bytes.byteLength !== entry.bytes || createHash('sha256').update(object.bytes).digest('hex') !== entry.sha256) {
+      if (!object || !isEntryBytes(object.bytes, entry)) {
         throw new SextantError('INDEX_CORRUPT', `Shard ${name} of ${repo}@${shortCommit(manifest.commit)} is ${object ? 'not the bytes its manifest names' : 'missing'} in ${store.description}.`,
           'Publish that index again, or build without --from-ref / --from-commit.', { shard: name });
       }

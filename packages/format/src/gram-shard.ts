@@ -28,6 +28,7 @@ export function gramOf(a: number, b: number, c: number): number {
 export const EXACT_GRAM = 1 << 24;
 
 const isCapital = (byte: number) => byte >= 0x41 && byte <= 0x5a;
+const exactGramOf = (a: number, b: number, c: number) => EXACT_GRAM | (a << 16) | (b << 8) | c;
 
 /**
  * The gram a case-sensitive search looks three bytes up by: as they are when one is an ASCII
@@ -35,7 +36,7 @@ const isCapital = (byte: number) => byte >= 0x41 && byte <= 0x5a;
  * but lower-case ones: its files hold them or their capitalised forms, a superset).
  */
 export function caseGramOf(a: number, b: number, c: number): number {
-  return isCapital(a) || isCapital(b) || isCapital(c) ? EXACT_GRAM | (a << 16) | (b << 8) | c : gramOf(a, b, c);
+  return isCapital(a) || isCapital(b) || isCapital(c) ? exactGramOf(a, b, c) : gramOf(a, b, c);
 }
 
 /** The bucket of a gram under `bits` bucket bits (a multiplicative hash, so neighbouring grams spread). */
@@ -47,9 +48,11 @@ export function gramBucketOf(gram: number, bits: number): number {
 export function gramsOfBytes(bytes: Uint8Array): Uint32Array {
   const seen = new Set<number>();
   for (let i = 0; i + GRAM_BYTES <= bytes.length; i++) {
-    const [a, b, c] = [bytes[i]!, bytes[i + 1]!, bytes[i + 2]!];
+    const a = bytes[i]!;
+    const b = bytes[i + 1]!;
+    const c = bytes[i + 2]!;
     seen.add(gramOf(a, b, c));
-    if (isCapital(a) || isCapital(b) || isCapital(c)) seen.add(caseGramOf(a, b, c));
+    if (isCapital(a) || isCapital(b) || isCapital(c)) seen.add(exactGramOf(a, b, c));
   }
   return Uint32Array.from(seen).sort();
 }
