@@ -2,7 +2,7 @@
 // resolves them (all at once: resolution crosses files) into the shared collector, and yields one
 // compiled file at a time so the build can stream file records out. A file it cannot analyse is
 // yielded as skipped (analysis-failure.ts), having added nothing to the collector.
-import type { Language, LibraryModelRef, OutlineNode, ProblemRecord, ReexportRecord, SkippedFile, UnresolvedSiteData } from '@sextant/format';
+import type { Language, LibraryModelRef, Precision, OutlineNode, ProblemRecord, ReexportRecord, SkippedFile, UnresolvedSiteData } from '@sextant/format';
 import type { SnapshotFile } from './git/git-snapshot.ts';
 import type { IndexCollector } from './index-collector.ts';
 import type { Progress } from './progress.ts';
@@ -67,8 +67,8 @@ export interface IndexContext {
 
 export interface LanguageIndexer {
   readonly name: string;
-  /** compiler: resolved by a compiler; syntactic: resolved on the syntax tree. */
-  readonly precision: 'compiler' | 'syntactic';
+  /** How its references are found (PRECISIONS). */
+  readonly precision: Precision;
   /** Source files this indexer indexes. */
   accepts(path: string): boolean;
   /** Other tracked files it needs to read (build files, configs). */

@@ -43,9 +43,9 @@ export {
 export { shardView } from './shard-view.ts';
 export {
   bucketOfShardName, changeShardName, FILE_TABLE_SHARD, fileShardName, FORMAT_VERSION, graphShardName, gramShardName, impliedShardNames, MANIFEST_DIGEST_FILE,
-  MANIFEST_FILE, NAMES_SHARD, SKIPPED_REASONS, symbolShardName, textShardName, unresolvedShardName,
+  MANIFEST_FILE, NAMES_SHARD, PRECISIONS, SKIPPED_REASONS, symbolShardName, textShardName, unresolvedShardName,
 } from './manifest.ts';
-export type { BuildMode, LibraryModelRef, Manifest, ShardEntry, SkippedFile } from './manifest.ts';
+export type { BuildMode, LanguageSummary, LibraryModelRef, Manifest, Precision, ShardEntry, SkippedFile } from './manifest.ts';
 export { ShardLayout } from './shard-layout.ts';
 export { compileCamelCase, compileGlob, compileGlobSet, compileRepositoryGlob, compileWildcard, matcherSteps, MAX_PATTERN_STATES, type GlobSet, type WorkBudget } from './pattern-matcher.ts';
 export type { PatternMatcher } from './pattern-matcher.ts';

@@ -7,7 +7,7 @@
 // manifests and on every field broken in turn (test/manifest-fields.test.ts).
 import { regexes } from 'zod/v4/core';
 import { GRAPH_MAX_BUCKET_BITS } from './graph-shard.ts';
-import { FORMAT_VERSION, SKIPPED_REASONS, type Manifest } from './manifest.ts';
+import { FORMAT_VERSION, PRECISIONS, SKIPPED_REASONS, type Manifest } from './manifest.ts';
 import { isValidRepoName } from './object-layout.ts';
 import { LANGUAGES } from './records.ts';
 
@@ -20,7 +20,7 @@ const HEX = /^[0-9a-f]*$/;
 const MAX_BUCKET_BITS = 20;
 const LANGUAGE_SET: ReadonlySet<string> = new Set(LANGUAGES);
 const SKIPPED_SET: ReadonlySet<string> = new Set(SKIPPED_REASONS);
-const PRECISIONS: ReadonlySet<string> = new Set(['compiler', 'syntactic']);
+const PRECISION_SET: ReadonlySet<string> = new Set(PRECISIONS);
 
 /** The manifest as manifestSchema's parse would return it, or undefined when manifestSchema would refuse it. */
 export function readManifestFields(value: unknown): Manifest | undefined {
@@ -52,7 +52,7 @@ export function readManifestFields(value: unknown): Manifest | undefined {
   if (!isRecord(languages)) return undefined;
   const languageCopy: Json = {};
   for (const [language, entry] of Object.entries(languages)) {
-    if (!LANGUAGE_SET.has(language) || !isRecord(entry) || !isCount(entry.files) || typeof entry.precision !== 'string' || !PRECISIONS.has(entry.precision)) return undefined;
+    if (!LANGUAGE_SET.has(language) || !isRecord(entry) || !isCount(entry.files) || typeof entry.precision !== 'string' || !PRECISION_SET.has(entry.precision)) return undefined;
     languageCopy[language] = { files: entry.files, precision: entry.precision };
   }
   if (!Array.isArray(skipped)) return undefined;

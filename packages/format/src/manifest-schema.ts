@@ -7,7 +7,7 @@
 // expressible here: manifest-check.ts checks them after this schema.
 import * as z from 'zod';
 import { GRAPH_MAX_BUCKET_BITS } from './graph-shard.ts';
-import { FORMAT_VERSION, SKIPPED_REASONS } from './manifest.ts';
+import { FORMAT_VERSION, PRECISIONS, SKIPPED_REASONS } from './manifest.ts';
 import { isValidRepoName } from './object-layout.ts';
 import { LANGUAGES } from './records.ts';
 
@@ -54,7 +54,7 @@ const buildManifestSchema = (count: z.ZodNumber, lowerHex: (digits: number) => z
   }),
   languages: z.partialRecord(z.enum(LANGUAGES), z.object({
     files: count,
-    precision: z.enum(['compiler', 'syntactic']).describe('compiler: resolved by a compiler; syntactic: resolved on the syntax tree.'),
+    precision: z.enum(PRECISIONS).describe('compiler: resolved by a compiler; scip: imported from a SCIP index its precise indexer wrote; syntactic: resolved on the syntax tree (by scope and imports for Java and Kotlin, by name alone where only tags queries cover the language).'),
   })),
   skipped: z.array(z.object({
     path: z.string(),

@@ -25,8 +25,11 @@ import type { Language } from './records.ts';
  *     classification flags in the file table.
  * 14: a gram shard stores each gram's posting list apart (its byte size), so a lookup decodes one
  *     list rather than the shard's every posting.
+ * 15: gram shards hold exact-case trigrams beside the case-folded ones.
+ * 16: languages beyond TypeScript, JavaScript, Java and Kotlin (LANGUAGES), and the precision
+ *     `scip` of a language imported from a SCIP index.
  */
-export const FORMAT_VERSION = 15;
+export const FORMAT_VERSION = 16;
 export const MANIFEST_FILE = 'manifest.json';
 /**
  * Next to manifest.json in an index directory: its sha256, as `sha256sum` prints it, so that the
@@ -68,10 +71,17 @@ export interface LibraryModelRef {
   version: string;
 }
 
+/**
+ * How a language's references were found: compiler (a compiler resolved them), scip (imported from
+ * a SCIP index its own precise indexer wrote), syntactic (on the syntax tree: by scope and imports
+ * for Java and Kotlin, by name alone for the languages only tags queries cover).
+ */
+export const PRECISIONS = ['compiler', 'scip', 'syntactic'] as const;
+export type Precision = (typeof PRECISIONS)[number];
+
 export interface LanguageSummary {
   files: number;
-  /** compiler: resolved by a compiler; syntactic: resolved on the syntax tree. */
-  precision: 'compiler' | 'syntactic';
+  precision: Precision;
 }
 
 export interface Manifest {

@@ -15,7 +15,14 @@ export const REFERENCE_KINDS = [
 ] as const;
 export type ReferenceKind = (typeof REFERENCE_KINDS)[number];
 
-export const LANGUAGES = ['typescript', 'javascript', 'java', 'kotlin'] as const;
+/**
+ * Stored by index (symbol, file-table, name and unresolved shards): a language is only ever appended.
+ * The first four are resolved by a compiler or by scope; the rest by a SCIP index or by tags alone.
+ */
+export const LANGUAGES = [
+  'typescript', 'javascript', 'java', 'kotlin',
+  'python', 'go', 'rust', 'csharp', 'ruby', 'php', 'c', 'cpp', 'swift', 'scala', 'bash',
+] as const;
 export type Language = (typeof LANGUAGES)[number];
 
 /**

@@ -1,6 +1,6 @@
 // symbol_info: everything the index knows about one symbol, with the counts a reviewer asks first
 // (how many references, implementations, callers) and how precisely it was resolved.
-import { MODIFIERS, refCount, type GraphEdge } from '@sextant/format';
+import { MODIFIERS, refCount, type GraphEdge, type Precision } from '@sextant/format';
 import { nodeOf, rawEdgesOf } from './edges.ts';
 import type { IndexReader } from './index-reader.ts';
 import type { Answer, SymbolSummary } from './results.ts';
@@ -15,7 +15,7 @@ interface SymbolInfoAnswer extends Answer {
   modifiers: string[];
   container?: SymbolSummary;
   local: boolean;
-  precision: 'compiler' | 'syntactic';
+  precision: Precision;
   definitions: PreviewedLocation[];
   counts: {
     references: number;

@@ -10,7 +10,7 @@ export const findReferencesTool = defineTool({
   name: 'find_references',
   title: 'Find references',
   description:
-    'Every use of a symbol, resolved semantically, with kind and enclosing symbol; for a member also related members\' uses (overrides, union siblings; via). Tests and generated last.',
+    'Every use of a symbol, with kind and enclosing symbol; for a member also related members\' uses (overrides, union siblings; via). Tests and generated last.',
   schemas: () => {
     const { answerOutput, commitInput, confidence, contextInput, location, pageOutput, pathsInput, peer, referenceKind, siteLines, symbolSummary, targetInput, unresolvedOutput } = schemaParts();
     return {
@@ -21,9 +21,9 @@ export const findReferencesTool = defineTool({
         paths: pathsInput.optional(),
         includeTests: z.boolean().optional(),
         includeGenerated: z.boolean().optional(),
-        minConfidence: confidence.optional().describe('Default resolved; the rest is counted in omittedBelowConfidence.'),
-        groupByFile: z.boolean().optional().describe('Sites under their file, with every file\'s count.'),
-        includeRelated: z.boolean().optional().describe('Related members\' uses too (default true).'),
+        minConfidence: confidence.optional().describe('Default resolved; the rest counts in omittedBelowConfidence.'),
+        groupByFile: z.boolean().optional().describe('Sites by file, with counts.'),
+        includeRelated: z.boolean().optional().describe('Related members\' uses (default true).'),
         ...contextInput,
         ...pageInput(REFERENCES_PAGE),
         ...commitInput,

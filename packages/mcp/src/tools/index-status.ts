@@ -1,6 +1,6 @@
 // index_status: which commit answers, how it was built, what it holds and what it skipped.
 import * as z from 'zod';
-import { SKIPPED_REASONS } from '@sextant/format';
+import { PRECISIONS, SKIPPED_REASONS } from '@sextant/format';
 import { indexStatus } from '@sextant/query';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
@@ -13,7 +13,7 @@ export const indexStatusTool = defineTool({
     'The repository and commit served: build, versions, languages and precision, counts, skipped files. With commit: is it indexed?',
   schemas: () => {
     const { answerOutput, commitInput } = schemaParts();
-    const languageSummary = z.object({ files: z.number().int(), precision: z.enum(['compiler', 'syntactic']) });
+    const languageSummary = z.object({ files: z.number().int(), precision: z.enum(PRECISIONS) });
     return {
       input: z.strictObject({ ...commitInput }),
       output: z.object({

@@ -23,7 +23,7 @@ export const searchSymbolsTool = defineTool({
         paths: pathsInput.optional(),
         includeTests: z.boolean().optional(),
         includeGenerated: z.boolean().optional(),
-        includeExternal: z.boolean().optional().describe('Also dependencies\' symbols the repository uses.'),
+        includeExternal: z.boolean().optional().describe('Dependencies\' symbols it uses too.'),
         ...pageInput(SEARCH_PAGE),
         ...commitInput,
       }),

@@ -1,5 +1,6 @@
 // symbol_info: what one symbol is, in one call.
 import * as z from 'zod';
+import { PRECISIONS } from '@sextant/format';
 import { symbolInfo } from '@sextant/query';
 import { openIndex } from '../index-provider.ts';
 import { defineTool } from '../tool-definition.ts';
@@ -23,7 +24,7 @@ export const symbolInfoTool = defineTool({
         modifiers: z.array(z.string()),
         container: symbolSummary.optional(),
         local: z.boolean().describe('A local or parameter: found by position only, never by search.'),
-        precision: z.enum(['compiler', 'syntactic']),
+        precision: z.enum(PRECISIONS),
         definitions: z.array(previewedLocation),
         counts: z.object({
           references: z.number().int(), implementations: z.number().int(), callers: z.number().int(),
