@@ -19,6 +19,7 @@ import { isSkipped, type CompiledFile, type LanguageIndexer, type UnresolvedName
 import { analysisFailed, failedWhileIndexing } from './analysis-failure.ts';
 import { typescriptIndexer } from './ts/typescript-indexer.ts';
 import { jvmIndexer } from './jvm/jvm-indexer.ts';
+import { tagsIndexer } from './tags/tags-indexer.ts';
 import { planIncremental, type IncrementalPlan } from './incremental/incremental-plan.ts';
 import { readPreviousIndex } from './incremental/previous-index.ts';
 import { layoutReuseOf, reuseFiles } from './incremental/reuse.ts';
@@ -58,7 +59,7 @@ export interface BuildOptions {
 export const DEFAULT_MAX_CHANGED_SHARE = 0.5;
 
 /** Every language Sextant indexes; the first that accepts a path owns it. */
-export const LANGUAGE_INDEXERS: readonly LanguageIndexer[] = [typescriptIndexer, jvmIndexer];
+export const LANGUAGE_INDEXERS: readonly LanguageIndexer[] = [typescriptIndexer, jvmIndexer, tagsIndexer];
 
 export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   const { progress, stages } = options;

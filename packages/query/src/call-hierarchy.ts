@@ -4,6 +4,7 @@
 import { formatSymbolId, SextantError, type GraphEdge, type GraphNode } from '@sextant/format';
 import { nodeOf, rawEdgesOf, walk } from './edges.ts';
 import type { IndexReader } from './index-reader.ts';
+import { isNameMatched, unresolvedGraphReason } from './name-matched.ts';
 import type { Answer, Location, PeerSummary, SymbolSummary } from './results.ts';
 import { withSiteLinesOf, type SiteLines } from './site-lines.ts';
 import { nodeSummary, peerSummary, summarize } from './symbols.ts';
@@ -63,9 +64,12 @@ export async function callHierarchy(reader: IndexReader, target: Target, params:
   const unresolved = reportOf(graph.direction === 'callers'
     ? await unresolvedUsesOf(reader, visited, (site) => CALLS.has(site.kind))
     : await unresolvedCallsIn(reader, visited));
-  const cut = unresolved.count > 0
-    ? { totalIsExact: false, truncationReason: [unresolvedReason(unresolved), ...(graph.truncationReason ? [graph.truncationReason] : [])].join('; ') }
-    : {};
+  const lang = graph.symbol.language;
+  const cuts = [
+    ...(isNameMatched(reader, lang) ? [unresolvedGraphReason(lang, 'calls')] : []),
+    ...(unresolved.count > 0 ? [unresolvedReason(unresolved)] : []),
+  ];
+  const cut = cuts.length ? { totalIsExact: false, truncationReason: [...cuts, ...(graph.truncationReason ? [graph.truncationReason] : [])].join('; ') } : {};
   return { ...graph, ...cut, edges: await withSiteLinesOf(reader, graph.edges, params.context), unresolved };
 }
 

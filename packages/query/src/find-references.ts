@@ -8,6 +8,7 @@ import {
   type Confidence, type ReferenceKind,
 } from '@sextant/format';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
+import { isNameMatched } from './name-matched.ts';
 import { pageOf, type PageRequest } from './paging.ts';
 import type { Answer, Location, PageInfo, ReferenceHit, SymbolSummary } from './results.ts';
 import { RELATED_BOUND, relatedMembers, type RelatedMembers } from './member-group.ts';
@@ -58,10 +59,13 @@ const RELATION = 'hierarchy+sameProperty';
 export async function findReferences(reader: IndexReader, target: Target, params: ReferenceParams): Promise<ReferencesAnswer> {
   const start = await resolveTarget(reader, target);
   const group: RelatedMembers = params.includeRelated === false ? { members: [start] } : await relatedMembers(reader, start, 'hierarchy');
-  const { found, omitted, hit } = collectReferences(reader, group.members, params);
+  // A name-matched language has nothing but candidates: leaving them out by default would answer nothing.
+  const nameMatched = isNameMatched(reader, start.record.lang);
+  const minConfidence = params.minConfidence ?? (nameMatched ? 'candidate' : 'resolved');
+  const { found, omitted, candidates, hit } = collectReferences(reader, group.members, { ...params, minConfidence });
   const query = {
     tool: 'find_references', key: start.record.key, kinds: params.kinds, includeDeclaration: params.includeDeclaration ?? false,
-    paths: params.paths, includeTests: params.includeTests, includeGenerated: params.includeGenerated, minConfidence: params.minConfidence,
+    paths: params.paths, includeTests: params.includeTests, includeGenerated: params.includeGenerated, minConfidence,
     // Which relation `related` follows: a cursor minted under another one would page a different list.
     includeRelated: params.includeRelated === false ? false : RELATION,
     // A cursor of a server that answered in (path, position) order would page another list.
@@ -74,6 +78,9 @@ export async function findReferences(reader: IndexReader, target: Target, params
   const unresolved = reportOf(await unresolvedUsesOf(reader, group.members,
     (site) => (!kinds || kinds.has(site.kind)) && !(site.flags & hidden) && inPaths(site.path)));
   if (unresolved.count > 0) cuts.push(unresolvedReason(unresolved));
+  if (candidates > 0) {
+    cuts.push(`${candidates} reference${candidates === 1 ? ' is a candidate' : 's are candidates'} matched by name only${nameMatched ? ` (${start.record.lang} is indexed syntactically)` : ''}: any may name another declaration called ${start.record.name}`);
+  }
   if (cuts.length) {
     page.totalIsExact = false;
     page.truncationReason = [...cuts, ...(page.truncationReason ? [page.truncationReason] : [])].join('; ');
@@ -110,12 +117,13 @@ interface Found extends Location {
  */
 function collectReferences(
   reader: IndexReader, members: LoadedSymbol[], params: ReferenceParams,
-): { found: Found[]; omitted: number; hit: (found: Found) => ReferenceHit } {
+): { found: Found[]; omitted: number; candidates: number; hit: (found: Found) => ReferenceHit } {
   const { kinds, inPaths, hidden } = siteFilters(params);
   const allowed: ReadonlySet<Confidence> = new Set(CONFIDENCES.slice(0, CONFIDENCES.indexOf(params.minConfidence ?? 'resolved') + 1));
   const declarations: Found[] = [];
   const references: Found[] = [];
   let omitted = 0;
+  let candidates = 0;
   members.forEach(({ record, shard }, member) => {
     const keep = (pathIndex: number) => !(shard.pathFlags[pathIndex]! & hidden) && inPaths(shard.paths[pathIndex]!);
     if (params.includeDeclaration && (!kinds || kinds.has('definition'))) {
@@ -132,6 +140,7 @@ function collectReferences(
         omitted++;
         continue;
       }
+      if (ref.confidence === 'candidate') candidates++;
       references.push({
         path: shard.paths[ref.pathIndex]!, line: ref.line, column: ref.column, endLine: ref.endLine, endColumn: ref.endColumn,
         siteClass: siteClass(shard.pathFlags[ref.pathIndex]!), member, at: ref.index, definition: false,
@@ -155,7 +164,7 @@ function collectReferences(
   // Declarations are few and stored by path: ordered here. One member's references are stored in
   // order; merged members' are interleaved.
   const found = members.length === 1 ? [...inOrder(declarations), ...inOrder(references)] : [...samePlaceOnce(declarations), ...samePlaceOnce(references)];
-  return { found, omitted, hit };
+  return { found, omitted, candidates, hit };
 }
 
 /** The filters a site must pass, for references and unresolved identifiers alike: kinds, path globs, and the FILE_FLAGS left out. */

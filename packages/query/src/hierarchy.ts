@@ -3,6 +3,7 @@ import { SextantError } from '@sextant/format';
 import type { GraphEdge, GraphNode } from '@sextant/format';
 import { nodeOf, TYPE_KINDS, walk, type WalkResult } from './edges.ts';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
+import { isNameMatched, unresolvedGraphReason } from './name-matched.ts';
 import { pageOf, type PageRequest } from './paging.ts';
 import type { Answer, PageInfo, PeerSummary, SymbolSummary } from './results.ts';
 import { nodeSummary, peerSummary, summarize } from './symbols.ts';
@@ -83,10 +84,11 @@ async function answer(
   const { items, page } = pageOf(results, reader.commit, { tool, key: start.record.key }, request, IMPLEMENTATIONS_PAGE);
   const unresolved = await undecided(reader, start, result, direction);
   const cuts = [
+    ...(isNameMatched(reader, start.record.lang) ? [unresolvedGraphReason(start.record.lang, isType(start) ? 'subtypes' : 'overrides')] : []),
     ...(result.truncatedBy ? [`walk bound ${result.truncatedBy} (${WALK_BOUND[result.truncatedBy]})`] : []),
     ...(unresolved.count > 0 ? [unresolvedReason(unresolved)] : []),
   ];
-  const cut = cuts.length ? { totalIsExact: false, truncationReason: cuts.join('; ') } : {};
+  const cut = cuts.length ? { totalIsExact: false, truncationReason: [...cuts, ...(page.truncationReason ? [page.truncationReason] : [])].join('; ') } : {};
   return { repo: reader.repo, commit: reader.commit, symbol: summarize(reader, start.record, start.shard.paths), results: items, ...page, ...cut, unresolved };
 }
 
@@ -155,9 +157,10 @@ export async function typeHierarchy(reader: IndexReader, target: Target, params:
     }
     if (result.truncatedBy) cuts.push(result.truncatedBy === 'depth' ? `depth ${depth}` : `maxNodes ${maxNodes}`);
   }
+  const unknown = isNameMatched(reader, start.record.lang) ? [unresolvedGraphReason(start.record.lang, 'supertypes and subtypes')] : [];
   return {
     repo: reader.repo, commit: reader.commit, symbol: root, direction, nodes, edges,
-    total: nodes.length, totalIsExact: cuts.length === 0, hasMore: cuts.length > 0,
-    ...(cuts.length ? { truncationReason: cuts.join(', ') } : {}),
+    total: nodes.length, totalIsExact: cuts.length + unknown.length === 0, hasMore: cuts.length > 0,
+    ...(cuts.length + unknown.length ? { truncationReason: [...unknown, cuts.join(', ')].filter(Boolean).join('; ') } : {}),
   };
 }

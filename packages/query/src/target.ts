@@ -5,6 +5,7 @@ import {
 } from '@sextant/format';
 import { fileLines } from './file-tools.ts';
 import { identifierAt } from './identifier-at.ts';
+import { isNameMatched } from './name-matched.ts';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
 import { nameEntry, type NameEntry } from './symbols.ts';
 
@@ -123,14 +124,23 @@ async function noSymbolAt(reader: IndexReader, file: FileRecord, path: string, l
       { identifier: word });
   }
   const names = await reader.names();
-  const entries = [...new Set(names.exactly(names.names, word))].map((i) => nameEntry(names, i)).sort(candidateOrder);
+  const named = [...new Set(names.exactly(names.names, word))].map((i) => nameEntry(names, i));
+  // A name-matched language's uses name its own declarations (where it has any of that name).
+  const nameMatched = isNameMatched(reader, file.lang);
+  const own = nameMatched ? named.filter((e) => e.lang === file.lang) : [];
+  const entries = (own.length ? own : named).sort(candidateOrder);
   const candidates = await candidatesOf(reader, entries.slice(0, NAME_ONLY_CANDIDATES));
   const listed = candidates.map((c) => c.qualifiedName).join(', ');
+  const what = nameMatched
+    ? `No resolved symbol at ${path}:${line}:${column}: \`${word}\` is matched by name only (${file.lang} is indexed syntactically, by tags)`
+    : unresolved;
   return new SextantError('NO_SYMBOL_AT_POSITION',
     entries.length
-      ? `${unresolved}; ${entries.length} declaration${entries.length === 1 ? '' : 's'} named ${word}, matched by name only: ${listed}${entries.length > candidates.length ? ', …' : ''}.`
-      : `${unresolved}; no declaration is named ${word} either.`,
-    `${file.lang} is resolved by scope and imports, not by a compiler; a name-only candidate may be the one meant (check its imports), or the declaration is outside the repository.`,
+      ? `${what}; ${entries.length} declaration${entries.length === 1 ? '' : 's'} named ${word}, matched by name only: ${listed}${entries.length > candidates.length ? ', …' : ''}.`
+      : `${what}; no declaration is named ${word} either.`,
+    nameMatched
+      ? `${file.lang} has no compiler or SCIP index here; a candidate may be the one meant (check the file's imports), or the declaration is outside the repository. A SCIP index (indexer build --scip) makes it precise.`
+      : `${file.lang} is resolved by scope and imports, not by a compiler; a name-only candidate may be the one meant (check its imports), or the declaration is outside the repository.`,
     { identifier: word, match: 'name-only', candidates, totalCandidates: entries.length });
 }
 

@@ -1,0 +1,40 @@
+; Go: declarations and name references for the tags indexer (indexer/src/tags/tags-extractor.ts
+; documents the captures). Adapted from tree-sitter-go's queries/tags.scm (MIT).
+
+; References: every identifier, then what the syntax says more precisely (the last pattern wins).
+(identifier) @name @reference.read
+(type_identifier) @name @reference.type
+(field_identifier) @name @reference.read
+(call_expression function: [(identifier) @name (selector_expression field: (field_identifier) @name) (parenthesized_expression (identifier) @name)]) @reference.call
+(composite_literal type: (type_identifier) @name) @reference.new
+(assignment_statement left: (expression_list [(identifier) @name (selector_expression field: (field_identifier) @name)])) @reference.write
+
+(package_clause) @ignore
+(import_declaration) @ignore
+(keyed_element . (literal_element (identifier) @ignore))
+
+; Declarations.
+(function_declaration name: (identifier) @name) @definition.function
+(method_declaration name: (field_identifier) @name) @definition.method
+(type_spec name: (type_identifier) @name) @definition.type
+(type_spec name: (type_identifier) @name type: (struct_type)) @definition.class
+(type_spec name: (type_identifier) @name type: (interface_type)) @definition.interface
+(type_alias name: (type_identifier) @name) @definition.type
+(field_declaration name: (field_identifier) @name) @definition.field
+(method_elem name: (field_identifier) @name) @definition.method
+(source_file (var_declaration (var_spec name: (identifier) @name) @definition.variable))
+(source_file (var_declaration (var_spec_list (var_spec name: (identifier) @name) @definition.variable)))
+(source_file (const_declaration (const_spec name: (identifier) @name) @definition.constant))
+
+; Locals: parameters, receivers and what a function declares are its own.
+(function_declaration) @local.scope
+(method_declaration) @local.scope
+(func_literal) @local.scope
+(method_elem) @local.scope
+(parameter_declaration name: (identifier) @local.definition)
+(variadic_parameter_declaration name: (identifier) @local.definition)
+(short_var_declaration left: (expression_list (identifier) @local.definition))
+(var_spec name: (identifier) @local.definition)
+(const_spec name: (identifier) @local.definition)
+(range_clause left: (expression_list (identifier) @local.definition))
+(type_parameter_declaration name: (identifier) @local.definition)

@@ -1,0 +1,40 @@
+; Python: declarations and name references for the tags indexer (indexer/src/tags/tags-extractor.ts
+; documents the captures). Adapted from tree-sitter-python's queries/tags.scm (MIT).
+
+; References: every identifier, then what the syntax says more precisely (the last pattern wins).
+(identifier) @name @reference.read
+(attribute attribute: (identifier) @name) @reference.read
+(type (identifier) @name) @reference.type
+(call function: [(identifier) @name (attribute attribute: (identifier) @name)]) @reference.call
+(decorator [(identifier) @name (attribute attribute: (identifier) @name) (call function: [(identifier) @name (attribute attribute: (identifier) @name)])]) @reference.decorator
+(class_definition superclasses: (argument_list [(identifier) @name (attribute attribute: (identifier) @name)])) @reference.inherit
+(assignment left: [(identifier) @name (attribute attribute: (identifier) @name)]) @reference.write
+(augmented_assignment left: [(identifier) @name (attribute attribute: (identifier) @name)]) @reference.write
+(import_from_statement name: [(dotted_name (identifier) @name .) (aliased_import name: (dotted_name (identifier) @name .))]) @reference.import
+
+; Imported modules are no declarations of this repository's names.
+(import_statement) @ignore
+(import_from_statement module_name: (_) @ignore)
+(aliased_import alias: (identifier) @ignore)
+(keyword_argument name: (identifier) @ignore)
+
+; Declarations.
+(class_definition name: (identifier) @name) @definition.class
+(function_definition name: (identifier) @name) @definition.function
+(module (expression_statement (assignment left: (identifier) @name) @definition.variable))
+(class_definition body: (block (expression_statement (assignment left: (identifier) @name) @definition.field)))
+((module (expression_statement (assignment left: (identifier) @name) @definition.constant))
+  (#match? @name "^[A-Z][A-Z0-9_]*$"))
+
+; Locals: parameters and names assigned inside a function are its own (outside any scope they are
+; no locals).
+(function_definition) @local.scope
+(lambda) @local.scope
+(parameters [(identifier) @local.definition (typed_parameter (identifier) @local.definition) (default_parameter name: (identifier) @local.definition) (typed_default_parameter name: (identifier) @local.definition) (list_splat_pattern (identifier) @local.definition) (dictionary_splat_pattern (identifier) @local.definition)])
+(lambda_parameters (identifier) @local.definition)
+(assignment left: [(identifier) @local.definition (pattern_list (identifier) @local.definition) (tuple_pattern (identifier) @local.definition)])
+(augmented_assignment left: (identifier) @local.definition)
+(for_statement left: [(identifier) @local.definition (pattern_list (identifier) @local.definition) (tuple_pattern (identifier) @local.definition)])
+(for_in_clause left: (identifier) @local.definition)
+(with_item value: (as_pattern alias: (as_pattern_target (identifier) @local.definition)))
+(except_clause (as_pattern alias: (as_pattern_target (identifier) @local.definition)))

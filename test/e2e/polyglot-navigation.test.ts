@@ -1,0 +1,133 @@
+// End to end on a polyglot repository (test/fixtures/polyglot: TypeScript, Python, Go, Rust, a
+// shell script and a YAML file): indexed by the `indexer` CLI, served by the worker in workerd and
+// by `runner mcp`, asked through the real MCP SDK client. TypeScript answers from the compiler; the
+// languages only tags queries cover answer syntactically, and every such answer says so: name-only
+// references are candidates, totals are not exact, graphs say why they may be empty.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { answerFrom, where, type ToolResult } from './support/mcp-client.ts';
+import { BACKENDS, buildFixtureIndex, type Backend } from './support/servers.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'sextant-e2e-polyglot-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+const poly = buildFixtureIndex('polyglot', 'fixtures/polyglot', scratch);
+
+const CART_PY = 'service/shop/cart.py';
+const MAIN_PY = 'service/main.py';
+const CART_GO = 'tools/cart/cart.go';
+const MAIN_GO = 'tools/cmd/main.go';
+const LIB_RS = 'crates/cart/src/lib.rs';
+const DEPLOY = 'scripts/deploy.sh';
+
+for (const makeBackend of BACKENDS) {
+  describe.sequential('', () => {
+    let backend: Backend;
+    let client: Client;
+    beforeAll(async () => {
+      backend = await makeBackend([poly], scratch);
+      client = await backend.connect(poly.repo);
+    }, 180_000);
+    afterAll(async () => backend?.close());
+
+    const ok = (name: string, args: Record<string, unknown>) => answerFrom(client, poly, name, args);
+    const failing = async (name: string, args: Record<string, unknown>) => {
+      const result = (await client.callTool({ name, arguments: args })) as ToolResult;
+      expect(result.isError, `${name} should fail: ${result.content[0]?.text}`).toBe(true);
+      return { text: result.content[0]!.text, error: result.structuredContent!.error as Record<string, any> };
+    };
+
+    describe(`a polyglot repository through ${makeBackend === BACKENDS[0] ? 'the worker' : 'the runner'}`, () => {
+      it('lists each language with its precision and file count, and the grammars it parsed them with', async () => {
+        const status = await ok('index_status', {});
+        expect(status.languages).toEqual({
+          bash: { files: 1, precision: 'syntactic' },
+          go: { files: 2, precision: 'syntactic' },
+          python: { files: 3, precision: 'syntactic' },
+          rust: { files: 1, precision: 'syntactic' },
+          typescript: { files: 1, precision: 'compiler' },
+        });
+        expect(Object.keys(status.parsers)).toEqual(expect.arrayContaining(['tree-sitter-python', 'tree-sitter-go', 'tree-sitter-rust', 'tree-sitter-bash']));
+        // The YAML file is no language of the index, but its text is searchable.
+        expect(status.counts).toMatchObject({ files: 8, texts: 9 });
+      });
+
+      it('searches declarations of every language, filtered by language', async () => {
+        const carts = await ok('search_symbols', { query: 'Cart', matchMode: 'exact' });
+        expect(carts.results.map((r: any) => `${r.language} ${r.kind} ${r.qualifiedName}`).sort()).toEqual(['go class Cart', 'python class Cart', 'rust class Cart']);
+        const rust = await ok('search_symbols', { query: 'total', language: 'rust' });
+        expect(rust.results.map((r: any) => `${where(r)} ${r.kind}`)).toEqual([`${LIB_RS}:21:12 method`]);
+      });
+
+      it('finds the uses of a Python function by name, as candidates, never as the exact answer', async () => {
+        const total = await ok('search_symbols', { query: 'total', matchMode: 'exact', language: 'python' });
+        const refs = await ok('find_references', { symbolId: total.results[0].symbolId });
+        expect(refs.references.map((r: any) => `${where(r)} ${r.kind} ${r.confidence}`)).toEqual([
+          `${MAIN_PY}:1:29 import candidate`,
+          `${MAIN_PY}:8:12 call candidate`,
+          'service/shop/__init__.py:1:25 import candidate',
+        ]);
+        expect(refs.totalIsExact).toBe(false);
+        expect(refs.truncationReason).toMatch(/matched by name only \(python is indexed syntactically\)/);
+        // A parameter named like a declaration is the function's own, never a use of the declaration.
+        const cart = await ok('search_symbols', { query: 'Cart', matchMode: 'exact', language: 'python' });
+        const cartRefs = await ok('find_references', { symbolId: cart.results[0].symbolId });
+        expect(cartRefs.references.map(where)).toEqual([`${MAIN_PY}:1:23`, `${MAIN_PY}:5:12`, 'service/shop/__init__.py:1:19']);
+      });
+
+      it('answers a position on a Python use with the name-only candidates of its language', async () => {
+        const { error, text } = await failing('goto_definition', { path: MAIN_PY, line: 5, column: 12 });
+        expect(error.code).toBe('NO_SYMBOL_AT_POSITION');
+        expect(error.data).toMatchObject({ identifier: 'Cart', match: 'name-only', totalCandidates: 1 });
+        expect(error.data.candidates).toEqual([expect.objectContaining({ qualifiedName: 'Cart', path: CART_PY, line: 6, column: 7 })]);
+        expect(text).toMatch(/matched by name only \(python is indexed syntactically/);
+        const atDefinition = await ok('goto_definition', { path: CART_PY, line: 6, column: 8 });
+        expect(atDefinition.definitions.map(where)).toEqual([`${CART_PY}:6:7`]);
+      });
+
+      it('says a name-matched graph may be empty: calls and subtypes are not resolved', async () => {
+        const total = await ok('search_symbols', { query: 'Total', matchMode: 'exact', language: 'go' });
+        const calls = await ok('call_hierarchy', { symbolId: total.results[0].symbolId, direction: 'callers' });
+        expect(calls.totalIsExact).toBe(false);
+        expect(calls.truncationReason).toMatch(/go is indexed syntactically, matching names only: its calls are not resolved/);
+        const cart = await ok('search_symbols', { query: 'Cart', matchMode: 'exact', language: 'python' });
+        const subtypes = await ok('find_implementations', { symbolId: cart.results[0].symbolId });
+        expect(subtypes).toMatchObject({ results: [], totalIsExact: false });
+        const hierarchy = await ok('type_hierarchy', { symbolId: cart.results[0].symbolId });
+        expect(hierarchy).toMatchObject({ totalIsExact: false, hasMore: false });
+        const info = await ok('symbol_info', { symbolId: total.results[0].symbolId });
+        expect(info).toMatchObject({ precision: 'syntactic', symbol: { language: 'go', kind: 'function' }, signature: 'func Total(c *Cart) int' });
+        expect(info.counts.references).toBe(1);
+      });
+
+      it('outlines a Rust file, reads a shell function by symbol, and finds Go references across packages', async () => {
+        const outline = await ok('file_structure', { path: LIB_RS });
+        expect(outline.outline.map((n: any) => `${n.kind} ${n.name} [${(n.children ?? []).map((c: any) => c.name).join(' ')}]`)).toEqual([
+          'class Line [sku price]', 'class Cart [lines]', 'method new []', 'method add []', 'method total []',
+        ]);
+        const build = await ok('search_symbols', { query: 'build', matchMode: 'exact', language: 'bash' });
+        const read = await ok('read_file', { symbolId: build.results[0].symbolId });
+        expect(read.lines.map((l: any) => l.text)).toContain('  local out="$1"');
+        expect(read).toMatchObject({ startLine: 7, declaration: { startLine: 7, endLine: 10 } });
+        const add = await ok('search_symbols', { query: 'Add', matchMode: 'exact', language: 'go' });
+        const refs = await ok('find_references', { symbolId: add.results[0].symbolId });
+        expect(refs.references.map((r: any) => `${where(r)} ${r.kind} ${r.confidence}`)).toEqual([`${MAIN_GO}:11:4 call candidate`]);
+        const shipRefs = await ok('find_references', { qualifiedName: `${DEPLOY}:ship` });
+        expect(shipRefs.references.map((r: any) => `${where(r)} ${r.kind}`)).toEqual([`${DEPLOY}:17:1 call`]);
+      });
+
+      it('keeps TypeScript exact beside the syntactic languages', async () => {
+        const refs = await ok('find_references', { qualifiedName: 'web/app.ts:CartLine' });
+        expect(refs).toMatchObject({ totalIsExact: true });
+        expect(refs.references.map((r: any) => r.confidence)).toEqual(['exact']);
+        const yaml = await ok('search_text', { query: 'tax_rate', caseSensitive: true });
+        expect(yaml.matches.map(where)).toEqual(['config/settings.yaml:4:3']);
+        const problems = await ok('file_problems', { path: CART_GO });
+        expect(problems.problems).toEqual([]);
+      });
+    });
+  });
+}
