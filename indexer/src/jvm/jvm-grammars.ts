@@ -1,9 +1,8 @@
 // The two JVM grammars: which registry package ships each wasm (pinned exactly in package.json:
 // the tags queries name their node types), which files each parses, and the little syntax each
 // adds to the generic extraction. Grammars and queries are loaded once per process.
-import { readFile } from 'node:fs/promises';
-import { Query, type Language, type Node } from 'web-tree-sitter';
-import { loadGrammar } from '../syntax/tree-sitter-runtime.ts';
+import type { Language, Node, Query } from 'web-tree-sitter';
+import { loadTagsQuery } from '../syntax/tree-sitter-runtime.ts';
 import type { JvmLanguage } from './file-model.ts';
 import { checkCaptureNames, type ExtractionRules } from './tag-extractor.ts';
 
@@ -75,29 +74,8 @@ export function grammarOf(path: string): JvmGrammar | undefined {
   return JVM_GRAMMARS.find((g) => g.extensions.includes(extension));
 }
 
-const QUERY_DIR = new URL('../../queries/', import.meta.url);
-const taggers = new Map<JvmLanguage, Promise<Tagger>>();
-
 /** The grammar and its compiled tags query (queries/<lang>/tags.scm), once per process. */
-export function loadTagger(grammar: JvmGrammar): Promise<Tagger> {
-  let tagger = taggers.get(grammar.lang);
-  if (!tagger) {
-    tagger = createTagger(grammar);
-    taggers.set(grammar.lang, tagger);
-    tagger.catch(() => taggers.delete(grammar.lang));
-  }
-  return tagger;
-}
-
-async function createTagger(grammar: JvmGrammar): Promise<Tagger> {
-  const { language, version } = await loadGrammar(grammar.pkg, grammar.wasm);
-  const source = await readFile(new URL(`${grammar.lang}/tags.scm`, QUERY_DIR), 'utf8');
-  let query: Query;
-  try {
-    query = new Query(language, source);
-  } catch (error) {
-    throw new Error(`Tags query for ${grammar.lang} does not compile: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  checkCaptureNames(query, grammar.lang);
+export async function loadTagger(grammar: JvmGrammar): Promise<Tagger> {
+  const { language, query, version } = await loadTagsQuery(grammar.lang, grammar.pkg, grammar.wasm, checkCaptureNames);
   return { grammar, language, query, version };
 }

@@ -1,10 +1,11 @@
 // The process-wide web-tree-sitter runtime: initialises the wasm runtime once and loads grammar
-// wasm files from their registry packages, so every user of tree-sitter in the indexer (the
-// syntactic layer, the JVM indexer) shares one runtime and one Language per grammar file.
+// wasm files from their registry packages and tags queries from queries/, so every user of
+// tree-sitter in the indexer (the syntactic layer, the JVM and tags indexers) shares one runtime,
+// one Language per grammar file and one compiled query per language.
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { Language, Parser } from 'web-tree-sitter';
+import { Language, Parser, Query } from 'web-tree-sitter';
 
 export interface Grammar {
   language: Language;
@@ -67,4 +68,34 @@ export async function loadGrammar(pkg: string, wasm: string): Promise<Grammar> {
 export async function packageVersion(manifestPath: string): Promise<string> {
   const manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as { version?: unknown };
   return typeof manifest.version === 'string' ? manifest.version : 'unknown';
+}
+
+/**
+ * A grammar with its tags query `queries/<lang>/tags.scm` compiled, once per process and language;
+ * `check` refuses captures its extractor would not read (a typo there would be a silent loss).
+ */
+export function loadTagsQuery(lang: string, pkg: string, wasm: string, check: (query: Query, lang: string) => void): Promise<Grammar & { query: Query }> {
+  let loaded = tagsQueries.get(lang);
+  if (!loaded) {
+    loaded = compileTagsQuery(lang, pkg, wasm, check);
+    tagsQueries.set(lang, loaded);
+    loaded.catch(() => tagsQueries.delete(lang));
+  }
+  return loaded;
+}
+
+const QUERY_DIR = new URL('../../queries/', import.meta.url);
+const tagsQueries = new Map<string, Promise<Grammar & { query: Query }>>();
+
+async function compileTagsQuery(lang: string, pkg: string, wasm: string, check: (query: Query, lang: string) => void): Promise<Grammar & { query: Query }> {
+  const grammar = await loadGrammar(pkg, wasm);
+  const source = await readFile(new URL(`${lang}/tags.scm`, QUERY_DIR), 'utf8');
+  let query: Query;
+  try {
+    query = new Query(grammar.language, source);
+  } catch (error) {
+    throw new Error(`Tags query for ${lang} does not compile: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  check(query, lang);
+  return { ...grammar, query };
 }

@@ -1,10 +1,9 @@
 // The languages only tags queries cover: which registry package ships each grammar's wasm (pinned
 // exactly in package.json: the queries name its node types), which files it parses, and its tags
 // query (queries/<lang>/tags.scm). A grammar is loaded when a repository has files of its language.
-import { readFile } from 'node:fs/promises';
-import { Query, type Language as Grammar } from 'web-tree-sitter';
+import type { Language as Grammar, Query } from 'web-tree-sitter';
 import type { Language } from '@sextant/format';
-import { loadGrammar } from '../syntax/tree-sitter-runtime.ts';
+import { loadTagsQuery } from '../syntax/tree-sitter-runtime.ts';
 import { checkTagCaptures } from './tags-extractor.ts';
 
 export type TagsLanguage = Exclude<Language, 'typescript' | 'javascript' | 'java' | 'kotlin'>;
@@ -58,29 +57,8 @@ export interface Tagger {
   version: string;
 }
 
-const QUERY_DIR = new URL('../../queries/', import.meta.url);
-const taggers = new Map<TagsLanguage, Promise<Tagger>>();
-
 /** The grammar and its compiled tags query, once per process. */
-export function loadTagsTagger(grammar: TagsGrammar): Promise<Tagger> {
-  let tagger = taggers.get(grammar.lang);
-  if (!tagger) {
-    tagger = createTagger(grammar);
-    taggers.set(grammar.lang, tagger);
-    tagger.catch(() => taggers.delete(grammar.lang));
-  }
-  return tagger;
-}
-
-async function createTagger(grammar: TagsGrammar): Promise<Tagger> {
-  const { language, version } = await loadGrammar(grammar.pkg, grammar.wasm);
-  const source = await readFile(new URL(`${grammar.lang}/tags.scm`, QUERY_DIR), 'utf8');
-  let query: Query;
-  try {
-    query = new Query(language, source);
-  } catch (error) {
-    throw new Error(`Tags query for ${grammar.lang} does not compile: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  checkTagCaptures(query, grammar.lang);
+export async function loadTagsTagger(grammar: TagsGrammar): Promise<Tagger> {
+  const { language, query, version } = await loadTagsQuery(grammar.lang, grammar.pkg, grammar.wasm, checkTagCaptures);
   return { grammar, language, query, version };
 }
