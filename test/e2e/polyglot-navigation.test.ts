@@ -45,14 +45,14 @@ for (const makeBackend of BACKENDS) {
         const status = await ok('index_status', {});
         expect(status.languages).toEqual({
           bash: { files: 1, precision: 'syntactic' },
-          go: { files: 2, precision: 'syntactic' },
-          python: { files: 3, precision: 'syntactic' },
+          go: { files: 3, precision: 'syntactic' },
+          python: { files: 4, precision: 'syntactic' },
           rust: { files: 1, precision: 'syntactic' },
           typescript: { files: 1, precision: 'compiler' },
         });
         expect(Object.keys(status.parsers)).toEqual(expect.arrayContaining(['tree-sitter-python', 'tree-sitter-go', 'tree-sitter-rust', 'tree-sitter-bash']));
         // The YAML file is no language of the index, but its text is searchable.
-        expect(status.counts).toMatchObject({ files: 8, texts: 9 });
+        expect(status.counts).toMatchObject({ files: 10, texts: 11 });
       });
 
       it('searches declarations of every language, filtered by language', async () => {
@@ -62,14 +62,17 @@ for (const makeBackend of BACKENDS) {
         expect(rust.results.map((r: any) => `${where(r)} ${r.kind}`)).toEqual([`${LIB_RS}:21:12 method`]);
       });
 
-      it('finds the uses of a Python function by name, as candidates, never as the exact answer', async () => {
-        const total = await ok('search_symbols', { query: 'total', matchMode: 'exact', language: 'python' });
-        const refs = await ok('find_references', { symbolId: total.results[0].symbolId });
+      it('finds the uses of a Python function by name and imports, as candidates, never as the exact answer', async () => {
+        // report.py declares a total of its own: its bare `total(rows)` is that one, `cart.total(basket)` the module's.
+        const refs = await ok('find_references', { qualifiedName: `${CART_PY}:total` });
         expect(refs.references.map((r: any) => `${where(r)} ${r.kind} ${r.confidence}`)).toEqual([
           `${MAIN_PY}:1:29 import candidate`,
           `${MAIN_PY}:8:12 call candidate`,
+          'service/report.py:9:30 call candidate',
           'service/shop/__init__.py:1:25 import candidate',
         ]);
+        const own = await ok('find_references', { qualifiedName: 'service/report.py:total' });
+        expect(own.references.map(where)).toEqual(['service/report.py:9:12']);
         expect(refs.totalIsExact).toBe(false);
         expect(refs.truncationReason).toMatch(/matched by name only \(python is indexed syntactically\)/);
         // A parameter named like a declaration is the function's own, never a use of the declaration.
@@ -89,7 +92,7 @@ for (const makeBackend of BACKENDS) {
       });
 
       it('says a name-matched graph may be empty: calls and subtypes are not resolved', async () => {
-        const total = await ok('search_symbols', { query: 'Total', matchMode: 'exact', language: 'go' });
+        const total = await ok('search_symbols', { query: 'Total', matchMode: 'exact', language: 'go', paths: ['tools/cart/**'] });
         const calls = await ok('call_hierarchy', { symbolId: total.results[0].symbolId, direction: 'callers' });
         expect(calls.totalIsExact).toBe(false);
         expect(calls.truncationReason).toMatch(/go is indexed syntactically, matching names only: its calls are not resolved/);
@@ -115,6 +118,11 @@ for (const makeBackend of BACKENDS) {
         const add = await ok('search_symbols', { query: 'Add', matchMode: 'exact', language: 'go' });
         const refs = await ok('find_references', { symbolId: add.results[0].symbolId });
         expect(refs.references.map((r: any) => `${where(r)} ${r.kind} ${r.confidence}`)).toEqual([`${MAIN_GO}:11:4 call candidate`]);
+        // A package-qualified call is that package's Total; a bare one, its own package's.
+        const cartTotal = await ok('find_references', { qualifiedName: `${CART_GO}:Total` });
+        expect(cartTotal.references.map(where)).toEqual([`${MAIN_GO}:12:19`]);
+        const reportTotal = await ok('find_references', { qualifiedName: 'tools/report/report.go:Total' });
+        expect(reportTotal.references.map(where)).toEqual(['tools/report/report.go:15:13']);
         const shipRefs = await ok('find_references', { qualifiedName: `${DEPLOY}:ship` });
         expect(shipRefs.references.map((r: any) => `${where(r)} ${r.kind}`)).toEqual([`${DEPLOY}:17:1 call`]);
       });

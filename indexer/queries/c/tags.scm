@@ -18,7 +18,8 @@
 (union_specifier name: (type_identifier) @name body: (_)) @definition.class
 (enum_specifier name: (type_identifier) @name body: (_)) @definition.enum
 (enumerator name: (identifier) @name) @definition.enumMember
-(type_definition declarator: (type_identifier) @name) @definition.type
+; A typedef declares its name only: a struct defined inside it is a declaration of its own.
+(type_definition declarator: (type_identifier) @name @definition.type)
 (field_declaration declarator: (field_identifier) @name) @definition.field
 (preproc_def name: (identifier) @name) @definition.constant
 (preproc_function_def name: (identifier) @name) @definition.function

@@ -5,12 +5,21 @@
 (identifier) @name @reference.read
 (type_identifier) @name @reference.type
 (field_identifier) @name @reference.read
-(call_expression function: [(identifier) @name (selector_expression field: (field_identifier) @name) (parenthesized_expression (identifier) @name)]) @reference.call
+(selector_expression operand: (_) @qualifier field: (field_identifier) @name) @reference.read
+(qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name) @reference.type
+(call_expression function: [(identifier) @name (parenthesized_expression (identifier) @name)]) @reference.call
+(call_expression function: (selector_expression operand: (_) @qualifier field: (field_identifier) @name)) @reference.call
 (composite_literal type: (type_identifier) @name) @reference.new
-(assignment_statement left: (expression_list [(identifier) @name (selector_expression field: (field_identifier) @name)])) @reference.write
+(composite_literal type: (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name)) @reference.new
+(assignment_statement left: (expression_list (identifier) @name)) @reference.write
+(assignment_statement left: (expression_list (selector_expression operand: (_) @qualifier field: (field_identifier) @name))) @reference.write
 
 (package_clause) @ignore
 (import_declaration) @ignore
+
+; Import bindings: a package is bound to its name, or to the last element of its path.
+(import_spec !name path: (interpreted_string_literal (interpreted_string_literal_content) @import.module)) @import
+(import_spec name: (package_identifier) @import.alias path: (interpreted_string_literal (interpreted_string_literal_content) @import.module)) @import
 (keyed_element . (literal_element (identifier) @ignore))
 
 ; Declarations.

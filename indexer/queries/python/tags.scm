@@ -3,14 +3,21 @@
 
 ; References: every identifier, then what the syntax says more precisely (the last pattern wins).
 (identifier) @name @reference.read
-(attribute attribute: (identifier) @name) @reference.read
+(attribute object: (_) @qualifier attribute: (identifier) @name) @reference.read
 (type (identifier) @name) @reference.type
-(call function: [(identifier) @name (attribute attribute: (identifier) @name)]) @reference.call
-(decorator [(identifier) @name (attribute attribute: (identifier) @name) (call function: [(identifier) @name (attribute attribute: (identifier) @name)])]) @reference.decorator
-(class_definition superclasses: (argument_list [(identifier) @name (attribute attribute: (identifier) @name)])) @reference.inherit
-(assignment left: [(identifier) @name (attribute attribute: (identifier) @name)]) @reference.write
-(augmented_assignment left: [(identifier) @name (attribute attribute: (identifier) @name)]) @reference.write
-(import_from_statement name: [(dotted_name (identifier) @name .) (aliased_import name: (dotted_name (identifier) @name .))]) @reference.import
+(call function: (identifier) @name) @reference.call
+(call function: (attribute object: (_) @qualifier attribute: (identifier) @name)) @reference.call
+(decorator [(identifier) @name (attribute object: (_) @qualifier attribute: (identifier) @name) (call function: [(identifier) @name (attribute object: (_) @qualifier attribute: (identifier) @name)])]) @reference.decorator
+(class_definition superclasses: (argument_list [(identifier) @name (attribute object: (_) @qualifier attribute: (identifier) @name)])) @reference.inherit
+(assignment left: [(identifier) @name (attribute object: (_) @qualifier attribute: (identifier) @name)]) @reference.write
+(augmented_assignment left: [(identifier) @name (attribute object: (_) @qualifier attribute: (identifier) @name)]) @reference.write
+(import_from_statement module_name: (_) @qualifier name: [(dotted_name (identifier) @name .) (aliased_import name: (dotted_name (identifier) @name .))]) @reference.import
+
+; Import bindings: what each imported name or module is bound to in the file.
+(import_statement name: (dotted_name) @import.module) @import
+(import_statement name: (aliased_import name: (dotted_name) @import.module alias: (identifier) @import.alias)) @import
+(import_from_statement module_name: (_) @import.module name: (dotted_name (identifier) @import.name .)) @import
+(import_from_statement module_name: (_) @import.module name: (aliased_import name: (dotted_name (identifier) @import.name .) alias: (identifier) @import.alias)) @import
 
 ; Imported modules are no declarations of this repository's names.
 (import_statement) @ignore

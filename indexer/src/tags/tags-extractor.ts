@@ -7,6 +7,11 @@
 //                             is a method.
 //   @reference.<ReferenceKind> a use of the name captured as @name (read, write, call, new, type,
 //                             inherit, import, decorator).
+//                             With @qualifier: the expression the name is looked up on (`os.path`
+//                             in `os.path.join`), which a language's scoping rule may read.
+//   @import                   an import binding: @import.module (the module or package path as
+//                             written), @import.name (a name it imports), @import.alias (the name
+//                             it is bound to instead).
 //   @ignore                   no references to names inside this node (an import's module path).
 //   @local.scope              a function-like node whose own names (@local.definition inside it,
 //                             nearest scope first) are no references to declarations elsewhere.
@@ -44,17 +49,29 @@ export interface TagRef {
   at: TagRange;
   /** Index of the innermost declaration it is in, -1 at the top. */
   owner: number;
+  /** The expression the name is looked up on, whitespace squashed (`os.path`, `self`, `cart`). */
+  qualifier?: string;
+}
+
+/** An import binding, as written: `from m import n as a` is { module: 'm', name: 'n', alias: 'a' }. */
+export interface TagImport {
+  module: string;
+  name?: string;
+  alias?: string;
 }
 
 export interface TagFile {
   defs: TagDef[];
   refs: TagRef[];
+  imports: TagImport[];
   problems: ProblemRecord[];
 }
 
 const KIND_SET: ReadonlySet<string> = new Set(SYMBOL_KINDS);
 const REFERENCE_SET: ReadonlySet<string> = new Set(REFERENCE_KINDS);
-const AUX_CAPTURES: ReadonlySet<string> = new Set(['name', 'ignore', 'local.scope', 'local.definition']);
+const AUX_CAPTURES: ReadonlySet<string> = new Set(['name', 'qualifier', 'ignore', 'local.scope', 'local.definition', 'import', 'import.module', 'import.name', 'import.alias']);
+/** A qualifier longer than this says nothing a scoping rule reads (it is a call chain, not a module). */
+const MAX_QUALIFIER = 200;
 const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set(['class', 'interface', 'enum', 'type']);
 const MAX_SIGNATURE = 200;
 
@@ -70,7 +87,8 @@ export function checkTagCaptures(query: Query, label: string): void {
 
 interface Captured {
   defs: Map<number, { node: Node; name: Node; kind: SymbolKind; pattern: number }>;
-  refs: Map<number, { name: Node; kind: ReferenceKind; pattern: number }>;
+  refs: Map<number, { name: Node; kind: ReferenceKind; pattern: number; qualifier?: Node }>;
+  imports: TagImport[];
   ignored: Node[];
   scopes: Set<number>;
   locals: Node[];
@@ -119,16 +137,18 @@ export function extractTags(tree: Tree, query: Query, text: string, timeLimitMs:
   const isIgnored = (name: Node) => ignored.some(([start, end]) => name.startIndex >= start && name.endIndex <= end);
 
   const refs: TagRef[] = [];
-  for (const { name, kind } of [...captured.refs.values()].sort((a, b) => a.name.startIndex - b.name.startIndex)) {
+  for (const { name, kind, qualifier } of [...captured.refs.values()].sort((a, b) => a.name.startIndex - b.name.startIndex)) {
     if (defNames.has(name.id) || isIgnored(name) || isLocal(name)) continue;
     const holder = ancestor(name, (n) => defIndex.has(n.id));
-    refs.push({ name: wellFormed(name.text), kind, at: rangeOf(name), owner: holder ? defIndex.get(holder.id)! : -1 });
+    const ref: TagRef = { name: wellFormed(name.text), kind, at: rangeOf(name), owner: holder ? defIndex.get(holder.id)! : -1 };
+    if (qualifier && qualifier.endIndex - qualifier.startIndex <= MAX_QUALIFIER) ref.qualifier = wellFormed(qualifier.text.replace(/\s+/g, ''));
+    refs.push(ref);
   }
-  return { defs, refs, problems: root.hasError ? problemsOf(root, text, lines) : [] };
+  return { defs, refs, imports: captured.imports, problems: root.hasError ? problemsOf(root, text, lines) : [] };
 }
 
 function capture(query: Query, root: Node, timeLimitMs: number): Captured {
-  const captured: Captured = { defs: new Map(), refs: new Map(), ignored: [], scopes: new Set(), locals: [] };
+  const captured: Captured = { defs: new Map(), refs: new Map(), imports: [], ignored: [], scopes: new Set(), locals: [] };
   const deadline = performance.now() + timeLimitMs;
   let late = false;
   // Returning true from the progress callback cancels the query (web-tree-sitter's typings say void).
@@ -136,14 +156,21 @@ function capture(query: Query, root: Node, timeLimitMs: number): Captured {
   if (late) throw new Error(`the tags query gave up after ${timeLimitMs} ms`);
   for (const match of matches) {
     let name: Node | undefined;
+    let qualifier: Node | undefined;
     let primary: { node: Node; capture: string } | undefined;
+    const binding: Partial<Record<'module' | 'name' | 'alias', string>> = {};
+    let isImport = false;
     for (const { name: capture, node } of match.captures) {
       if (capture === 'name') name = node;
+      else if (capture === 'qualifier') qualifier = node;
+      else if (capture === 'import') isImport = true;
+      else if (capture.startsWith('import.')) binding[capture.slice('import.'.length) as 'module' | 'name' | 'alias'] = wellFormed(node.text);
       else if (capture === 'ignore') captured.ignored.push(node);
       else if (capture === 'local.scope') captured.scopes.add(node.id);
       else if (capture === 'local.definition') captured.locals.push(node);
       else if (capture.startsWith('definition.') || capture.startsWith('reference.')) primary = { node, capture };
     }
+    if (isImport && binding.module !== undefined) captured.imports.push({ module: binding.module, ...(binding.name ? { name: binding.name } : {}), ...(binding.alias ? { alias: binding.alias } : {}) });
     if (!primary || !name) continue;
     const [sort, kind] = [primary.capture.slice(0, primary.capture.indexOf('.')), primary.capture.slice(primary.capture.indexOf('.') + 1)];
     // Matches come in document order; of those naming one node, the later pattern wins.
@@ -151,7 +178,7 @@ function capture(query: Query, root: Node, timeLimitMs: number): Captured {
     if (sort === 'definition') {
       if ((captured.defs.get(name.id)?.pattern ?? -1) <= pattern) captured.defs.set(name.id, { node: primary.node, name, kind: kind as SymbolKind, pattern });
     } else if ((captured.refs.get(name.id)?.pattern ?? -1) <= pattern) {
-      captured.refs.set(name.id, { name, kind: kind as ReferenceKind, pattern });
+      captured.refs.set(name.id, { name, kind: kind as ReferenceKind, pattern, ...(qualifier ? { qualifier } : {}) });
     }
   }
   return captured;

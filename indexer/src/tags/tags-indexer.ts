@@ -1,7 +1,8 @@
 // Syntactic navigation for the languages no compiler or SCIP index resolves (Python, Go, Rust, C#,
 // Ruby, PHP, C, C++, Swift, Scala, Bash), as GitHub's code navigation does it: declarations and
 // outlines from each language's tags query, references matched to declarations by name alone.
-// Every reference is a `candidate` of each same-named declaration of its language (none is ever
+// Every reference is a `candidate` of each same-named declaration of its language, narrowed by the
+// file's imports where the language has a scoping rule (tags-scoping.ts) (none is ever
 // stored as resolved, so no position lookup or call hierarchy presents a guess as the answer); a
 // name declared nowhere, or so often that a name match says nothing, is kept as unresolved.
 import { symbolKey, pushOccurrence, type OutlineNode, type ReferenceKind, type SymbolKind } from '@sextant/format';
@@ -10,6 +11,7 @@ import { analysisFailed } from '../analysis-failure.ts';
 import type { SnapshotFile } from '../git/git-snapshot.ts';
 import type { CompiledFile, IndexContext, IndexedFile, LanguageIndexer, UnresolvedName } from '../language-indexer.ts';
 import { extractTags, type TagDef, type TagFile } from './tags-extractor.ts';
+import { SCOPE_RULES } from './tags-scoping.ts';
 import { headersOf, loadTagsTagger, tagsGrammarOf, TAGS_GRAMMARS, type Tagger, type TagsLanguage } from './tags-grammars.ts';
 
 /** A pathological (generated, minified) file must not stall a whole run: the limit of its parse, and of its tags query. */
@@ -141,10 +143,20 @@ export class TagsIndexer implements LanguageIndexer {
     tags.defs.forEach((def, i) => pushOccurrence(occ, { ...def.at, symbolIndex: symbolOf(keys[i]!), kind: 'definition' }));
 
     const unresolved: UnresolvedName[] = [];
+    const scope = SCOPE_RULES[lang]?.(file.path, tags);
     let refs = 0;
     for (const ref of tags.refs) {
+      if (scope?.namesModule(ref)) continue;
       const from = ref.owner >= 0 ? keys[ref.owner] : undefined;
-      const named = (byName.get(`${lang}|${ref.name}`) ?? []).filter((key) => canName(ref.kind, collector.symbols.get(key)!.info.kind));
+      const { name, keep } = scope?.lookup(ref) ?? { name: ref.name };
+      let named = (byName.get(`${lang}|${name}`) ?? []).filter((key) => canName(ref.kind, collector.symbols.get(key)!.info.kind));
+      if (keep) {
+        const kept = named.filter((key) => {
+          const { path, container } = collector.symbols.get(key)!.info;
+          return path !== undefined && keep({ path, container });
+        });
+        if (kept.length > 0) named = kept;
+      }
       if (named.length === 0 || named.length > MAX_CANDIDATES) {
         unresolved.push({ name: ref.name, ...ref.at, kind: ref.kind, ...(from ? { from } : {}) });
         continue;
@@ -164,7 +176,7 @@ function extract(parser: Parser, tagger: Tagger, text: string): TagFile {
   const tree = parser.parse(text, null, { progressCallback: () => performance.now() > deadline });
   if (!tree) {
     parser.reset();
-    return { defs: [], refs: [], problems: [{ source: 'syntax', severity: 'warning', message: `Syntax check failed: gave up after ${PARSE_TIMEOUT_MS} ms`, line: 1, column: 1, endLine: 1, endColumn: 1 }] };
+    return { defs: [], refs: [], imports: [], problems: [{ source: 'syntax', severity: 'warning', message: `Syntax check failed: gave up after ${PARSE_TIMEOUT_MS} ms`, line: 1, column: 1, endLine: 1, endColumn: 1 }] };
   }
   try {
     return extractTags(tree, tagger.query, text, PARSE_TIMEOUT_MS);
