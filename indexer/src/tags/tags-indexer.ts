@@ -157,6 +157,7 @@ export class TagsIndexer implements LanguageIndexer {
         });
         if (kept.length > 0) named = kept;
       }
+      if (named.length === 0 && scope?.provided?.(ref)) continue;
       if (named.length === 0 || named.length > MAX_CANDIDATES) {
         unresolved.push({ name: ref.name, ...ref.at, kind: ref.kind, ...(from ? { from } : {}) });
         continue;

@@ -15,13 +15,54 @@ export interface Candidate {
 export interface FileScope {
   /** A use of a module or package the file imports, by the name it is bound to: no declaration's use. */
   namesModule(ref: TagRef): boolean;
+  /**
+   * Whether a use that names no declaration of the repository names what the language itself
+   * provides (a builtin, a predeclared identifier, a program a script runs): no unresolved identifier.
+   */
+  provided?(ref: TagRef): boolean;
   /** The declared name the use means (an import alias stands for the name imported), and which declarations of it it can be. */
   lookup(ref: TagRef): { name: string; keep?: (candidate: Candidate) => boolean };
 }
 
 export type ScopeRule = (path: string, tags: TagFile) => FileScope;
 
-export const SCOPE_RULES: Partial<Record<TagsLanguage, ScopeRule>> = { python: pythonScope, go: goScope };
+export const SCOPE_RULES: Partial<Record<TagsLanguage, ScopeRule>> = { python: pythonScope, go: goScope, bash: bashScope };
+
+/** Python 3.11's builtins module, and the names every module and method has. */
+const PYTHON_BUILTINS: ReadonlySet<string> = new Set([
+  'ArithmeticError', 'AssertionError', 'AttributeError', 'BaseException', 'BaseExceptionGroup',
+  'BlockingIOError', 'BrokenPipeError', 'BufferError', 'BytesWarning', 'ChildProcessError',
+  'ConnectionAbortedError', 'ConnectionError', 'ConnectionRefusedError', 'ConnectionResetError',
+  'DeprecationWarning', 'EOFError', 'Ellipsis', 'EncodingWarning', 'EnvironmentError', 'Exception',
+  'ExceptionGroup', 'False', 'FileExistsError', 'FileNotFoundError', 'FloatingPointError',
+  'FutureWarning', 'GeneratorExit', 'IOError', 'ImportError', 'ImportWarning', 'IndentationError',
+  'IndexError', 'InterruptedError', 'IsADirectoryError', 'KeyError', 'KeyboardInterrupt',
+  'LookupError', 'MemoryError', 'ModuleNotFoundError', 'NameError', 'None', 'NotADirectoryError',
+  'NotImplemented', 'NotImplementedError', 'OSError', 'OverflowError', 'PendingDeprecationWarning',
+  'PermissionError', 'ProcessLookupError', 'RecursionError', 'ReferenceError', 'ResourceWarning',
+  'RuntimeError', 'RuntimeWarning', 'StopAsyncIteration', 'StopIteration', 'SyntaxError',
+  'SyntaxWarning', 'SystemError', 'SystemExit', 'TabError', 'TimeoutError', 'True', 'TypeError',
+  'UnboundLocalError', 'UnicodeDecodeError', 'UnicodeEncodeError', 'UnicodeError',
+  'UnicodeTranslateError', 'UnicodeWarning', 'UserWarning', 'ValueError', 'Warning',
+  'ZeroDivisionError', 'abs', 'aiter', 'all', 'anext', 'any', 'ascii', 'bin', 'bool', 'breakpoint',
+  'bytearray', 'bytes', 'callable', 'chr', 'classmethod', 'compile', 'complex', 'copyright',
+  'credits', 'delattr', 'dict', 'dir', 'divmod', 'enumerate', 'eval', 'exec', 'exit', 'filter',
+  'float', 'format', 'frozenset', 'getattr', 'globals', 'hasattr', 'hash', 'help', 'hex', 'id',
+  'input', 'int', 'isinstance', 'issubclass', 'iter', 'len', 'license', 'list', 'locals', 'map',
+  'max', 'memoryview', 'min', 'next', 'object', 'oct', 'open', 'ord', 'pow', 'print', 'property',
+  'quit', 'range', 'repr', 'reversed', 'round', 'set', 'setattr', 'slice', 'sorted',
+  'staticmethod', 'str', 'sum', 'super', 'tuple', 'type', 'vars', 'zip', '__name__', '__file__',
+  '__doc__', '__all__', '__package__', '__spec__', '__dict__', '__class__', 'self', 'cls',
+]);
+
+/** Go's predeclared identifiers (the universe block). */
+const GO_PREDECLARED: ReadonlySet<string> = new Set([
+  'bool', 'byte', 'complex64', 'complex128', 'error', 'float32', 'float64', 'int', 'int8', 'int16',
+  'int32', 'int64', 'rune', 'string', 'uint', 'uint8', 'uint16', 'uint32', 'uint64', 'uintptr',
+  'any', 'comparable', 'true', 'false', 'iota', 'nil', 'append', 'cap', 'clear', 'close',
+  'complex', 'copy', 'delete', 'imag', 'len', 'make', 'max', 'min', 'new', 'panic', 'print',
+  'println', 'real', 'recover',
+]);
 
 const topLevel = (candidate: Candidate) => candidate.container === undefined;
 
@@ -49,6 +90,7 @@ function pythonScope(path: string, tags: TagFile): FileScope {
   };
   return {
     namesModule: (ref) => ref.qualifier === undefined && ref.kind !== 'import' && modules.has(ref.name) && !own.has(ref.name),
+    provided: (ref) => ref.qualifier === undefined && PYTHON_BUILTINS.has(ref.name),
     lookup(ref) {
       if (ref.kind === 'import') return ref.qualifier !== undefined ? { name: ref.name, keep: inModule(ref.qualifier) } : { name: ref.name };
       if (ref.qualifier === undefined) {
@@ -92,6 +134,7 @@ function goScope(path: string, tags: TagFile): FileScope {
   const directory = directoryOf(path);
   return {
     namesModule: (ref) => ref.qualifier === undefined && packages.has(ref.name),
+    provided: (ref) => ref.qualifier === undefined && GO_PREDECLARED.has(ref.name),
     lookup(ref) {
       if (ref.qualifier === undefined) return { name: ref.name, keep: (c) => directoryOf(c.path) === directory };
       const imported = packages.get(ref.qualifier);
@@ -103,4 +146,13 @@ function goScope(path: string, tags: TagFile): FileScope {
 
 function importsDirectory(importPath: string, directory: string): boolean {
   return directory !== '' && (importPath === directory || importPath.endsWith(`/${directory}`) || directory.endsWith(`/${importPath}`));
+}
+
+/** Bash: a command no function of the repository declares is a program (or a builtin), not an unresolved name. */
+function bashScope(): FileScope {
+  return {
+    namesModule: () => false,
+    provided: (ref) => ref.kind === 'call',
+    lookup: (ref) => ({ name: ref.name }),
+  };
 }

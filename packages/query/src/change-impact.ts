@@ -513,7 +513,10 @@ async function statusOf(
     const name = (change.base ?? change.head)!.decl.qname;
     if (missingMember) return { status: 'broken', reason: `does not implement ${change.head!.decl.qname}, added as an abstract member` };
     if (site.fromBase && occurrenceAt(record, site.line, site.column) === undefined) {
-      return { status: 'broken', reason: `no longer resolves: ${name} was ${change.change === 'removed' ? 'removed' : `${change.change} (${change.aspects.join(', ')})`}` };
+      const what = change.change === 'renamed' ? `renamed to ${change.head!.decl.name}`
+        : change.change === 'removed' || change.aspects.length === 0 ? change.change
+        : `${change.change} (${change.aspects.join(', ')})`;
+      return { status: 'broken', reason: `no longer resolves: ${name} was ${what}` };
     }
     if (change.head && change.aspects.includes('signature') && (site.kind === 'call' || site.kind === 'new')) {
       const args = argumentCount(await files.headLines(site.path), site);
