@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ts } from 'ts-morph';
 import {
-  deflateShard, FILE_FLAGS, FORMAT_VERSION, occurrencesOf, SextantError, shortCommit, withShardCompressor, type BuildMode, type ShardCompressor, problemsDigest, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type OutlineNode, type SkippedFile,
+  deflateShard, FILE_FLAGS, FORMAT_VERSION, PRECISIONS, occurrencesOf, SextantError, shortCommit, withShardCompressor, type BuildMode, type ShardCompressor, problemsDigest, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type OutlineNode, type SkippedFile,
 } from '@sextant/format';
 import { workingTreeIndexPath } from '@sextant/query/node';
 import { excludeSextantDir, isUnderSextantDir } from './git/git-exclude.ts';
@@ -24,6 +24,7 @@ import { planIncremental, type IncrementalPlan } from './incremental/incremental
 import { readPreviousIndex } from './incremental/previous-index.ts';
 import { layoutReuseOf, reuseFiles } from './incremental/reuse.ts';
 import { createSyntaxParser, syntaxLanguageOf, type SyntaxOutlineNode, type SyntaxParser } from './syntax/syntax-parser.ts';
+import { importScip, readScipFiles } from './scip/scip-import.ts';
 
 export const INDEXER_VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
@@ -53,6 +54,8 @@ export interface BuildOptions {
   maxChangedShare?: number;
   /** Why this build is in full though `from` was asked for, when a first attempt found out late (an analysis failure). */
   fullBecause?: string;
+  /** SCIP index files whose documents index the files they match, with precision scip (scip/scip-import.ts). */
+  scip?: string[];
 }
 
 /** Above half the sources changed, walking the affected files costs about what walking all does. */
@@ -67,11 +70,12 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   const { root, commit, commitDate } = await resolveCommit(options.repo, options.commit);
   // Checked before any work: a clone's own .sextant link must not cost a whole build to refuse.
   const out = options.out ?? workingTreeIndexPath(root, 'index', '--out');
+  const scipFiles = await readScipFiles(options.scip ?? []);
   progress.log(`indexing ${root} at ${commit}`);
 
   const tracked = await listTrackedFiles(root, commit);
   const skipped: SkippedFile[] = [...tracked.skipped];
-  const ownerOf = (path: string) => LANGUAGE_INDEXERS.find((indexer) => indexer.accepts(path));
+  const ownerOf = (path: string) => indexers.find((indexer) => indexer.accepts(path));
   const needed = (path: string) => ownerOf(path) || path === '.gitattributes' || LANGUAGE_INDEXERS.some((i) => i.reads(path));
   const read = (path: string) => needed(path) || LANGUAGE_INDEXERS.some((i) => i.readsIfSmall?.(path));
   // Every tracked file is read: the indexers read theirs, and search_text every text file.
@@ -89,15 +93,18 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   skipped.push(...blobs.skipped);
   // What the indexers see is what they read: more files (another package.json) could change how they resolve.
   const allTexts = new Map(blobs.files.map((f) => [f.path, f.text]));
+  // The files SCIP documents match are theirs, ahead of every language's own indexer.
+  const scip = scipFiles.length ? importScip(scipFiles, { root, tracked: tracked.entries.map((e) => e.path), texts: allTexts, skipped }) : undefined;
+  const indexers = scip ? [scip.indexer, ...LANGUAGE_INDEXERS] : LANGUAGE_INDEXERS;
   const texts = new Map(blobs.files.filter((f) => read(f.path)).map((f) => [f.path, f.text]));
   const byPath = new Map<string, SnapshotFile>(blobs.files.map((f) => [f.path, f]));
 
-  const warnings: string[] = [];
+  const warnings: string[] = [...(scip?.warnings ?? [])];
   const rules = parseGitattributes(texts.get('.gitattributes') ?? '');
   const syntax = await createSyntaxParser();
   const collector = new IndexCollector();
   const languages: Manifest['languages'] = {};
-  const parsers: Record<string, string> = { typescript: ts.version, ...syntax.grammarVersions };
+  const parsers: Record<string, string> = { typescript: ts.version, ...syntax.grammarVersions, ...scip?.parsers };
   const libraryModels: LibraryModelRef[] = [];
   const context = { root, texts, collector, warnings, progress, parsers, libraryModels, stages };
 
@@ -108,7 +115,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   if (options.from) {
     let plan: IncrementalPlan;
     try {
-      plan = await planIncremental({
+      plan = scip ? { full: 'SCIP indexes are imported (--scip), which a build from another index does not do yet' } : await planIncremental({
         previous: await readPreviousIndex(options.from), entries: tracked.entries, texts: allTexts,
         indexerVersion: INDEXER_VERSION, parsers, maxChangedShare: options.maxChangedShare ?? DEFAULT_MAX_CHANGED_SHARE,
       });
@@ -134,7 +141,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
     }
   }
 
-  for (const indexer of LANGUAGE_INDEXERS) {
+  for (const indexer of indexers) {
     const files = blobs.files.filter((f) => ownerOf(f.path) === indexer);
     if (files.length === 0) continue;
     progress.start(`resolving ${indexer.name} (${indexer.precision})`, files.length);
@@ -161,6 +168,8 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
         collector.addFile(file, change, isSkipped(result) ? [] : result.unresolved);
         const summary = (languages[record.lang] ??= { files: 0, precision: indexer.precision });
         summary.files++;
+        // A language indexed by several indexers is labelled with the least precise of them.
+        if (PRECISIONS.indexOf(indexer.precision) > PRECISIONS.indexOf(summary.precision)) summary.precision = indexer.precision;
       }
     } catch (error) {
       throw failedWhileIndexing(error, `the ${indexer.name} files${last ? ` (the last one done was ${last})` : ''}`);

@@ -26,6 +26,8 @@ export interface BuildRequest {
   store?: { local: boolean; 'persist-to'?: string; config?: string };
   /** With from: the share of changed sources above which the build is in full. */
   maxChangedShare?: number;
+  /** SCIP index files to import (--scip, repeatable). */
+  scip?: string[];
 }
 
 /** `indexer review`, its defaults applied. */
@@ -73,6 +75,7 @@ export const INDEXER_ACTIONS: IndexerActions = {
       verbose: request.verbose,
       ...(request.from !== undefined ? { from: resolve(request.from) } : {}),
       ...(request.maxChangedShare !== undefined ? { maxChangedShare: request.maxChangedShare } : {}),
+      ...(request.scip !== undefined ? { scip: request.scip.map((file) => resolve(file)) } : {}),
     });
   },
   async review(request) {

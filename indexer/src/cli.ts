@@ -5,7 +5,7 @@ import { cliLine, SextantError } from '@sextant/format';
 import { INDEXER_ACTIONS, REVIEW_FORMATS, type IndexerActions } from './cli-actions.ts';
 
 const USAGE = `usage:
-  indexer build [--commit <sha|ref>] [--repo DIR] [--out DIR] [--repo-name owner/name] [--max-file-bytes N] [--from DIR | --from-ref NAME | --from-commit <sha|ref> [--local] [--persist-to DIR] [--config PATH]] [--max-changed-share F] [--quiet] [--verbose]
+  indexer build [--commit <sha|ref>] [--repo DIR] [--out DIR] [--repo-name owner/name] [--max-file-bytes N] [--from DIR | --from-ref NAME | --from-commit <sha|ref> [--local] [--persist-to DIR] [--config PATH]] [--max-changed-share F] [--scip FILE]... [--quiet] [--verbose]
       Index the files tracked at a commit (default HEAD of the repository at --repo, default .)
       into a directory of shards (default .sextant/index, added to .git/info/exclude). Warnings
       about project configuration are counted in one line; --verbose prints each. --from: build
@@ -13,7 +13,10 @@ const USAGE = `usage:
       files the change can reach (the shards equal a full build's); in full, saying why, when that
       cannot be sure or more than --max-changed-share (default 0.5) of them changed. --from-ref,
       --from-commit: the same from the index published under that ref or commit (the store
-      options of publish).
+      options of publish). --scip FILE (repeatable): a SCIP index (index.scip of scip-typescript,
+      scip-python, scip-go, …) whose documents index the files they match, with precision scip;
+      a document that does not match its file at the commit is refused, with a warning, and its
+      file indexed as without it.
   indexer review --base <sha|ref> [--head <sha|ref>] [--repo DIR] [--format markdown|text|json] [--out-root DIR] [--max-file-bytes N] [--quiet]
       What the change from base to head (default HEAD) does to the symbols and what it breaks
       (the diff_symbols and change_impact tools). Each commit is indexed into
@@ -70,6 +73,7 @@ async function build(argv: string[], actions: IndexerActions): Promise<number> {
       'persist-to': { type: 'string' },
       config: { type: 'string' },
       'max-changed-share': { type: 'string' },
+      scip: { type: 'string', multiple: true },
       quiet: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
     },
@@ -95,6 +99,7 @@ async function build(argv: string[], actions: IndexerActions): Promise<number> {
     ...(values['from-commit'] !== undefined ? { fromPublished: { commit: values['from-commit'] } } : {}),
     ...(published ? { store: { local: values.local, ...(values['persist-to'] !== undefined ? { 'persist-to': values['persist-to'] } : {}), ...(values.config !== undefined ? { config: values.config } : {}) } } : {}),
     ...(share !== undefined ? { maxChangedShare: Number(share) } : {}),
+    ...(values.scip !== undefined ? { scip: values.scip } : {}),
     repo: values.repo,
     commit: values.commit,
     out: values.out,

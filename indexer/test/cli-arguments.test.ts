@@ -47,6 +47,9 @@ describe('indexer arguments', () => {
     expect((await run(['build', '--from', 'prev', '--max-changed-share', '0.25'])).calls).toEqual([['build', {
       from: 'prev', maxChangedShare: 0.25, repo: '.', commit: 'HEAD', out: undefined, repoName: undefined, maxFileBytes: 1048576, quiet: false, verbose: false,
     }]]);
+    expect((await run(['build', '--scip', 'a.scip', '--scip', 'b/index.scip'])).calls).toEqual([['build', {
+      scip: ['a.scip', 'b/index.scip'], repo: '.', commit: 'HEAD', out: undefined, repoName: undefined, maxFileBytes: 1048576, quiet: false, verbose: false,
+    }]]);
     expect((await run(['review', '--base', 'main'])).calls).toEqual([['review', {
       base: 'main', head: 'HEAD', repo: '.', outRoot: undefined, maxFileBytes: 1048576, quiet: false, format: 'markdown',
     }]]);

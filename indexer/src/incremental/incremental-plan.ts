@@ -42,6 +42,9 @@ export async function planIncremental(input: IncrementalInput): Promise<Incremen
   // The parsers known before indexing (the compiler, the grammars); those an indexer adds as it runs belong to files walked in full.
   const parser = Object.keys(input.parsers).find((name) => manifest.parsers[name] !== input.parsers[name]);
   if (parser) return { full: `${parser} is ${input.parsers[parser]} here, ${manifest.parsers[parser] ?? 'not used'} in the previous index` };
+  // Files a SCIP index indexed there are this build's own indexers' now: none of their records can be reused.
+  const imported = Object.keys(manifest.parsers).find((name) => name.startsWith('scip:'));
+  if (imported) return { full: `the previous index imported a SCIP index (${imported.slice('scip:'.length)}), which this build does not` };
   if (!input.previous.compressesAlike) return { full: 'the previous index was compressed differently (another DEFLATE implementation), so its shards cannot be kept' };
   const failed = manifest.skipped.find((s) => s.reason === 'analysis-failed');
   if (failed) return { full: `${failed.path} failed analysis in the previous index, which changes what its program resolved` };
