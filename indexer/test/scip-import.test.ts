@@ -236,6 +236,20 @@ describe('indexer build --scip', () => {
     expect((await build({ from: imported.out })).manifest.build).toEqual({ mode: 'full', reason: 'the previous index imported a SCIP index (scip-typescript), which this build does not' });
   });
 
+  it('keeps the repository\'s symbolIds when the indexer names another package version (a new commit, a bumped version)', async () => {
+    const bumped = writeVariant('bumped.scip', (index) => {
+      const rename = (symbol: string) => symbol.replace(' demo 1.0.0 ', ' demo 2.0.0-rc.1 ');
+      for (const document of index.documents) {
+        for (const o of document.occurrences) o.symbol = rename(o.symbol);
+        for (const info of document.symbols) info.symbol = rename(info.symbol);
+      }
+    });
+    expect(readFileSync(bumped)).not.toEqual(readFileSync(scipFile));
+    const again = await build({ scip: [bumped] });
+    const idOf = async (reader: IndexReader) => (await gotoDefinition(reader, { path: 'src/main.ts', line: 7, column: 10 })).symbol.symbolId;
+    expect(await idOf(again.reader)).toBe(await idOf(imported.reader));
+  });
+
   it('fails the build on a file that is not SCIP, naming it, and writes nothing', async () => {
     const text = join(scratch, 'notes.scip');
     writeFileSync(text, 'these are notes, not an index\n');

@@ -87,7 +87,7 @@ class ScipEmitter {
       }
     }
     for (const [symbol, { lang, path }] of defs) {
-      this.defined.set(symbol, { key: scipKey(symbol, path), facts: symbolFacts(symbol, this.informationOf(symbol, path), lang) });
+      this.defined.set(symbol, { key: scipKey(symbol, path, true), facts: symbolFacts(symbol, this.informationOf(symbol, path), lang) });
     }
     for (const [symbol, { lang, path, sites }] of defs) {
       const { key, facts } = this.defined.get(symbol)!;
@@ -140,7 +140,7 @@ class ScipEmitter {
     const parsed = parseScipSymbol(symbol);
     if (!parsed || parsed.local) return undefined;
     const facts = symbolFacts(symbol, this.documents.information.get(symbol), lang);
-    const key = scipKey(symbol, '');
+    const key = scipKey(symbol, '', false);
     const { name, version } = parsed.package;
     this.collector.addSymbol({
       key, name: facts.name, kind: facts.kind, qname: facts.qname, lang, mods: 0,
@@ -173,7 +173,7 @@ class ScipEmitter {
     for (const o of document.occurrences) {
       if (!(o.roles & DEFINES) || !o.symbol.startsWith('local ') || locals.has(o.symbol)) continue;
       const facts = symbolFacts(o.symbol, document.symbols.get(o.symbol), lang, textOf(lines, o.range));
-      locals.set(o.symbol, { key: scipKey(o.symbol, path), facts });
+      locals.set(o.symbol, { key: scipKey(o.symbol, path, true), facts });
     }
     const fromOf = enclosingDefinitions(document, (symbol) => (symbol.startsWith('local ') ? locals.get(symbol) : this.defined.get(symbol)));
     for (const [symbol, local] of locals) {

@@ -129,3 +129,26 @@ export function parentSymbol(symbol: ScipSymbol): string | undefined {
 export function lastDescriptor(symbol: ScipSymbol): Descriptor | undefined {
   return symbol.descriptors[symbol.descriptors.length - 1];
 }
+
+/**
+ * The symbol with its package version replaced by `.`: a repository's own symbols keep their
+ * identity when the version an indexer gives them changes (scip-go names the main module's version
+ * by commit, scip-python by --project-version). A local symbol, or a string that is no symbol, as it is.
+ */
+export function withoutVersion(symbol: string): string {
+  if (symbol.startsWith('local ')) return symbol;
+  // The version is the fourth space-separated part; a doubled space is a space inside a part.
+  let part = 0;
+  let start = -1;
+  for (let at = 0; at < symbol.length; at++) {
+    if (symbol[at] !== ' ') continue;
+    if (symbol[at + 1] === ' ') {
+      at++;
+      continue;
+    }
+    part++;
+    if (part === 3) start = at + 1;
+    else if (part === 4) return `${symbol.slice(0, start)}.${symbol.slice(at)}`;
+  }
+  return symbol;
+}

@@ -2,11 +2,16 @@
 // signature and doc, from the symbol string (scip-symbol.ts) and its SymbolInformation.
 import { localSymbolKey, symbolKey, type SymbolKind } from '@sextant/format';
 import { SymbolInformation_Kind as Kind, type SymbolInformation } from './scip_pb.ts';
-import { lastDescriptor, parseScipSymbol, type Descriptor, type ScipSymbol } from './scip-symbol.ts';
+import { lastDescriptor, parseScipSymbol, withoutVersion, type Descriptor, type ScipSymbol } from './scip-symbol.ts';
 
-/** Stable across commits: the SCIP symbol string is the identity. A `local N` is one document's. */
-export function scipKey(symbol: string, path: string): string {
-  return symbol.startsWith('local ') ? localSymbolKey(path, `scip-local|${path}|${symbol}`) : symbolKey(`scip|${symbol}`);
+/**
+ * Stable across commits: the SCIP symbol string is the identity, without the package version for a
+ * symbol the repository defines (its version is the indexer's name for this commit). A `local N`
+ * is one document's.
+ */
+export function scipKey(symbol: string, path: string, defined: boolean): string {
+  if (symbol.startsWith('local ')) return localSymbolKey(path, `scip-local|${path}|${symbol}`);
+  return symbolKey(`scip|${defined ? withoutVersion(symbol) : symbol}`);
 }
 
 /** SymbolInformation.Kind to Sextant's kinds; a kind not listed falls back to the descriptor's. */
