@@ -25,6 +25,7 @@ import { readPreviousIndex } from './incremental/previous-index.ts';
 import { layoutReuseOf, reuseFiles } from './incremental/reuse.ts';
 import { createSyntaxParser, syntaxLanguageOf, type SyntaxOutlineNode, type SyntaxParser } from './syntax/syntax-parser.ts';
 import { importScip, readScipFiles } from './scip/scip-import.ts';
+import { runScipIndexers } from './scip/scip-runners.ts';
 
 export const INDEXER_VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
@@ -56,6 +57,11 @@ export interface BuildOptions {
   fullBecause?: string;
   /** SCIP index files whose documents index the files they match, with precision scip (scip/scip-import.ts). */
   scip?: string[];
+  /**
+   * Run the installed SCIP indexers on the commit's files of their languages and import what they
+   * write (scip/scip-runners.ts); default true, unless `scip` files are given.
+   */
+  autoScip?: boolean;
 }
 
 /** Above half the sources changed, walking the affected files costs about what walking all does. */
@@ -94,12 +100,14 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   // What the indexers see is what they read: more files (another package.json) could change how they resolve.
   const allTexts = new Map(blobs.files.map((f) => [f.path, f.text]));
   // The files SCIP documents match are theirs, ahead of every language's own indexer.
-  const scip = scipFiles.length ? importScip(scipFiles, { root, tracked: tracked.entries.map((e) => e.path), texts: allTexts, skipped }) : undefined;
+  const auto = scipFiles.length === 0 && options.autoScip !== false ? await runScipIndexers(root, allTexts, progress) : { files: [], warnings: [] };
+  const imports = [...scipFiles, ...auto.files];
+  const scip = imports.length ? importScip(imports, { root, tracked: tracked.entries.map((e) => e.path), texts: allTexts, skipped }) : undefined;
   const indexers = scip ? [scip.indexer, ...LANGUAGE_INDEXERS] : LANGUAGE_INDEXERS;
   const texts = new Map(blobs.files.filter((f) => read(f.path)).map((f) => [f.path, f.text]));
   const byPath = new Map<string, SnapshotFile>(blobs.files.map((f) => [f.path, f]));
 
-  const warnings: string[] = [...(scip?.warnings ?? [])];
+  const warnings: string[] = [...auto.warnings, ...(scip?.warnings ?? [])];
   const rules = parseGitattributes(texts.get('.gitattributes') ?? '');
   const syntax = await createSyntaxParser();
   const collector = new IndexCollector();

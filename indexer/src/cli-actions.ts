@@ -28,6 +28,8 @@ export interface BuildRequest {
   maxChangedShare?: number;
   /** SCIP index files to import (--scip, repeatable). */
   scip?: string[];
+  /** false: run no SCIP indexer by itself (--no-auto-scip). */
+  autoScip?: boolean;
 }
 
 /** `indexer review`, its defaults applied. */
@@ -76,6 +78,7 @@ export const INDEXER_ACTIONS: IndexerActions = {
       ...(request.from !== undefined ? { from: resolve(request.from) } : {}),
       ...(request.maxChangedShare !== undefined ? { maxChangedShare: request.maxChangedShare } : {}),
       ...(request.scip !== undefined ? { scip: request.scip.map((file) => resolve(file)) } : {}),
+      ...(request.autoScip === false ? { autoScip: false } : {}),
     });
   },
   async review(request) {

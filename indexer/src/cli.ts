@@ -5,7 +5,7 @@ import { cliLine, SextantError } from '@sextant/format';
 import { INDEXER_ACTIONS, REVIEW_FORMATS, type IndexerActions } from './cli-actions.ts';
 
 const USAGE = `usage:
-  indexer build [--commit <sha|ref>] [--repo DIR] [--out DIR] [--repo-name owner/name] [--max-file-bytes N] [--from DIR | --from-ref NAME | --from-commit <sha|ref> [--local] [--persist-to DIR] [--config PATH]] [--max-changed-share F] [--scip FILE]... [--quiet] [--verbose]
+  indexer build [--commit <sha|ref>] [--repo DIR] [--out DIR] [--repo-name owner/name] [--max-file-bytes N] [--from DIR | --from-ref NAME | --from-commit <sha|ref> [--local] [--persist-to DIR] [--config PATH]] [--max-changed-share F] [--scip FILE]... [--no-auto-scip] [--quiet] [--verbose]
       Index the files tracked at a commit (default HEAD of the repository at --repo, default .)
       into a directory of shards (default .sextant/index, added to .git/info/exclude). Warnings
       about project configuration are counted in one line; --verbose prints each. --from: build
@@ -16,7 +16,9 @@ const USAGE = `usage:
       options of publish). --scip FILE (repeatable): a SCIP index (index.scip of scip-typescript,
       scip-python, scip-go, …) whose documents index the files they match, with precision scip;
       a document that does not match its file at the commit is refused, with a warning, and its
-      file indexed as without it.
+      file indexed as without it. Without --scip, the SCIP indexers installed (scip-python, the
+      indexer's optional dependency, or on PATH; scip-go on PATH) run on the commit's files of
+      their languages and are imported the same way; --no-auto-scip does not run them.
   indexer review --base <sha|ref> [--head <sha|ref>] [--repo DIR] [--format markdown|text|json] [--out-root DIR] [--max-file-bytes N] [--quiet]
       What the change from base to head (default HEAD) does to the symbols and what it breaks
       (the diff_symbols and change_impact tools). Each commit is indexed into
@@ -74,6 +76,7 @@ async function build(argv: string[], actions: IndexerActions): Promise<number> {
       config: { type: 'string' },
       'max-changed-share': { type: 'string' },
       scip: { type: 'string', multiple: true },
+      'no-auto-scip': { type: 'boolean', default: false },
       quiet: { type: 'boolean', default: false },
       verbose: { type: 'boolean', default: false },
     },
@@ -100,6 +103,7 @@ async function build(argv: string[], actions: IndexerActions): Promise<number> {
     ...(published ? { store: { local: values.local, ...(values['persist-to'] !== undefined ? { 'persist-to': values['persist-to'] } : {}), ...(values.config !== undefined ? { config: values.config } : {}) } } : {}),
     ...(share !== undefined ? { maxChangedShare: Number(share) } : {}),
     ...(values.scip !== undefined ? { scip: values.scip } : {}),
+    ...(values['no-auto-scip'] ? { autoScip: false } : {}),
     repo: values.repo,
     commit: values.commit,
     out: values.out,

@@ -15,6 +15,7 @@ import { DirShardSource } from '@sextant/query/node';
 import { buildIndex } from '../src/build-command.ts';
 import { Progress } from '../src/progress.ts';
 import { IndexSchema, PositionEncoding, type Index } from '../src/scip/scip_pb.ts';
+import { runScipIndexers, SCIP_RUNNERS } from '../src/scip/scip-runners.ts';
 import { commitAll, fixtureRepo, type FixtureRepo } from './support/fixture-repo.ts';
 
 const SHAPES = `/** Something with an area. */
@@ -283,5 +284,49 @@ describe('indexer build --scip', () => {
     expect(await outline(reader)).toEqual(await outline(own));
     const callers = await callHierarchy(reader, { path: 'src/shapes.ts', line: 13, column: 17 }, { direction: 'callers' });
     expect(callers.nodes.map((n) => n.qualifiedName)).toEqual((await callHierarchy(own, { path: 'src/shapes.ts', line: 13, column: 17 }, { direction: 'callers' })).nodes.map((n) => n.qualifiedName));
+  });
+});
+
+describe('SCIP indexers indexer build runs by itself', () => {
+  const PYTHON = {
+    'pkg/__init__.py': '',
+    'pkg/util.py': 'def greet(name):\n    return "hi " + name\n',
+    'pkg/main.py': 'from pkg.util import greet\n\n\ndef run():\n    return greet("x")\n',
+  };
+  let python: FixtureRepo;
+  beforeAll(() => {
+    python = fixtureRepo();
+    for (const [path, text] of Object.entries(PYTHON)) {
+      mkdirSync(join(python.dir, dirname(path)), { recursive: true });
+      writeFileSync(join(python.dir, path), text);
+    }
+    commitAll(python.dir, 'python');
+  });
+  afterAll(() => python?.cleanup());
+
+  const buildPython = async (options: { autoScip?: boolean } = {}) => {
+    const out = join(scratch, `python-${counter++}`);
+    const manifest = await buildIndex({ repo: python.dir, commit: 'HEAD', out, maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true), ...options });
+    return { manifest, reader: await IndexReader.open(new DirShardSource(out), new ShardCache(16 << 20)) };
+  };
+
+  it('runs the installed scip-python on the commit\'s Python files and imports its index; autoScip false leaves them syntactic', async () => {
+    const auto = await buildPython();
+    expect(auto.manifest.languages).toEqual({ python: { files: 3, precision: 'scip' } });
+    expect(auto.manifest.parsers['scip:scip-python']).toBe('0.6.6');
+    expect(auto.manifest.warnings).toEqual([]);
+    const exact = await findReferences(auto.reader, { path: 'pkg/util.py', line: 1, column: 5 }, {});
+    expect(exact.references.map((r) => `${r.path}:${r.line}:${r.column} ${r.confidence}`)).toEqual(['pkg/main.py:1:22 exact', 'pkg/main.py:5:12 exact']);
+    const off = await buildPython({ autoScip: false });
+    expect(off.manifest.languages).toEqual({ python: { files: 3, precision: 'syntactic' } });
+    expect(Object.keys(off.manifest.parsers).filter((p) => p.startsWith('scip:'))).toEqual([]);
+  });
+
+  it('turns a SCIP indexer that fails into a warning, and the files stay syntactic', async () => {
+    const failing = { ...SCIP_RUNNERS[0]!, locate: () => [process.execPath, '-e', 'process.stderr.write("no interpreter here\\n"); process.exit(3)'] };
+    const texts = new Map(Object.entries(PYTHON));
+    const result = await runScipIndexers(python.dir, texts, new Progress(process.stderr, true), [failing]);
+    expect(result.files).toEqual([]);
+    expect(result.warnings).toEqual(['scip-python did not index the commit\'s 3 files (exit 3: no interpreter here); they are indexed syntactically']);
   });
 });

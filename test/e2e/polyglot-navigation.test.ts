@@ -1,8 +1,9 @@
 // End to end on a polyglot repository (test/fixtures/polyglot: TypeScript, Python, Go, Rust, a
 // shell script and a YAML file): indexed by the `indexer` CLI, served by the worker in workerd and
 // by `runner mcp`, asked through the real MCP SDK client. TypeScript answers from the compiler; the
-// languages only tags queries cover answer syntactically, and every such answer says so: name-only
-// references are candidates, totals are not exact, graphs say why they may be empty.
+// Python from scip-python, which indexer build runs by itself; the languages only tags queries cover
+// answer syntactically, and every such answer says so: name-only references are candidates, totals
+// are not exact, graphs say why they may be empty.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -41,16 +42,19 @@ for (const makeBackend of BACKENDS) {
     };
 
     describe(`a polyglot repository through ${makeBackend === BACKENDS[0] ? 'the worker' : 'the runner'}`, () => {
-      it('lists each language with its precision and file count, and the grammars it parsed them with', async () => {
+      it('lists each language with its precision and file count, and the grammars and indexers it used', async () => {
         const status = await ok('index_status', {});
         expect(status.languages).toEqual({
           bash: { files: 1, precision: 'syntactic' },
           go: { files: 3, precision: 'syntactic' },
-          python: { files: 4, precision: 'syntactic' },
+          python: { files: 4, precision: 'scip' },
           rust: { files: 1, precision: 'syntactic' },
           typescript: { files: 1, precision: 'compiler' },
         });
-        expect(Object.keys(status.parsers)).toEqual(expect.arrayContaining(['tree-sitter-python', 'tree-sitter-go', 'tree-sitter-rust', 'tree-sitter-bash']));
+        // scip-python (the indexer's optional dependency) ran on the commit's Python files by itself.
+        expect(status.parsers).toMatchObject({ 'scip:scip-python': '0.6.6' });
+        expect(Object.keys(status.parsers)).toEqual(expect.arrayContaining(['tree-sitter-go', 'tree-sitter-rust', 'tree-sitter-bash']));
+        expect(status.warnings).toEqual([]);
         // The YAML file is no language of the index, but its text is searchable.
         expect(status.counts).toMatchObject({ files: 10, texts: 11 });
       });
@@ -62,33 +66,34 @@ for (const makeBackend of BACKENDS) {
         expect(rust.results.map((r: any) => `${where(r)} ${r.kind}`)).toEqual([`${LIB_RS}:21:12 method`]);
       });
 
-      it('finds the uses of a Python function by name and imports, as candidates, never as the exact answer', async () => {
+      it('answers Python exactly from scip-python: references, definitions, callers', async () => {
         // report.py declares a total of its own: its bare `total(rows)` is that one, `cart.total(basket)` the module's.
         const refs = await ok('find_references', { qualifiedName: `${CART_PY}:total` });
         expect(refs.references.map((r: any) => `${where(r)} ${r.kind} ${r.confidence}`)).toEqual([
-          `${MAIN_PY}:1:29 import candidate`,
-          `${MAIN_PY}:8:12 call candidate`,
-          'service/report.py:9:30 call candidate',
-          'service/shop/__init__.py:1:25 import candidate',
+          `${MAIN_PY}:1:29 import exact`,
+          `${MAIN_PY}:8:12 call exact`,
+          'service/report.py:9:30 call exact',
+          'service/shop/__init__.py:1:25 import exact',
         ]);
+        expect(refs.totalIsExact).toBe(true);
         const own = await ok('find_references', { qualifiedName: 'service/report.py:total' });
         expect(own.references.map(where)).toEqual(['service/report.py:9:12']);
-        expect(refs.totalIsExact).toBe(false);
-        expect(refs.truncationReason).toMatch(/matched by name only \(python is indexed syntactically\)/);
-        // A parameter named like a declaration is the function's own, never a use of the declaration.
-        const cart = await ok('search_symbols', { query: 'Cart', matchMode: 'exact', language: 'python' });
-        const cartRefs = await ok('find_references', { symbolId: cart.results[0].symbolId });
-        expect(cartRefs.references.map(where)).toEqual([`${MAIN_PY}:1:23`, `${MAIN_PY}:5:12`, 'service/shop/__init__.py:1:19']);
+        const definition = await ok('goto_definition', { path: MAIN_PY, line: 5, column: 12 });
+        expect(definition.definitions.map(where)).toEqual([`${CART_PY}:6:7`]);
+        const info = await ok('symbol_info', { path: MAIN_PY, line: 5, column: 12 });
+        expect(info).toMatchObject({ precision: 'scip', symbol: { language: 'python', kind: 'class', qualifiedName: 'Cart' } });
+        const callers = await ok('call_hierarchy', { qualifiedName: `${CART_PY}:total`, direction: 'callers' });
+        expect(callers.nodes.map((n: any) => n.qualifiedName).sort()).toEqual(['checkout', 'summary', 'total']);
       });
 
-      it('answers a position on a Python use with the name-only candidates of its language', async () => {
-        const { error, text } = await failing('goto_definition', { path: MAIN_PY, line: 5, column: 12 });
+      it('answers a position on a Go use with the name-only candidates of its language', async () => {
+        const { error, text } = await failing('goto_definition', { path: MAIN_GO, line: 12, column: 19 });
         expect(error.code).toBe('NO_SYMBOL_AT_POSITION');
-        expect(error.data).toMatchObject({ identifier: 'Cart', match: 'name-only', totalCandidates: 1 });
-        expect(error.data.candidates).toEqual([expect.objectContaining({ qualifiedName: 'Cart', path: CART_PY, line: 6, column: 7 })]);
-        expect(text).toMatch(/matched by name only \(python is indexed syntactically/);
-        const atDefinition = await ok('goto_definition', { path: CART_PY, line: 6, column: 8 });
-        expect(atDefinition.definitions.map(where)).toEqual([`${CART_PY}:6:7`]);
+        expect(error.data).toMatchObject({ identifier: 'Total', match: 'name-only', totalCandidates: 2 });
+        expect(error.data.candidates.map(where).sort()).toEqual([`${CART_GO}:21:6`, 'tools/report/report.go:5:6']);
+        expect(text).toMatch(/matched by name only \(go is indexed syntactically/);
+        const atDefinition = await ok('goto_definition', { path: CART_GO, line: 21, column: 7 });
+        expect(atDefinition.definitions.map(where)).toEqual([`${CART_GO}:21:6`]);
       });
 
       it('says a name-matched graph may be empty: calls and subtypes are not resolved', async () => {
@@ -96,7 +101,7 @@ for (const makeBackend of BACKENDS) {
         const calls = await ok('call_hierarchy', { symbolId: total.results[0].symbolId, direction: 'callers' });
         expect(calls.totalIsExact).toBe(false);
         expect(calls.truncationReason).toMatch(/go is indexed syntactically, matching names only: its calls are not resolved/);
-        const cart = await ok('search_symbols', { query: 'Cart', matchMode: 'exact', language: 'python' });
+        const cart = await ok('search_symbols', { query: 'Cart', matchMode: 'exact', language: 'go' });
         const subtypes = await ok('find_implementations', { symbolId: cart.results[0].symbolId });
         expect(subtypes).toMatchObject({ results: [], totalIsExact: false });
         const hierarchy = await ok('type_hierarchy', { symbolId: cart.results[0].symbolId });

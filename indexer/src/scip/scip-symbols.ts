@@ -113,9 +113,11 @@ function descriptorKind(symbol: ScipSymbol, lang: string, signature: string | un
 }
 
 /**
- * The descriptors' names joined with '.', without the package, and without the namespaces up to a
- * source file's name (scip-typescript's `src/`shapes.ts`/Square#area().` is `Square.area`): a
- * Sextant qualified name is the name inside its module. A module itself keeps its path.
+ * The descriptors' names joined with '.', without the package, and without the namespaces that
+ * name its module: those up to a source file's name (scip-typescript's `src/`shapes.ts`/Square#area().`
+ * is `Square.area`), else the leading ones (scip-python's `` `shop.cart`/Cart#add(). `` is
+ * `Cart.add`, scip-go's `` `example.com/x/cart`/Cart#Add(). `` is `Cart.Add`): a Sextant qualified
+ * name is the name inside its module. A module itself keeps its path.
  */
 function qualifiedName(symbol: ScipSymbol | undefined, name: string): string {
   if (!symbol) return name;
@@ -124,7 +126,8 @@ function qualifiedName(symbol: ScipSymbol | undefined, name: string): string {
   symbol.descriptors.forEach((d, i) => {
     if (d.suffix === 'namespace' && SOURCE_FILE.test(d.name)) file = i;
   });
-  if (file < 0 || file === names.length - 1) return file === names.length - 1 ? names.join('/') : names.join('.');
+  if (file < 0) file = symbol.descriptors.findIndex((d) => d.suffix !== 'namespace') - 1;
+  if (file < -1 || file === names.length - 1) return names.join('/');
   return names.slice(file + 1).join('.');
 }
 

@@ -30,7 +30,7 @@ describe('golden annotated indexes', () => {
       const repo = fixtureRepo(dir);
       try {
         const out = join(scratch, name);
-        await buildIndex({ repo: repo.dir, commit: 'HEAD', out, repoName: `fixtures/${name}`, maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true) });
+        await buildIndex({ repo: repo.dir, commit: 'HEAD', out, repoName: `fixtures/${name}`, maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true), autoScip: false });
         const actual = renderIndex(out, readTree(dir));
         const file = join(GOLDEN, `${name}.golden`);
         if (process.env.UPDATE_GOLDEN) writeFileSync(file, actual);
