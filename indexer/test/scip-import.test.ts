@@ -16,6 +16,7 @@ import { buildIndex } from '../src/build-command.ts';
 import { Progress } from '../src/progress.ts';
 import { IndexSchema, PositionEncoding, type Index } from '../src/scip/scip_pb.ts';
 import { runScipIndexers, SCIP_RUNNERS } from '../src/scip/scip-runners.ts';
+import { prepareReview, reviewOutput } from '../src/review-command.ts';
 import { commitAll, fixtureRepo, type FixtureRepo } from './support/fixture-repo.ts';
 
 const SHAPES = `/** Something with an area. */
@@ -320,6 +321,23 @@ describe('SCIP indexers indexer build runs by itself', () => {
     const off = await buildPython({ autoScip: false });
     expect(off.manifest.languages).toEqual({ python: { files: 3, precision: 'syntactic' } });
     expect(Object.keys(off.manifest.parsers).filter((p) => p.startsWith('scip:'))).toEqual([]);
+  });
+
+  it('reviews a Python change from scip-python\'s indexes: exact sites, broken by rule, coverage scip', async () => {
+    const base = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: python.dir, encoding: 'utf8' }).trim();
+    writeFileSync(join(python.dir, 'pkg/util.py'), 'def welcome(name):\n    return "hi " + name\n');
+    const head = commitAll(python.dir, 'rename greet');
+    try {
+      const prepared = await prepareReview({ base, head, repo: python.dir, outRoot: join(scratch, 'python-review'), maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true) });
+      const review = JSON.parse(await reviewOutput(prepared, 'json'));
+      expect(review.change_impact.coverage.files).toMatchObject({ scip: ['pkg/util.py'], syntactic: [], compiler: [] });
+      const [renamed] = review.change_impact.impacts;
+      expect(renamed).toMatchObject({ change: 'renamed', symbol: { name: 'welcome', language: 'python' } });
+      expect(renamed.sites.map((s: any) => `${s.path}:${s.line}:${s.column} ${s.status} ${s.confidence}`)).toEqual(['pkg/main.py:1:22 broken exact', 'pkg/main.py:5:12 broken exact']);
+      expect(renamed.sites[0].reason).toBe('no longer resolves: greet was renamed to welcome');
+    } finally {
+      execFileSync('git', ['reset', '-q', '--hard', base], { cwd: python.dir });
+    }
   });
 
   it('turns a SCIP indexer that fails into a warning, and the files stay syntactic', async () => {

@@ -29,8 +29,9 @@ function plural(n: number, one: string, many = `${one}s`): string {
 
 function coverageLines(a: Pick<DiffAnswer, 'coverage'>): string[] {
   const lines: string[] = [];
-  const { skipped, syntactic } = a.coverage.files;
+  const { skipped, scip, syntactic } = a.coverage.files;
   if (skipped.length) lines.push(`- Not analysed: ${skipped.slice(0, 10).map((s) => `\`${s.path}\` (${escape(s.reason)})`).join(', ')}${skipped.length > 10 ? `, and ${skipped.length - 10} more` : ''}.`);
+  if (scip.length) lines.push(`- Imported from a SCIP index (references exact; broken sites found by rule): ${plural(scip.length, 'changed file')}.`);
   if (syntactic.length) lines.push(`- Resolved without a compiler (on the syntax tree; broken sites found by rule): ${plural(syntactic.length, 'changed file')}.`);
   const unresolved = a.coverage.unresolved;
   if (unresolved === null) lines.push('- Unresolved identifiers are not recorded for a language in this change, so sites the resolver missed are unknown.');

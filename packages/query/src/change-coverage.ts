@@ -1,15 +1,16 @@
-// What a change answer could see: which changed files a compiler resolved and which only the syntax
-// tree, which were skipped or not indexed, and the identifiers the indexer could not resolve where
+// What a change answer could see: which changed files a compiler resolved, which a SCIP index and
+// which only the syntax tree, which were skipped or not indexed, and the identifiers the indexer could not resolve where
 // they matter (inside a changed declaration at head, or named like a changed symbol in a file the
 // answer read; for Java and Kotlin, named like a changed symbol anywhere at base or head). With
 // none, "no broken sites" is exhaustive; with some, the answer says where not.
-import { MODIFIERS, splitLines, unresolvedCount, unresolvedOf, type ChangeRecord, type ReferenceKind } from '@sextant/format';
+import { MODIFIERS, splitLines, unresolvedCount, unresolvedOf, type ChangeRecord, type Precision, type ReferenceKind } from '@sextant/format';
 import { headLineOf, headPathOf, type ChangeSet, type DeclSide, type SymbolChange } from './change-set.ts';
 import { UNRESOLVED_EXAMPLES, unresolvedUsesOf, type UnresolvedIdentifier, type UnresolvedReport } from './unresolved.ts';
 
 export interface Coverage {
   files: {
     compiler: string[];
+    scip: string[];
     syntactic: string[];
     skipped: { path: string; reason: string; detail: string }[];
   };
@@ -24,13 +25,13 @@ export interface Coverage {
  * resolves there is already a broken site, not one more that may be missing.
  */
 export async function coverageOf(set: ChangeSet, changes: readonly SymbolChange[], others: readonly ChangeRecord[], reported: ReadonlySet<string> = new Set()): Promise<Coverage> {
-  const compiler: string[] = [];
-  const syntactic: string[] = [];
+  const byPrecision: Record<Precision, string[]> = { compiler: [], scip: [], syntactic: [] };
   for (const file of set.files) {
     if (file.status !== 'indexed' || !file.language) continue;
     const reader = file.change === 'removed' ? set.base : set.head;
-    (reader.manifest.languages[file.language]?.precision === 'compiler' ? compiler : syntactic).push(file.path);
+    byPrecision[reader.manifest.languages[file.language]?.precision ?? 'syntactic'].push(file.path);
   }
+  const { compiler, scip, syntactic } = byPrecision;
   const skipped = set.unanalysed.map((u) => ({ path: u.path, reason: u.reason, detail: u.detail }));
 
   const names = new Set<string>();
@@ -76,7 +77,7 @@ export async function coverageOf(set: ChangeSet, changes: readonly SymbolChange[
   }
   for (const other of others) await scan(other, (_line, name) => names.has(name));
   for (const site of await undecidedJvmUses(set, changes)) count1(site);
-  return { files: { compiler, syntactic, skipped }, unresolved: unknown ? null : { count, examples } };
+  return { files: { compiler, scip, syntactic, skipped }, unresolved: unknown ? null : { count, examples } };
 }
 
 /**

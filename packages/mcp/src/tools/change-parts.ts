@@ -36,6 +36,7 @@ export const changeParts = once(() => {
   const coverage = z.object({
     files: z.object({
       compiler: z.array(z.string()).describe('Changed files resolved by a compiler (TypeScript/JavaScript).'),
+      scip: z.array(z.string()).describe('Changed files imported from a SCIP index: references exact, broken sites found by rule (no compiler errors are imported).'),
       syntactic: z.array(z.string()).describe('Changed files resolved on the syntax tree only (Java and Kotlin by scope, other languages by name): broken sites there are found by rule, with confidence.'),
       skipped: z.array(z.object({ path: z.string(), reason: z.string(), detail: z.string() }))
         .describe('Changed files that were not analysed (skipped by the indexer, or of a language no indexer reads): their symbols and sites are unknown.'),
