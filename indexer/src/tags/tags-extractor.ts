@@ -73,6 +73,7 @@ const AUX_CAPTURES: ReadonlySet<string> = new Set(['name', 'qualifier', 'ignore'
 /** A qualifier longer than this says nothing a scoping rule reads (it is a call chain, not a module). */
 const MAX_QUALIFIER = 200;
 const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set(['class', 'interface', 'enum', 'type']);
+const CALLABLE_KINDS: ReadonlySet<SymbolKind> = new Set(['function', 'method', 'constructor']);
 const MAX_SIGNATURE = 200;
 
 /** Refuses a query that captures what the extractor would not read: a typo there is a silent loss. */
@@ -85,13 +86,44 @@ export function checkTagCaptures(query: Query, label: string): void {
   }
 }
 
+/** A node as the extraction keeps it: its span (UTF-16 offsets) and id, read from the tree once. */
+interface Span {
+  id: number;
+  start: number;
+  end: number;
+}
+
 interface Captured {
-  defs: Map<number, { node: Node; name: Node; kind: SymbolKind; pattern: number }>;
-  refs: Map<number, { name: Node; kind: ReferenceKind; pattern: number; qualifier?: Node }>;
+  defs: Map<number, { node: Span; name: Span; text: string; kind: SymbolKind; pattern: number }>;
+  refs: Map<number, { name: Span; text: string; kind: ReferenceKind; pattern: number; qualifier?: string }>;
   imports: TagImport[];
-  ignored: Node[];
-  scopes: Set<number>;
-  locals: Node[];
+  ignored: Span[];
+  scopes: Span[];
+  locals: (Span & { text: string })[];
+}
+
+const spanOf = (node: Node): Span => ({ id: node.id, start: node.startIndex, end: node.endIndex });
+/** Document order, an enclosing span before the spans it encloses. */
+const outerFirst = (a: Span, b: Span) => a.start - b.start || b.end - a.end;
+
+/**
+ * Walks `spans` (nested, as syntax nodes are) alongside `items` in document order, calling `visit`
+ * with each item and the spans open around it, innermost last: every containment question of a
+ * file answered in one pass, not by walking up the tree from each name.
+ */
+function sweep<S extends Span, T extends Span>(spans: readonly S[], items: readonly T[], visit: (item: T, open: readonly S[]) => void): void {
+  const sorted = [...spans].sort(outerFirst);
+  const open: S[] = [];
+  let next = 0;
+  for (const item of [...items].sort(outerFirst)) {
+    while (next < sorted.length && sorted[next]!.start <= item.start) {
+      const span = sorted[next++]!;
+      while (open.length && open[open.length - 1]!.end <= span.start) open.pop();
+      open.push(span);
+    }
+    while (open.length && open[open.length - 1]!.end <= item.start) open.pop();
+    visit(item, open);
+  }
 }
 
 /** The file's declarations and references; throws when the query runs past `timeLimitMs` (a pathological file). */
@@ -99,56 +131,74 @@ export function extractTags(tree: Tree, query: Query, text: string, timeLimitMs:
   const root = tree.rootNode;
   const captured = capture(query, root, timeLimitMs);
   const lines = lineStarts(text);
-  const rangeOf = (node: Node): TagRange => {
-    const [line, column] = positionOf(lines, node.startIndex);
-    const [endLine, endColumn] = positionOf(lines, node.endIndex);
+  const rangeOf = (span: Span): TagRange => {
+    const [line, column] = positionOf(lines, span.start);
+    const [endLine, endColumn] = positionOf(lines, span.end);
     return { line, column, endLine, endColumn };
   };
 
+  // Names local to a scope: the innermost scope around each local definition declares it. A
+  // declaration the query also captures as such a local is the scope's own (Python's assignments).
+  const localNames = new Map<number, Set<string>>();
+  const scoped = new Set<number>();
+  sweep(captured.scopes, captured.locals, (local, open) => {
+    const scope = open.findLast((s) => s.end >= local.end);
+    if (!scope) return;
+    (localNames.get(scope.id) ?? localNames.set(scope.id, new Set()).get(scope.id)!).add(local.text);
+    scoped.add(local.id);
+  });
+
   // Declarations in document order, each under the innermost declaration containing it.
-  const rawDefs = [...captured.defs.values()].sort((a, b) => a.node.startIndex - b.node.startIndex || b.node.endIndex - a.node.endIndex);
-  const defIndex = new Map<number, number>();
+  const rawDefs = [...captured.defs.values()].filter((d) => !scoped.has(d.name.id)).sort((a, b) => outerFirst(a.node, b.node));
   const defs: TagDef[] = [];
+  const defSpans: (Span & { index: number })[] = [];
+  const members = new Set<string>();
+  const defNames = new Set<number>();
   const open: { node: number; end: number; index: number }[] = [];
   for (const raw of rawDefs) {
-    while (open.length && open[open.length - 1]!.end <= raw.node.startIndex) open.pop();
+    while (open.length && open[open.length - 1]!.end <= raw.node.start) open.pop();
     // Names declared by one node (`case a, b`) are siblings, not each other's members.
     const top = open.findLastIndex((o) => o.node !== raw.node.id);
-    const parent = top >= 0 ? open[top]!.index : -1;
+    let parent = top >= 0 ? open[top]!.index : -1;
+    // A field a method assigns (`self.x = …` in Python) is its type's, declared where first assigned.
+    if ((raw.kind === 'field' || raw.kind === 'property') && parent >= 0 && CALLABLE_KINDS.has(defs[parent]!.kind)) {
+      const holder = defs[parent]!.parent;
+      if (holder < 0 || !TYPE_KINDS.has(defs[holder]!.kind) || members.has(`${holder}|${raw.text}`)) continue;
+      parent = holder;
+    }
+    if (parent >= 0 && (raw.kind === 'field' || raw.kind === 'property')) members.add(`${parent}|${raw.text}`);
     const kind = raw.kind === 'function' && parent >= 0 && TYPE_KINDS.has(defs[parent]!.kind) ? 'method' : raw.kind;
-    defIndex.set(raw.node.id, defs.length);
-    open.push({ node: raw.node.id, end: raw.node.endIndex, index: defs.length });
-    defs.push({ name: wellFormed(raw.name.text), kind, at: rangeOf(raw.name), range: rangeOf(raw.node), parent, signature: signatureOf(text.slice(raw.node.startIndex, Math.min(raw.node.endIndex, raw.node.startIndex + 2 * MAX_SIGNATURE))) });
+    open.push({ node: raw.node.id, end: raw.node.end, index: defs.length });
+    defSpans.push({ ...raw.node, index: defs.length });
+    defNames.add(raw.name.id);
+    defs.push({ name: raw.text, kind, at: rangeOf(raw.name), range: rangeOf(raw.node), parent, signature: signatureOf(text.slice(raw.node.start, Math.min(raw.node.end, raw.node.start + 2 * MAX_SIGNATURE))) });
   }
-  const defNames = new Set([...captured.defs.values()].map((d) => d.name.id));
 
-  // Names local to a scope: the innermost scope around each local definition declares it.
-  const localNames = new Map<number, Set<string>>();
-  for (const local of captured.locals) {
-    const scope = ancestor(local, (n) => captured.scopes.has(n.id));
-    if (scope) (localNames.get(scope.id) ?? localNames.set(scope.id, new Set()).get(scope.id)!).add(local.text);
-  }
-  const isLocal = (name: Node): boolean => {
-    if (localNames.size === 0) return false;
-    for (let n = name.parent; n; n = n.parent) if (localNames.get(n.id)?.has(name.text)) return true;
-    return false;
-  };
-  const ignored = captured.ignored.map((n) => [n.startIndex, n.endIndex] as const);
-  const isIgnored = (name: Node) => ignored.some(([start, end]) => name.startIndex >= start && name.endIndex <= end);
-
+  // References in document order: not a declaration's name, not ignored, not a scope's local.
+  type Open = Span & ({ sort: 'def'; index: number } | { sort: 'ignore' } | { sort: 'scope' });
+  const spans: Open[] = [
+    ...defSpans.map((d) => ({ ...d, sort: 'def' as const })),
+    ...captured.ignored.map((i) => ({ ...i, sort: 'ignore' as const })),
+    ...captured.scopes.filter((sc) => localNames.has(sc.id)).map((sc) => ({ ...sc, sort: 'scope' as const })),
+  ];
   const refs: TagRef[] = [];
-  for (const { name, kind, qualifier } of [...captured.refs.values()].sort((a, b) => a.name.startIndex - b.name.startIndex)) {
-    if (defNames.has(name.id) || isIgnored(name) || isLocal(name)) continue;
-    const holder = ancestor(name, (n) => defIndex.has(n.id));
-    const ref: TagRef = { name: wellFormed(name.text), kind, at: rangeOf(name), owner: holder ? defIndex.get(holder.id)! : -1 };
-    if (qualifier && qualifier.endIndex - qualifier.startIndex <= MAX_QUALIFIER) ref.qualifier = wellFormed(qualifier.text.replace(/\s+/g, ''));
-    refs.push(ref);
-  }
+  const candidates = [...captured.refs.values()].filter((r) => !defNames.has(r.name.id)).map((r) => ({ ...r.name, ref: r }));
+  sweep(spans, candidates, ({ ref }, around) => {
+    let owner = -1;
+    for (let i = around.length - 1; i >= 0; i--) {
+      const span = around[i]!;
+      if (span.end < ref.name.end) continue;
+      if (span.sort === 'ignore' || (span.sort === 'scope' && localNames.get(span.id)!.has(ref.text))) return;
+      if (span.sort === 'def' && owner < 0) owner = span.index;
+    }
+    refs.push({ name: ref.text, kind: ref.kind, at: rangeOf(ref.name), owner, ...(ref.qualifier !== undefined ? { qualifier: ref.qualifier } : {}) });
+  });
+  refs.sort((a, b) => a.at.line - b.at.line || a.at.column - b.at.column);
   return { defs, refs, imports: captured.imports, problems: root.hasError ? problemsOf(root, text, lines) : [] };
 }
 
 function capture(query: Query, root: Node, timeLimitMs: number): Captured {
-  const captured: Captured = { defs: new Map(), refs: new Map(), imports: [], ignored: [], scopes: new Set(), locals: [] };
+  const captured: Captured = { defs: new Map(), refs: new Map(), imports: [], ignored: [], scopes: [], locals: [] };
   const deadline = performance.now() + timeLimitMs;
   let late = false;
   // Returning true from the progress callback cancels the query (web-tree-sitter's typings say void).
@@ -165,9 +215,9 @@ function capture(query: Query, root: Node, timeLimitMs: number): Captured {
       else if (capture === 'qualifier') qualifier = node;
       else if (capture === 'import') isImport = true;
       else if (capture.startsWith('import.')) binding[capture.slice('import.'.length) as 'module' | 'name' | 'alias'] = wellFormed(node.text);
-      else if (capture === 'ignore') captured.ignored.push(node);
-      else if (capture === 'local.scope') captured.scopes.add(node.id);
-      else if (capture === 'local.definition') captured.locals.push(node);
+      else if (capture === 'ignore') captured.ignored.push(spanOf(node));
+      else if (capture === 'local.scope') captured.scopes.push(spanOf(node));
+      else if (capture === 'local.definition') captured.locals.push({ ...spanOf(node), text: node.text });
       else if (capture.startsWith('definition.') || capture.startsWith('reference.')) primary = { node, capture };
     }
     if (isImport && binding.module !== undefined) captured.imports.push({ module: binding.module, ...(binding.name ? { name: binding.name } : {}), ...(binding.alias ? { alias: binding.alias } : {}) });
@@ -176,17 +226,13 @@ function capture(query: Query, root: Node, timeLimitMs: number): Captured {
     // Matches come in document order; of those naming one node, the later pattern wins.
     const pattern = match.patternIndex;
     if (sort === 'definition') {
-      if ((captured.defs.get(name.id)?.pattern ?? -1) <= pattern) captured.defs.set(name.id, { node: primary.node, name, kind: kind as SymbolKind, pattern });
+      if ((captured.defs.get(name.id)?.pattern ?? -1) <= pattern) captured.defs.set(name.id, { node: spanOf(primary.node), name: spanOf(name), text: wellFormed(name.text), kind: kind as SymbolKind, pattern });
     } else if ((captured.refs.get(name.id)?.pattern ?? -1) <= pattern) {
-      captured.refs.set(name.id, { name, kind: kind as ReferenceKind, pattern, ...(qualifier ? { qualifier } : {}) });
+      const q = qualifier && qualifier.endIndex - qualifier.startIndex <= MAX_QUALIFIER ? wellFormed(qualifier.text.replace(/\s+/g, '')) : undefined;
+      captured.refs.set(name.id, { name: spanOf(name), text: wellFormed(name.text), kind: kind as ReferenceKind, pattern, ...(q !== undefined ? { qualifier: q } : {}) });
     }
   }
   return captured;
-}
-
-function ancestor(node: Node, test: (n: Node) => boolean): Node | null {
-  for (let n = node.parent; n; n = n.parent) if (test(n)) return n;
-  return null;
 }
 
 /** The declaration's header: its first line up to a body's `{`, whitespace squashed, a trailing `:` dropped. */

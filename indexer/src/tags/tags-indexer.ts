@@ -19,8 +19,9 @@ const PARSE_TIMEOUT_MS = 10_000;
 /**
  * A name declared more often than this in one language says nothing about which declaration a use
  * means (`get`, `new`, `init`): its uses are kept as unresolved rather than as that many candidates.
+ * Method names shared by a few dozen classes (`render`, `Equal`) still are candidates.
  */
-export const MAX_CANDIDATES = 16;
+export const MAX_CANDIDATES = 32;
 
 const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set(['class', 'interface', 'enum', 'type', 'module', 'namespace']);
 const CALLABLE_KINDS: ReadonlySet<SymbolKind> = new Set(['function', 'method', 'constructor']);
@@ -33,7 +34,8 @@ function canName(use: ReferenceKind, kind: SymbolKind): boolean {
       return CALLABLE_KINDS.has(kind) || TYPE_KINDS.has(kind);
     case 'type':
     case 'inherit':
-      return TYPE_KINDS.has(kind);
+      // A variable may be a type alias (Python's `StyleType = Union[…]`, a TypeVar).
+      return TYPE_KINDS.has(kind) || kind === 'variable' || kind === 'constant';
     default:
       return true;
   }
