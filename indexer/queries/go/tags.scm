@@ -4,7 +4,7 @@
 ; References: every identifier, then what the syntax says more precisely (the last pattern wins).
 (identifier) @name @reference.read
 (type_identifier) @name @reference.type
-(field_identifier) @name @reference.read
+; A field is used through a selector (its declarations and a struct literal's keys are no uses).
 (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @reference.read
 (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name) @reference.type
 (call_expression function: [(identifier) @name (parenthesized_expression (identifier) @name)]) @reference.call

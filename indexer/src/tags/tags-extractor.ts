@@ -20,7 +20,7 @@
 // (every identifier) first and the precise ones after.
 import { lineStarts, REFERENCE_KINDS, SYMBOL_KINDS, type ProblemRecord, type ReferenceKind, type SymbolKind } from '@sextant/format';
 import type { Node, Query, QueryOptions, Tree } from 'web-tree-sitter';
-import { positionOf, problemsOf, wellFormed } from '../syntax/syntax-parser.ts';
+import { problemsOf, wellFormed } from '../syntax/syntax-parser.ts';
 
 /** 1-based line and UTF-16 column of the start and the end. */
 export interface TagRange {
@@ -93,15 +93,33 @@ interface Span {
   end: number;
 }
 
+interface RawDef {
+  node: Span;
+  name: Span;
+  text: string;
+  kind: SymbolKind;
+  pattern: number;
+}
+
+/** A name a reference pattern captured: its own span, flat (a file has hundreds of thousands). */
+interface RawRef extends Span {
+  text: string;
+  kind: ReferenceKind;
+  pattern: number;
+  qualifier: string | undefined;
+}
+
 interface Captured {
-  defs: Map<number, { node: Span; name: Span; text: string; kind: SymbolKind; pattern: number }>;
-  refs: Map<number, { name: Span; text: string; kind: ReferenceKind; pattern: number; qualifier?: string }>;
+  defs: Map<number, RawDef>;
+  refs: Map<number, RawRef>;
   imports: TagImport[];
   ignored: Span[];
   scopes: Span[];
   locals: (Span & { text: string })[];
 }
 
+/** The text, with a lone surrogate (never in an identifier, but a file may hold one) replaced: most texts have none to look for. */
+const clean = (text: string): string => (/[\uD800-\uDFFF]/.test(text) ? wellFormed(text) : text);
 const spanOf = (node: Node): Span => ({ id: node.id, start: node.startIndex, end: node.endIndex });
 /** Document order, an enclosing span before the spans it encloses. */
 const outerFirst = (a: Span, b: Span) => a.start - b.start || b.end - a.end;
@@ -109,15 +127,16 @@ const outerFirst = (a: Span, b: Span) => a.start - b.start || b.end - a.end;
 /**
  * Walks `spans` (nested, as syntax nodes are) alongside `items` in document order, calling `visit`
  * with each item and the spans open around it, innermost last: every containment question of a
- * file answered in one pass, not by walking up the tree from each name.
+ * file answered in one pass, not by walking up the tree from each name. Sorts both in place.
  */
-function sweep<S extends Span, T extends Span>(spans: readonly S[], items: readonly T[], visit: (item: T, open: readonly S[]) => void): void {
-  const sorted = [...spans].sort(outerFirst);
+function sweep<S extends Span, T extends Span>(spans: S[], items: T[], visit: (item: T, open: readonly S[]) => void): void {
+  spans.sort(outerFirst);
+  items.sort(outerFirst);
   const open: S[] = [];
   let next = 0;
-  for (const item of [...items].sort(outerFirst)) {
-    while (next < sorted.length && sorted[next]!.start <= item.start) {
-      const span = sorted[next++]!;
+  for (const item of items) {
+    while (next < spans.length && spans[next]!.start <= item.start) {
+      const span = spans[next++]!;
       while (open.length && open[open.length - 1]!.end <= span.start) open.pop();
       open.push(span);
     }
@@ -126,16 +145,39 @@ function sweep<S extends Span, T extends Span>(spans: readonly S[], items: reado
   }
 }
 
+/**
+ * 1-based positions of offsets asked for mostly in ascending order: the line search starts from
+ * the last answer's line, so a file's references cost a step each, not a binary search each.
+ */
+class Positions {
+  private lineIndex = 0;
+
+  constructor(private readonly starts: readonly number[]) {}
+
+  range(start: number, end: number): TagRange {
+    const line = this.lineOf(start);
+    const column = start - this.starts[line]! + 1;
+    const endLine = this.lineOf(end);
+    return { line: line + 1, column, endLine: endLine + 1, endColumn: end - this.starts[endLine]! + 1 };
+  }
+
+  private lineOf(offset: number): number {
+    const { starts } = this;
+    let i = this.lineIndex;
+    if (offset < starts[i]!) i = 0;
+    while (i + 1 < starts.length && starts[i + 1]! <= offset) i++;
+    this.lineIndex = i;
+    return i;
+  }
+}
+
 /** The file's declarations and references; throws when the query runs past `timeLimitMs` (a pathological file). */
 export function extractTags(tree: Tree, query: Query, text: string, timeLimitMs: number): TagFile {
   const root = tree.rootNode;
   const captured = capture(query, root, timeLimitMs);
   const lines = lineStarts(text);
-  const rangeOf = (span: Span): TagRange => {
-    const [line, column] = positionOf(lines, span.start);
-    const [endLine, endColumn] = positionOf(lines, span.end);
-    return { line, column, endLine, endColumn };
-  };
+  const positions = new Positions(lines);
+  const rangeOf = (span: Span): TagRange => positions.range(span.start, span.end);
 
   // Names local to a scope: the innermost scope around each local definition declares it. A
   // declaration the query also captures as such a local is the scope's own (Python's assignments).
@@ -151,7 +193,8 @@ export function extractTags(tree: Tree, query: Query, text: string, timeLimitMs:
   // Declarations in document order, each under the innermost declaration containing it.
   const rawDefs = [...captured.defs.values()].filter((d) => !scoped.has(d.name.id)).sort((a, b) => outerFirst(a.node, b.node));
   const defs: TagDef[] = [];
-  const defSpans: (Span & { index: number })[] = [];
+  type Open = Span & { sort: 'def' | 'ignore' | 'scope'; index: number };
+  const spans: Open[] = [];
   const members = new Set<string>();
   const defNames = new Set<number>();
   const open: { node: number; end: number; index: number }[] = [];
@@ -169,31 +212,29 @@ export function extractTags(tree: Tree, query: Query, text: string, timeLimitMs:
     if (parent >= 0 && (raw.kind === 'field' || raw.kind === 'property')) members.add(`${parent}|${raw.text}`);
     const kind = raw.kind === 'function' && parent >= 0 && TYPE_KINDS.has(defs[parent]!.kind) ? 'method' : raw.kind;
     open.push({ node: raw.node.id, end: raw.node.end, index: defs.length });
-    defSpans.push({ ...raw.node, index: defs.length });
+    spans.push({ ...raw.node, sort: 'def', index: defs.length });
     defNames.add(raw.name.id);
     defs.push({ name: raw.text, kind, at: rangeOf(raw.name), range: rangeOf(raw.node), parent, signature: signatureOf(text.slice(raw.node.start, Math.min(raw.node.end, raw.node.start + 2 * MAX_SIGNATURE))) });
   }
 
   // References in document order: not a declaration's name, not ignored, not a scope's local.
-  type Open = Span & ({ sort: 'def'; index: number } | { sort: 'ignore' } | { sort: 'scope' });
-  const spans: Open[] = [
-    ...defSpans.map((d) => ({ ...d, sort: 'def' as const })),
-    ...captured.ignored.map((i) => ({ ...i, sort: 'ignore' as const })),
-    ...captured.scopes.filter((sc) => localNames.has(sc.id)).map((sc) => ({ ...sc, sort: 'scope' as const })),
-  ];
+  for (const span of captured.ignored) spans.push({ ...span, sort: 'ignore', index: -1 });
+  for (const span of captured.scopes) if (localNames.has(span.id)) spans.push({ ...span, sort: 'scope', index: -1 });
   const refs: TagRef[] = [];
-  const candidates = [...captured.refs.values()].filter((r) => !defNames.has(r.name.id)).map((r) => ({ ...r.name, ref: r }));
-  sweep(spans, candidates, ({ ref }, around) => {
+  const named: RawRef[] = [];
+  for (const ref of captured.refs.values()) if (!defNames.has(ref.id)) named.push(ref);
+  sweep(spans, named, (ref, around) => {
     let owner = -1;
     for (let i = around.length - 1; i >= 0; i--) {
       const span = around[i]!;
-      if (span.end < ref.name.end) continue;
+      if (span.end < ref.end) continue;
       if (span.sort === 'ignore' || (span.sort === 'scope' && localNames.get(span.id)!.has(ref.text))) return;
       if (span.sort === 'def' && owner < 0) owner = span.index;
     }
-    refs.push({ name: ref.text, kind: ref.kind, at: rangeOf(ref.name), owner, ...(ref.qualifier !== undefined ? { qualifier: ref.qualifier } : {}) });
+    const entry: TagRef = { name: ref.text, kind: ref.kind, at: positions.range(ref.start, ref.end), owner };
+    if (ref.qualifier !== undefined) entry.qualifier = ref.qualifier;
+    refs.push(entry);
   });
-  refs.sort((a, b) => a.at.line - b.at.line || a.at.column - b.at.column);
   return { defs, refs, imports: captured.imports, problems: root.hasError ? problemsOf(root, text, lines) : [] };
 }
 
@@ -207,29 +248,38 @@ function capture(query: Query, root: Node, timeLimitMs: number): Captured {
   for (const match of matches) {
     let name: Node | undefined;
     let qualifier: Node | undefined;
-    let primary: { node: Node; capture: string } | undefined;
-    const binding: Partial<Record<'module' | 'name' | 'alias', string>> = {};
-    let isImport = false;
+    let primary: Node | undefined;
+    let primaryCapture = '';
+    let binding: Partial<Record<'module' | 'name' | 'alias', string>> | undefined;
     for (const { name: capture, node } of match.captures) {
       if (capture === 'name') name = node;
       else if (capture === 'qualifier') qualifier = node;
-      else if (capture === 'import') isImport = true;
-      else if (capture.startsWith('import.')) binding[capture.slice('import.'.length) as 'module' | 'name' | 'alias'] = wellFormed(node.text);
+      else if (capture === 'import') binding ??= {};
+      else if (capture.startsWith('import.')) (binding ??= {})[capture.slice('import.'.length) as 'module' | 'name' | 'alias'] = wellFormed(node.text);
       else if (capture === 'ignore') captured.ignored.push(spanOf(node));
       else if (capture === 'local.scope') captured.scopes.push(spanOf(node));
       else if (capture === 'local.definition') captured.locals.push({ ...spanOf(node), text: node.text });
-      else if (capture.startsWith('definition.') || capture.startsWith('reference.')) primary = { node, capture };
+      else if (capture.startsWith('definition.') || capture.startsWith('reference.')) {
+        primary = node;
+        primaryCapture = capture;
+      }
     }
-    if (isImport && binding.module !== undefined) captured.imports.push({ module: binding.module, ...(binding.name ? { name: binding.name } : {}), ...(binding.alias ? { alias: binding.alias } : {}) });
+    if (binding?.module !== undefined) captured.imports.push({ module: binding.module, ...(binding.name ? { name: binding.name } : {}), ...(binding.alias ? { alias: binding.alias } : {}) });
     if (!primary || !name) continue;
-    const [sort, kind] = [primary.capture.slice(0, primary.capture.indexOf('.')), primary.capture.slice(primary.capture.indexOf('.') + 1)];
     // Matches come in document order; of those naming one node, the later pattern wins.
     const pattern = match.patternIndex;
-    if (sort === 'definition') {
-      if ((captured.defs.get(name.id)?.pattern ?? -1) <= pattern) captured.defs.set(name.id, { node: spanOf(primary.node), name: spanOf(name), text: wellFormed(name.text), kind: kind as SymbolKind, pattern });
-    } else if ((captured.refs.get(name.id)?.pattern ?? -1) <= pattern) {
-      const q = qualifier && qualifier.endIndex - qualifier.startIndex <= MAX_QUALIFIER ? wellFormed(qualifier.text.replace(/\s+/g, '')) : undefined;
-      captured.refs.set(name.id, { name: spanOf(name), text: wellFormed(name.text), kind: kind as ReferenceKind, pattern, ...(q !== undefined ? { qualifier: q } : {}) });
+    if (primaryCapture.startsWith('definition.')) {
+      if ((captured.defs.get(name.id)?.pattern ?? -1) <= pattern) captured.defs.set(name.id, { node: spanOf(primary), name: spanOf(name), text: clean(name.text), kind: primaryCapture.slice('definition.'.length) as SymbolKind, pattern });
+      continue;
+    }
+    const kind = primaryCapture.slice('reference.'.length) as ReferenceKind;
+    const q = qualifier && qualifier.endIndex - qualifier.startIndex <= MAX_QUALIFIER ? clean(qualifier.text.replace(/\s+/g, '')) : undefined;
+    const known = captured.refs.get(name.id);
+    if (!known) captured.refs.set(name.id, { id: name.id, start: name.startIndex, end: name.endIndex, text: clean(name.text), kind, pattern, qualifier: q });
+    else if (known.pattern <= pattern) {
+      known.kind = kind;
+      known.pattern = pattern;
+      known.qualifier = q;
     }
   }
   return captured;
