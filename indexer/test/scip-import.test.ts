@@ -16,6 +16,7 @@ import { buildIndex } from '../src/build-command.ts';
 import { Progress } from '../src/progress.ts';
 import { IndexSchema, PositionEncoding, type Index } from '../src/scip/scip_pb.ts';
 import { runScipIndexers, SCIP_RUNNERS } from '../src/scip/scip-runners.ts';
+import { isSourceName, withoutVersion } from '../src/scip/scip-symbol.ts';
 import { prepareReview, reviewOutput } from '../src/review-command.ts';
 import { commitAll, fixtureRepo, type FixtureRepo } from './support/fixture-repo.ts';
 
@@ -346,5 +347,20 @@ describe('SCIP indexers indexer build runs by itself', () => {
     const result = await runScipIndexers(python.dir, texts, new Progress(process.stderr, true), [failing]);
     expect(result.files).toEqual([]);
     expect(result.warnings).toEqual(['scip-python did not index the commit\'s 3 files (exit 3: no interpreter here); they are indexed syntactically']);
+  });
+});
+
+describe('SCIP symbol names', () => {
+  it('reads scip-typescript\'s accessors and numbered names as the text they stand for, and keys a version apart', () => {
+    expect(isSourceName('observed', 'observed')).toBe(true);
+    expect(isSourceName('<get>observed', 'observed')).toBe(true);
+    expect(isSourceName('<set>value', 'value')).toBe(true);
+    expect(isSourceName('next0', 'next')).toBe(true);
+    expect(isSourceName('next12', 'next')).toBe(true);
+    expect(isSourceName('nextTick', 'next')).toBe(false);
+    expect(isSourceName('next', 'nex')).toBe(false);
+    expect(withoutVersion('scip-go gomod example.com/x 4f2a9c1 `example.com/x/cart`/Cart#Add().')).toBe('scip-go gomod example.com/x . `example.com/x/cart`/Cart#Add().');
+    expect(withoutVersion('a  b c d 1.0 x/')).toBe('a  b c d . x/');
+    expect(withoutVersion('local 3')).toBe('local 3');
   });
 });

@@ -4,7 +4,7 @@
 // gives the reason instead, and its file is left to Sextant's own indexers.
 import { splitLines, type Language } from '@sextant/format';
 import { PositionEncoding, SymbolRole, type Document, type SymbolInformation } from './scip_pb.ts';
-import { lastDescriptor, parseScipSymbol } from './scip-symbol.ts';
+import { isSourceName, lastDescriptor, parseScipSymbol } from './scip-symbol.ts';
 
 export interface Span {
   line: number;
@@ -101,6 +101,8 @@ function excerpt(line: string, column: number): string {
  * - a local symbol has no name to compare (`local 3`);
  * - a synthetic name in angle brackets (scip-typescript's `<constructor>` on the `constructor`
  *   keyword, scip-java's `<init>` on the class name) names no text;
+ * - scip-typescript's accessors (`<get>value`) and names it numbers apart (`next0`) stand for
+ *   their text (isSourceName);
  * - a namespace or meta descriptor may be a path or dotted module name of which the text is the
  *   last segment (scip-go's `package foo` defines `github.com/x/foo/`);
  * - the text may quote the name (a string-literal property: `'a-b': 1`) or escape it (a Kotlin or
@@ -115,7 +117,7 @@ function definitionMismatch(symbol: string, info: SymbolInformation | undefined,
   const name = descriptor.name;
   if (/^<.*>$/.test(name)) return undefined;
   const bare = text.replace(/^(['"`])(.*)\1$/s, '$2').replace(/^(r#|@)/, '');
-  if (bare === name || (info?.displayName && (text === info.displayName || bare === info.displayName))) return undefined;
+  if (isSourceName(name, bare) || (info?.displayName && (text === info.displayName || bare === info.displayName))) return undefined;
   if ((descriptor.suffix === 'namespace' || descriptor.suffix === 'meta') && name.split(/[/.]/).pop() === bare) return undefined;
   return `"${name}", the name of ${symbol}`;
 }

@@ -86,8 +86,10 @@ class ScipEmitter {
         entry.sites.push([path, o.range.line, o.range.column, o.range.endLine, o.range.endColumn]);
       }
     }
-    for (const [symbol, { lang, path }] of defs) {
-      this.defined.set(symbol, { key: scipKey(symbol, path, true), facts: symbolFacts(symbol, this.informationOf(symbol, path), lang) });
+    for (const [symbol, { lang, path, sites }] of defs) {
+      const [, line, column, endLine, endColumn] = sites[0]!;
+      const text = textOf(documents.accepted.get(path)!.lines, { line, column, endLine, endColumn });
+      this.defined.set(symbol, { key: scipKey(symbol, path, true), facts: symbolFacts(symbol, this.informationOf(symbol, path), lang, text) });
     }
     for (const [symbol, { lang, path, sites }] of defs) {
       const { key, facts } = this.defined.get(symbol)!;
@@ -205,16 +207,20 @@ class ScipEmitter {
         this.unlinked++;
         return;
       }
-      let symbol = target ?? (local ? undefined : this.external(o.symbol, lang));
+      const symbol = target ?? (local ? undefined : this.external(o.symbol, lang));
       if (!symbol || (o.range.line === o.range.endLine && o.range.column === o.range.endColumn)) return;
-      if (symbol.facts.kind === 'constructor') symbol = this.constructedAt(o.symbol, textOf(lines, o.range), lang) ?? symbol;
-      const kind = referenceKind(o, lines, symbol.facts.kind);
+      // `new Square(2)`: the class is used, and its constructor called when the repository declares one.
+      const constructed = symbol.facts.kind === 'constructor' ? this.constructedAt(o.symbol, textOf(lines, o.range), lang) : undefined;
+      const used = constructed ?? symbol;
+      const kind = referenceKind(o, lines, used.facts.kind);
       const from = fromOf(index);
-      this.collector.addReference(symbol.key, site(o.range), kind, from, 'exact');
-      occurrence(symbol.key, o.range, kind);
-      if (from && (kind === 'call' || kind === 'new') && (CALLABLE_KINDS.has(symbol.facts.kind) || symbol.facts.kind === 'class')) {
+      this.collector.addReference(used.key, site(o.range), kind, from, 'exact');
+      occurrence(used.key, o.range, kind);
+      if (constructed && target) this.collector.addReference(target.key, site(o.range), kind, from, 'exact');
+      const called = constructed && target ? target : used;
+      if (from && (kind === 'call' || kind === 'new') && (CALLABLE_KINDS.has(called.facts.kind) || called.facts.kind === 'class')) {
         const caller = this.collector.symbols.get(from)?.info.kind;
-        if (caller && CALLER_KINDS.has(caller)) this.collector.addEdge(from, 'calls', symbol.key, site(o.range));
+        if (caller && CALLER_KINDS.has(caller)) this.collector.addEdge(from, 'calls', called.key, site(o.range));
       }
     });
 
@@ -263,23 +269,30 @@ class ScipEmitter {
 
 /** A line that imports (`import … from`, `from x import y`, `use a::b`, `using A.B;`): the references on it are imports. */
 const IMPORT_LINE = /^\s*(import|from|use|using)\s+[^\s(=]/;
+/** A line that re-exports (`export { a } from`, `export * as ns from`, `export type { T }`): the references on it are exports. */
+const EXPORT_LINE = /^\s*export\s+(type\s+)?(\{|\*)/;
 
 /**
  * The reference kind of an occurrence: import and write from its roles, or import on a line that
- * imports (scip-typescript sets no Import role); else `new` after the
- * keyword `new`, `call` before `(`, `type` for a type-only symbol (an interface, an alias, a type
- * parameter) or a type after `:`, `extends`, `implements`; else read. From the text around the
+ * imports and export on one that re-exports (scip-typescript sets no Import role), write before an
+ * assignment operator (nor a WriteAccess role); else `new` after the keyword `new`, `call` before
+ * `(`, `inherit` for a type in an extends or implements clause, `type` for a type-only symbol (an
+ * interface, an alias, a type parameter) or a type after `:`; else read. From the text around the
  * range only: a cheap reading, not the compiler's.
  */
 function referenceKind(o: CheckedOccurrence, lines: readonly string[], target: SymbolKind): ReferenceKind {
-  if (o.roles & SymbolRole.Import || IMPORT_LINE.test(lines[o.range.line - 1]!)) return 'import';
-  if (o.roles & SymbolRole.WriteAccess) return 'write';
-  const before = lines[o.range.line - 1]!.slice(0, o.range.column - 1).trimEnd();
+  const line = lines[o.range.line - 1]!;
+  if (o.roles & SymbolRole.Import || IMPORT_LINE.test(line)) return 'import';
+  if (EXPORT_LINE.test(line)) return 'export';
+  const before = line.slice(0, o.range.column - 1).trimEnd();
   const after = lines[o.range.endLine - 1]!.slice(o.range.endColumn - 1).trimStart();
+  // An assignment's target (`a.b = …`, `x += …`; not `==`, `=>`): indexers that set no WriteAccess role say so only in the text.
+  if (o.roles & SymbolRole.WriteAccess || /^([-+*/%&|^]|\*\*|<<|>>>?|&&|\|\||\?\?)?=(?![=>])/.test(after)) return 'write';
   if (/(^|[^\w$.])new$/.test(before)) return 'new';
-  if (after.startsWith('(')) return 'call';
+  if (after.startsWith('(') || after.startsWith('?.(')) return 'call';
+  if (TYPE_KINDS.has(target) && /\b(extends|implements)\b[^{(=]*$/.test(before)) return 'inherit';
   if (target === 'interface' || target === 'type' || target === 'typeParameter') return 'type';
-  if (TYPE_KINDS.has(target) && /(:|\bextends|\bimplements)$/.test(before)) return 'type';
+  if (TYPE_KINDS.has(target) && /:$/.test(before)) return 'type';
   return 'read';
 }
 

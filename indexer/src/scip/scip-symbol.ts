@@ -152,3 +152,14 @@ export function withoutVersion(symbol: string): string {
   }
   return symbol;
 }
+
+/**
+ * Whether `text` (a definition's source) is what a descriptor named `name` stands for: the name
+ * itself, or as scip-typescript writes it, an accessor's `<get>text` or `<set>text`, or `text`
+ * with a number a document's second and later declarations of the name get (`next0`, `next1`).
+ */
+export function isSourceName(name: string, text: string): boolean {
+  if (name === text) return true;
+  if (name === `<get>${text}` || name === `<set>${text}`) return true;
+  return name.startsWith(text) && /^\d+$/.test(name.slice(text.length));
+}

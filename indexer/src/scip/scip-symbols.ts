@@ -2,7 +2,7 @@
 // signature and doc, from the symbol string (scip-symbol.ts) and its SymbolInformation.
 import { localSymbolKey, symbolKey, type SymbolKind } from '@sextant/format';
 import { SymbolInformation_Kind as Kind, type SymbolInformation } from './scip_pb.ts';
-import { lastDescriptor, parseScipSymbol, withoutVersion, type Descriptor, type ScipSymbol } from './scip-symbol.ts';
+import { isSourceName, lastDescriptor, parseScipSymbol, withoutVersion, type Descriptor, type ScipSymbol } from './scip-symbol.ts';
 
 /**
  * Stable across commits: the SCIP symbol string is the identity, without the package version for a
@@ -57,15 +57,16 @@ export interface ScipSymbolFacts {
 }
 
 /**
- * A symbol's facts. `lang` picks property or field for a member; `sourceName` names a `local N`
- * (its definition's text), which has no name of its own.
+ * A symbol's facts. `lang` picks property or field for a member; `sourceName` is its definition's
+ * text: the name of a `local N`, which has none of its own, and of a symbol whose descriptor
+ * stands for it under another spelling (`<get>value`, `next0`).
  */
 export function symbolFacts(symbol: string, info: SymbolInformation | undefined, lang: string, sourceName?: string): ScipSymbolFacts {
   const parsed = parseScipSymbol(symbol);
   const { signature, doc } = documentationOf(info);
   const kind = (info && KINDS[info.kind]) ?? (parsed ? descriptorKind(parsed, lang, signature) : 'local');
   const last = parsed && lastDescriptor(parsed);
-  const name = info?.displayName || (last ? displayName(last) : sourceName ?? symbol);
+  const name = info?.displayName || (last ? (sourceName !== undefined && isSourceName(last.name, sourceName) ? sourceName : displayName(last)) : sourceName ?? symbol);
   return {
     parsed, name, kind, qname: parsed?.local ? name : qualifiedName(parsed, name),
     local: parsed === undefined || parsed.local || LOCAL_KINDS.has(kind),
@@ -75,8 +76,8 @@ export function symbolFacts(symbol: string, info: SymbolInformation | undefined,
 }
 
 function displayName(descriptor: Descriptor): string {
-  // scip-typescript's `<constructor>`, scip-java's `<init>`.
-  return /^<(.*)>$/.exec(descriptor.name)?.[1] ?? descriptor.name;
+  // scip-typescript's accessors `<get>x` and `<constructor>`, scip-java's `<init>`.
+  return /^<(?:get|set)>(.+)$/.exec(descriptor.name)?.[1] ?? /^<(.*)>$/.exec(descriptor.name)?.[1] ?? descriptor.name;
 }
 
 /**
@@ -127,6 +128,7 @@ function qualifiedName(symbol: ScipSymbol | undefined, name: string): string {
     if (d.suffix === 'namespace' && SOURCE_FILE.test(d.name)) file = i;
   });
   if (file < 0) file = symbol.descriptors.findIndex((d) => d.suffix !== 'namespace') - 1;
+  names[names.length - 1] = name;
   if (file < -1 || file === names.length - 1) return names.join('/');
   return names.slice(file + 1).join('.');
 }
