@@ -53,7 +53,7 @@ export type FileFlag = keyof typeof FILE_FLAGS;
 /** Stride of one entry in SymbolRecord.defs: pathIndex, line, column, endLine, endColumn. */
 export const DEF_STRIDE = 5;
 /**
- * How a reference was resolved: exact (by a compiler), resolved (scope and import resolution found
+ * How a reference was resolved: exact (by a compiler, or a SCIP index's precise indexer), resolved (scope and import resolution found
  * exactly one declaration), candidate (a name match only; several declarations were possible).
  */
 export const CONFIDENCES = ['exact', 'resolved', 'candidate'] as const;

@@ -28,7 +28,7 @@ export const schemaParts = once(() => {
   const referenceKind = z.enum(REFERENCE_KINDS);
   const language = z.enum(LANGUAGES);
   const confidence = z.enum(CONFIDENCES)
-    .describe('exact: resolved by a compiler; resolved: scope and import resolution found exactly one declaration; candidate: a name match only.');
+    .describe('exact: resolved by a compiler (or the precise indexer that wrote a SCIP index); resolved: scope and import resolution found exactly one declaration; candidate: a name match only.');
 
   const answerOutput = {
     repo: z.string().describe('Repository the answer comes from.'),

@@ -11,5 +11,5 @@ export const SERVER_INSTRUCTIONS = [
   '- depth, maxNodes: graph bounds (a cut sets truncationReason).',
   '- context (0-3; search_text 0-5): lines before/after each site (its own line is always given).',
   '- base, head: the older and newer commit (sha or ref), both indexed. format markdown: content is a review comment to post.',
-  'confidence: exact (compiler), resolved (scope and imports), candidate (name only). Unknown arguments are rejected.',
+  'confidence: exact (compiler or SCIP), resolved (scope and imports), candidate (name only). Unknown arguments are rejected.',
 ].join('\n');

@@ -21,7 +21,7 @@ export const findReferencesTool = defineTool({
         paths: pathsInput.optional(),
         includeTests: z.boolean().optional(),
         includeGenerated: z.boolean().optional(),
-        minConfidence: confidence.optional().describe('Default resolved; the rest counts in omittedBelowConfidence.'),
+        minConfidence: confidence.optional().describe('Default resolved; candidate where only names match.'),
         groupByFile: z.boolean().optional().describe('Sites by file, with counts.'),
         includeRelated: z.boolean().optional().describe('Related members\' uses (default true).'),
         ...contextInput,
