@@ -43,10 +43,10 @@ export interface TagDef {
   signature: string;
 }
 
-export interface TagRef {
+/** A name used at a place (its range inline: a file has hundreds of thousands of them). */
+export interface TagRef extends TagRange {
   name: string;
   kind: ReferenceKind;
-  at: TagRange;
   /** Index of the innermost declaration it is in, -1 at the top. */
   owner: number;
   /** The expression the name is looked up on, whitespace squashed (`os.path`, `self`, `cart`). */
@@ -155,10 +155,18 @@ class Positions {
   constructor(private readonly starts: readonly number[]) {}
 
   range(start: number, end: number): TagRange {
+    return this.into({ line: 0, column: 0, endLine: 0, endColumn: 0 }, start, end);
+  }
+
+  /** Sets `target`'s range to the span's, and returns it. */
+  into<T extends TagRange>(target: T, start: number, end: number): T {
     const line = this.lineOf(start);
-    const column = start - this.starts[line]! + 1;
+    target.line = line + 1;
+    target.column = start - this.starts[line]! + 1;
     const endLine = this.lineOf(end);
-    return { line: line + 1, column, endLine: endLine + 1, endColumn: end - this.starts[endLine]! + 1 };
+    target.endLine = endLine + 1;
+    target.endColumn = end - this.starts[endLine]! + 1;
+    return target;
   }
 
   private lineOf(offset: number): number {
@@ -231,7 +239,7 @@ export function extractTags(tree: Tree, query: Query, text: string, timeLimitMs:
       if (span.sort === 'ignore' || (span.sort === 'scope' && localNames.get(span.id)!.has(ref.text))) return;
       if (span.sort === 'def' && owner < 0) owner = span.index;
     }
-    const entry: TagRef = { name: ref.text, kind: ref.kind, at: positions.range(ref.start, ref.end), owner };
+    const entry: TagRef = positions.into({ name: ref.text, kind: ref.kind, line: 0, column: 0, endLine: 0, endColumn: 0, owner }, ref.start, ref.end);
     if (ref.qualifier !== undefined) entry.qualifier = ref.qualifier;
     refs.push(entry);
   });

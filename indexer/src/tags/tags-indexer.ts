@@ -161,10 +161,10 @@ export class TagsIndexer implements LanguageIndexer {
       }
       if (named.length === 0 && scope?.provided?.(ref)) continue;
       if (named.length === 0 || named.length > MAX_CANDIDATES) {
-        unresolved.push({ name: ref.name, ...ref.at, kind: ref.kind, ...(from ? { from } : {}) });
+        unresolved.push({ name: ref.name, line: ref.line, column: ref.column, endLine: ref.endLine, endColumn: ref.endColumn, kind: ref.kind, ...(from ? { from } : {}) });
         continue;
       }
-      const site = { path: file.path, ...ref.at };
+      const site = { path: file.path, line: ref.line, column: ref.column, endLine: ref.endLine, endColumn: ref.endColumn };
       for (const key of named) collector.addReference(key, site, ref.kind, from, 'candidate');
       refs++;
     }
