@@ -20,7 +20,7 @@
 //
 //   cd indexer && npm run bench:syntactic
 //   cd indexer && npx tsx bench/syntactic-accuracy.ts --corpus python --sample 300 --seed 1
-import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
 import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
@@ -39,6 +39,7 @@ import { extractTags } from '../src/tags/tags-extractor.ts';
 import { loadTagsTagger, tagsGrammarOf, type TagsLanguage } from '../src/tags/tags-grammars.ts';
 import { MAX_CANDIDATES } from '../src/tags/tags-indexer.ts';
 import { positiveOption } from './bench-options.ts';
+import { LspClient } from './lsp-client.ts';
 import { benchGitEnv } from './corpora.ts';
 import { seededRandom } from './references-accuracy.ts';
 import { median } from './text-search-queries.ts';
@@ -54,7 +55,6 @@ const log = (line: string) => process.stderr.write(`${line}\n`);
 const TARGETS = { rate: 0.5, containment: 0.95 };
 /** The limit the indexer puts on one file's parse and tags query (tags-indexer.ts). */
 const TIME_LIMIT_MS = 10_000;
-const LSP_REQUEST_MS = 30_000;
 const LSP_READY_MS = 180_000;
 
 type OracleName = 'pyright' | 'gopls';
@@ -335,132 +335,7 @@ function seededSample<T>(items: readonly T[], count: number, random: () => numbe
   return copy.slice(0, count);
 }
 
-// ---- a language server over stdio ------------------------------------------------------------------
-
-const children = new Set<ChildProcess>();
-/** Kills a child's whole process group (gopls runs `go list`): the bench leaves nothing behind. */
-function killGroup(child: ChildProcess): void {
-  if (child.pid === undefined || child.exitCode !== null || child.signalCode !== null) return;
-  try {
-    process.kill(-child.pid, 'SIGKILL');
-  } catch {
-    child.kill('SIGKILL');
-  }
-}
-process.on('exit', () => children.forEach(killGroup));
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, () => {
-    children.forEach(killGroup);
-    process.exit(130);
-  });
-}
-
-interface LspMessage {
-  id?: number | string;
-  method?: string;
-  params?: unknown;
-  result?: unknown;
-  error?: { code: number; message: string };
-}
-
-class LspClient {
-  private buffer = Buffer.alloc(0);
-  private nextId = 0;
-  private readonly pending = new Map<number, { resolve: (m: LspMessage) => void; reject: (e: Error) => void }>();
-  private readonly listeners = new Map<string, ((params: unknown) => void)[]>();
-  private exited?: string;
-  readonly stderr: string[] = [];
-
-  private constructor(private readonly child: ChildProcess, readonly label: string) {
-    child.stdout!.on('data', (chunk: Buffer) => this.receive(chunk));
-    child.stderr!.on('data', (chunk: Buffer) => {
-      this.stderr.push(chunk.toString('utf8'));
-      if (this.stderr.length > 200) this.stderr.shift();
-    });
-    child.on('exit', (code, signal) => {
-      this.exited = `${label} exited (${signal ?? code})`;
-      children.delete(child);
-      for (const { reject } of this.pending.values()) reject(new Error(this.exited));
-      this.pending.clear();
-    });
-  }
-
-  static start(label: string, command: string, args: string[], options: { cwd: string; env?: NodeJS.ProcessEnv }): LspClient {
-    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, stdio: ['pipe', 'pipe', 'pipe'], detached: true });
-    children.add(child);
-    return new LspClient(child, label);
-  }
-
-  on(method: string, listener: (params: unknown) => void): void {
-    (this.listeners.get(method) ?? this.listeners.set(method, []).get(method)!).push(listener);
-  }
-
-  notify(method: string, params: unknown): void {
-    this.send({ method, params });
-  }
-
-  request<T>(method: string, params: unknown, timeoutMs = LSP_REQUEST_MS): Promise<T> {
-    if (this.exited) return Promise.reject(new Error(this.exited));
-    const id = ++this.nextId;
-    return new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new Error(`${this.label} did not answer ${method} within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.pending.set(id, {
-        resolve: (m) => {
-          clearTimeout(timer);
-          if (m.error) reject(new Error(`${this.label} ${method}: ${m.error.message}`));
-          else resolve(m.result as T);
-        },
-        reject: (e) => {
-          clearTimeout(timer);
-          reject(e);
-        },
-      });
-      this.send({ id, method, params });
-    });
-  }
-
-  /** shutdown and exit, bounded; then the process group is killed whatever it did. */
-  async close(): Promise<void> {
-    if (!this.exited) {
-      await this.request('shutdown', null, 3000).catch(() => undefined);
-      if (!this.exited) this.notify('exit', null);
-      await new Promise((resolve) => setTimeout(resolve, 300));
-    }
-    killGroup(this.child);
-    children.delete(this.child);
-  }
-
-  private send(message: LspMessage): void {
-    if (this.exited) return;
-    const body = JSON.stringify({ jsonrpc: '2.0', ...message });
-    this.child.stdin!.write(`Content-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
-  }
-
-  private receive(chunk: Buffer): void {
-    this.buffer = Buffer.concat([this.buffer, chunk]);
-    for (;;) {
-      const header = this.buffer.indexOf('\r\n\r\n');
-      if (header < 0) return;
-      const length = Number(/Content-Length: *(\d+)/i.exec(this.buffer.subarray(0, header).toString('ascii'))?.[1]);
-      if (!Number.isFinite(length) || this.buffer.length < header + 4 + length) return;
-      const message = JSON.parse(this.buffer.subarray(header + 4, header + 4 + length).toString('utf8')) as LspMessage;
-      this.buffer = this.buffer.subarray(header + 4 + length);
-      if (message.method === undefined && typeof message.id === 'number') {
-        this.pending.get(message.id)?.resolve(message);
-        this.pending.delete(message.id);
-      } else if (message.method !== undefined && message.id !== undefined) {
-        // A request of the server's: settings are the defaults (null per item), anything else is acknowledged.
-        const items = (message.params as { items?: unknown[] } | undefined)?.items;
-        this.send({ id: message.id, result: message.method === 'workspace/configuration' ? (items ?? []).map(() => null) : null } as LspMessage);
-      } else if (message.method !== undefined) {
-        for (const listener of this.listeners.get(message.method) ?? []) listener(message.params);
-      }
-    }
-  }
-}
+// ---- the language servers (lsp-client.ts) -----------------------------------------------------------
 
 interface Oracle {
   name: OracleName;
