@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBinary, toBinary } from '@bufbuild/protobuf';
 import { SextantError, type Manifest } from '@sextant/format';
-import { callHierarchy, fileStructure, findReferences, gotoDefinition, IndexReader, ShardCache } from '@sextant/query';
+import { callHierarchy, diffSymbols, fileStructure, findReferences, gotoDefinition, IndexReader, ShardCache } from '@sextant/query';
 import { DirShardSource } from '@sextant/query/node';
 import { buildIndex } from '../src/build-command.ts';
 import { Progress } from '../src/progress.ts';
@@ -339,6 +339,14 @@ describe('SCIP indexers indexer build runs by itself', () => {
     } finally {
       execFileSync('git', ['reset', '-q', '--hard', base], { cwd: python.dir });
     }
+  });
+
+  it('says so when a language is indexed with another precision at base than at head: its symbols are keyed apart', async () => {
+    const base = await buildPython();
+    const head = await buildPython({ autoScip: false });
+    const diff = await diffSymbols(base.reader, head.reader, {});
+    expect(diff.totalIsExact).toBe(false);
+    expect(diff.truncationReason).toContain('python is indexed with precision scip at base and syntactic at head');
   });
 
   it('turns a SCIP indexer that fails into a warning, and the files stay syntactic', async () => {

@@ -157,3 +157,20 @@ function headPlaceOf(set: ChangeSet, basePath: string, line: number): { path: st
   const headLine = path === undefined ? undefined : headLineOf(set, path, line);
   return headLine === undefined ? undefined : { path: path!, line: headLine };
 }
+
+/**
+ * Languages indexed with another precision at base than at head (a SCIP index imported for one
+ * commit only, its indexer missing or failing for the other): their symbols are keyed differently
+ * (a SCIP symbol's identity against a syntactic one's), so their unchanged declarations show as
+ * removed and added. Each a reason the answer is not exact.
+ */
+export function precisionShifts(set: ChangeSet): string[] {
+  const shifts: string[] = [];
+  for (const [lang, atHead] of Object.entries(set.head.manifest.languages)) {
+    const atBase = set.base.manifest.languages[lang as keyof typeof set.base.manifest.languages];
+    if (atBase && atHead && atBase.precision !== atHead.precision) {
+      shifts.push(`${lang} is indexed with precision ${atBase.precision} at base and ${atHead.precision} at head: its symbols are keyed apart, so unchanged ones show as removed and added (index both commits alike)`);
+    }
+  }
+  return shifts;
+}

@@ -20,7 +20,7 @@ import {
 } from '@sextant/format';
 import { callGraph } from './call-hierarchy.ts';
 import { computeChangeSet, headLineOf, headPathOf, sideSummary, type ChangeAspect, type ChangeKind, type ChangeSet, type DeclSide, type SymbolChange } from './change-set.ts';
-import { coverageOf, type Coverage } from './change-coverage.ts';
+import { coverageOf, precisionShifts, type Coverage } from './change-coverage.ts';
 import { changeAnswer, DIFF_PAGE, selectChanges, skippedChanges, type ChangeAnswer, type ChangeFilter, type ChangeSide } from './diff-symbols.ts';
 import { symbolEdges } from './edges.ts';
 import type { IndexReader, LoadedSymbol } from './index-reader.ts';
@@ -226,6 +226,7 @@ async function wholeImpact(base: IndexReader, head: IndexReader, params: ImpactP
   }
   const skippedChanged = skippedChanges(set);
   if (skippedChanged > 0) cut.push(`${skippedChanged} changed files were skipped by the indexer (coverage.files.skipped)`);
+  cut.push(...precisionShifts(set));
   const unread = head.manifest.skipped.filter((s) => MAY_HOLD_SITES.has(s.reason)).length;
   if (unread > 0) cut.push(`${unread} files of the head were skipped by the indexer (index_status lists them): sites in them are unknown`);
   if (coverage.unresolved === null) cut.push('unresolved identifiers are not recorded for a language read (coverage.unresolved is null)');

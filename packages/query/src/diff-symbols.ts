@@ -3,7 +3,7 @@
 // not see (coverage.ts).
 import { FILE_FLAGS, pathFilter } from '@sextant/format';
 import { computeChangeSet, inTestFile, sideSummary, type ChangeAspect, type ChangedFile, type ChangeKind, type ChangeSet } from './change-set.ts';
-import { coverageOf, type Coverage } from './change-coverage.ts';
+import { coverageOf, precisionShifts, type Coverage } from './change-coverage.ts';
 import type { IndexReader } from './index-reader.ts';
 import { pageOf, type PageRequest } from './paging.ts';
 import type { Answer, PageInfo, SymbolSummary } from './results.ts';
@@ -47,11 +47,12 @@ export async function diffSymbols(base: IndexReader, head: IndexReader, params: 
   const { items, page } = pageOf(selected, head.commit, query, params, DIFF_PAGE);
   const coverage = await coverageOf(set, selected, []);
   const skipped = skippedChanges(set);
-  if (skipped > 0) {
-    // A changed file the indexer skipped may hold changed symbols nobody can list. (A file of a
-    // language no indexer reads is listed in coverage too, but holds no symbol this tool claims to know.)
+  // A changed file the indexer skipped may hold changed symbols nobody can list. (A file of a
+  // language no indexer reads is listed in coverage too, but holds no symbol this tool claims to know.)
+  const cuts = [...(skipped > 0 ? [`${skipped} changed files were skipped by the indexer (coverage.files.skipped)`] : []), ...precisionShifts(set)];
+  if (cuts.length > 0) {
     page.totalIsExact = false;
-    page.truncationReason = [page.truncationReason, `${skipped} changed files were skipped by the indexer (coverage.files.skipped)`].filter(Boolean).join('; ');
+    page.truncationReason = [page.truncationReason, ...cuts].filter(Boolean).join('; ');
   }
   return {
     ...changeAnswer(set),
