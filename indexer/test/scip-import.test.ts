@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fromBinary, toBinary } from '@bufbuild/protobuf';
 import { SextantError, type Manifest } from '@sextant/format';
-import { callHierarchy, diffSymbols, fileStructure, findReferences, gotoDefinition, IndexReader, ShardCache } from '@sextant/query';
+import { callHierarchy, diffSymbols, fileStructure, findReferences, gotoDefinition, IndexReader, searchSymbols, ShardCache } from '@sextant/query';
 import { DirShardSource } from '@sextant/query/node';
 import { buildIndex } from '../src/build-command.ts';
 import { Progress } from '../src/progress.ts';
@@ -291,7 +291,7 @@ describe('indexer build --scip', () => {
 
 describe('SCIP indexers indexer build runs by itself', () => {
   const PYTHON = {
-    'pkg/__init__.py': '',
+    'pkg/__init__.py': 'from .util import greet\n',
     'pkg/util.py': 'def greet(name):\n    return "hi " + name\n',
     'pkg/main.py': 'from pkg.util import greet\n\n\ndef run():\n    return greet("x")\n',
   };
@@ -318,7 +318,12 @@ describe('SCIP indexers indexer build runs by itself', () => {
     expect(auto.manifest.parsers['scip:scip-python']).toBe('0.6.6');
     expect(auto.manifest.warnings).toEqual([]);
     const exact = await findReferences(auto.reader, { path: 'pkg/util.py', line: 1, column: 5 }, {});
-    expect(exact.references.map((r) => `${r.path}:${r.line}:${r.column} ${r.confidence}`)).toEqual(['pkg/main.py:1:22 exact', 'pkg/main.py:5:12 exact']);
+    expect(exact.references.map((r) => `${r.path}:${r.line}:${r.column} ${r.confidence}`)).toEqual(['pkg/__init__.py:1:19 exact', 'pkg/main.py:1:22 exact', 'pkg/main.py:5:12 exact']);
+    // A relative import's module, which scip-python names from no package, is the repository's module.
+    const util = await searchSymbols(auto.reader, { query: 'pkg.util', kinds: ['module'] });
+    expect(util.results.map((r) => `${r.qualifiedName} ${r.path}`)).toEqual(['pkg.util pkg/util.py']);
+    const imports = await findReferences(auto.reader, { symbolId: util.results[0]!.symbolId }, {});
+    expect(imports.references.map((r) => `${r.path}:${r.line}:${r.column} ${r.kind}`)).toEqual(['pkg/__init__.py:1:6 import', 'pkg/main.py:1:6 import']);
     const off = await buildPython({ autoScip: false });
     expect(off.manifest.languages).toEqual({ python: { files: 3, precision: 'syntactic' } });
     expect(Object.keys(off.manifest.parsers).filter((p) => p.startsWith('scip:'))).toEqual([]);
@@ -334,7 +339,7 @@ describe('SCIP indexers indexer build runs by itself', () => {
       expect(review.change_impact.coverage.files).toMatchObject({ scip: ['pkg/util.py'], syntactic: [], compiler: [] });
       const [renamed] = review.change_impact.impacts;
       expect(renamed).toMatchObject({ change: 'renamed', symbol: { name: 'welcome', language: 'python' } });
-      expect(renamed.sites.map((s: any) => `${s.path}:${s.line}:${s.column} ${s.status} ${s.confidence}`)).toEqual(['pkg/main.py:1:22 broken exact', 'pkg/main.py:5:12 broken exact']);
+      expect(renamed.sites.map((s: any) => `${s.path}:${s.line}:${s.column} ${s.status} ${s.confidence}`)).toEqual(['pkg/__init__.py:1:19 broken exact', 'pkg/main.py:1:22 broken exact', 'pkg/main.py:5:12 broken exact']);
       expect(renamed.sites[0].reason).toBe('no longer resolves: greet was renamed to welcome');
     } finally {
       execFileSync('git', ['reset', '-q', '--hard', base], { cwd: python.dir });

@@ -10,7 +10,7 @@ import { analysisFailed } from '../analysis-failure.ts';
 import { SymbolRole, type SymbolInformation } from './scip_pb.ts';
 import { textOf, type CheckedDocument, type CheckedOccurrence, type Span } from './scip-document.ts';
 import { parentSymbol, parseScipSymbol } from './scip-symbol.ts';
-import { CALLABLE_KINDS, scipKey, symbolFacts, TYPE_KINDS, type ScipSymbolFacts } from './scip-symbols.ts';
+import { CALLABLE_KINDS, pythonModule, scipKey, symbolFacts, TYPE_KINDS, type ScipSymbolFacts } from './scip-symbols.ts';
 
 const DEFINES = SymbolRole.Definition | SymbolRole.ForwardDefinition;
 /**
@@ -131,10 +131,34 @@ class ScipEmitter {
     }
   }
 
+  /** Python modules the documents define, by dotted name (`` `rich.console`/__init__: `` is rich.console). */
+  private modules?: Map<string, Defined>;
+
   /**
-   * An external symbol: referenced, defined in no document. scip-python's relative imports name
-   * some modules of the repository so (`demo 0 util/__init__:` where the module is defined as
-   * `` demo 0 `pkg.util`/__init__: ``); they are externals too, as nothing maps them cheaply.
+   * scip-python names the module of a relative import from no package (`from .console import …`
+   * in rich/style.py names `` … console/__init__: ``, defined nowhere, where the module is
+   * `` … `rich.console`/__init__: ``): the module of that name in the importing file's package, or
+   * the nearest package above it that has one.
+   */
+  private relativeModule(symbol: string, path: string): Defined | undefined {
+    const parsed = parseScipSymbol(symbol);
+    const module = parsed && pythonModule(parsed);
+    if (module === undefined) return undefined;
+    if (!this.modules) {
+      this.modules = new Map();
+      for (const entry of this.defined.values()) if (entry.facts.kind === 'module') this.modules.set(entry.facts.qname, entry);
+    }
+    const packages = path.split('/').slice(0, -1);
+    for (let depth = packages.length; depth > 0; depth--) {
+      const found = this.modules.get([...packages.slice(0, depth), module].join('.'));
+      if (found) return found;
+    }
+    return undefined;
+  }
+
+  /**
+   * An external symbol: referenced, defined in no document (a dependency's, or a relative import's
+   * module that relativeModule could not place).
    */
   private external(symbol: string, lang: Language): Defined | undefined {
     const known = this.externalKeys.get(symbol);
@@ -207,7 +231,7 @@ class ScipEmitter {
         this.unlinked++;
         return;
       }
-      const symbol = target ?? (local ? undefined : this.external(o.symbol, lang));
+      const symbol = target ?? (local ? undefined : this.relativeModule(o.symbol, path) ?? this.external(o.symbol, lang));
       if (!symbol || (o.range.line === o.range.endLine && o.range.column === o.range.endColumn)) return;
       // `new Square(2)`: the class is used, and its constructor called when the repository declares one.
       const constructed = symbol.facts.kind === 'constructor' ? this.constructedAt(o.symbol, textOf(lines, o.range), lang) : undefined;

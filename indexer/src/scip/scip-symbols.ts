@@ -66,6 +66,11 @@ export function symbolFacts(symbol: string, info: SymbolInformation | undefined,
   const { signature, doc } = documentationOf(info);
   const kind = (info && KINDS[info.kind]) ?? (parsed ? descriptorKind(parsed, lang, signature) : 'local');
   const last = parsed && lastDescriptor(parsed);
+  const module = parsed && pythonModule(parsed);
+  if (module !== undefined) {
+    // scip-python's module: `` `rich.console`/__init__: `` is rich.console, named console.
+    return { parsed, name: module.slice(module.lastIndexOf('.') + 1), kind: 'module', qname: module, local: false, ...(doc !== undefined ? { doc } : {}) };
+  }
   const name = info?.displayName || (last ? (sourceName !== undefined && isSourceName(last.name, sourceName) ? sourceName : displayName(last)) : sourceName ?? symbol);
   return {
     parsed, name, kind, qname: parsed?.local ? name : qualifiedName(parsed, name),
@@ -73,6 +78,12 @@ export function symbolFacts(symbol: string, info: SymbolInformation | undefined,
     ...(signature !== undefined ? { signature } : {}),
     ...(doc !== undefined ? { doc } : {}),
   };
+}
+
+/** The dotted name of a scip-python module symbol (a namespace, then the meta `__init__:`), else undefined. */
+export function pythonModule(symbol: ScipSymbol): string | undefined {
+  const [module, init] = symbol.descriptors;
+  return symbol.descriptors.length === 2 && module!.suffix === 'namespace' && init!.suffix === 'meta' && init!.name === '__init__' ? module!.name : undefined;
 }
 
 function displayName(descriptor: Descriptor): string {
