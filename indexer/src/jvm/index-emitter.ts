@@ -6,7 +6,9 @@ import { pushOccurrence, symbolKey, type Confidence, type OutlineNode, type Refe
 import type { IndexCollector, Site } from '../index-collector.ts';
 import type { CompiledFile, UnresolvedName } from '../language-indexer.ts';
 import type { StageClock } from '../stage-clock.ts';
-import { FileResolution, JvmResolver, packageOf, type ExternalTarget, type Resolution, type Target } from './resolver.ts';
+import { FileResolution } from './file-resolution.ts';
+import { packageOf, type ExternalTarget, type Resolution, type Target } from './resolution.ts';
+import { JvmResolver } from './resolver.ts';
 import { CALLABLE_KINDS, TYPE_KINDS } from './file-model.ts';
 import type { Decl, FileDecls, SymbolTable } from './symbol-table.ts';
 
