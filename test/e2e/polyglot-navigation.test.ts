@@ -121,6 +121,8 @@ for (const makeBackend of BACKENDS) {
         expect(read.lines.map((l: any) => l.text)).toContain('  local out="$1"');
         expect(read).toMatchObject({ startLine: 7, declaration: { startLine: 7, endLine: 10 } });
         const add = await ok('search_symbols', { query: 'Add', matchMode: 'exact', language: 'go' });
+        // A Go method is its receiver type's, as a Rust method is its impl's type's.
+        expect(add.results.map((r: any) => r.qualifiedName)).toEqual(['Cart.Add']);
         const refs = await ok('find_references', { symbolId: add.results[0].symbolId });
         expect(refs.references.map((r: any) => `${where(r)} ${r.kind} ${r.confidence}`)).toEqual([`${MAIN_GO}:11:4 call candidate`]);
         // A package-qualified call is that package's Total; a bare one, its own package's.

@@ -28,6 +28,7 @@
 (function_item name: (identifier) @name) @definition.function
 (function_signature_item name: (identifier) @name) @definition.method
 (declaration_list (function_item name: (identifier) @name) @definition.method)
+(impl_item type: [(type_identifier) @receiver (generic_type type: (type_identifier) @receiver) (scoped_type_identifier name: (type_identifier) @receiver)] body: (declaration_list (function_item name: (identifier) @name) @definition.method))
 (mod_item name: (identifier) @name) @definition.module
 (macro_definition name: (identifier) @name) @definition.function
 (const_item name: (identifier) @name) @definition.constant

@@ -4,7 +4,9 @@
 //
 // Capture vocabulary (GitHub's code-navigation tags, with Sextant's kinds):
 //   @definition.<SymbolKind>  a declaration node, with @name; a function whose container is a type
-//                             is a method.
+//                             is a method. With @receiver: the type it is declared for outside
+//                             the type's body (a Go method's receiver, a Rust `impl`'s type),
+//                             which qualifies its name.
 //   @reference.<ReferenceKind> a use of the name captured as @name (read, write, call, new, type,
 //                             inherit, import, decorator).
 //                             With @qualifier: the expression the name is looked up on (`os.path`
@@ -41,6 +43,8 @@ export interface TagDef {
   parent: number;
   /** The declaration's first line, trimmed (its header). */
   signature: string;
+  /** At the top: the type it is declared for (@receiver), its name's qualifier. */
+  receiver?: string;
 }
 
 /** A name used at a place (its range inline: a file has hundreds of thousands of them). */
@@ -69,7 +73,7 @@ export interface TagFile {
 
 const KIND_SET: ReadonlySet<string> = new Set(SYMBOL_KINDS);
 const REFERENCE_SET: ReadonlySet<string> = new Set(REFERENCE_KINDS);
-const AUX_CAPTURES: ReadonlySet<string> = new Set(['name', 'qualifier', 'ignore', 'local.scope', 'local.definition', 'import', 'import.module', 'import.name', 'import.alias']);
+const AUX_CAPTURES: ReadonlySet<string> = new Set(['name', 'qualifier', 'receiver', 'ignore', 'local.scope', 'local.definition', 'import', 'import.module', 'import.name', 'import.alias']);
 /** A qualifier longer than this says nothing a scoping rule reads (it is a call chain, not a module). */
 const MAX_QUALIFIER = 200;
 const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set(['class', 'interface', 'enum', 'type']);
@@ -99,6 +103,7 @@ interface RawDef {
   text: string;
   kind: SymbolKind;
   pattern: number;
+  receiver: string | undefined;
 }
 
 /** A name a reference pattern captured: its own span, flat (a file has hundreds of thousands). */
@@ -222,7 +227,9 @@ export function extractTags(tree: Tree, query: Query, text: string, timeLimitMs:
     open.push({ node: raw.node.id, end: raw.node.end, index: defs.length });
     spans.push({ ...raw.node, sort: 'def', index: defs.length });
     defNames.add(raw.name.id);
-    defs.push({ name: raw.text, kind, at: rangeOf(raw.name), range: rangeOf(raw.node), parent, signature: signatureOf(text.slice(raw.node.start, Math.min(raw.node.end, raw.node.start + 2 * MAX_SIGNATURE))) });
+    const def: TagDef = { name: raw.text, kind, at: rangeOf(raw.name), range: rangeOf(raw.node), parent, signature: signatureOf(text.slice(raw.node.start, Math.min(raw.node.end, raw.node.start + 2 * MAX_SIGNATURE))) };
+    if (raw.receiver !== undefined && parent < 0) def.receiver = raw.receiver;
+    defs.push(def);
   }
 
   // References in document order: not a declaration's name, not ignored, not a scope's local.
@@ -256,12 +263,14 @@ function capture(query: Query, root: Node, timeLimitMs: number): Captured {
   for (const match of matches) {
     let name: Node | undefined;
     let qualifier: Node | undefined;
+    let receiver: Node | undefined;
     let primary: Node | undefined;
     let primaryCapture = '';
     let binding: Partial<Record<'module' | 'name' | 'alias', string>> | undefined;
     for (const { name: capture, node } of match.captures) {
       if (capture === 'name') name = node;
       else if (capture === 'qualifier') qualifier = node;
+      else if (capture === 'receiver') receiver = node;
       else if (capture === 'import') binding ??= {};
       else if (capture.startsWith('import.')) (binding ??= {})[capture.slice('import.'.length) as 'module' | 'name' | 'alias'] = wellFormed(node.text);
       else if (capture === 'ignore') captured.ignored.push(spanOf(node));
@@ -277,7 +286,9 @@ function capture(query: Query, root: Node, timeLimitMs: number): Captured {
     // Matches come in document order; of those naming one node, the later pattern wins.
     const pattern = match.patternIndex;
     if (primaryCapture.startsWith('definition.')) {
-      if ((captured.defs.get(name.id)?.pattern ?? -1) <= pattern) captured.defs.set(name.id, { node: spanOf(primary), name: spanOf(name), text: clean(name.text), kind: primaryCapture.slice('definition.'.length) as SymbolKind, pattern });
+      if ((captured.defs.get(name.id)?.pattern ?? -1) <= pattern) {
+        captured.defs.set(name.id, { node: spanOf(primary), name: spanOf(name), text: clean(name.text), kind: primaryCapture.slice('definition.'.length) as SymbolKind, pattern, receiver: receiver && clean(receiver.text) });
+      }
       continue;
     }
     const kind = primaryCapture.slice('reference.'.length) as ReferenceKind;

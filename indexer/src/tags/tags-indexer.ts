@@ -92,9 +92,15 @@ export class TagsIndexer implements LanguageIndexer {
     for (const entry of extracted) {
       const seen = new Map<string, number>();
       const qnames: string[] = [];
+      // A method declared for a type outside its body (Go, Rust) is named and held by that type when the file declares it.
+      const types = new Map<string, number>();
       entry.tags.defs.forEach((def, index) => {
-        const qname = def.parent >= 0 ? `${qnames[def.parent]}.${def.name}` : def.name;
+        if (def.parent < 0 && TYPE_KINDS.has(def.kind) && !types.has(def.name)) types.set(def.name, index);
+      });
+      entry.tags.defs.forEach((def, index) => {
+        const qname = def.parent >= 0 ? `${qnames[def.parent]}.${def.name}` : def.receiver !== undefined ? `${def.receiver}.${def.name}` : def.name;
         qnames.push(qname);
+        const holder = def.parent >= 0 ? def.parent : def.receiver !== undefined ? types.get(def.receiver) : undefined;
         // The same qualified name twice in a file (a redefinition, overloads): an ordinal tells them apart.
         const identity = `tags|${entry.lang}|${entry.file.path}|${qname}|${def.kind}`;
         const ordinal = seen.get(identity) ?? 0;
@@ -104,7 +110,7 @@ export class TagsIndexer implements LanguageIndexer {
         collector.addSymbol({
           key, name: def.name, kind: def.kind, qname, lang: entry.lang, path: entry.file.path, mods: 0,
           ...(def.signature ? { signature: def.signature } : {}),
-          ...(def.parent >= 0 ? { container: entry.keys[def.parent]! } : {}),
+          ...(holder !== undefined && holder < index ? { container: entry.keys[holder]! } : {}),
           defs: [[entry.file.path, def.at.line, def.at.column, def.at.endLine, def.at.endColumn]],
         });
         const name = `${entry.lang}|${def.name}`;
