@@ -91,26 +91,28 @@ export class TagsIndexer implements LanguageIndexer {
     const byName = new Map<string, string[]>();
     for (const entry of extracted) {
       const seen = new Map<string, number>();
-      const qnames: string[] = [];
       // A method declared for a type outside its body (Go, Rust) is named and held by that type when the file declares it.
       const types = new Map<string, number>();
       entry.tags.defs.forEach((def, index) => {
         if (def.parent < 0 && TYPE_KINDS.has(def.kind) && !types.has(def.name)) types.set(def.name, index);
       });
+      const qnames: string[] = entry.tags.defs.map(() => '');
       entry.tags.defs.forEach((def, index) => {
-        const qname = def.parent >= 0 ? `${qnames[def.parent]}.${def.name}` : def.receiver !== undefined ? `${def.receiver}.${def.name}` : def.name;
-        qnames.push(qname);
-        const holder = def.parent >= 0 ? def.parent : def.receiver !== undefined ? types.get(def.receiver) : undefined;
+        qnames[index] = def.parent >= 0 ? `${qnames[def.parent]}.${def.name}` : def.receiver !== undefined ? `${def.receiver}.${def.name}` : def.name;
         // The same qualified name twice in a file (a redefinition, overloads): an ordinal tells them apart.
-        const identity = `tags|${entry.lang}|${entry.file.path}|${qname}|${def.kind}`;
+        const identity = `tags|${entry.lang}|${entry.file.path}|${qnames[index]}|${def.kind}`;
         const ordinal = seen.get(identity) ?? 0;
         seen.set(identity, ordinal + 1);
-        const key = symbolKey(ordinal ? `${identity}|${ordinal}` : identity);
-        entry.keys.push(key);
+        entry.keys.push(symbolKey(ordinal ? `${identity}|${ordinal}` : identity));
+      });
+      // Keyed first, then stored: a method's type may be declared after it.
+      entry.tags.defs.forEach((def, index) => {
+        const holder = def.parent >= 0 ? def.parent : def.receiver !== undefined ? types.get(def.receiver) : undefined;
+        const key = entry.keys[index]!;
         collector.addSymbol({
-          key, name: def.name, kind: def.kind, qname, lang: entry.lang, path: entry.file.path, mods: 0,
+          key, name: def.name, kind: def.kind, qname: qnames[index]!, lang: entry.lang, path: entry.file.path, mods: 0,
           ...(def.signature ? { signature: def.signature } : {}),
-          ...(holder !== undefined && holder < index ? { container: entry.keys[holder]! } : {}),
+          ...(holder !== undefined ? { container: entry.keys[holder]! } : {}),
           defs: [[entry.file.path, def.at.line, def.at.column, def.at.endLine, def.at.endColumn]],
         });
         const name = `${entry.lang}|${def.name}`;
