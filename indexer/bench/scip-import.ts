@@ -22,7 +22,7 @@
 //   cd indexer && npx tsx bench/scip-import.ts --corpus requests --sample 300 --seed 1 --runs 1
 import { execFile, spawn } from 'node:child_process';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
-import { cp, mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -33,7 +33,7 @@ import { findReferences, IndexReader, nameEntry, resolveTarget, ShardCache, type
 import { DirShardSource } from '@sextant/query/node';
 import { IndexSchema } from '../src/scip/scip_pb.ts';
 import { positiveOption } from './bench-options.ts';
-import { benchGitEnv } from './corpora.ts';
+import { prepareDebianCorpus } from './debian-corpus.ts';
 import { LspClient } from './lsp-client.ts';
 import { assertGnuTime, GNU_TIME, parseGnuTime } from './measure-process.ts';
 import { seededRandom } from './references-accuracy.ts';
@@ -42,7 +42,6 @@ import { median } from './text-search-queries.ts';
 const run = promisify(execFile);
 const CACHE = fileURLToPath(new URL('../.bench/cache/', import.meta.url));
 /** Shared with bench/syntactic-accuracy.ts: one download of a package version serves both. */
-const DEBS = join(CACHE, 'debs');
 const CORPORA_DIR = join(CACHE, 'corpora', 'scip-python');
 const TOOLS = join(CACHE, 'tools');
 const RESULTS = fileURLToPath(new URL('../.bench/results/', import.meta.url));
@@ -85,27 +84,12 @@ interface Prepared {
 
 /** The corpus's git repository (made once per package version; cached), its commit and its Python files. */
 async function prepare(corpus: Corpus): Promise<Prepared> {
-  const dir = join(CORPORA_DIR, corpus.id);
-  const repo = join(dir, 'repo');
-  const recipe = JSON.stringify({ pkg: corpus.pkg, version: corpus.version, dir: corpus.dir });
-  const stamp = join(dir, 'recipe.json');
-  const git = (args: string[]) => run('git', ['-c', 'core.autocrlf=false', '-c', 'commit.gpgsign=false', ...args], { cwd: repo, env: { ...process.env, ...benchGitEnv() }, maxBuffer: 1 << 26, timeout: FETCH_MS });
-  if (!existsSync(join(repo, '.git')) || !existsSync(stamp) || (await readFile(stamp, 'utf8')) !== recipe) {
-    log(`${corpus.id}: fetching ${corpus.pkg}=${corpus.version}...`);
-    await rm(dir, { recursive: true, force: true });
-    const deb = await fetchDeb(corpus.pkg, corpus.version);
-    const extracted = join(dir, 'deb');
-    await mkdir(extracted, { recursive: true });
-    await run('dpkg-deb', ['-x', deb, extracted], { timeout: FETCH_MS });
-    await cp(join(extracted, 'usr/lib/python3/dist-packages', corpus.dir), join(repo, corpus.dir), { recursive: true, filter: (p) => !p.includes('__pycache__') });
-    await rm(extracted, { recursive: true, force: true });
-    await git(['init', '-q', '-b', 'main']);
-    await git(['add', '-A']);
-    await git(['commit', '-q', '--no-verify', '-m', `${corpus.pkg} ${corpus.version}`]);
-    await writeFile(stamp, recipe);
-  }
-  const commit = (await git(['rev-parse', 'HEAD'])).stdout.trim();
-  const tracked = (await git(['ls-files', '-z'])).stdout.split('\0').filter(Boolean).sort();
+  // The package as its own folder at the root, so that its absolute imports resolve in the repository.
+  const { repo, commit } = await prepareDebianCorpus({
+    id: corpus.id, pkg: corpus.pkg, version: corpus.version, from: `usr/lib/python3/dist-packages/${corpus.dir}`, to: corpus.dir,
+    skip: (path) => path.includes('__pycache__'),
+  }, CACHE, 'scip-python', log);
+  const tracked = (await run('git', ['ls-files', '-z'], { cwd: repo, maxBuffer: 1 << 26 })).stdout.split('\0').filter(Boolean).sort();
   let sourceBytes = 0;
   let lines = 0;
   for (const path of tracked) {
@@ -114,26 +98,6 @@ async function prepare(corpus: Corpus): Promise<Prepared> {
     if (path.endsWith('.py')) lines += text.toString('utf8').split('\n').length - (text.at(-1) === 10 ? 1 : 0);
   }
   return { repo, commit, files: tracked.filter((p) => p.endsWith('.py')), sourceBytes, lines };
-}
-
-/** `apt-get download pkg=version` into the cache (once), after an `apt-get update` when the lists lack it. */
-async function fetchDeb(pkg: string, version: string): Promise<string> {
-  await mkdir(DEBS, { recursive: true });
-  const find = async () => (await readdir(DEBS)).find((f) => f.startsWith(`${pkg}_${version.replace(/^\d+:/, '')}_`) && f.endsWith('.deb'));
-  let deb = await find();
-  if (!deb) {
-    const download = () => run('apt-get', ['download', `${pkg}=${version}`], { cwd: DEBS, maxBuffer: 1 << 26, timeout: FETCH_MS });
-    try {
-      await download();
-    } catch {
-      log(`  apt-get download ${pkg}=${version} failed; running apt-get update once`);
-      await run('apt-get', ['update', '-qq'], { maxBuffer: 1 << 26, timeout: FETCH_MS });
-      await download();
-    }
-    deb = await find();
-  }
-  if (!deb) throw new Error(`apt-get download ${pkg}=${version} produced no .deb. To fix this, check that Debian bookworm's main archive is in the apt sources.`);
-  return join(DEBS, deb);
 }
 
 // ---- tools --------------------------------------------------------------------------------------

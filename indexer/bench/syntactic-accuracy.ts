@@ -22,7 +22,7 @@
 //   cd indexer && npx tsx bench/syntactic-accuracy.ts --corpus python --sample 300 --seed 1
 import { execFile } from 'node:child_process';
 import { existsSync, realpathSync } from 'node:fs';
-import { cp, mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { isAbsolute, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs, promisify } from 'node:util';
@@ -40,13 +40,12 @@ import { loadTagsTagger, tagsGrammarOf, type TagsLanguage } from '../src/tags/ta
 import { MAX_CANDIDATES } from '../src/tags/tags-indexer.ts';
 import { positiveOption } from './bench-options.ts';
 import { LspClient } from './lsp-client.ts';
-import { benchGitEnv } from './corpora.ts';
+import { prepareDebianCorpus } from './debian-corpus.ts';
 import { seededRandom } from './references-accuracy.ts';
 import { median } from './text-search-queries.ts';
 
 const run = promisify(execFile);
 const CACHE = fileURLToPath(new URL('../.bench/cache/', import.meta.url));
-const DEBS = join(CACHE, 'debs');
 const CORPORA_DIR = join(CACHE, 'corpora', 'syntactic');
 const TOOLS = join(CACHE, 'tools');
 const RESULTS = fileURLToPath(new URL('../.bench/results/', import.meta.url));
@@ -95,53 +94,11 @@ const CORPORA: readonly Corpus[] = [
 // ---- corpora ------------------------------------------------------------------------------------
 
 /** The corpus's git repository (made once per package version; cached) and its commit. */
-async function prepare(corpus: Corpus): Promise<{ repo: string; commit: string }> {
-  const dir = join(CORPORA_DIR, corpus.id);
-  const repo = join(dir, 'repo');
-  const recipe = JSON.stringify({ pkg: corpus.pkg, version: corpus.version, root: corpus.root, include: corpus.include ?? null });
-  const stamp = join(dir, 'recipe.json');
-  if (existsSync(join(repo, '.git')) && existsSync(stamp) && (await readFile(stamp, 'utf8')) === recipe) {
-    return { repo, commit: (await run('git', ['rev-parse', 'HEAD'], { cwd: repo })).stdout.trim() };
-  }
-  log(`${corpus.id}: fetching ${corpus.pkg}=${corpus.version}...`);
-  await rm(dir, { recursive: true, force: true });
-  const deb = await fetchDeb(corpus.pkg, corpus.version);
-  const extracted = join(dir, 'deb');
-  await mkdir(extracted, { recursive: true });
-  await run('dpkg-deb', ['-x', deb, extracted]);
-  const from = join(extracted, corpus.root);
-  for (const part of corpus.include ?? ['.']) await cp(join(from, part), join(repo, part), { recursive: true, filter: (p) => !p.split('/').includes('testdata') });
-  await rm(extracted, { recursive: true, force: true });
-  const git = (args: string[]) => run('git', ['-c', 'core.autocrlf=false', '-c', 'commit.gpgsign=false', ...args], { cwd: repo, env: { ...process.env, ...benchGitEnv() }, maxBuffer: 1 << 26 });
-  await git(['init', '-q', '-b', 'main']);
-  await git(['add', '-A']);
-  await git(['commit', '-q', '--no-verify', '-m', `${corpus.pkg} ${corpus.version}`]);
-  await writeFile(stamp, recipe);
-  return { repo, commit: (await git(['rev-parse', 'HEAD'])).stdout.trim() };
-}
-
-let aptUpdated = false;
-
-/** `apt-get download pkg=version` into the cache (once), after an `apt-get update` when the lists lack it. */
-async function fetchDeb(pkg: string, version: string): Promise<string> {
-  await mkdir(DEBS, { recursive: true });
-  const find = async () => (await readdir(DEBS)).find((f) => f.startsWith(`${pkg}_${version.replace(/^\d+:/, '')}_`) && f.endsWith('.deb'));
-  let deb = await find();
-  if (!deb) {
-    const download = () => run('apt-get', ['download', `${pkg}=${version}`], { cwd: DEBS, maxBuffer: 1 << 26 });
-    try {
-      await download();
-    } catch (error) {
-      if (aptUpdated) throw error;
-      log(`  apt-get download ${pkg}=${version} failed; running apt-get update once`);
-      aptUpdated = true;
-      await run('apt-get', ['update', '-qq'], { maxBuffer: 1 << 26 });
-      await download();
-    }
-    deb = await find();
-  }
-  if (!deb) throw new Error(`apt-get download ${pkg}=${version} produced no .deb. To fix this, check that Debian bookworm's main archive is in the apt sources.`);
-  return join(DEBS, deb);
+function prepare(corpus: Corpus): Promise<{ repo: string; commit: string }> {
+  return prepareDebianCorpus({
+    id: corpus.id, pkg: corpus.pkg, version: corpus.version, from: corpus.root,
+    ...(corpus.include ? { include: corpus.include } : {}), skip: (path) => path.split('/').includes('testdata'),
+  }, CACHE, 'syntactic', log);
 }
 
 async function filesOf(repo: string, lang: TagsLanguage): Promise<string[]> {
