@@ -150,6 +150,9 @@ function sweep<S extends Span, T extends Span>(spans: S[], items: T[], visit: (i
   }
 }
 
+/** Lines a position search steps through before it searches instead. */
+const NEAR_LINES = 8;
+
 /**
  * 1-based positions of offsets asked for mostly in ascending order: the line search starts from
  * the last answer's line, so a file's references cost a step each, not a binary search each.
@@ -174,11 +177,23 @@ class Positions {
     return target;
   }
 
+  /** A few steps forward from the last line; a binary search for a jump back or far ahead (a declaration's end, the next one's name). */
   private lineOf(offset: number): number {
     const { starts } = this;
     let i = this.lineIndex;
-    if (offset < starts[i]!) i = 0;
-    while (i + 1 < starts.length && starts[i + 1]! <= offset) i++;
+    const near = i + NEAR_LINES;
+    if (offset < starts[i]! || (near < starts.length && starts[near]! <= offset)) {
+      let low = 0;
+      let high = starts.length - 1;
+      while (low < high) {
+        const middle = (low + high + 1) >>> 1;
+        if (starts[middle]! <= offset) low = middle;
+        else high = middle - 1;
+      }
+      i = low;
+    } else {
+      while (i + 1 < starts.length && starts[i + 1]! <= offset) i++;
+    }
     this.lineIndex = i;
     return i;
   }
