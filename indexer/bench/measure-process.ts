@@ -4,10 +4,16 @@
 // indexer does, one plain line per phase when stderr is not a terminal), paired with the process's
 // resident memory at that moment: a per-phase breakdown for the price of reading /proc.
 import { spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { existsSync, readFileSync } from 'node:fs';
 import { readFile, rm } from 'node:fs/promises';
 
 export const GNU_TIME = '/usr/bin/time';
+
+/** The 1, 5 and 15 minute load averages, for a bench to print beside its figures (2 shared cores). */
+export function loadAverage(): string {
+  return loadavg().map((l) => l.toFixed(2)).join(' ');
+}
 
 export interface PhaseMark {
   /** Seconds since the process started. */

@@ -35,7 +35,7 @@ import { IndexSchema } from '../src/scip/scip_pb.ts';
 import { positiveOption } from './bench-options.ts';
 import { prepareDebianCorpus } from './debian-corpus.ts';
 import { LspClient } from './lsp-client.ts';
-import { assertGnuTime, GNU_TIME, parseGnuTime } from './measure-process.ts';
+import { assertGnuTime, GNU_TIME, loadAverage, parseGnuTime } from './measure-process.ts';
 import { seededRandom } from './references-accuracy.ts';
 import { median } from './text-search-queries.ts';
 
@@ -750,7 +750,7 @@ async function main(argv: string[]): Promise<number> {
 
   const prepared = new Map<string, Prepared>();
   for (const corpus of corpora) prepared.set(corpus.id, await prepare(corpus));
-  process.stdout.write(`# indexer build --scip on Python: import cost and references against pyright (issue #30)\n\nload average at start: ${await loadAverage()}; `
+  process.stdout.write(`# indexer build --scip on Python: import cost and references against pyright (issue #30)\n\nload average at start: ${loadAverage()}; `
     + `scip-python ${tool.version}, pyright ${PYRIGHT_VERSION}\n\n`);
   for (const corpus of corpora) {
     const p = prepared.get(corpus.id)!;
@@ -776,13 +776,10 @@ async function main(argv: string[]): Promise<number> {
   }
   process.stdout.write(`\n## 2. and 3. find_references against pyright's textDocument/references (target: recall ≥ ${percent(TARGETS.recall)}, precision ≥ ${percent(TARGETS.precision)}; seed ${seed}, ${sample} declarations per corpus)\n\n`
     + `${accuracyTables(reports)}\n\n## Differences by class (side that had the site; ${examples} examples each)\n\n${differenceReport(reports, examples)}\n`
-    + `(all in ${relative(process.cwd(), RESULTS)}/scip-import-accuracy-<corpus>.json)\n\nload average at end: ${await loadAverage()}\n`);
+    + `(all in ${relative(process.cwd(), RESULTS)}/scip-import-accuracy-<corpus>.json)\n\nload average at end: ${loadAverage()}\n`);
   return 0;
 }
 
-async function loadAverage(): Promise<string> {
-  return (await readFile('/proc/loadavg', 'utf8').catch(() => 'unknown')).split(' ').slice(0, 3).join(' ');
-}
 
 process.exitCode = await main(process.argv.slice(2)).catch((error: unknown) => {
   process.stderr.write(`error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);

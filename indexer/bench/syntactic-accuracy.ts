@@ -37,9 +37,10 @@ import { buildIndex } from '../src/build-command.ts';
 import { Progress } from '../src/progress.ts';
 import { extractTags } from '../src/tags/tags-extractor.ts';
 import { loadTagsTagger, tagsGrammarOf, type TagsLanguage } from '../src/tags/tags-grammars.ts';
-import { MAX_CANDIDATES } from '../src/tags/tags-indexer.ts';
+import { canName, MAX_CANDIDATES } from '../src/tags/tags-indexer.ts';
 import { positiveOption } from './bench-options.ts';
 import { LspClient } from './lsp-client.ts';
+import { loadAverage } from './measure-process.ts';
 import { prepareDebianCorpus } from './debian-corpus.ts';
 import { seededRandom } from './references-accuracy.ts';
 import { median } from './text-search-queries.ts';
@@ -217,15 +218,6 @@ interface RefSite {
 }
 
 const siteKey = (s: { path: string; line: number; column: number }) => `${s.path}:${s.line}:${s.column}`;
-
-const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set(['class', 'interface', 'enum', 'type', 'module', 'namespace']);
-const CALLABLE_KINDS: ReadonlySet<SymbolKind> = new Set(['function', 'method', 'constructor']);
-/** tags-indexer.ts's rule of which declarations a use can name, to say why a use was left unresolved. */
-function canName(use: ReferenceKind, kind: SymbolKind): boolean {
-  if (use === 'call' || use === 'new' || use === 'decorator') return CALLABLE_KINDS.has(kind) || TYPE_KINDS.has(kind);
-  if (use === 'type' || use === 'inherit') return TYPE_KINDS.has(kind);
-  return true;
-}
 
 interface IndexedReferences {
   resolved: RefSite[];
@@ -683,7 +675,7 @@ async function main(argv: string[]): Promise<number> {
 
   const prepared = new Map<string, { repo: string; commit: string }>();
   for (const corpus of corpora) prepared.set(corpus.id, await prepare(corpus));
-  process.stdout.write(`# Syntactic (tags) indexer: extract rate and candidate containment (issue #30)\n\nload average at start: ${(await loadAverage())}\n\n`);
+  process.stdout.write(`# Syntactic (tags) indexer: extract rate and candidate containment (issue #30)\n\nload average at start: ${loadAverage()}\n\n`);
   for (const corpus of corpora) {
     const { repo, commit } = prepared.get(corpus.id)!;
     process.stdout.write(`- ${corpus.id} at ${shortCommit(commit)}: ${corpus.note}; repository ${relative(process.cwd(), repo)}\n`);
@@ -719,13 +711,10 @@ async function main(argv: string[]): Promise<number> {
     process.stdout.write('\n## 3. Misses by category\n\n');
     for (const report of reports) process.stdout.write(`${missReport(report, examples).join('\n')}\n(all in ${relative(process.cwd(), join(RESULTS, `syntactic-accuracy-${report.corpus}.json`))})\n\n`);
   }
-  process.stdout.write(`load average at end: ${(await loadAverage())}\n`);
+  process.stdout.write(`load average at end: ${loadAverage()}\n`);
   return failures.length ? 1 : 0;
 }
 
-async function loadAverage(): Promise<string> {
-  return (await readFile('/proc/loadavg', 'utf8').catch(() => 'unknown')).split(' ').slice(0, 3).join(' ');
-}
 
 process.exitCode = await main(process.argv.slice(2)).catch((error: unknown) => {
   process.stderr.write(`error: ${error instanceof Error ? error.stack ?? error.message : String(error)}\n`);

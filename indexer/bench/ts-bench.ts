@@ -7,13 +7,12 @@
 import { spawn, execFileSync } from 'node:child_process';
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { cliLine, SextantError, shortCommit } from '@sextant/format';
 import { CORPORA, prepareCorpus, sourceFingerprint, type PreparedCorpus } from './corpora.ts';
-import { assertGnuTime, measure, type Measurement } from './measure-process.ts';
+import { assertGnuTime, loadAverage, measure, type Measurement } from './measure-process.ts';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const BENCH_DIR = join(PACKAGE_DIR, '.bench');
@@ -115,7 +114,6 @@ const median = (values: number[]) => {
 const mb = (bytes: number) => `${(bytes / 1e6).toFixed(bytes < 1e7 ? 2 : 1)} MB`;
 const seconds = (s: number) => `${s.toFixed(s < 10 ? 2 : 1)} s`;
 const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b ? `${(a / b).toFixed(2)}x` : '-');
-const load = () => loadavg().map((l) => l.toFixed(2)).join(' ');
 
 function table(rows: string[][]): string {
   const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
@@ -271,7 +269,7 @@ async function main(argv: string[]): Promise<number> {
   const log = (line: string) => process.stdout.write(`${line}\n`);
   log(`${provenance()}; node ${process.version}; scip-typescript ${paths.scipVersion} (its TypeScript ${paths.scipTypescript}); tsc ${paths.tscVersion} (${relative(PACKAGE_DIR, paths.tsc)})`);
   log(`indexer source fingerprint at start: ${await sourceFingerprint()} (printed with each of our runs: the work tree may change while the bench runs)`);
-  log(`load average at start: ${load()}  (2 cores are shared: compare the tools within a run, not runs across days)`);
+  log(`load average at start: ${loadAverage()}  (2 cores are shared: compare the tools within a run, not runs across days)`);
   log(`large-file rule: files over ${maxFileBytes} bytes are left out of every corpus commit, so no tool sees them; `
     + `the same limit is passed to our --max-file-bytes and scip-typescript's --max-file-byte-size`);
 
@@ -293,7 +291,7 @@ async function main(argv: string[]): Promise<number> {
         const r = await runTool(tool, run, corpus, paths, maxFileBytes);
         all.push(r);
         log(`   run ${run} ${TOOL_NAMES[tool].padEnd(16)} ${failed(r) ? `FAILED (exit ${r.exitCode})` : 'ok'}  wall ${seconds(r.wallSeconds)}  CPU ${seconds(r.userSeconds + r.systemSeconds)}  `
-          + `peak RSS ${mb(r.peakRssBytes)}${r.outputBytes !== undefined ? `  output ${mb(r.outputBytes)}` : ''}  (load ${load()})${r.source ? `  [indexer source ${r.source}]` : ''}`);
+          + `peak RSS ${mb(r.peakRssBytes)}${r.outputBytes !== undefined ? `  output ${mb(r.outputBytes)}` : ''}  (load ${loadAverage()})${r.source ? `  [indexer source ${r.source}]` : ''}`);
       }
     }
     const summaries = tools.map((tool) => summarize(tool, all.filter((r) => r.tool === tool)));
@@ -321,7 +319,7 @@ async function main(argv: string[]): Promise<number> {
     log(`full miss lists: ${relative(PACKAGE_DIR, join(BENCH_DIR, 'results'))}/accuracy-<corpus>.json`);
   }
   log('');
-  log(`load average at end: ${load()}`);
+  log(`load average at end: ${loadAverage()}`);
   return status;
 }
 

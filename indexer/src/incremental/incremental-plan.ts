@@ -11,6 +11,7 @@
 import { ts } from 'ts-morph';
 import { TS_JS_EXTENSIONS, unresolvedCount } from '@sextant/format';
 import type { TrackedEntry } from '../git/git-snapshot.ts';
+import { SCIP_PARSER_PREFIX } from '../scip/scip-file.ts';
 import { edgeFile } from './reuse.ts';
 import type { PreviousFiles, PreviousIndex, PreviousTable } from './previous-index.ts';
 
@@ -43,8 +44,8 @@ export async function planIncremental(input: IncrementalInput): Promise<Incremen
   const parser = Object.keys(input.parsers).find((name) => manifest.parsers[name] !== input.parsers[name]);
   if (parser) return { full: `${parser} is ${input.parsers[parser]} here, ${manifest.parsers[parser] ?? 'not used'} in the previous index` };
   // Files a SCIP index indexed there are this build's own indexers' now: none of their records can be reused.
-  const imported = Object.keys(manifest.parsers).find((name) => name.startsWith('scip:'));
-  if (imported) return { full: `the previous index imported a SCIP index (${imported.slice('scip:'.length)}), which this build does not` };
+  const imported = Object.keys(manifest.parsers).find((name) => name.startsWith(SCIP_PARSER_PREFIX));
+  if (imported) return { full: `the previous index imported a SCIP index (${imported.slice(SCIP_PARSER_PREFIX.length)}), which this build does not` };
   if (!input.previous.compressesAlike) return { full: 'the previous index was compressed differently (another DEFLATE implementation), so its shards cannot be kept' };
   const failed = manifest.skipped.find((s) => s.reason === 'analysis-failed');
   if (failed) return { full: `${failed.path} failed analysis in the previous index, which changes what its program resolved` };

@@ -5,6 +5,9 @@ import { fromBinary } from '@bufbuild/protobuf';
 import { ioErrorOf, SextantError } from '@sextant/format';
 import { IndexSchema, type Index } from './scip_pb.ts';
 
+/** How the manifest's parsers name a SCIP indexer whose index was imported: `scip:<tool>` → its version. */
+export const SCIP_PARSER_PREFIX = 'scip:';
+
 export interface ScipFile {
   /** The path it was read from, as given. */
   file: string;

@@ -10,7 +10,7 @@ import type { SkippedFile } from '@sextant/format';
 import type { LanguageIndexer } from '../language-indexer.ts';
 import { SymbolRole, type Index, type SymbolInformation } from './scip_pb.ts';
 import { checkDocument, languageOfDocument, type CheckedDocument } from './scip-document.ts';
-import { readScipFile, type ScipFile } from './scip-file.ts';
+import { readScipFile, SCIP_PARSER_PREFIX, type ScipFile } from './scip-file.ts';
 import { ScipIndexer } from './scip-indexer.ts';
 
 export interface ScipImport {
@@ -52,7 +52,7 @@ export function importScip(files: readonly ScipFile[], commit: CommitFiles): Sci
   const parsers: Record<string, string> = {};
   const tools: string[] = [];
   for (const { file, index, tool } of files) {
-    parsers[`scip:${tool.name}`] = tool.version;
+    parsers[`${SCIP_PARSER_PREFIX}${tool.name}`] = tool.version;
     const name = `${tool.name}${tool.version ? ` ${tool.version}` : ''}`;
     if (!tools.includes(name)) tools.push(name);
     for (const info of index.externalSymbols) if (!information.has(info.symbol)) information.set(info.symbol, info);

@@ -12,7 +12,7 @@ import type { SnapshotFile } from '../git/git-snapshot.ts';
 import type { CompiledFile, IndexContext, IndexedFile, LanguageIndexer, UnresolvedName } from '../language-indexer.ts';
 import { extractTags, type TagDef, type TagFile } from './tags-extractor.ts';
 import { SCOPE_RULES } from './tags-scoping.ts';
-import { headersOf, loadTagsTagger, tagsGrammarOf, TAGS_GRAMMARS, type Tagger, type TagsLanguage } from './tags-grammars.ts';
+import { headersOf, loadTagsTagger, tagsGrammarOf, type Tagger, type TagsLanguage } from './tags-grammars.ts';
 
 /** A pathological (generated, minified) file must not stall a whole run: the limit of its parse, and of its tags query. */
 const PARSE_TIMEOUT_MS = 10_000;
@@ -26,7 +26,7 @@ export const MAX_CANDIDATES = 32;
 const TYPE_KINDS: ReadonlySet<SymbolKind> = new Set(['class', 'interface', 'enum', 'type', 'module', 'namespace']);
 const CALLABLE_KINDS: ReadonlySet<SymbolKind> = new Set(['function', 'method', 'constructor']);
 /** Which declarations a use of each kind can name: a call names something callable or a type (a constructor call). */
-function canName(use: ReferenceKind, kind: SymbolKind): boolean {
+export function canName(use: ReferenceKind, kind: SymbolKind): boolean {
   switch (use) {
     case 'call':
     case 'new':
@@ -64,9 +64,9 @@ export class TagsIndexer implements LanguageIndexer {
 
   async *index(files: SnapshotFile[], { collector, parsers, progress }: IndexContext): AsyncIterable<IndexedFile> {
     const headers = headersOf(files.map((f) => f.path));
+    const grammars = new Map(files.map((f) => [f.path, tagsGrammarOf(f.path, headers)!]));
     const taggers = new Map<TagsLanguage, Tagger>();
-    for (const grammar of TAGS_GRAMMARS) {
-      if (!files.some((f) => tagsGrammarOf(f.path, headers) === grammar)) continue;
+    for (const grammar of new Set(grammars.values())) {
       const tagger = await loadTagsTagger(grammar);
       taggers.set(grammar.lang, tagger);
       parsers[grammar.pkg] = tagger.version;
@@ -76,7 +76,7 @@ export class TagsIndexer implements LanguageIndexer {
     const parser = new Parser();
     try {
       for (const file of files) {
-        const tagger = taggers.get(tagsGrammarOf(file.path, headers)!.lang)!;
+        const tagger = taggers.get(grammars.get(file.path)!.lang)!;
         try {
           extracted.push({ file, lang: tagger.grammar.lang, tags: extract(parser, tagger, file.text), keys: [] });
         } catch (error) {
