@@ -4,7 +4,7 @@
 // own symbol (contextual-symbols.ts). Walks compiler nodes with ts.forEachChild: wrapped nodes cost
 // too much here.
 import { ts } from 'ts-morph';
-import { MAX_FILE_PROBLEMS, pushOccurrence, symbolKey, type Language, type ProblemRecord, type ReferenceKind, type SkippedFile } from '@sextant/format';
+import { canonicalSymbolOrder, MAX_FILE_PROBLEMS, pushOccurrence, symbolKey, type Language, type ProblemRecord, type ReferenceKind, type SkippedFile } from '@sextant/format';
 import { analysisFailed, failedWhileIndexing } from '../analysis-failure.ts';
 import type { IndexCollector, ResolvedDeclaration, Site } from '../index-collector.ts';
 import type { CompiledFile, UnresolvedName } from '../language-indexer.ts';
@@ -198,7 +198,8 @@ export class ProgramIndexer {
     };
     this.visit(walk, sourceFile);
     const reexports = moduleReexports(this.checker, sourceFile, (symbol) => this.repoDeclarationOf(symbol));
-    return { path, lang: languageOf(path), syms: walk.syms, occ: walk.occ, problems, problemsOmitted, unresolved: walk.unresolved, reexports };
+    const { syms, occ } = canonicalSymbolOrder(walk.syms, walk.occ);
+    return { path, lang: languageOf(path), syms, occ, problems, problemsOmitted, unresolved: walk.unresolved, reexports };
   }
 
   /** Records that `node` is an occurrence of `key`: in the file's occurrences (once per node and key) and, unless a definition, as a reference from the enclosing symbol. */
@@ -498,10 +499,12 @@ export class ProgramIndexer {
 
   /**
    * The key of a symbol declared in the repository, without registering it (keyOf registers what
-   * it keys): for blaming an error on symbols, which must not add any to the index.
+   * it keys): for blaming an error on symbols, which must not add any to the index. From the
+   * declaration alone, never from keyOf's cache: what that holds depends on which files were walked
+   * before (an incremental build walks fewer), and a library's symbol is never what a change blames.
    */
   repoKeyOf(symbol: ts.Symbol): string | undefined {
-    return this.keys.has(symbol) ? this.keys.get(symbol) : this.repoDeclarationOf(symbol)?.key;
+    return this.repoDeclarationOf(symbol)?.key;
   }
 
   private repoDeclarationOf(symbol: ts.Symbol): Declaration | undefined {

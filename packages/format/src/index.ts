@@ -12,7 +12,7 @@ export type {
   SymbolKind, SymbolRecord,
 } from './records.ts';
 export {
-  callsChoseDeclarations, defAt, defColumn, defCount, defsOf, occurrenceCount, occurrencesOf, pushOccurrence, refAt, refColumn, refCount,
+  callsChoseDeclarations, canonicalSymbolOrder, defAt, defColumn, defCount, defsOf, occurrenceCount, occurrencesOf, pushOccurrence, refAt, refColumn, refCount,
   refDeclColumn, refsOf, signatureAt, signatureCount, signaturesOf, sortedOccurrences, unresolvedColumn, unresolvedCount, unresolvedOf,
 } from './record-fields.ts';
 export type { DefFields, OccurrenceFields, RefFields, UnresolvedFields } from './record-fields.ts';

@@ -283,6 +283,26 @@ export function pushOccurrence(occ: number[], o: OccurrenceFields): void {
   occ.push(o.line, o.column, o.endLine, o.endColumn, o.symbolIndex, kindIndex(o.kind));
 }
 
+/**
+ * A file's symbols in a canonical order (by their first occurrence's position, then key) and its
+ * occurrences renumbered to match: the order no longer depends on the order an indexer met them in,
+ * which for a compiler can depend on what it checked before (the members of a union are ordered by
+ * when their types were made), so that an incremental build and a full one write the same record.
+ */
+export function canonicalSymbolOrder(syms: readonly string[], occ: IntList): { syms: string[]; occ: number[] } {
+  const first = syms.map(() => [Infinity, Infinity]);
+  for (let i = 0; i < occ.length; i += OCC_STRIDE) {
+    const at = first[occ[i + 4]!]!;
+    if (occ[i]! < at[0]! || (occ[i] === at[0] && occ[i + 1]! < at[1]!)) first[occ[i + 4]!] = [occ[i]!, occ[i + 1]!];
+  }
+  const order = [...syms.keys()].sort((a, b) => first[a]![0]! - first[b]![0]! || first[a]![1]! - first[b]![1]! || (syms[a]! < syms[b]! ? -1 : syms[a]! > syms[b]! ? 1 : 0));
+  const renumber = new Array<number>(syms.length);
+  order.forEach((old, index) => { renumber[old] = index; });
+  const out = Array.prototype.slice.call(occ) as number[];
+  for (let i = 0; i < out.length; i += OCC_STRIDE) out[i + 4] = renumber[out[i + 4]!]!;
+  return { syms: order.map((i) => syms[i]!), occ: out };
+}
+
 /** A file's occurrences in the stored order: by position, then symbol, then kind. */
 export function sortedOccurrences(occ: IntList): number[] {
   const order = [...Array(occ.length / OCC_STRIDE).keys()];

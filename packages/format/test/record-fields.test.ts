@@ -3,7 +3,7 @@
 // entry's ordinal.
 import { describe, expect, it } from 'vitest';
 import {
-  callsChoseDeclarations, defAt, defColumn, defCount, defsOf, encodeChangeShard, encodeFileShard,
+  callsChoseDeclarations, canonicalSymbolOrder, defAt, defColumn, defCount, defsOf, encodeChangeShard, encodeFileShard,
   encodeSymbolShard, occurrenceCount, occurrencesOf, pushOccurrence, refAt, refColumn, refCount, refDeclColumn, refsOf,
   signatureAt, signatureCount, signaturesOf, sortedOccurrences, unresolvedColumn, unresolvedCount, unresolvedOf,
   type ChangeShard, type DefFields, type FileShard, type OccurrenceFields, type RefFields, type SymbolRecord, type SymbolShard,
@@ -96,6 +96,20 @@ describe('file and change record columns', () => {
     }] });
     const file = openShard<FileShard>('files/000', bytes).file('a.ts')!;
     expect(Array.from(occurrencesOf(file), ({ index: _, ...o }) => o)).toEqual([occurrences[1], occurrences[2], occurrences[0]]);
+  });
+
+  it('orders a file\'s symbols by first occurrence, then key, whatever order they were met in', () => {
+    // Met as c, b, a; b and a first occur at one node (the members of a union, in the order the checker made them).
+    const met = ['c', 'b', 'a'].map((k) => k.repeat(16));
+    const occ: number[] = [];
+    pushOccurrence(occ, { line: 5, column: 1, endLine: 5, endColumn: 2, symbolIndex: 0, kind: 'read' });
+    pushOccurrence(occ, { line: 2, column: 3, endLine: 2, endColumn: 4, symbolIndex: 1, kind: 'write' });
+    pushOccurrence(occ, { line: 2, column: 3, endLine: 2, endColumn: 4, symbolIndex: 2, kind: 'write' });
+    pushOccurrence(occ, { line: 1, column: 9, endLine: 1, endColumn: 10, symbolIndex: 0, kind: 'read' });
+    const { syms, occ: renumbered } = canonicalSymbolOrder(met, occ);
+    expect(syms).toEqual(['c', 'a', 'b'].map((k) => k.repeat(16)));
+    const keyed = (list: number[], keys: string[]) => Array.from(occurrencesOf({ occ: list }), (o) => `${o.line}:${o.column} ${keys[o.symbolIndex]![0]} ${o.kind}`);
+    expect(keyed(renumbered, syms)).toEqual(keyed(occ, met));
   });
 
   it('reads unresolved identifiers, and tells none recorded from not recorded', () => {
