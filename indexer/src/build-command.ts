@@ -142,6 +142,8 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
       for (const file of reuseFiles(previous, plan.reuse, collector)) (languages[file.lang] ??= { files: 0, precision: ownerOf(file.path)!.precision }).files++;
       // From here on the collector notes what the walk touches; files of indexers that reuse none are walked in full.
       collector.touched = new Set();
+      const changed = new Set(plan.changed);
+      collector.stale = new Set([...collector.symbols.values()].filter((s) => s.info.defs.some((d) => changed.has(d[0]))).map((s) => s.info.key));
       const reused = plan.reuse;
       keep = () => layoutReuseOf(previous, collector, new Set([...plan.changed, ...blobs.files.map((f) => f.path).filter((p) => ownerOf(p) && !reused.has(p))]));
       build = { mode: 'incremental', from: previous.manifest.commit, walked: plan.walk.size, reused: plan.reuse.size };
@@ -188,8 +190,11 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   // A file the compiler fails on is taken out of its program, which changes what the files reused
   // from the previous index would have resolved: such a build is done again in full.
   const failed = build.mode === 'incremental' ? skipped.find((s) => s.reason === 'analysis-failed') : undefined;
-  if (failed) {
-    const reason = `${failed.path} failed analysis, which changes what its program resolved`;
+  const stale = build.mode === 'incremental' ? collector.symbols.get([...collector.stale ?? []][0] ?? '')?.info : undefined;
+  if (failed || stale) {
+    const reason = failed
+      ? `${failed.path} failed analysis, which changes what its program resolved`
+      : `${stale!.kind} ${stale!.qname}, declared in the changed ${stale!.defs[0]![0]}, is named by files reused from the previous index but was not declared again`;
     progress.log(`building again in full: ${reason}`);
     return buildIndex({ ...options, from: undefined, fullBecause: reason });
   }

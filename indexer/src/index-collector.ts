@@ -51,16 +51,26 @@ export class IndexCollector {
    * from then on, so the shard writer knows which symbols' records may differ from the previous index's.
    */
   touched?: Set<string>;
+  /**
+   * Set by an incremental build: symbols reused from the previous index whose information was read
+   * from a file that changed (their declarations moved, their doc or signature may differ). The walk
+   * declares each again and its new information replaces the reused one; one left here after the
+   * walk was not declared again, and the build cannot vouch for it.
+   */
+  stale?: Set<string>;
   /** Open while one file is analysed, so that a file whose analysis throws leaves nothing behind. */
   private journal?: Undo[];
 
+  /** Whether the symbol is known (a stale one is not: the walk declares it again). */
   has(key: string): boolean {
-    return this.symbols.has(key);
+    return this.symbols.has(key) && !this.stale?.has(key);
   }
 
   addSymbol(info: SymbolInfo): void {
     this.touched?.add(info.key);
-    if (this.symbols.has(info.key)) return;
+    const known = this.symbols.get(info.key);
+    if (known && this.stale?.delete(info.key)) known.info = info;
+    if (known) return;
     this.symbols.set(info.key, { info, refs: [], edges: [] });
     this.journal?.push({ symbol: info.key });
   }

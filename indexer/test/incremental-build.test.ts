@@ -106,6 +106,33 @@ describe('a build from a previous index', () => {
     }
   });
 
+  it.each([
+    // A fully annotated method's body: no declaration's shape changes, only its own file is walked.
+    ['a fully annotated body', 'src/orders/repository.ts', 'this.rows.set(order.id, order);', 'this.rows.set(`${order.id}`, order);', 1],
+    // A parameter of `warm`: its file and app.ts, which calls it (through the index barrel's `export *`, which names nothing).
+    ['a function signature', 'src/images/image-cache.ts', 'export function warm(cache: ImageCache): void {', 'export function warm(cache: ImageCache, twice = false): void {', 2],
+    // A member of the Order interface shapes Order, so every file using Order or its members is walked, and not the image cache's.
+    ['an interface member', 'src/orders/order.ts', '  total: number;', '  total: bigint;', 5],
+  ])('walks only the files that use what a change to %s may shape, and equals the full build', async (_what, path, from, to, walked) => {
+    const repo = fixtureRepo(new URL('../../test/fixtures/ts-basic/', import.meta.url).pathname);
+    try {
+      const previous = join(scratch, `reach-previous-${walked}`);
+      await build(repo.dir, previous);
+      const file = join(repo.dir, path);
+      const text = readFileSync(file, 'utf8');
+      expect(text).toContain(from);
+      writeFileSync(file, text.replace(from, to));
+      commitAll(repo.dir, 'change');
+      const full = await build(repo.dir, join(scratch, `reach-full-${walked}`));
+      const incremental = await build(repo.dir, join(scratch, `reach-incremental-${walked}`), previous, 1);
+      expect(incremental.build).toEqual({ mode: 'incremental', from: repo.commit, walked, reused: 7 - walked });
+      expect(Object.fromEntries(Object.entries(incremental.shards).map(([name, entry]) => [name, entry.sha256])))
+        .toEqual(Object.fromEntries(Object.entries(full.shards).map(([name, entry]) => [name, entry.sha256])));
+    } finally {
+      repo.cleanup();
+    }
+  });
+
   it('builds again in full when a file it walks fails analysis, naming it', async () => {
     const text = `declare function f(x: unknown): unknown;\nexport const x = ${'f('.repeat(600)}1${')'.repeat(600)};\n`;
     expect(await buildAfter((dir) => writeFileSync(join(dir, 'src/calls.ts'), text))).toEqual({ mode: 'full', reason: 'src/calls.ts failed analysis, which changes what its program resolved' });

@@ -2,7 +2,7 @@
 // index built from the previous commit's index equals the full build of the same commit, shard for
 // shard and byte for byte, and its manifest differs only in builtAt and build. Seeded random edits
 // on a TypeScript fixture: lines inserted (positions shift), functions added, used from other files,
-// renamed, their signatures changed, files added, removed and renamed, re-export barrels edited,
+// renamed, their signatures and bodies changed, their inferred results used two files away, files added, removed and renamed, re-export barrels edited,
 // global declarations and a JavaScript script touched (which must build in full); on a Java and Kotlin
 // fixture (walked in full), declarations moved, added, removed and renamed. Each step builds
 // from the previous step's incremental index, so errors would compound. SEXTANT_INCREMENTAL_SEQUENCES
@@ -111,6 +111,25 @@ const EDITS: Record<string, Edit> = {
     const { path, name } = pick(target);
     write(dir, path, read(dir, path).replace(`export function ${name}(a: number): number {`, `export function ${name}(a: string): string {`));
     return `change the signature of ${name} in ${path}`;
+  },
+  'change-body': (dir, pick, n) => {
+    const target = withGen(dir);
+    if (target.length === 0) return undefined;
+    const { path, name } = pick(target);
+    const text = read(dir, path);
+    const at = text.indexOf(`export function ${name}(`);
+    const body = text.indexOf('return ', at);
+    write(dir, path, `${text.slice(0, body)}return ${n} + ${text.slice(body + 'return '.length)}`);
+    return `change the body of ${name} in ${path}`;
+  },
+  'use-inferred': (dir, pick, n) => {
+    // A declaration whose type is inferred from another file's inferred one: a signature change two files away reaches it.
+    const target = tsFiles(dir).flatMap((path) => [...read(dir, path).matchAll(/export const (use\d+) = /g)].map((m) => ({ path, name: m[1]! })));
+    if (target.length === 0) return undefined;
+    const { path: from, name } = pick(target);
+    const path = pick(tsFiles(dir).filter((p) => p !== from));
+    write(dir, path, `import { ${name} as chain${n}Of } from '${specifier(path, from)}';\n${read(dir, path)}\nexport const chain${n} = { value: chain${n}Of };\nexport const chained${n}: number = chain${n}.value;\n`);
+    return `use ${name} of ${from} in ${path}`;
   },
   'rename-declaration': (dir, pick) => {
     const target = withGen(dir);

@@ -1,8 +1,10 @@
 // Which files an incremental build walks again, or why it builds in full. Walked: the TypeScript and
 // JavaScript files whose blob changed or that are new, every file whose resolution or diagnostics can
-// depend on them (by the previous index: the files using a symbol declared in one, transitively, all
-// declaring files of a symbol declared in several at once), and every Java and Kotlin file (their
-// resolution is not made incremental yet). Everything else is reused from the previous index
+// depend on them, and every Java and Kotlin file (their resolution is not made incremental yet). What
+// can depend on a change is decided by declaration where declaration-reach.ts can (the files using a
+// declaration whose shape the change may alter, and the files whose calls chose an overload by its
+// position in a changed file), else by file (by the previous index: the files using a symbol declared
+// in a changed one, transitively, all declaring files of a symbol declared in several at once). Everything else is reused from the previous index
 // (reuse.ts). In full, with the reason, when it cannot be sure or would gain nothing: another indexer,
 // parser or compression; a changed build or configuration file; a file that failed analysis before; a
 // changed script or ambient declaration, which may change every file's globals; too large a share of
@@ -12,6 +14,7 @@ import { ts } from 'ts-morph';
 import { TS_JS_EXTENSIONS, unresolvedCount } from '@sextant/format';
 import type { TrackedEntry } from '../git/git-snapshot.ts';
 import { SCIP_PARSER_PREFIX } from '../scip/scip-file.ts';
+import { declarationReach } from './declaration-reach.ts';
 import { edgeFile } from './reuse.ts';
 import type { PreviousFiles, PreviousIndex, PreviousTable } from './previous-index.ts';
 
@@ -75,6 +78,13 @@ export async function planIncremental(input: IncrementalInput): Promise<Incremen
   }
 
   const previous = await input.previous.records();
+  // By declaration first: the files using a declaration whose shape the change may alter.
+  const byDeclaration = declarationReach({
+    files: previous.files,
+    changes: previous.changes,
+    changed: await Promise.all(changedSources.map(async (path) => ({ path, before: before.has(path) ? await input.previous.text(path) : undefined, after: input.texts.get(path) }))),
+    unchangedText: (path) => input.texts.get(path),
+  });
   // First by the file and change records alone (which files name which declarations): a lower bound
   // of what the change reaches, enough to build in full without reading the rest when it is wide.
   const reach = (dependents: Map<string, Set<string>>, files: ReadonlyMap<string, { problems: readonly unknown[] }>): Set<string> => {
@@ -103,6 +113,16 @@ export async function planIncremental(input: IncrementalInput): Promise<Incremen
   };
   const tooWide = (walked: ReadonlySet<string>) => walked.size > input.maxChangedShare * Math.max(1, sources.length)
     ? `the change reaches ${walked.size} of ${sources.length} TypeScript and JavaScript files, more than ${Math.round(input.maxChangedShare * 100)}%` : undefined;
+  if ('walk' in byDeclaration && !tooWide(byDeclaration.walk)) {
+    const index = await previous.rest();
+    // A call's chosen declaration is stored by position: where it lies in a changed file (an overload, a call signature of a type), the call's file is walked too.
+    const moved = new Set(changedSources);
+    for (const symbol of index.symbols.values()) {
+      for (const ref of symbol.refs) if (ref.decl && moved.has(ref.decl.def[0]) && (ref.decl.signature || symbol.info.defs.length > 1)) byDeclaration.walk.add(ref.site.path);
+    }
+    const walked = new Set(sources.filter((path) => byDeclaration.walk.has(path) || !index.files.has(path)));
+    if (!tooWide(walked)) return { previous: index, walk: walked, reuse: new Set(sources.filter((path) => !walked.has(path))), changed };
+  }
   const estimate = tooWide(reach(declarationUsers(previous), previous.files));
   if (estimate) return { full: estimate };
 

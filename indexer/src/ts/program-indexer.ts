@@ -190,6 +190,9 @@ export class ProgramIndexer {
     this.stage = 'the TypeScript checker';
     const { problems, problemsOmitted } = this.problems(sourceFile);
     this.stage = 'the symbol walk (TypeScript checker)';
+    // A module's own symbol is added where an import names it: one reused from the previous index, named by a file not walked again, is declared again from this text.
+    const module = this.checker.getSymbolAtLocation(sourceFile);
+    if (module && this.collector.stale?.has(this.repoKeyOf(module) ?? '')) this.keyOf(module);
     const walk: FileWalk = {
       path, sourceFile, table: this.table(sourceFile),
       symIndex: new Map(), syms: [], occ: [], unresolved: [],
