@@ -37,8 +37,55 @@ export interface CheckResult {
   seconds: number;
 }
 
-export class CompilerOracle {
-  readonly version = ts.version;
+/** Lines (1-based, base numbering) of the one edit a mutant makes, and how many lines it adds (negative: removes). */
+export interface MutantEdit {
+  startLine: number;
+  endLine: number;
+  lineDelta: number;
+}
+
+/** What checks a mutant: the compiler in this process, or the native compiler's CLI (native-oracle.ts). */
+export interface Oracle {
+  /** The compiler and its version, as the report names it. */
+  readonly version: string;
+  base(): OracleDiagnostic[];
+  check(path: string, text: string, edit: MutantEdit): CheckResult;
+}
+
+/**
+ * The mutant's diagnostics against the base's: matched by file, code, message and line (the edited
+ * file's lines mapped back through the edit), each base diagnostic matching at most one.
+ */
+export function compareWithBase(base: readonly OracleDiagnostic[], diagnostics: readonly OracleDiagnostic[], path: string, edit: MutantEdit): Pick<CheckResult, 'introduced' | 'resolved'> {
+  const toBase = (d: OracleDiagnostic): number => {
+    if (d.path !== path) return d.line;
+    if (d.line > edit.endLine + edit.lineDelta) return d.line - edit.lineDelta;
+    return d.line >= edit.startLine ? Math.min(d.line, edit.startLine) : d.line;
+  };
+  const key = (d: OracleDiagnostic, line: number) => `${d.path}\0${d.code}\0${d.message}\0${line}`;
+  const pool = new Map<string, number>();
+  for (const d of base) pool.set(key(d, d.line), (pool.get(key(d, d.line)) ?? 0) + 1);
+  const introduced: OracleDiagnostic[] = [];
+  for (const d of diagnostics) {
+    const k = key(d, toBase(d));
+    const left = pool.get(k) ?? 0;
+    if (left > 0) pool.set(k, left - 1);
+    else introduced.push(d);
+  }
+  const resolved = base.filter((d) => {
+    const k = key(d, d.line);
+    const left = pool.get(k) ?? 0;
+    if (left > 0) {
+      pool.set(k, left - 1);
+      return true;
+    }
+    return false;
+  });
+  return { introduced, resolved };
+}
+
+export class CompilerOracle implements Oracle {
+  readonly version = `TypeScript ${ts.version}`;
   private readonly dir: string;
   private readonly config: ts.ParsedCommandLine;
   private readonly host: ts.CompilerHost;
@@ -88,37 +135,13 @@ export class CompilerOracle {
   }
 
   /** The mutant (`path`'s text replaced by `text`) against the base, `lineDelta` lines added at `editLine` (1-based, base numbering). */
-  check(path: string, text: string, edit: { startLine: number; endLine: number; lineDelta: number }): CheckResult {
+  check(path: string, text: string, edit: MutantEdit): CheckResult {
     const base = this.base();
     const started = performance.now();
     this.overrides.clear();
     this.overrides.set(resolve(this.dir, path), text);
     const { diagnostics, rechecked } = this.diagnostics();
-    const toBase = (d: OracleDiagnostic): number => {
-      if (d.path !== path) return d.line;
-      if (d.line > edit.endLine + edit.lineDelta) return d.line - edit.lineDelta;
-      return d.line >= edit.startLine ? Math.min(d.line, edit.startLine) : d.line;
-    };
-    const key = (d: OracleDiagnostic, line: number) => `${d.path}\0${d.code}\0${d.message}\0${line}`;
-    const pool = new Map<string, number>();
-    for (const d of base) pool.set(key(d, d.line), (pool.get(key(d, d.line)) ?? 0) + 1);
-    const introduced: OracleDiagnostic[] = [];
-    for (const d of diagnostics) {
-      const k = key(d, toBase(d));
-      const left = pool.get(k) ?? 0;
-      if (left > 0) pool.set(k, left - 1);
-      else introduced.push(d);
-    }
-    const resolvedDiags = base.filter((d) => {
-      const k = key(d, d.line);
-      const left = pool.get(k) ?? 0;
-      if (left > 0) {
-        pool.set(k, left - 1);
-        return true;
-      }
-      return false;
-    });
-    return { introduced, resolved: resolvedDiags, recheckedFiles: rechecked, seconds: (performance.now() - started) / 1000 };
+    return { ...compareWithBase(base, diagnostics, path, edit), recheckedFiles: rechecked, seconds: (performance.now() - started) / 1000 };
   }
 
   private diagnostics(): { diagnostics: OracleDiagnostic[]; rechecked: number } {

@@ -14,7 +14,8 @@ import { READ_TOOLS, type ToolDefinition } from '@sextant/mcp';
 import { cliLine, SextantError, shortCommit, type BuildMode, type Manifest } from '@sextant/format';
 import { CORPORA, prepareCorpus, sourceFingerprint } from './corpora.ts';
 import { buildModeText, commitMutant, ensureIndex, startBuild } from './review-builds.ts';
-import { CompilerOracle, lineOf, newlines, type OracleDiagnostic } from './compiler-oracle.ts';
+import { CompilerOracle, lineOf, newlines, type Oracle, type OracleDiagnostic } from './compiler-oracle.ts';
+import { nativeCompiler, NativeOracle } from './native-oracle.ts';
 import { applyEdit, MUTATION_KINDS, MutationGenerator, type Mutation, type MutationKind } from './mutation-generator.ts';
 import { seededRandom } from './references-accuracy.ts';
 import { BenchIndexSet } from './review-index-set.ts';
@@ -26,7 +27,7 @@ const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const BENCH_DIR = join(PACKAGE_DIR, '.bench');
 
 const USAGE = `usage: tsx bench/review-mutations.ts [--corpus rxjs,zod,jvm-shop] [--mutations 100] [--seed 1] [--kinds all]
-       [--max-trials N] [--max-minutes M] [--builds 2] [--misses 40] [--oracle-only]
+       [--max-trials N] [--max-minutes M] [--builds 2] [--misses 40] [--oracle native|typescript] [--oracle-only]
   --corpus LIST   TypeScript corpora of bench/corpora.ts, and jvm-shop (test/fixtures/jvm-shop, mutations by construction)
   --mutations N   breaking mutations per corpus (default 100), spread over the kinds in turn
   --max-trials N  candidates tried per corpus before giving up (default 4 x --mutations)
@@ -34,6 +35,8 @@ const USAGE = `usage: tsx bench/review-mutations.ts [--corpus rxjs,zod,jvm-shop]
                   a minute and a half per mutant: the oracle's re-check and a full index build)
   --builds N      mutant builds run at once, beside the compiler's checks (default 2)
   --kinds LIST    mutation kinds (default all: ${MUTATION_KINDS.join(',')})
+  --oracle WHICH  native (default when @typescript/native-preview is installed): tsgo screens every mutant and
+                  TypeScript 6 judges again each one the screen finds an answer short on; typescript: TypeScript 6 alone
   --oracle-only   generate and check the mutations with the compiler, without indexing or calling the tools`;
 
 /** Tests are not mutated (their uses of the code still count). */
@@ -45,7 +48,11 @@ interface MutationResult {
   /** New diagnostics of the mutant: outside the changed declaration (the oracle's sites) and inside it. */
   oracleSites: OracleDiagnostic[];
   inChange: OracleDiagnostic[];
-  timings: { oracleSeconds: number; buildSeconds?: number; diffSeconds?: number; impactSeconds?: number };
+  /** The compiler the scores are against: the screen's, or TypeScript 6 when the screen found the answer short (native-oracle.ts). */
+  judge: string;
+  /** The screen's scores, when TypeScript 6 judged again. */
+  screened?: SiteScore;
+  timings: { oracleSeconds: number; buildSeconds?: number; diffSeconds?: number; impactSeconds?: number; judgeSeconds?: number };
   /** How the mutant's index was built: from the base's (files walked and reused) or in full, and why. */
   build?: BuildMode;
   sites?: SiteScore;
@@ -58,7 +65,7 @@ interface CorpusResult {
   commit: string;
   files: number;
   lines: number;
-  oracle: { typescript: string; baseDiagnostics: number; baseSeconds: number };
+  oracle: { compiler: string; baseDiagnostics: number; baseSeconds: number };
   baseBuildSeconds?: number;
   trials: number;
   /** Candidates the compiler found no new diagnostic for outside their own declaration (not counted). */
@@ -82,6 +89,7 @@ async function main(): Promise<number> {
       builds: { type: 'string', default: '2' },
       misses: { type: 'string', default: '40' },
       'oracle-only': { type: 'boolean', default: false },
+      oracle: { type: 'string' },
       help: { type: 'boolean', short: 'h', default: false },
     },
     strict: true,
@@ -99,6 +107,10 @@ async function main(): Promise<number> {
   const unknownKind = kinds.find((k) => !MUTATION_KINDS.includes(k));
   if (unknownKind) return usageError(`unknown mutation kind "${unknownKind}"`);
   const oracleOnly = values['oracle-only'];
+  const native = nativeCompiler();
+  if (values.oracle !== undefined && values.oracle !== 'native' && values.oracle !== 'typescript') return usageError(`--oracle is native or typescript, not "${values.oracle}"`);
+  if (values.oracle === 'native' && !native) return usageError('--oracle native: @typescript/native-preview (tsgo) is not installed; run npm install, or use --oracle typescript');
+  const screen = values.oracle === 'typescript' ? undefined : native;
   const tools = oracleOnly ? undefined : reviewTools();
   if (!oracleOnly && !tools) {
     return usageError('the MCP tools diff_symbols and change_impact are not in READ_TOOLS yet; run with --oracle-only to measure the generator and the oracle');
@@ -119,7 +131,7 @@ async function main(): Promise<number> {
     }
     const spec = CORPORA.find((c) => c.id === id);
     if (!spec) return usageError(`unknown corpus "${id}"; known: ${CORPORA.map((c) => c.id).join(', ')}`);
-    results.push(await benchCorpus(spec, { count, seed, maxTrials, maxMinutes, kinds, builds, tools, log }));
+    results.push(await benchCorpus(spec, { count, seed, maxTrials, maxMinutes, kinds, builds, tools, log, screen }));
   }
 
   const report = [...(results.length ? [render(results, Number(values.misses))] : []), ...(jvm ? [renderJvm(jvm, oracleOnly)] : [])].join('\n\n');
@@ -151,9 +163,11 @@ interface CorpusOptions {
   builds: number;
   tools: ReviewTools | undefined;
   log: (line: string) => void;
+  /** The native compiler, when it screens (native-oracle.ts). */
+  screen: { command: string; version: string } | undefined;
 }
 
-async function benchCorpus(spec: (typeof CORPORA)[number], { count, seed, maxTrials, maxMinutes, kinds, builds, tools, log }: CorpusOptions): Promise<CorpusResult> {
+async function benchCorpus(spec: (typeof CORPORA)[number], { count, seed, maxTrials, maxMinutes, kinds, builds, tools, log, screen }: CorpusOptions): Promise<CorpusResult> {
   const started = performance.now();
   const corpus = await prepareCorpus(spec, { cacheDir: join(BENCH_DIR, 'cache'), maxFileBytes: 1_000_000, log });
   const work = join(BENCH_DIR, 'review', spec.id);
@@ -164,10 +178,13 @@ async function benchCorpus(spec: (typeof CORPORA)[number], { count, seed, maxTri
   const candidates = Object.fromEntries(MUTATION_KINDS.map((k) => [k, generator.remaining(k)]));
   log(`${spec.id}: candidates ${MUTATION_KINDS.map((k) => `${k} ${candidates[k]}`).join(', ')} (${((performance.now() - t) / 1000).toFixed(1)} s)`);
   t = performance.now();
-  const oracle = new CompilerOracle(corpus.dir);
+  // TypeScript 6 in this process judges; made on first need when the native compiler screens.
+  let judge: CompilerOracle | undefined;
+  const typescript = () => (judge ??= new CompilerOracle(corpus.dir));
+  const oracle: Oracle = screen ? new NativeOracle(corpus.dir, join(work, 'oracle-tree'), screen) : typescript();
   const baseDiagnostics = oracle.base().length;
   const baseSeconds = (performance.now() - t) / 1000;
-  log(`${spec.id}: TypeScript ${oracle.version} type-checked the base in ${baseSeconds.toFixed(1)} s: ${baseDiagnostics} diagnostics`);
+  log(`${spec.id}: ${oracle.version} type-checked the base in ${baseSeconds.toFixed(1)} s: ${baseDiagnostics} diagnostics`);
 
   const baseIndex = join(work, 'base');
   let baseBuildSeconds: number | undefined;
@@ -175,7 +192,7 @@ async function benchCorpus(spec: (typeof CORPORA)[number], { count, seed, maxTri
 
   const result: CorpusResult = {
     corpus: spec.id, commit: corpus.commit, files: corpus.files, lines: corpus.lines,
-    oracle: { typescript: oracle.version, baseDiagnostics, baseSeconds }, baseBuildSeconds,
+    oracle: { compiler: oracle.version, baseDiagnostics, baseSeconds }, baseBuildSeconds,
     trials: 0, notBreaking: 0, candidates, mutations: [], seconds: 0,
   };
   const live = kinds.filter((k) => generator.remaining(k) > 0);
@@ -222,7 +239,7 @@ async function benchCorpus(spec: (typeof CORPORA)[number], { count, seed, maxTri
       continue;
     }
     const entry: MutationResult = {
-      mutation: { ...mutation, edit }, oracleSites, inChange: checked.introduced.filter(inDeclaration),
+      mutation: { ...mutation, edit }, oracleSites, inChange: checked.introduced.filter(inDeclaration), judge: oracle.version,
       timings: { oracleSeconds: checked.seconds },
     };
     result.mutations.push(entry);
@@ -247,7 +264,16 @@ async function benchCorpus(spec: (typeof CORPORA)[number], { count, seed, maxTri
       report(entry, n);
       continue;
     }
-    const context = { dir: corpus.dir, base: corpus.commit, baseIndex, headIndex, id: spec.id, tools, all: checked.introduced };
+    // The screen's answer short: TypeScript 6 checks the mutant and its scores are the ones kept.
+    const judgeAgain = oracle === judge ? undefined : (): OracleDiagnostic[] => {
+      const again = typescript().check(mutation.path, mutantText, edit);
+      entry.timings.judgeSeconds = again.seconds;
+      entry.oracleSites = again.introduced.filter((d) => !inDeclaration(d));
+      entry.inChange = again.introduced.filter(inDeclaration);
+      entry.judge = typescript().version;
+      return again.introduced;
+    };
+    const context = { dir: corpus.dir, base: corpus.commit, baseIndex, headIndex, id: spec.id, tools, all: checked.introduced, judgeAgain };
     inFlight[slot] = reviewMutant(entry, entry.head, context).catch(failed).then(() => report(entry, n));
   }
   await Promise.all(inFlight);
@@ -263,13 +289,15 @@ interface MutantContext {
   id: string;
   tools: ReviewTools;
   all: OracleDiagnostic[];
+  /** Checks the mutant again with TypeScript 6 (setting the entry's sites), returning every new diagnostic; absent when TypeScript 6 judged already. */
+  judgeAgain: (() => OracleDiagnostic[]) | undefined;
 }
 
 /**
  * Indexes the mutant committed as `head` (on top of the base, the work tree untouched) into an empty
  * `headIndex`, asks the tools, scores them. The build process starts before the first await.
  */
-async function reviewMutant(entry: MutationResult, head: string, { dir, base, baseIndex, headIndex, id, tools, all }: MutantContext): Promise<void> {
+async function reviewMutant(entry: MutationResult, head: string, { dir, base, baseIndex, headIndex, id, tools, all, judgeAgain }: MutantContext): Promise<void> {
   const { mutation } = entry;
   // From the base's index: a mutant whose change stays local builds at the cost of its change (issue #31).
   entry.timings.buildSeconds = await startBuild(dir, head, headIndex, id, baseIndex);
@@ -284,6 +312,12 @@ async function reviewMutant(entry: MutationResult, head: string, { dir, base, ba
   entry.timings.impactSeconds = (performance.now() - t) / 1000;
   const last = impact.last as { unattributed: ImpactSite[]; totalIsExact: boolean };
   entry.sites = scoreSites(entry.oracleSites, all, impact.items as Impact[], last.unattributed, last.totalIsExact);
+  const s = entry.sites;
+  if (judgeAgain && (s.covered < s.oracle || s.matched < s.broken || s.falselyExact)) {
+    entry.screened = s;
+    const judged = judgeAgain(); // sets entry.oracleSites
+    entry.sites = scoreSites(entry.oracleSites, judged, impact.items as Impact[], last.unattributed, last.totalIsExact);
+  }
   entry.diff = scoreDiff(changes, mutation.path, mutation.expected);
 }
 
@@ -303,13 +337,14 @@ async function allPages(
   return { items, last };
 }
 
+const median = (xs: number[]) => {
+  const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
+  return s.length ? s[Math.floor(s.length / 2)]! : NaN;
+};
+const f = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
+
 function render(results: CorpusResult[], misses: number): string {
   const lines: string[] = [`## Review mutations (${new Date().toISOString()})`, ''];
-  const median = (xs: number[]) => {
-    const s = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-    return s.length ? s[Math.floor(s.length / 2)]! : NaN;
-  };
-  const f = (n: number) => (Number.isFinite(n) ? n.toFixed(1) : '-');
   lines.push('| corpus | kind | mutations | oracle sites | covered | recall | attributed | broken sites | right | precision | diff_symbols right | exact while missing | errors |', '| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
   const row = (corpus: string, kind: string, ms: MutationResult[]) => {
     const scored = ms.filter((m) => m.sites);
@@ -330,8 +365,8 @@ function render(results: CorpusResult[], misses: number): string {
   for (const r of results) {
     const builds = r.mutations.map((m) => m.timings.buildSeconds ?? NaN);
     lines.push(`${r.corpus}@${shortCommit(r.commit)} (${r.files} files, ${r.lines} lines): ${r.mutations.length} breaking mutations${r.stoppedBy ? ` (stopped by ${r.stoppedBy})` : ''} from ${r.trials} candidates tried (${r.notBreaking} broke nothing outside their own declaration); `
-      + `base type-check ${f(r.oracle.baseSeconds)} s (${r.oracle.baseDiagnostics} diagnostics, TypeScript ${r.oracle.typescript}), base index ${r.baseBuildSeconds === undefined ? 'reused' : `${f(r.baseBuildSeconds)} s`}; `
-      + `per mutant: oracle ${f(median(r.mutations.map((m) => m.timings.oracleSeconds)))} s, build ${f(median(builds))} s (${r.mutations.filter((m) => m.build?.mode === 'incremental').length} of ${r.mutations.length} from the base's index), diff_symbols ${f(median(r.mutations.map((m) => (m.timings.diffSeconds ?? NaN) * 1000)))} ms, change_impact ${f(median(r.mutations.map((m) => (m.timings.impactSeconds ?? NaN) * 1000)))} ms (medians); ${f(r.seconds)} s in all.`);
+      + `base type-check ${f(r.oracle.baseSeconds)} s (${r.oracle.baseDiagnostics} diagnostics, ${r.oracle.compiler}), base index ${r.baseBuildSeconds === undefined ? 'reused' : `${f(r.baseBuildSeconds)} s`}; `
+      + `per mutant: oracle ${f(median(r.mutations.map((m) => m.timings.oracleSeconds)))} s, build ${f(median(builds))} s (${r.mutations.filter((m) => m.build?.mode === 'incremental').length} of ${r.mutations.length} from the base's index), ${judgedAgain(r)}diff_symbols ${f(median(r.mutations.map((m) => (m.timings.diffSeconds ?? NaN) * 1000)))} ms, change_impact ${f(median(r.mutations.map((m) => (m.timings.impactSeconds ?? NaN) * 1000)))} ms (medians); ${f(r.seconds)} s in all.`);
   }
   for (const r of results) {
     const missed = r.mutations.flatMap((m) => (m.sites?.missed ?? []).map((d) => `- ${m.mutation.id} ${m.mutation.qualifiedName} (${m.mutation.description}): ${d.path}:${d.line} TS${d.code} ${d.message.split('\n')[0]} [${d.cause}]`));
@@ -361,6 +396,14 @@ function render(results: CorpusResult[], misses: number): string {
     }
   }
   return lines.join('\n');
+}
+
+/** How many mutants TypeScript 6 judged again after the native compiler's screen found their answer short, and how many of those it still found short. */
+function judgedAgain(r: CorpusResult): string {
+  const again = r.mutations.filter((m) => m.screened);
+  if (!r.oracle.compiler.startsWith('tsgo')) return '';
+  const short = again.filter(({ sites: s }) => s && (s.covered < s.oracle || s.matched < s.broken || s.falselyExact));
+  return `judged again by TypeScript 6: ${again.length} (${short.length} still short, median ${f(median(again.map((m) => m.timings.judgeSeconds ?? NaN)))} s), `;
 }
 
 function renderJvm({ judges, results }: JvmBenchResult, oracleOnly: boolean): string {
