@@ -133,6 +133,27 @@ describe('a build from a previous index', () => {
     }
   });
 
+  it('reaches by file when an import is edited in a file that exports names of its own scope, and equals the full build', async () => {
+    // `export { Store }` re-exports what the import binds: pointed at another module, every importer of Store changes.
+    const repo = fixtureRepo(new URL('../../test/fixtures/ts-basic/', import.meta.url).pathname);
+    try {
+      writeFileSync(join(repo.dir, 'src/orders/store.ts'), "import { OrderRepository as Store } from './repository';\nexport { Store };\n");
+      writeFileSync(join(repo.dir, 'src/orders/use-store.ts'), "import { Store } from './store';\nexport const store = new Store();\n");
+      commitAll(repo.dir, 'a re-export of an import');
+      const previous = join(scratch, 'import-previous');
+      await build(repo.dir, previous);
+      writeFileSync(join(repo.dir, 'src/orders/store.ts'), "import { ImageCache as Store } from '../images/image-cache';\nexport { Store };\n");
+      commitAll(repo.dir, 'the import pointed elsewhere');
+      const full = await build(repo.dir, join(scratch, 'import-full'));
+      const incremental = await build(repo.dir, join(scratch, 'import-incremental'), previous, 1);
+      expect(incremental.build).toEqual({ mode: 'incremental', from: expect.any(String), walked: expect.any(Number), reused: expect.any(Number) });
+      expect(Object.fromEntries(Object.entries(incremental.shards).map(([name, entry]) => [name, entry.sha256])))
+        .toEqual(Object.fromEntries(Object.entries(full.shards).map(([name, entry]) => [name, entry.sha256])));
+    } finally {
+      repo.cleanup();
+    }
+  });
+
   it('builds again in full when a file it walks fails analysis, naming it', async () => {
     const text = `declare function f(x: unknown): unknown;\nexport const x = ${'f('.repeat(600)}1${')'.repeat(600)};\n`;
     expect(await buildAfter((dir) => writeFileSync(join(dir, 'src/calls.ts'), text))).toEqual({ mode: 'full', reason: 'src/calls.ts failed analysis, which changes what its program resolved' });

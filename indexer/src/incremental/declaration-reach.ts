@@ -15,6 +15,8 @@
 // is walked. The uses are the previous index's
 // occurrences, which record every identifier the compiler resolved to a repository symbol.
 //
+// An edited import may change what a name means anywhere in the file: every top-level declaration
+// of the file is touched (a re-export of the imported name is an edit outside declarations, below).
 // It answers only where that reasoning holds, and leaves the file-level closure to decide otherwise:
 // a file added or removed; an edit outside every declaration other than to imports (an `export … from`,
 // a top-level statement: what a module exports may change); a top-level name added or newly exported
@@ -129,7 +131,17 @@ function touched(path: string, old: string, after: string, decls: readonly DeclR
   const seeds = decls.filter((d) => meets(d.range, oldSpan));
   // Every statement the edit meets is an import, or lies within a touched declaration (before) or
   // declares only names the touched statements declared (after).
-  const statementsMet = (source: ts.SourceFile, from: number, to: number) => source.statements.filter((s) => s.getStart(source) <= to && s.end >= from && !ts.isImportDeclaration(s) && !ts.isImportEqualsDeclaration(s));
+  const isImport = (s: ts.Statement) => ts.isImportDeclaration(s) || ts.isImportEqualsDeclaration(s);
+  const met = (source: ts.SourceFile, from: number, to: number) => source.statements.filter((s) => s.getStart(source) <= to && s.end >= from);
+  // An import edited may change what a name means in every declaration of the file: all of them are touched.
+  if ([...met(was, start, old.length - tail), ...met(now, start, after.length - tail)].some(isImport)) {
+    // What the file re-exports of its imports (`export { a }`, `export default a`, `export import`) would change for its importers.
+    const reexports = (source: ts.SourceFile) => source.statements.some((s) => (ts.isExportDeclaration(s) && !s.moduleSpecifier) || ts.isExportAssignment(s)
+      || (ts.isImportEqualsDeclaration(s) && (ts.getModifiers(s) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword)));
+    if (reexports(was) || reexports(now)) return { undecided: `${path} had an import edited and exports names of its own scope` };
+    return { seeds: decls.filter((d) => d.container < 0).map((d) => d.key), removesName };
+  }
+  const statementsMet = (source: ts.SourceFile, from: number, to: number) => met(source, from, to).filter((s) => !isImport(s));
   const oldMet = statementsMet(was, start, old.length - tail);
   for (const statement of oldMet) {
     const range = span(was, statement.getStart(was), statement.end);
