@@ -17,12 +17,13 @@
 //
 // An edited import may change what a name means anywhere in the file: every top-level declaration
 // of the file is touched (a re-export of the imported name is an edit outside declarations, below).
-// It answers only where that reasoning holds, and leaves the file-level closure to decide otherwise:
-// a file added or removed; an edit outside every declaration other than to imports (an `export … from`,
-// a top-level statement: what a module exports may change); a top-level name added or newly exported
-// (it may shadow, or make an `export *` ambiguous). A name removed or no longer exported may make an
-// `export *` unambiguous or an import resolve elsewhere: the files with problems or unresolved
-// identifiers are walked too.
+// A top-level name added or newly exported may make an `export *` ambiguous: the users of every
+// top-level declaration of that name are walked. A name added, removed or no longer exported may make
+// an import that failed resolve, or an `export *` unambiguous: the files with problems or unresolved
+// identifiers are walked too. It answers only where that reasoning holds, and leaves the file-level
+// closure to decide otherwise: a file added or removed; an edit outside every declaration other than
+// to imports and declaration statements (an `export … from`, a top-level expression: what a module
+// exports may change).
 import { ts } from 'ts-morph';
 import { occurrencesOf, unresolvedCount, type ChangeRecord, type DeclRecord, type FileRecord } from '@sextant/format';
 
@@ -51,6 +52,7 @@ export function declarationReach(input: DeclarationReachInput): DeclarationReach
   const { files, changes } = input;
   const seeds = new Set<string>();
   let removesName = false;
+  const added = new Set<string>();
   for (const { path, before: old, after } of input.changed) {
     if (old === undefined || after === undefined) return { undecided: `${path} was ${old === undefined ? 'added' : 'removed'}` };
     const change = changes.get(path);
@@ -59,6 +61,7 @@ export function declarationReach(input: DeclarationReachInput): DeclarationReach
     if ('undecided' in edit) return edit;
     for (const key of edit.seeds) seeds.add(key);
     removesName ||= edit.removesName;
+    for (const name of edit.added) added.add(name);
   }
 
   // Who uses each key, and each declaration's container, from the file and change records.
@@ -85,7 +88,18 @@ export function declarationReach(input: DeclarationReachInput): DeclarationReach
       for (const holder of uses.holders(path, key)) add(holder);
     }
   }
-  if (removesName) {
+  // A top-level name added (or newly exported) may make an `export *` that also re-exports another
+  // module's declaration of it ambiguous: the users of every top-level declaration of that name are walked.
+  if (added.size > 0) {
+    for (const change of changes.values()) {
+      for (const decl of change.decls) if (decl.container < 0 && added.has(decl.name)) for (const path of usersOf.get(decl.key) ?? []) walk.add(path);
+    }
+  }
+  // A name removed or added may make an import that failed resolve, or an ambiguous `export *` not.
+  if (removesName || added.size > 0) {
+    // What a barrel re-exports of a changed file (`export *` lists every name) changes with its names: every file re-exporting one of its declarations.
+    const declared = new Set(input.changed.flatMap((c) => changes.get(c.path)!.decls.filter((d) => d.container < 0).map((d) => d.key)));
+    for (const change of changes.values()) if (change.reexports.some((r) => declared.has(r.key))) walk.add(change.path);
     for (const [path, file] of files) {
       const change = changes.get(path);
       if (file.problems.length > 0 || (change && (unresolvedCount(change) ?? 0) > 0)) walk.add(path);
@@ -95,7 +109,7 @@ export function declarationReach(input: DeclarationReachInput): DeclarationReach
 }
 
 /** The declarations of the changed file that the edit touches, or why it cannot say. */
-function touched(path: string, old: string, after: string, decls: readonly DeclRecord[]): { seeds: string[]; removesName: boolean } | { undecided: string } {
+function touched(path: string, old: string, after: string, decls: readonly DeclRecord[]): { seeds: string[]; removesName: boolean; added: string[] } | { undecided: string } {
   const was = parse(path, old);
   const now = parse(path, after);
   if (!was || !now) return { undecided: `${path} cannot be parsed` };
@@ -106,10 +120,9 @@ function touched(path: string, old: string, after: string, decls: readonly DeclR
   };
   const oldNames = names(was);
   const newNames = names(now);
-  for (const [name, exported] of newNames) {
-    if (!oldNames.has(name)) return { undecided: `${path} declares ${name}, which is new` };
-    if (exported && !oldNames.get(name)) return { undecided: `${path} exports ${name}, which it did not` };
-  }
+  const added = [...newNames].filter(([name, exported]) => !oldNames.has(name) || (exported && !oldNames.get(name))).map(([name]) => name);
+  // A barrel's `export *` of this file is found by what it re-exported of it: nothing, when this file exported nothing.
+  if (added.length > 0 && ![...oldNames.values()].some(Boolean)) return { undecided: `${path} exports names for the first time` };
   const removesName = [...oldNames].some(([name, exported]) => !newNames.has(name) || (exported && !newNames.get(name)));
 
   // The edited span: the texts' common prefix and suffix stripped.
@@ -127,10 +140,10 @@ function touched(path: string, old: string, after: string, decls: readonly DeclR
   const newSpan = span(now, start, after.length - tail);
   // Within a fully annotated body before and after: no declaration's shape changed, only this file's code.
   const inside = (ranges: Range[], r: Range) => ranges.some((o) => contains(o, [r[0], r[1]]) && contains(o, [r[2], r[3]]));
-  if (inside(opaqueRanges(was), oldSpan) && inside(opaqueRanges(now), newSpan)) return { seeds: [], removesName };
+  if (inside(opaqueRanges(was), oldSpan) && inside(opaqueRanges(now), newSpan)) return { seeds: [], removesName, added };
   const seeds = decls.filter((d) => meets(d.range, oldSpan));
-  // Every statement the edit meets is an import, or lies within a touched declaration (before) or
-  // declares only names the touched statements declared (after).
+  // Every statement the edit meets is an import, a declaration statement, or lies within a touched
+  // declaration (before); declares names the touched statements declared, or new ones (after).
   const isImport = (s: ts.Statement) => ts.isImportDeclaration(s) || ts.isImportEqualsDeclaration(s);
   const met = (source: ts.SourceFile, from: number, to: number) => source.statements.filter((s) => s.getStart(source) <= to && s.end >= from);
   // An import edited may change what a name means in every declaration of the file: all of them are touched.
@@ -139,24 +152,32 @@ function touched(path: string, old: string, after: string, decls: readonly DeclR
     const reexports = (source: ts.SourceFile) => source.statements.some((s) => (ts.isExportDeclaration(s) && !s.moduleSpecifier) || ts.isExportAssignment(s)
       || (ts.isImportEqualsDeclaration(s) && (ts.getModifiers(s) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword)));
     if (reexports(was) || reexports(now)) return { undecided: `${path} had an import edited and exports names of its own scope` };
-    return { seeds: decls.filter((d) => d.container < 0).map((d) => d.key), removesName };
+    return { seeds: decls.filter((d) => d.container < 0).map((d) => d.key), removesName, added };
   }
   const statementsMet = (source: ts.SourceFile, from: number, to: number) => met(source, from, to).filter((s) => !isImport(s));
   const oldMet = statementsMet(was, start, old.length - tail);
   for (const statement of oldMet) {
+    // A declaration statement (its modifiers too: `export` taken off): the declarations of its names.
+    const declared = new Set(topLevelNames(statement).map(([name]) => name));
+    const named = decls.filter((d) => d.container < 0 && declared.has(d.name));
+    if (named.length > 0) {
+      seeds.push(...named);
+      continue;
+    }
     const range = span(was, statement.getStart(was), statement.end);
     if (!seeds.some((d) => contains(d.range, [range[0], range[1]]) && contains(d.range, [range[2], range[3]]))) {
       return { undecided: `the change to ${path} at line ${range[0]} is outside its declarations (${ts.SyntaxKind[statement.kind]})` };
     }
   }
-  const metNames = new Set(oldMet.flatMap((s) => topLevelNames(s).map(([name]) => name)));
+  // After: every statement the edit meets declares names it touched before, or new ones.
+  const known = new Set([...oldMet.flatMap((s) => topLevelNames(s).map(([name]) => name)), ...added]);
   for (const statement of statementsMet(now, start, after.length - tail)) {
     const declared = topLevelNames(statement);
-    if (declared.length === 0 || declared.some(([name]) => !metNames.has(name))) {
+    if (declared.length === 0 || declared.some(([name]) => !known.has(name))) {
       return { undecided: `the change to ${path} adds a statement that declares none of the names it touched (${ts.SyntaxKind[statement.kind]})` };
     }
   }
-  return { seeds: seeds.map((d) => d.key), removesName };
+  return { seeds: seeds.map((d) => d.key), removesName, added };
 }
 
 function parse(path: string, text: string): ts.SourceFile | undefined {
