@@ -46,6 +46,14 @@ export type DeclarationReach = { walk: Set<string> } | { undecided: string };
 
 const before = (a: Position, b: Position) => a[0] < b[0] || (a[0] === b[0] && a[1] <= b[1]);
 const contains = (r: Range, p: Position) => before([r[0], r[1]], p) && before(p, [r[2], r[3]]);
+/** Whether `inner` lies wholly within `outer`. */
+const within = (outer: Range, inner: Range) => contains(outer, [inner[0], inner[1]]) && contains(outer, [inner[2], inner[3]]);
+/** The 1-based range of characters [from, to) of a parsed file. */
+function rangeOf(source: ts.SourceFile, from: number, to: number): Range {
+  const a = source.getLineAndCharacterOfPosition(from);
+  const b = source.getLineAndCharacterOfPosition(to);
+  return [a.line + 1, a.character + 1, b.line + 1, b.character + 1];
+}
 const meets = (r: Range, s: Range) => before([r[0], r[1]], [s[2], s[3]]) && before([s[0], s[1]], [r[2], r[3]]);
 
 export function declarationReach(input: DeclarationReachInput): DeclarationReach {
@@ -131,16 +139,10 @@ function touched(path: string, old: string, after: string, decls: readonly DeclR
   while (start < shorter && old.charCodeAt(start) === after.charCodeAt(start)) start++;
   let tail = 0;
   while (tail < shorter - start && old.charCodeAt(old.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
-  const span = (source: ts.SourceFile, from: number, to: number): Range => {
-    const a = source.getLineAndCharacterOfPosition(from);
-    const b = source.getLineAndCharacterOfPosition(to);
-    return [a.line + 1, a.character + 1, b.line + 1, b.character + 1];
-  };
-  const oldSpan = span(was, start, old.length - tail);
-  const newSpan = span(now, start, after.length - tail);
+  const oldSpan = rangeOf(was, start, old.length - tail);
+  const newSpan = rangeOf(now, start, after.length - tail);
   // Within a fully annotated body before and after: no declaration's shape changed, only this file's code.
-  const inside = (ranges: Range[], r: Range) => ranges.some((o) => contains(o, [r[0], r[1]]) && contains(o, [r[2], r[3]]));
-  if (inside(opaqueRanges(was), oldSpan) && inside(opaqueRanges(now), newSpan)) return { seeds: [], removesName, added };
+  if (opaqueRanges(was).some((o) => within(o, oldSpan)) && opaqueRanges(now).some((o) => within(o, newSpan))) return { seeds: [], removesName, added };
   const seeds = decls.filter((d) => meets(d.range, oldSpan));
   // Every statement the edit meets is an import, a declaration statement, or lies within a touched
   // declaration (before); declares names the touched statements declared, or new ones (after).
@@ -164,8 +166,8 @@ function touched(path: string, old: string, after: string, decls: readonly DeclR
       seeds.push(...named);
       continue;
     }
-    const range = span(was, statement.getStart(was), statement.end);
-    if (!seeds.some((d) => contains(d.range, [range[0], range[1]]) && contains(d.range, [range[2], range[3]]))) {
+    const range = rangeOf(was, statement.getStart(was), statement.end);
+    if (!seeds.some((d) => within(d.range, range))) {
       return { undecided: `the change to ${path} at line ${range[0]} is outside its declarations (${ts.SyntaxKind[statement.kind]})` };
     }
   }
@@ -258,11 +260,7 @@ class UsesByFile {
 function opaqueRanges(source: ts.SourceFile | undefined): Range[] {
   if (!source) return [];
   const out: Range[] = [];
-  const add = (node: ts.Node) => {
-    const a = source.getLineAndCharacterOfPosition(node.getStart(source));
-    const b = source.getLineAndCharacterOfPosition(node.end);
-    out.push([a.line + 1, a.character + 1, b.line + 1, b.character + 1]);
-  };
+  const add = (node: ts.Node) => out.push(rangeOf(source, node.getStart(source), node.end));
   const typed = (parameters: ts.NodeArray<ts.ParameterDeclaration>) => parameters.every((p) => p.type !== undefined);
   const visit = (node: ts.Node): void => {
     if ((ts.isFunctionDeclaration(node) || ts.isMethodDeclaration(node) || ts.isGetAccessorDeclaration(node) || ts.isFunctionExpression(node) || ts.isArrowFunction(node))
