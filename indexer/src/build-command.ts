@@ -302,7 +302,7 @@ function fileRecord(
     problemsOmitted: compiled.problemsOmitted ?? 0,
     change: {
       path: file.path,
-      decls: declsOf({ path: file.path, text: file.text, syms: compiled.syms, outline }, symbols),
+      decls: declsOf({ path: file.path, text: file.text, syms: compiled.syms, outline, signatures: compiled.signatures }, symbols),
       unresolved: compiled.unresolved ? sortUnresolved(compiled.unresolved) : null,
       reexports: compiled.reexports ?? [],
     },

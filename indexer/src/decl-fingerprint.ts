@@ -42,6 +42,8 @@ export interface DeclSource {
   text: string;
   syms: readonly string[];
   outline: readonly OutlineNode[];
+  /** Each declaration's whole signature by its name's `line:column` (CompiledFile.signatures); absent: SymbolInfo.signature. */
+  signatures?: ReadonlyMap<string, string>;
 }
 
 type Def = SymbolInfo['defs'][number];
@@ -74,14 +76,20 @@ export function declsOf(file: DeclSource, symbols: ReadonlyMap<string, Collected
 
   return found.map(({ info, defs }): DeclRecord => {
     const pieces: string[] = [];
+    const signatures: string[] = [];
     let range: DeclRecord['range'] | undefined;
     for (const d of defs) {
       const node = outlineAt.get(`${d[1]}:${d[2]}`);
       const r: DeclRecord['range'] = node ? node.range : [d[1], d[2], d[3], d[4]];
       range ??= r;
-      pieces.push(text.without(r, node ? nestedDecls(node, declaredAt) : []));
+      const piece = text.without(r, node ? nestedDecls(node, declaredAt) : []);
+      // Each declaration's own signature cut from its text (a function merged with a type of its name has two).
+      const signature = file.signatures?.get(`${d[1]}:${d[2]}`);
+      if (signature !== undefined) signatures.push(signature.replace(WHITESPACE, ' ').trim());
+      pieces.push(signature !== undefined ? withoutSignature(piece.replace(WHITESPACE, ' ').trim(), signature) : piece);
     }
     const first = defs[0]!;
+    const wholeSignatures = file.signatures !== undefined && signatures.length === defs.length;
     return {
       key: info.key,
       name: info.name,
@@ -92,8 +100,9 @@ export function declsOf(file: DeclSource, symbols: ReadonlyMap<string, Collected
       container: info.container !== undefined ? position.get(info.container) ?? -1 : -1,
       at: [first[1], first[2], first[3], first[4]],
       range: range!,
-      body: bodyFingerprint(pieces.join(' '), info.signature, info.name),
+      body: bodyFingerprint(pieces.join(' '), wholeSignatures ? undefined : info.signature, info.name),
       doc: info.doc ? fingerprint(info.doc) : '',
+      ...(wholeSignatures ? { sig: fingerprint(maskWord(signatures.join(' | '), info.name)) } : {}),
     };
   });
 }

@@ -20,6 +20,11 @@ export interface CompiledFile {
   reexports?: ReexportRecord[];
   /** Problems beyond those in `problems` (MAX_FILE_PROBLEMS); absent when none were left out. */
   problemsOmitted?: number;
+  /**
+   * The whole signature of each declaration (SymbolInfo.signature is cut), by its name's position
+   * `line:column`: a DeclRecord's body and `sig` fingerprints are cut by it. Absent: by SymbolInfo.signature.
+   */
+  signatures?: ReadonlyMap<string, string>;
   /** An outline the indexer made itself; absent, the build derives one with tree-sitter. */
   outline?: OutlineNode[];
   /**

@@ -309,6 +309,27 @@ describe('indexer review: honest totals', { timeout: 120_000 }, () => {
     expect(impact.unattributed).toEqual([]);
   });
 
+  it('names the aspect that changed where the shown signature cannot tell: one cut at 300 characters, a function merged with a type of its name, a declaration tree-sitter cannot parse', async () => {
+    // A doc comment in a parameter's type pushes the return type past the 300 characters a signature shows.
+    const config = `export function configure(\n  options: {\n    /** ${'A long comment. '.repeat(20)}*/\n    readonly name: string\n  }\n): string {\n  return options.name;\n}\n`;
+    const files = {
+      'src/config.ts': config,
+      'src/pick.ts': 'export type pick<T> = { readonly value: T };\nexport function pick<T>(value: T): pick<T> {\n  return { value };\n}\n',
+      // `in out` and `const` type parameters: syntax the tree-sitter grammar does not know, which the compiler parses.
+      'src/variance.ts': 'export interface Box<in out A> {\n  readonly value: A;\n}\nexport function make<const A>(value: A): Box<A> {\n  return { value };\n}\n',
+      'src/use.ts': "import { configure } from './config';\nimport { pick } from './pick';\nimport { make } from './variance';\nexport const a = configure({ name: 'a' });\nexport const b = pick(1);\nexport const c = make(1);\n",
+      'tsconfig.json': TSCONFIG,
+    };
+    const impact = await impactOf('aspects', files, {
+      'src/config.ts': config.replace('): string {', '): string | undefined {'),
+      'src/pick.ts': files['src/pick.ts'].replace('(value: T)', '(value: T | undefined)'),
+      'src/variance.ts': files['src/variance.ts'].replace('function make<', 'function makeBox<'),
+    });
+    expect(impact.impacts.map((i: any) => `${i.change} [${i.aspects}] ${i.symbol.name}`)).toEqual(expect.arrayContaining([
+      'modified [signature] configure', 'modified [signature] pick', 'renamed [] makeBox',
+    ]));
+  });
+
   it('lists the names a barrel stopped exporting (export *) as changes, and the unchanged importer\'s new errors as their broken sites', async () => {
     const impact = await impactOf('barrel', {
       'src/errors.ts': 'export class NotFound extends Error {}\nexport class Conflict extends Error {}\n',

@@ -4,7 +4,7 @@
 // own symbol (contextual-symbols.ts). Walks compiler nodes with ts.forEachChild: wrapped nodes cost
 // too much here.
 import { ts } from 'ts-morph';
-import { canonicalSymbolOrder, MAX_FILE_PROBLEMS, pushOccurrence, symbolKey, type Language, type ProblemRecord, type ReferenceKind, type SkippedFile } from '@sextant/format';
+import { canonicalSymbolOrder, MAX_FILE_PROBLEMS, occurrencesOf, pushOccurrence, symbolKey, type Language, type ProblemRecord, type ReferenceKind, type SkippedFile } from '@sextant/format';
 import { analysisFailed, failedWhileIndexing } from '../analysis-failure.ts';
 import type { IndexCollector, ResolvedDeclaration, Site } from '../index-collector.ts';
 import type { CompiledFile, UnresolvedName } from '../language-indexer.ts';
@@ -13,11 +13,13 @@ import { DeclarationTable, isAugmentation, isInAugmentation, kindOf, type Declar
 import { externalQualifiedName, type PackageCache } from './external-origin.ts';
 import { describeDiagnostic, type PlannedProgram } from './project-plan.ts';
 import { diagnosticBlame } from './diagnostic-blame.ts';
+import { canonicalMessage } from './diagnostic-text.ts';
+import { tsOutline } from './ts-outline.ts';
 import { moduleReexports } from './module-reexports.ts';
 import { aliasKind, isInAssignmentPattern, isPropertyNameLiteral, moduleSpecifierKind, referenceKind } from './reference-kind.ts';
 import { bindingElementProperty, contextualProperties, objectLiteralElementOf, resolveAlias } from './contextual-symbols.ts';
 import type { SnapshotHost } from './snapshot-host.ts';
-import { docOf, signatureOf } from './symbol-text.ts';
+import { docOf, signatureOf, wholeSignatureOf } from './symbol-text.ts';
 
 export function languageOf(path: string): Language {
   return /\.[cm]?jsx?$/.test(path) ? 'javascript' : 'typescript';
@@ -202,7 +204,19 @@ export class ProgramIndexer {
     this.visit(walk, sourceFile);
     const reexports = moduleReexports(this.checker, sourceFile, (symbol) => this.repoDeclarationOf(symbol));
     const { syms, occ } = canonicalSymbolOrder(walk.syms, walk.occ);
-    return { path, lang: languageOf(path), syms, occ, problems, problemsOmitted, unresolved: walk.unresolved, reexports };
+    const defined = new Map<string, number>();
+    for (const o of occurrencesOf({ occ })) if (o.kind === 'definition') defined.set(`${o.line}:${o.column}`, o.symbolIndex);
+    const nameAt = (node: ts.Node): [number, number] => {
+      const def = defOf(node, path);
+      return [def[1], def[2]];
+    };
+    const outline = tsOutline({ table: walk.table, sourceFile, nameAt, symAt: ([line, column]) => defined.get(`${line}:${column}`) ?? -1 });
+    const signatures = new Map<string, string>();
+    for (const decl of walk.table.declarations) {
+      const signature = decl.local ? undefined : wholeSignatureOf(decl.node);
+      if (signature !== undefined) signatures.set(nameAt(decl.node).join(':'), signature);
+    }
+    return { path, lang: languageOf(path), syms, occ, problems, problemsOmitted, unresolved: walk.unresolved, reexports, outline, signatures };
   }
 
   /** Records that `node` is an occurrence of `key`: in the file's occurrences (once per node and key) and, unless a definition, as a reference from the enclosing symbol. */
@@ -337,17 +351,19 @@ export class ProgramIndexer {
   }
 
   private problems(sourceFile: ts.SourceFile): { problems: ProblemRecord[]; problemsOmitted: number } {
-    const all = [...this.program.getSyntacticDiagnostics(sourceFile), ...this.program.getSemanticDiagnostics(sourceFile)];
-    const problems = all.slice(0, MAX_FILE_PROBLEMS).map((d): ProblemRecord => {
+    // The parser's errors are the file's syntax errors (the file's outline is the compiler's too, ts-outline.ts); they stem from no symbol.
+    const syntactic = this.program.getSyntacticDiagnostics(sourceFile);
+    const all = [...syntactic.map((d) => ({ d, syntax: true })), ...this.program.getSemanticDiagnostics(sourceFile).map((d) => ({ d, syntax: false }))];
+    const problems = all.slice(0, MAX_FILE_PROBLEMS).map(({ d, syntax }): ProblemRecord => {
       const start = sourceFile.getLineAndCharacterOfPosition(d.start ?? 0);
       const end = sourceFile.getLineAndCharacterOfPosition((d.start ?? 0) + (d.length ?? 0));
       const error = d.category === ts.DiagnosticCategory.Error;
-      const blame = error ? diagnosticBlame(this.checker, sourceFile, d, (symbol) => this.repoKeyOf(symbol)) : { keys: [], names: [] };
+      const blame = error && !syntax ? diagnosticBlame(this.checker, sourceFile, d, (symbol) => this.repoKeyOf(symbol)) : { keys: [], names: [] };
       return {
-        source: 'compiler',
+        source: syntax ? 'syntax' : 'compiler',
         severity: error ? 'error' : 'warning',
         code: d.code,
-        message: ts.flattenDiagnosticMessageText(d.messageText, '\n'),
+        message: canonicalMessage(ts.flattenDiagnosticMessageText(d.messageText, '\n'), this.host.root),
         line: start.line + 1, column: start.character + 1, endLine: end.line + 1, endColumn: end.character + 1,
         ...(blame.keys.length > 0 ? { blame: blame.keys } : {}),
         ...(blame.names.length > 0 ? { blameNames: blame.names } : {}),

@@ -6,8 +6,14 @@ import { ts } from 'ts-morph';
 const MAX_SIGNATURE = 300;
 const MAX_DOC = 1000;
 
-/** Declaration text up to its body, on one line: `submit(order: Order): Promise<void>`. */
+/** Declaration text up to its body, on one line: `submit(order: Order): Promise<void>`; cut at MAX_SIGNATURE characters. */
 export function signatureOf(node: ts.Node): string | undefined {
+  const text = wholeSignatureOf(node);
+  return text !== undefined && text.length > MAX_SIGNATURE ? `${text.slice(0, MAX_SIGNATURE - 3)}...` : text;
+}
+
+/** signatureOf, however long. */
+export function wholeSignatureOf(node: ts.Node): string | undefined {
   const sourceFile = node.getSourceFile();
   if (ts.isSourceFile(node)) return undefined;
   const slice = (start: number, end: number) => sourceFile.text.slice(start, end).replace(/\s+/g, ' ');
@@ -38,8 +44,7 @@ export function signatureOf(node: ts.Node): string | undefined {
       ?? (ts.isClassLike(node) || ts.isInterfaceDeclaration(node) || ts.isEnumDeclaration(node) ? openBrace(node, sourceFile) : undefined);
     text = slice(node.getStart(sourceFile), body ? body.getStart(sourceFile) : node.getEnd()).replace(/\s*\{$/, '');
   }
-  text = text.trim();
-  return text.length > MAX_SIGNATURE ? `${text.slice(0, MAX_SIGNATURE - 3)}...` : text || undefined;
+  return text.trim() || undefined;
 }
 
 function declarationKeyword(list: ts.VariableDeclarationList): string {

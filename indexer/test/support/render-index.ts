@@ -1,6 +1,6 @@
 // Renders a decoded index as annotated source: each file with its occurrences marked under the
-// line (`^^^^ call method Repository.save`), then its outline, declarations (with their body and doc
-// fingerprints, shortened), unresolved identifiers and problems, then every symbol with its
+// line (`^^^^ call method Repository.save`), then its outline, declarations (with their signature, body and
+// doc fingerprints, shortened), unresolved identifiers and problems, then every symbol with its
 // declarations, modifiers, signature, doc and edges (from the graph shards), then the file table. Keys are left out: they are hashes, and a
 // rendering should change only when what the index says changes.
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -73,7 +73,7 @@ export function renderIndex(indexDir: string, sources: Map<string, string>): str
       const container = d.container >= 0 ? ` in ${decls[d.container]?.qname ?? `<bad container ${d.container}>`}` : '';
       const symbol = symbols.has(d.key) ? '' : ' <missing symbol>';
       out.push(`  decl ${d.qname} ${d.kind}${mods.length ? ` [${mods.join(' ')}]` : ''}${container} ${d.range.join(':')}${symbol}`
-        + `${d.body ? ` body=${d.body.slice(0, 6)}` : ''}${d.doc ? ` doc=${d.doc.slice(0, 6)}` : ''}`);
+        + `${d.sig ? ` sig=${d.sig.slice(0, 6)}` : ''}${d.body ? ` body=${d.body.slice(0, 6)}` : ''}${d.doc ? ` doc=${d.doc.slice(0, 6)}` : ''}`);
     }
     if (!change || unresolvedCount(change) === null) out.push('  unresolved: not recorded');
     else {

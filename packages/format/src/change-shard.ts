@@ -14,7 +14,7 @@ const UNRESOLVED_BASES: DeltaBase[] = ['prev', 'none', 0, 1, 'none'];
 /** A DeclRecord as stored: a tuple, the kind as an index into SYMBOL_KINDS. */
 type StoredDecl = [
   key: string, name: string, kind: number, qname: string, mods: number, signature: string | null, container: number,
-  at: DeclRecord['at'], range: DeclRecord['range'], body: string, doc: string,
+  at: DeclRecord['at'], range: DeclRecord['range'], body: string, doc: string, sig?: string,
 ];
 
 /** A ReexportRecord as stored, the kind as an index into SYMBOL_KINDS. */
@@ -35,9 +35,11 @@ export interface ChangeShardData {
 
 export function encodeChangeShard(data: ChangeShardData): Uint8Array {
   const records = data.files.map((f): StoredChange => [
-    f.decls.map((d): StoredDecl => [
-      d.key, d.name, SYMBOL_KINDS.indexOf(d.kind), d.qname, d.mods, d.signature ?? null, d.container, d.at, d.range, d.body, d.doc,
-    ]),
+    f.decls.map((d): StoredDecl => {
+      const stored: StoredDecl = [d.key, d.name, SYMBOL_KINDS.indexOf(d.kind), d.qname, d.mods, d.signature ?? null, d.container, d.at, d.range, d.body, d.doc];
+      if (d.sig !== undefined) stored.push(d.sig);
+      return stored;
+    }),
     f.unresolved === null ? null : packInts(f.unresolved, UNRESOLVED_BASES),
     f.reexports.map((r): StoredReexport => [r.name, r.key, SYMBOL_KINDS.indexOf(r.kind), r.qname, r.at]),
   ]);
@@ -94,11 +96,11 @@ export class ChangeShard {
 }
 
 function declOf(d: StoredDecl, shard: string): DeclRecord {
-  const kind = Array.isArray(d) && d.length === 11 ? SYMBOL_KINDS[d[2]] : undefined;
+  const kind = Array.isArray(d) && (d.length === 11 || (d.length === 12 && typeof d[11] === 'string')) ? SYMBOL_KINDS[d[2]] : undefined;
   if (!kind || typeof d[0] !== 'string' || d[0].length !== KEY_LENGTH) throw corrupt(shard, 'has a malformed declaration');
   return {
     key: d[0], name: d[1], kind, qname: d[3], mods: d[4], ...(d[5] !== null ? { signature: d[5] } : {}), container: d[6],
-    at: d[7], range: d[8], body: d[9], doc: d[10],
+    at: d[7], range: d[8], body: d[9], doc: d[10], ...(d[11] !== undefined ? { sig: d[11] } : {}),
   };
 }
 

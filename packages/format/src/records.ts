@@ -190,6 +190,12 @@ export interface DeclRecord {
   body: string;
   /** Fingerprint of the doc comment's text; '' when there is none. */
   doc: string;
+  /**
+   * Fingerprint of the whole signatures of every declaration of the symbol in this file (`signature`
+   * shows the first, cut at 300 characters), its own name masked: a change to any of them is a
+   * `signature` change. Absent where the indexer does not compute one (then `signature` is compared).
+   */
+  sig?: string;
 }
 
 /**

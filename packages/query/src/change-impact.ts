@@ -248,7 +248,7 @@ function byPosition(a: Location, b: Location): number {
 }
 
 function problemReason(p: { code?: number; message: string; source: ProblemRecord['source'] }): string {
-  return `${p.code !== undefined && p.source === 'compiler' ? `TS${p.code}: ` : ''}${p.message}`;
+  return `${p.code !== undefined ? `TS${p.code}: ` : ''}${p.message}`;
 }
 
 /** The changes a call names: one symbolId (of either commit), a qualified name, or all of them. */

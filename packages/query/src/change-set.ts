@@ -354,11 +354,27 @@ const LEADING_MODIFIERS = /^(?:(?:export|default|declare|public|private|protecte
 
 /**
  * A signature without its leading modifiers and with the symbol's own name masked, so that neither
- * a rename nor a modifier alone is a signature change.
+ * a rename nor a modifier alone is a signature change: its every whole-word occurrence (`class Node
+ * extends Base<Node>`, renamed with its uses), or only its first, the declared name, when the rest
+ * name another symbol spelled alike that the rename left alone (`const toCodec: { (s: S): toCodec<S> }`,
+ * the interface `toCodec`).
  */
-function maskedSignature(side: DeclSide): string {
+function maskedSignatures(side: DeclSide): [string, string] {
   const signature = (side.decl.signature ?? '').replace(LEADING_MODIFIERS, '');
-  return side.decl.name && signature.includes(side.decl.name) ? signature.split(side.decl.name).join('\u0000') : signature;
+  const name = side.decl.name;
+  if (!name) return [signature, signature];
+  const word = new RegExp(`(?<![\\w$])${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?![\\w$])`, 'g');
+  const first = signature.search(word);
+  return [signature.replace(word, '\u0000'), first < 0 ? signature : `${signature.slice(0, first)}\u0000${signature.slice(first + name.length)}`];
+}
+
+function sameSignature(b: DeclSide, h: DeclSide): boolean {
+  // The whole signatures' fingerprints, where both sides have them (a shown signature may be cut, or one of several declarations').
+  if (b.decl.sig !== undefined && h.decl.sig !== undefined) return b.decl.sig === h.decl.sig;
+  if (b.decl.signature === h.decl.signature && b.decl.name === h.decl.name) return true;
+  const [allB, firstB] = maskedSignatures(b);
+  const [allH, firstH] = maskedSignatures(h);
+  return allB === allH || firstB === firstH;
 }
 
 function containerQname(side: DeclSide): string {
@@ -368,8 +384,7 @@ function containerQname(side: DeclSide): string {
 
 function aspectsOf(b: DeclSide, h: DeclSide): ChangeAspect[] {
   const aspects: ChangeAspect[] = [];
-  const sameSignature = b.decl.signature === h.decl.signature && b.decl.name === h.decl.name;
-  if (!sameSignature && maskedSignature(b) !== maskedSignature(h)) aspects.push(TYPED_KINDS.has(h.decl.kind) ? 'type' : 'signature');
+  if (!sameSignature(b, h)) aspects.push(TYPED_KINDS.has(h.decl.kind) ? 'type' : 'signature');
   if (b.decl.body !== h.decl.body) aspects.push('body');
   if ((b.decl.mods & COMPARED_MODIFIERS) !== (h.decl.mods & COMPARED_MODIFIERS)) aspects.push('modifiers');
   if (b.members !== h.members) aspects.push('members');
