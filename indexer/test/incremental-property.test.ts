@@ -2,7 +2,8 @@
 // index built from the previous commit's index equals the full build of the same commit, shard for
 // shard and byte for byte, and its manifest differs only in builtAt and build. Seeded random edits
 // on a TypeScript fixture: lines inserted (positions shift), functions added, used from other files,
-// renamed, their signatures and bodies changed, their inferred results used two files away, files added, removed and renamed, re-export barrels edited,
+// renamed, their signatures and bodies changed, their inferred results used two files away, files added, removed and renamed, re-export barrels edited
+// (an `export *` added, a name re-exported, a re-export removed, a name used through the barrel),
 // global declarations and a JavaScript script touched (which must build in full); on a Java and Kotlin
 // fixture (walked in full), declarations moved, added, removed and renamed. Each step builds
 // from the previous step's incremental index, so errors would compound. SEXTANT_INCREMENTAL_SEQUENCES
@@ -157,6 +158,32 @@ const EDITS: Record<string, Edit> = {
     const module = pick(tsFiles(dir).filter((p) => p !== path));
     write(dir, path, `${existsSync(join(dir, path)) ? read(dir, path) : ''}export * from '${specifier(path, module)}';\n`);
     return `re-export ${module} from ${path}`;
+  },
+  'reexport-named': (dir, pick, n) => {
+    const target = withGen(dir);
+    if (target.length === 0 || !existsSync(join(dir, 'src/index.ts'))) return undefined;
+    const { path: from, name } = pick(target);
+    write(dir, 'src/index.ts', `${read(dir, 'src/index.ts')}export { ${name} as re${n} } from '${specifier('src/index.ts', from)}';\n`);
+    return `re-export ${name} of ${from} from src/index.ts as re${n}`;
+  },
+  'use-through-barrel': (dir, pick, n) => {
+    // A name the barrel re-exports by name, used by another file through the barrel.
+    if (!existsSync(join(dir, 'src/index.ts'))) return undefined;
+    const names = [...read(dir, 'src/index.ts').matchAll(/export \{ (?:\w+ as )?(\w+) \} from/g)].map((m) => m[1]!);
+    if (names.length === 0) return undefined;
+    const name = pick(names);
+    const path = pick(tsFiles(dir).filter((p) => p !== 'src/index.ts'));
+    write(dir, path, `import { ${name} as via${n} } from '${specifier(path, 'src/index.ts')}';\n${read(dir, path)}\nexport const through${n} = [via${n}];\n`);
+    return `use ${name} through src/index.ts in ${path}`;
+  },
+  'remove-reexport': (dir, pick) => {
+    if (!existsSync(join(dir, 'src/index.ts'))) return undefined;
+    const lines = read(dir, 'src/index.ts').split('\n');
+    const at = lines.flatMap((line, i) => (/^export .* from /.test(line) ? [i] : []));
+    if (at.length === 0) return undefined;
+    const removed = lines.splice(pick(at), 1)[0]!;
+    write(dir, 'src/index.ts', lines.join('\n'));
+    return `remove \`${removed}\` from src/index.ts`;
   },
   'declare-global': (dir, pick, n) => {
     const path = pick(tsFiles(dir));

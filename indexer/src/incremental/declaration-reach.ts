@@ -16,16 +16,21 @@
 // occurrences, which record every identifier the compiler resolved to a repository symbol.
 //
 // An edited import may change what a name means anywhere in the file: every top-level declaration
-// of the file is touched (a re-export of the imported name is an edit outside declarations, below).
-// A top-level name added or newly exported may make an `export *` ambiguous: the users of every
-// top-level declaration of that name are walked. A name added, removed or no longer exported may make
-// an import that failed resolve, or an `export *` unambiguous: the files with problems or unresolved
-// identifiers are walked too. It answers only where that reasoning holds, and leaves the file-level
-// closure to decide otherwise: a file added or removed; an edit outside every declaration other than
-// to imports and declaration statements (an `export … from`, a top-level expression: what a module
-// exports may change).
+// of the file is touched. A re-export edited (`export { a } from`, `export * from`, `export { b }`)
+// changes what the file exports without touching a declaration: the barrels passing those names on,
+// and the files that use a name so re-exported and import one of those barrels, are walked, and what
+// they declare with it is shaped. A top-level name added (or newly exported) may make an `export *`
+// ambiguous: the users of every top-level declaration of that name are walked. A name added, removed
+// or no longer exported may make an import that failed resolve, or an `export *` unambiguous, or change
+// a compiler's suggestion: the files with compiler problems, and those with an unresolved identifier
+// spelled like one of those names, are walked too (a syntax problem depends on its file's text alone).
+// It answers only where that reasoning holds, and leaves the file-level closure to decide otherwise: a
+// file added or removed; a file exporting for the first time; an `export *` added; an edit outside
+// every declaration other than to imports, re-exports and declaration statements (a top-level
+// expression, `export default`: what a module exports may change).
 import { ts } from 'ts-morph';
-import { occurrencesOf, unresolvedCount, type ChangeRecord, type DeclRecord, type FileRecord } from '@sextant/format';
+import { occurrencesOf, unresolvedCount, unresolvedOf, type ChangeRecord, type FileRecord, type ReexportRecord } from '@sextant/format';
+import { moduleSymbolKey } from '../ts/declaration-table.ts';
 
 /** A 1-based line and column (UTF-16), as occurrences and declaration ranges hold them. */
 type Position = readonly [number, number];
@@ -59,17 +64,23 @@ const meets = (r: Range, s: Range) => before([r[0], r[1]], [s[2], s[3]]) && befo
 export function declarationReach(input: DeclarationReachInput): DeclarationReach {
   const { files, changes } = input;
   const seeds = new Set<string>();
-  let removesName = false;
+  // Names the change adds, removes or stops exporting, and the re-exports it touches.
+  const names = new Set<string>();
   const added = new Set<string>();
+  const reexports: { path: string; record: ReexportRecord }[] = [];
   for (const { path, before: old, after } of input.changed) {
     if (old === undefined || after === undefined) return { undecided: `${path} was ${old === undefined ? 'added' : 'removed'}` };
     const change = changes.get(path);
     if (!change) return { undecided: `${path} has no declarations in the previous index` };
-    const edit = touched(path, old, after, change.decls);
+    const edit = touched(path, old, after, change);
     if ('undecided' in edit) return edit;
     for (const key of edit.seeds) seeds.add(key);
-    removesName ||= edit.removesName;
+    for (const name of [...edit.removed, ...edit.added]) names.add(name);
     for (const name of edit.added) added.add(name);
+    for (const record of edit.reexports) {
+      reexports.push({ path, record });
+      names.add(record.name);
+    }
   }
 
   // Who uses each key, and each declaration's container, from the file and change records.
@@ -77,7 +88,8 @@ export function declarationReach(input: DeclarationReachInput): DeclarationReach
   for (const [path, file] of files) for (const key of file.syms) (usersOf.get(key) ?? usersOf.set(key, []).get(key)!).push(path);
   const containerOf = new Map<string, string>();
   for (const change of changes.values()) for (const decl of change.decls) if (decl.container >= 0) containerOf.set(decl.key, change.decls[decl.container]!.key);
-  const uses = new UsesByFile(files, changes, (path) => input.changed.find((c) => c.path === path)?.before ?? input.unchangedText(path));
+  const textOf = (path: string) => input.changed.find((c) => c.path === path)?.before ?? input.unchangedText(path);
+  const uses = new UsesByFile(files, changes, textOf);
 
   const walk = new Set(input.changed.map((c) => c.path));
   const shaped = new Set<string>();
@@ -85,6 +97,23 @@ export function declarationReach(input: DeclarationReachInput): DeclarationReach
   const add = (key: string) => {
     if (!shaped.has(key)) queue.push(key);
   };
+  // A re-export touched: the barrels passing the name on (`export *` of this file included), and each
+  // file that uses it and imports one of them: there the name may no longer resolve, and what the
+  // file declares with it is shaped. (Its declaration is unchanged: its other users are not walked.)
+  if (reexports.length > 0) {
+    const keys = new Set(reexports.map((r) => r.record.key));
+    const barrels = new Set(reexports.map((r) => r.path));
+    for (const change of changes.values()) if (change.reexports.some((r) => keys.has(r.key))) barrels.add(change.path);
+    const barrelModules = new Set([...barrels].map(moduleSymbolKey));
+    for (const path of barrels) walk.add(path);
+    for (const key of keys) {
+      for (const path of usersOf.get(key) ?? []) {
+        if (!files.get(path)!.syms.some((k) => barrelModules.has(k))) continue;
+        walk.add(path);
+        for (const holder of uses.holders(path, key)) add(holder);
+      }
+    }
+  }
   while (queue.length > 0) {
     const key = queue.pop()!;
     if (shaped.has(key)) continue;
@@ -103,21 +132,46 @@ export function declarationReach(input: DeclarationReachInput): DeclarationReach
       for (const decl of change.decls) if (decl.container < 0 && added.has(decl.name)) for (const path of usersOf.get(decl.key) ?? []) walk.add(path);
     }
   }
-  // A name removed or added may make an import that failed resolve, or an ambiguous `export *` not.
-  if (removesName || added.size > 0) {
-    // What a barrel re-exports of a changed file (`export *` lists every name) changes with its names: every file re-exporting one of its declarations.
-    const declared = new Set(input.changed.flatMap((c) => changes.get(c.path)!.decls.filter((d) => d.container < 0).map((d) => d.key)));
-    for (const change of changes.values()) if (change.reexports.some((r) => declared.has(r.key))) walk.add(change.path);
+  if (names.size > 0) {
+    // What a barrel re-exports of a changed file (`export *` lists every name) changes with its names:
+    // every file re-exporting one of the names it exports.
+    const exported = new Set(input.changed.flatMap((c) => {
+      const change = changes.get(c.path)!;
+      return [...change.decls.filter((d) => d.container < 0).map((d) => d.key), ...change.reexports.map((r) => r.key)];
+    }));
+    for (const change of changes.values()) if (change.reexports.some((r) => exported.has(r.key))) walk.add(change.path);
+    // An import that failed may resolve, a suggestion in a compiler's message change.
     for (const [path, file] of files) {
-      const change = changes.get(path);
-      if (file.problems.length > 0 || (change && (unresolvedCount(change) ?? 0) > 0)) walk.add(path);
+      if (file.problemsOmitted > 0 || file.problems.some((p) => p.source === 'compiler')) walk.add(path);
+      else if (!walk.has(path) && unresolvedNames(changes.get(path), textOf(path)).some((name) => names.has(name) || names.has('default'))) walk.add(path);
     }
   }
   return { walk };
 }
 
+/** The texts of a file's unresolved identifiers (a file whose text is unknown: a name no change can have, so that it is walked). */
+function unresolvedNames(change: ChangeRecord | undefined, text: string | undefined): string[] {
+  if (!change || !unresolvedCount(change)) return [];
+  if (text === undefined) return ['default'];
+  const starts = [0];
+  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+  const offset = (line: number, column: number) => (starts[line - 1] ?? text.length) + column - 1;
+  return [...unresolvedOf(change)].map((u) => text.slice(offset(u.line, u.column), offset(u.endLine, u.endColumn)));
+}
+
+interface Touched {
+  /** Keys of the declarations whose shape the edit may change. */
+  seeds: string[];
+  /** Top-level names removed or no longer exported, and names added or newly exported (a re-export's too). */
+  removed: string[];
+  added: string[];
+  /** The previous index's re-exports in the statements the edit meets. */
+  reexports: ReexportRecord[];
+}
+
 /** The declarations of the changed file that the edit touches, or why it cannot say. */
-function touched(path: string, old: string, after: string, decls: readonly DeclRecord[]): { seeds: string[]; removesName: boolean; added: string[] } | { undecided: string } {
+function touched(path: string, old: string, after: string, change: ChangeRecord): Touched | { undecided: string } {
+  const { decls } = change;
   const was = parse(path, old);
   const now = parse(path, after);
   if (!was || !now) return { undecided: `${path} cannot be parsed` };
@@ -129,9 +183,7 @@ function touched(path: string, old: string, after: string, decls: readonly DeclR
   const oldNames = names(was);
   const newNames = names(now);
   const added = [...newNames].filter(([name, exported]) => !oldNames.has(name) || (exported && !oldNames.get(name))).map(([name]) => name);
-  // A barrel's `export *` of this file is found by what it re-exported of it: nothing, when this file exported nothing.
-  if (added.length > 0 && ![...oldNames.values()].some(Boolean)) return { undecided: `${path} exports names for the first time` };
-  const removesName = [...oldNames].some(([name, exported]) => !newNames.has(name) || (exported && !newNames.get(name)));
+  const removed = [...oldNames].filter(([name, exported]) => !newNames.has(name) || (exported && !newNames.get(name))).map(([name]) => name);
 
   // The edited span: the texts' common prefix and suffix stripped.
   let start = 0;
@@ -142,23 +194,40 @@ function touched(path: string, old: string, after: string, decls: readonly DeclR
   const oldSpan = rangeOf(was, start, old.length - tail);
   const newSpan = rangeOf(now, start, after.length - tail);
   // Within a fully annotated body before and after: no declaration's shape changed, only this file's code.
-  if (opaqueRanges(was).some((o) => within(o, oldSpan)) && opaqueRanges(now).some((o) => within(o, newSpan))) return { seeds: [], removesName, added };
+  if (opaqueRanges(was).some((o) => within(o, oldSpan)) && opaqueRanges(now).some((o) => within(o, newSpan))) return { seeds: [], removed, added, reexports: [] };
   const seeds = decls.filter((d) => meets(d.range, oldSpan));
-  // Every statement the edit meets is an import, a declaration statement, or lies within a touched
-  // declaration (before); declares names the touched statements declared, or new ones (after).
+  // Every statement the edit meets is an import, a re-export, a declaration statement, or lies within
+  // a touched declaration (before); declares names the touched statements declared, or new ones, or
+  // re-exports names (after).
   const isImport = (s: ts.Statement) => ts.isImportDeclaration(s) || ts.isImportEqualsDeclaration(s);
   const met = (source: ts.SourceFile, from: number, to: number) => source.statements.filter((s) => s.getStart(source) <= to && s.end >= from);
   // An import edited may change what a name means in every declaration of the file: all of them are touched.
   if ([...met(was, start, old.length - tail), ...met(now, start, after.length - tail)].some(isImport)) {
     // What the file re-exports of its imports (`export { a }`, `export default a`, `export import`) would change for its importers.
-    const reexports = (source: ts.SourceFile) => source.statements.some((s) => (ts.isExportDeclaration(s) && !s.moduleSpecifier) || ts.isExportAssignment(s)
+    const reexportsOwn = (source: ts.SourceFile) => source.statements.some((s) => (ts.isExportDeclaration(s) && !s.moduleSpecifier) || ts.isExportAssignment(s)
       || (ts.isImportEqualsDeclaration(s) && (ts.getModifiers(s) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword)));
-    if (reexports(was) || reexports(now)) return { undecided: `${path} had an import edited and exports names of its own scope` };
-    return { seeds: decls.filter((d) => d.container < 0).map((d) => d.key), removesName, added };
+    if (reexportsOwn(was) || reexportsOwn(now)) return { undecided: `${path} had an import edited and exports names of its own scope` };
+    return { seeds: decls.filter((d) => d.container < 0).map((d) => d.key), removed, added, reexports: [] };
   }
   const statementsMet = (source: ts.SourceFile, from: number, to: number) => met(source, from, to).filter((s) => !isImport(s));
   const oldMet = statementsMet(was, start, old.length - tail);
+  const newMet = statementsMet(now, start, after.length - tail);
+  // A re-export met only at the edit's edge (the next line's, after a line removed) is the same on both sides.
+  const reexportTexts = (source: ts.SourceFile, statements: ts.Statement[]) => new Set(statements.filter(ts.isExportDeclaration).map((s) => s.getText(source)));
+  const oldTexts = reexportTexts(was, oldMet);
+  const newTexts = reexportTexts(now, newMet);
+  const reexports: ReexportRecord[] = [];
   for (const statement of oldMet) {
+    const range = rangeOf(was, statement.getStart(was), statement.end);
+    if (ts.isExportDeclaration(statement)) {
+      if (newTexts.has(statement.getText(was))) continue;
+      // A re-export: what the previous index recorded it exported; `export { a }` of a declaration of this file exports that declaration.
+      reexports.push(...change.reexports.filter((r) => within(range, r.at)));
+      const local = new Set(exportedNames(statement, 'local'));
+      seeds.push(...decls.filter((d) => d.container < 0 && local.has(d.name)));
+      removed.push(...exportedNames(statement, 'exported'));
+      continue;
+    }
     // A declaration statement (its modifiers too: `export` taken off): the declarations of its names.
     const declared = new Set(topLevelNames(statement).map(([name]) => name));
     const named = decls.filter((d) => d.container < 0 && declared.has(d.name));
@@ -166,20 +235,39 @@ function touched(path: string, old: string, after: string, decls: readonly DeclR
       seeds.push(...named);
       continue;
     }
-    const range = rangeOf(was, statement.getStart(was), statement.end);
     if (!seeds.some((d) => within(d.range, range))) {
       return { undecided: `the change to ${path} at line ${range[0]} is outside its declarations (${ts.SyntaxKind[statement.kind]})` };
     }
   }
-  // After: every statement the edit meets declares names it touched before, or new ones.
+  // After: every statement the edit meets declares names it touched before, or new ones, or re-exports names.
   const known = new Set([...oldMet.flatMap((s) => topLevelNames(s).map(([name]) => name)), ...added]);
-  for (const statement of statementsMet(now, start, after.length - tail)) {
+  for (const statement of newMet) {
+    if (ts.isExportDeclaration(statement)) {
+      if (oldTexts.has(statement.getText(now))) continue;
+      // Names an `export * from` adds are the other module's: the previous index does not list them.
+      if (!statement.exportClause) return { undecided: `the change to ${path} adds an \`export *\`, whose names the previous index does not list` };
+      const local = new Set(exportedNames(statement, 'local'));
+      seeds.push(...decls.filter((d) => d.container < 0 && local.has(d.name)));
+      added.push(...exportedNames(statement, 'exported'));
+      continue;
+    }
     const declared = topLevelNames(statement);
     if (declared.length === 0 || declared.some(([name]) => !known.has(name))) {
       return { undecided: `the change to ${path} adds a statement that declares none of the names it touched (${ts.SyntaxKind[statement.kind]})` };
     }
   }
-  return { seeds: seeds.map((d) => d.key), removesName, added };
+  // A barrel's `export *` of this file is found by what it re-exported of it: nothing, when this file exported nothing.
+  if (added.length > 0 && ![...oldNames.values()].some(Boolean) && change.reexports.length === 0) return { undecided: `${path} exports names for the first time` };
+  return { seeds: [...new Set(seeds.map((d) => d.key))], removed, added, reexports };
+}
+
+/** The names an `export { … }` or `export * as ns` statement exports (`exported`), or the names of this module's scope it exports (`local`: without a module specifier). */
+function exportedNames(statement: ts.ExportDeclaration, side: 'exported' | 'local'): string[] {
+  const clause = statement.exportClause;
+  if (!clause) return [];
+  if (ts.isNamespaceExport(clause)) return side === 'exported' ? [clause.name.text] : [];
+  if (side === 'local' && statement.moduleSpecifier) return [];
+  return clause.elements.map((e) => (side === 'exported' ? e.name : e.propertyName ?? e.name)).map((n) => n.text);
 }
 
 function parse(path: string, text: string): ts.SourceFile | undefined {

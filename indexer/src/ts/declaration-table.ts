@@ -23,6 +23,12 @@ export interface Declaration {
   node: ts.Node;
 }
 
+/** What a declaration's key is made of, before its ordinal among declarations alike. */
+const identityOf = (path: string, qname: string, kind: SymbolKind) => `${path}|${qname}|${kind}`;
+
+/** The key of a file's own symbol as a module (what its importers' module specifiers resolve to), from its path alone. */
+export const moduleSymbolKey = (path: string): string => symbolKey(identityOf(path, path, 'module'));
+
 /** Declaration nodes that own a symbol; alias declarations (imports, export specifiers) do not, namespace imports do. */
 export function kindOf(node: ts.Node): SymbolKind | undefined {
   switch (node.kind) {
@@ -244,7 +250,7 @@ export class DeclarationTable {
 
     const seen = new Map<string, number>();
     for (const decl of this.declarations) {
-      const base = `${path}|${decl.qname}|${decl.kind}`;
+      const base = identityOf(path, decl.qname, decl.kind);
       const ordinal = seen.get(base) ?? 0;
       seen.set(base, ordinal + 1);
       const identity = ordinal === 0 ? base : `${base}|#${ordinal}`;
