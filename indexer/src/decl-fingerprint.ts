@@ -102,7 +102,7 @@ export function declsOf(file: DeclSource, symbols: ReadonlyMap<string, Collected
       range: range!,
       body: bodyFingerprint(pieces.join(' '), wholeSignatures ? undefined : info.signature, info.name),
       doc: info.doc ? fingerprint(info.doc) : '',
-      ...(wholeSignatures ? { sig: fingerprint(maskWord(signatures.join(' | '), info.name)) } : {}),
+      ...(wholeSignatures ? { sig: fingerprint(maskWord(signatures.join(' | '), info.name, true)) } : {}),
     };
   });
 }
@@ -137,14 +137,20 @@ function nextWord(text: string, from: number): number {
   return space < 0 ? -1 : space + 1;
 }
 
-/** Every occurrence of `word` not inside a longer identifier, replaced by the placeholder. */
-function maskWord(text: string, word: string): string {
+/**
+ * Every occurrence of `word` not inside a longer identifier, replaced by the placeholder; with
+ * `unqualified`, after the first (the declared name, `this.items` too) not one after a `.`
+ * (`Schema.toCodec<S>` in the signature of a function `toCodec` names another module's symbol,
+ * which renaming the function leaves alone).
+ */
+function maskWord(text: string, word: string, unqualified = false): string {
   if (!word) return text;
   let out = '';
   let last = 0;
   for (let at = text.indexOf(word); at >= 0; at = text.indexOf(word, at + word.length)) {
     const end = at + word.length;
     if (isIdentifierChar(text.charCodeAt(at - 1)) || isIdentifierChar(text.charCodeAt(end))) continue;
+    if (unqualified && last > 0 && text[at - 1] === '.') continue;
     out += text.slice(last, at) + NAME_PLACEHOLDER;
     last = end;
   }

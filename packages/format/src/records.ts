@@ -192,8 +192,8 @@ export interface DeclRecord {
   doc: string;
   /**
    * Fingerprint of the whole signatures of every declaration of the symbol in this file (`signature`
-   * shows the first, cut at 300 characters), its own name masked: a change to any of them is a
-   * `signature` change. Absent where the indexer does not compute one (then `signature` is compared).
+   * shows the first, cut at 300 characters), its own name masked (the declared name, and every later
+   * use not qualified: `ns.name` is another symbol's): a change to any of them is a `signature` change. Absent where the indexer does not compute one (then `signature` is compared).
    */
   sig?: string;
 }

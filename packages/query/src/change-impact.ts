@@ -871,7 +871,7 @@ async function problemChanges(
     const matched = matchProblems(b?.problems ?? [], h?.problems ?? [], files.lineDiff(path, b?.lineLengths.length ?? 0));
     for (const p of matched.introduced) {
       const enclosing = async () => (h ? enclosingKeys(h, p.line) : []);
-      const attributed = p.severity === 'error' ? await attribute(p, files.claimedBy(p), { byKey, byContainer, byLostName, users, enclosing, members }, () => owners('head', path, p.line)) : { changes: owners('head', path, p.line), cause: 'declaration' as const };
+      const attributed = p.severity === 'error' ? await attribute(p, files.claimedBy(p), { byKey, byContainer, byLostName, users, enclosing, members, changes: set.changes }, () => owners('head', path, p.line)) : { changes: owners('head', path, p.line), cause: 'declaration' as const };
       const side = attributed.changes[0]?.head ?? attributed.changes[0]?.base;
       introduced.push({
         problem: { ...problemOf(p, path), ...(side ? { symbolId: formatSymbolId(side.key, side === attributed.changes[0]!.head ? set.head.commit : set.base.commit) } : {}), ...(p.severity === 'error' ? { cause: attributed.cause } : {}) },
@@ -893,6 +893,7 @@ async function attribute(
   rules: {
     byKey: ReadonlyMap<string, SymbolChange[]>; byContainer: ReadonlyMap<string, SymbolChange[]>; byLostName: ReadonlyMap<string, SymbolChange[]>;
     users: () => Promise<ReadonlyMap<string, SymbolChange[]>>; enclosing: () => Promise<string[]>; members: readonly SymbolChange[];
+    changes: readonly SymbolChange[];
   },
   owners: () => SymbolChange[],
 ): Promise<{ changes: SymbolChange[]; cause: SiteCause | 'unattributed' }> {
@@ -902,7 +903,7 @@ async function attribute(
   // The blame names a changed symbol; or the type of a changed member, and the message the member.
   const direct = blamed(rules.byKey);
   if (direct.length > 0) return { changes: direct, cause: 'flow' };
-  const member = blamed(rules.byContainer, (c) => namesMember(p.message, c));
+  const member = blamed(rules.byContainer, (c) => namesChange(p.message, c));
   if (member.length > 0) return { changes: member, cause: 'flow' };
   const held = owners();
   if (held.length > 0) return { changes: held, cause: 'declaration' };
@@ -919,13 +920,17 @@ async function attribute(
   // left `value` unknown once `Observer.next` is gone), or a changed member the message names.
   const holder = blamed(rules.byContainer);
   if (holder.length > 0) return { changes: holder, cause: 'flow' };
-  const named = rules.members.filter((c) => namesMember(p.message, c));
+  const named = rules.members.filter((c) => namesChange(p.message, c));
   if (named.length > 0) return { changes: named, cause: 'flow' };
+  // Last, any change the message names: a type a barrel stopped exporting, quoted in a type it
+  // left wrong three modules away (`ProtocolAdapter<…, typeof Discover | typeof Cancelled…>`).
+  const mentioned = rules.changes.filter((c) => namesChange(p.message, c));
+  if (mentioned.length > 0) return { changes: mentioned, cause: 'flow' };
   return { changes: [], cause: 'unattributed' };
 }
 
-/** Whether a compiler message quotes a changed member's name: `'next'`, `'_trySubscribe(...)'`, `'scheduler.flush'`. */
-function namesMember(message: string, c: SymbolChange): boolean {
+/** Whether a compiler message quotes a changed symbol's name: `'next'`, `'_trySubscribe(...)'`, `'scheduler.flush'`. */
+function namesChange(message: string, c: SymbolChange): boolean {
   const names = new Set([c.base?.decl.name, c.head?.decl.name].filter((n): n is string => !!n));
   for (const quoted of message.matchAll(/'([^'\n]{1,200})'/g)) {
     for (const token of quoted[1]!.split(/[^\w$#]+/)) if (names.has(token)) return true;
