@@ -4,7 +4,7 @@ import { basename } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ts } from 'ts-morph';
 import {
-  deflateShard, FILE_FLAGS, FORMAT_VERSION, PRECISIONS, occurrencesOf, SextantError, shortCommit, withShardCompressor, type BuildMode, type ShardCompressor, problemsDigest, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type OutlineNode, type SkippedFile,
+  deflateShard, FILE_FLAGS, FORMAT_VERSION, PRECISIONS, SextantError, shortCommit, withShardCompressor, type BuildMode, type ShardCompressor, problemsDigest, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type SkippedFile,
 } from '@sextant/format';
 import { workingTreeIndexPath } from '@sextant/query/node';
 import { excludeSextantDir, isUnderSextantDir } from './git/git-exclude.ts';
@@ -23,7 +23,6 @@ import { tagsIndexer } from './tags/tags-indexer.ts';
 import { planIncremental, type IncrementalPlan } from './incremental/incremental-plan.ts';
 import { readPreviousIndex } from './incremental/previous-index.ts';
 import { layoutReuseOf, reuseFiles } from './incremental/reuse.ts';
-import { createSyntaxParser, syntaxLanguageOf, type SyntaxOutlineNode, type SyntaxParser } from './syntax/syntax-parser.ts';
 import { importScip, readScipFiles } from './scip/scip-import.ts';
 import { runScipIndexers } from './scip/scip-runners.ts';
 
@@ -109,10 +108,9 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
 
   const warnings: string[] = [...auto.warnings, ...(scip?.warnings ?? [])];
   const rules = parseGitattributes(texts.get('.gitattributes') ?? '');
-  const syntax = await createSyntaxParser();
   const collector = new IndexCollector();
   const languages: Manifest['languages'] = {};
-  const parsers: Record<string, string> = { typescript: ts.version, ...syntax.grammarVersions, ...scip?.parsers };
+  const parsers: Record<string, string> = { typescript: ts.version, ...scip?.parsers };
   const libraryModels: LibraryModelRef[] = [];
   const context = { root, texts, collector, warnings, progress, parsers, libraryModels, stages };
 
@@ -163,7 +161,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
         let record: (FileRecord & { change: ChangeRecord }) | SkippedFile;
         const recorded = stages?.begin('records');
         try {
-          record = isSkipped(result) ? result : fileRecord(byPath.get(result.path)!, result, syntax, rules, collector.symbols);
+          record = isSkipped(result) ? result : fileRecord(byPath.get(result.path)!, result, rules, collector.symbols);
         } catch (error) {
           record = analysisFailed(result.path, 'the file record (outline, lines, classification)', error);
         } finally {
@@ -273,20 +271,9 @@ function fileTableOf(
 }
 
 function fileRecord(
-  file: SnapshotFile, compiled: CompiledFile, syntax: SyntaxParser, rules: ReturnType<typeof parseGitattributes>,
-  symbols: ReadonlyMap<string, CollectedSymbol>,
+  file: SnapshotFile, compiled: CompiledFile, rules: ReturnType<typeof parseGitattributes>, symbols: ReadonlyMap<string, CollectedSymbol>,
 ): FileRecord & { change: ChangeRecord } {
-  const language = compiled.outline ? undefined : syntaxLanguageOf(file.path);
-  const parsed = language ? syntax.parse(language, file.text) : { outline: [], problems: [] };
-  const definitions = new Map<string, number>();
-  for (const o of occurrencesOf(compiled)) {
-    if (o.kind === 'definition') definitions.set(`${o.line}:${o.column}`, o.symbolIndex);
-  }
-  const link = (node: SyntaxOutlineNode): OutlineNode => ({
-    name: node.name, kind: node.kind, sym: definitions.get(`${node.at[0]}:${node.at[1]}`) ?? -1,
-    range: node.range, at: node.at, children: node.children.map(link),
-  });
-  const outline = compiled.outline ?? parsed.outline.map(link);
+  const { outline } = compiled;
   const lines = splitLines(file.text);
   return {
     path: file.path,
@@ -298,7 +285,7 @@ function fileRecord(
     syms: compiled.syms,
     occ: sortedOccurrences(compiled.occ),
     outline,
-    problems: [...parsed.problems, ...compiled.problems],
+    problems: compiled.problems,
     problemsOmitted: compiled.problemsOmitted ?? 0,
     change: {
       path: file.path,

@@ -25,8 +25,8 @@ export interface CompiledFile {
    * `line:column`: a DeclRecord's body and `sig` fingerprints are cut by it. Absent: by SymbolInfo.signature.
    */
   signatures?: ReadonlyMap<string, string>;
-  /** An outline the indexer made itself; absent, the build derives one with tree-sitter. */
-  outline?: OutlineNode[];
+  /** The file's declarations, nested. */
+  outline: OutlineNode[];
   /**
    * Identifiers in reference positions the indexer resolved to nothing (any order: the build sorts
    * them); absent when the indexer does not record them (ChangeRecord.unresolved null).

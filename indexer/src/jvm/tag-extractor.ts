@@ -31,7 +31,7 @@
 // among definitions of one declaration) the pattern that comes last in the file wins.
 import { lineStarts, SYMBOL_KINDS, type ProblemRecord, type SymbolKind } from '@sextant/format';
 import type { Node, Query, QueryCapture, QueryOptions, Tree } from 'web-tree-sitter';
-import { positionOf, problemsOf, wellFormed } from '../syntax/syntax-parser.ts';
+import { positionOf, problemsOf, wellFormed } from '../syntax/syntax-errors.ts';
 import { CALLABLE_KINDS, ROLES, TYPE_KINDS, type DefEntry, type ExprEntry, type FileModel, type ImportEntry, type JvmLanguage, type NameRange, type NarrowEntry, type RefEntry, type Role, type ScopeEntry } from './file-model.ts';
 import { IntervalNesting, type Interval } from './interval-nesting.ts';
 
@@ -537,7 +537,7 @@ function mergeAux(aux: Map<number, Aux>, id: number, captures: Map<string, Node>
 /**
  * Line and column of offsets. tree-sitter's rows count LF only; the build counts CR, CRLF, LF,
  * U+2028 and U+2029 (as the TypeScript compiler does), so files with the rarer breaks go through
- * offsets. Columns are UTF-16 code units in both (see syntax-parser.ts on web-tree-sitter offsets).
+ * offsets. Columns are UTF-16 code units in both (web-tree-sitter counts offsets in UTF-16 code units for a JavaScript string).
  */
 class Positions {
   private readonly lines?: number[];

@@ -22,7 +22,7 @@
 // (every identifier) first and the precise ones after.
 import { lineStarts, REFERENCE_KINDS, SYMBOL_KINDS, type ProblemRecord, type ReferenceKind, type SymbolKind } from '@sextant/format';
 import type { Node, Query, QueryOptions, Tree } from 'web-tree-sitter';
-import { problemsOf, wellFormed } from '../syntax/syntax-parser.ts';
+import { problemsOf, wellFormed } from '../syntax/syntax-errors.ts';
 
 /** 1-based line and UTF-16 column of the start and the end. */
 export interface TagRange {

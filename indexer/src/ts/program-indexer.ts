@@ -182,9 +182,9 @@ export class ProgramIndexer {
       // A signature of a type, not a declaration of the symbol: worth naming only where the type has several.
       const siblings = (declaration.parent as ts.TypeLiteralNode | ts.InterfaceDeclaration).members
         .filter((m) => m.kind === declaration.kind).length;
-      return siblings > 1 ? { def: defOf(declaration, path), signature: true } : undefined;
+      return siblings > 1 ? { def: definitionSite(declaration, path), signature: true } : undefined;
     }
-    return { def: defOf(declaration, path) };
+    return { def: definitionSite(declaration, path) };
   }
 
   private indexFile(path: string, sourceFile: ts.SourceFile): CompiledFile {
@@ -207,7 +207,7 @@ export class ProgramIndexer {
     const defined = new Map<string, number>();
     for (const o of occurrencesOf({ occ })) if (o.kind === 'definition') defined.set(`${o.line}:${o.column}`, o.symbolIndex);
     const nameAt = (node: ts.Node): [number, number] => {
-      const def = defOf(node, path);
+      const def = definitionSite(node, path);
       return [def[1], def[2]];
     };
     const outline = tsOutline({ table: walk.table, sourceFile, nameAt, symAt: ([line, column]) => defined.get(`${line}:${column}`) ?? -1 });
@@ -557,7 +557,7 @@ export class ProgramIndexer {
     if (!this.collector.has(key)) {
       this.collector.addSymbol({
         key, name, kind: 'property', qname: name, lang: languageOf(primary.path), path: primary.path, mods: 0,
-        defs: inRepo.map((x) => defOf(x.d, x.path)),
+        defs: inRepo.map((x) => definitionSite(x.d, x.path)),
       });
     }
     return key;
@@ -578,7 +578,7 @@ export class ProgramIndexer {
       signature: signatureOf(decl.node),
       doc: declarations.map(docOf).find((doc) => doc !== undefined),
       ...(decl.local ? { local: true } : {}),
-      defs: declarations.map((d) => defOf(d, this.host.relative(d.getSourceFile().fileName)!)),
+      defs: declarations.map((d) => definitionSite(d, this.host.relative(d.getSourceFile().fileName)!)),
     });
     if (decl.container) this.collector.symbols.get(decl.key)!.info.container = this.declarationKeyOf(decl.container, table);
     return decl.key;
@@ -677,7 +677,7 @@ function siteOf(sourceFile: ts.SourceFile, path: string, node: ts.Node): Site {
   return { path, line: start.line + 1, column: start.character + 1, endLine: end.line + 1, endColumn: end.character + 1 };
 }
 
-function defOf(declaration: ts.Node, path: string): [string, number, number, number, number] {
+export function definitionSite(declaration: ts.Node, path: string): [string, number, number, number, number] {
   if (ts.isSourceFile(declaration)) return [path, 1, 1, 1, 1];
   const sourceFile = declaration.getSourceFile();
   const nameNode = declarationNameOf(declaration)

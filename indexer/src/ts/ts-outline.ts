@@ -4,9 +4,11 @@
 // declarations and their ranges. A DeclRecord's range and body fingerprint (diff_symbols), and the
 // declaration reach of an incremental build, rest on those ranges; the compiler parses what it checks.
 //
-// What it lists: every declaration that is not a local, a parameter (a parameter property too), an import alias or a type
-// literal's member or an object literal's value, and functions and classes wherever they are (nested in a function too), each
-// under its nearest listed container (or, without one, the listed declaration it lies in).
+// What it lists: every declaration that is not a local, a parameter (a parameter property too), an
+// import alias, a `for` or `catch` variable, a member of a type literal other than a type alias's,
+// or an object literal's value; and functions and classes wherever they are (nested in a function
+// too) with their members; each under its nearest listed container (or, without one, the listed
+// declaration it lies in).
 // A declaration's range is its node's, modifiers and decorators included, its doc comment not: a
 // variable's is its statement's when the statement declares it alone (`export const a = 1;`), a
 // JavaScript assignment's (`exports.a = …`) its statement's.
@@ -29,7 +31,7 @@ export function tsOutline({ table, sourceFile, nameAt, symAt }: OutlineSource): 
   const byNode = new Map<ts.Node, OutlineNode>();
   const roots: OutlineNode[] = [];
   for (const decl of table.declarations) {
-    if (!isListed(decl)) continue;
+    if (!isListed(decl, decl.container !== undefined && listed.has(decl.container))) continue;
     const whole = rangeNode(decl.node);
     const start = sourceFile.getLineAndCharacterOfPosition(whole.getStart(sourceFile));
     const end = sourceFile.getLineAndCharacterOfPosition(endOf(whole, sourceFile));
@@ -50,18 +52,21 @@ export function tsOutline({ table, sourceFile, nameAt, symAt }: OutlineSource): 
 /** The kinds listed even as locals: what a reader of a function's body looks for in its structure. */
 const LISTED_LOCAL_KINDS = new Set(['function', 'class', 'component']);
 
-function isListed(decl: Declaration): boolean {
+function isListed(decl: Declaration, inListed: boolean): boolean {
   const node = decl.node;
   if (ts.isSourceFile(node) || decl.kind === 'parameter' || decl.kind === 'typeParameter' || decl.kind === 'local') return false;
   if (ts.isNamespaceImport(node) || ts.isImportClause(node) || ts.isImportEqualsDeclaration(node) || ts.isNamespaceExport(node)) return false;
   // `constructor(private x)`: a property, listed as its constructor's parameter is (not at all), as SCIP indexers do.
   if (ts.isParameter(node)) return false;
-  // A type literal's members are part of the type that names them (a property's, an alias's), an
-  // object literal's values part of its variable's: their text, not declarations of their own. Its
-  // methods and functions are listed.
-  if (ts.isTypeLiteralNode(node.parent)) return false;
+  // A type literal's members are part of the type that names them (a property's), an object literal's
+  // values part of its variable's: their text, not declarations of their own; a type alias's own
+  // members (`type Point = { x: number }`), an object literal's methods and functions are listed.
+  if (ts.isTypeLiteralNode(node.parent) && !ts.isTypeAliasDeclaration(node.parent.parent)) return false;
   if (ts.isObjectLiteralExpression(node.parent) && decl.kind !== 'method' && !(ts.isPropertyAssignment(node) && isFunctionValue(node.initializer))) return false;
-  return !decl.local || LISTED_LOCAL_KINDS.has(decl.kind);
+  // A variable of a statement, not of a `for` or `catch` clause.
+  if (ts.isVariableDeclaration(node) && !ts.isVariableStatement(node.parent.parent)) return false;
+  // Locals: functions and classes, and the members of those listed.
+  return !decl.local || (inListed && ts.isClassLike(node.parent)) || LISTED_LOCAL_KINDS.has(decl.kind);
 }
 
 /** The node whose text a declaration is: its statement for a variable declared alone or a JavaScript assignment. */

@@ -5,7 +5,7 @@
 //
 // so expectations sit next to the source they describe instead of in hand-counted positions.
 
-import type { SyntaxOutlineNode } from '../../src/syntax/syntax-parser.ts';
+import type { OutlineNode } from '@sextant/format';
 
 export interface CaretAssertion {
   /** 1-based line of the code the caret points into (the nearest line above that is not an assertion). */
@@ -34,7 +34,7 @@ export function caretAssertions(source: string): CaretAssertion[] {
   return assertions;
 }
 
-export function flattenOutline(nodes: readonly SyntaxOutlineNode[]): SyntaxOutlineNode[] {
+export function flattenOutline(nodes: readonly OutlineNode[]): OutlineNode[] {
   return nodes.flatMap((node) => [node, ...flattenOutline(node.children)]);
 }
 
@@ -43,11 +43,11 @@ export function flattenOutline(nodes: readonly SyntaxOutlineNode[]): SyntaxOutli
  * needs an outline node of its kind whose name starts exactly there. With `exhaustive`, every
  * outline node must also be claimed by a caret, which is how tests say what must stay out.
  */
-export function caretFailures(source: string, outline: readonly SyntaxOutlineNode[], options: { exhaustive?: boolean } = {}): string[] {
+export function caretFailures(source: string, outline: readonly OutlineNode[], options: { exhaustive?: boolean } = {}): string[] {
   const assertions = caretAssertions(source);
   if (assertions.length === 0) return ['snippet has no caret assertions'];
   const nodes = flattenOutline(outline);
-  const claimed = new Set<SyntaxOutlineNode>();
+  const claimed = new Set<OutlineNode>();
   const failures: string[] = [];
   for (const { line, column, kind } of assertions) {
     const here = nodes.filter((node) => node.at[0] === line && node.at[1] === column);
@@ -65,6 +65,6 @@ export function caretFailures(source: string, outline: readonly SyntaxOutlineNod
   return failures;
 }
 
-function describe(node: SyntaxOutlineNode): string {
+function describe(node: OutlineNode): string {
   return `${node.kind} ${node.name} at ${node.at[0]}:${node.at[1]}`;
 }

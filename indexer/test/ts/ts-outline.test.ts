@@ -1,70 +1,27 @@
-// Tests of the tree-sitter syntax layer: outline extraction via the query files, positions
-// (UTF-16 columns), nesting, syntax problems and robustness on hostile input.
-
-import { describe, it, expect, beforeAll } from 'vitest';
-import {
-  createSyntaxParser, syntaxLanguageOf,
-  type SyntaxLanguage, type SyntaxOutlineNode, type SyntaxParser,
-} from '../../src/syntax/syntax-parser.ts';
+// The outline of TypeScript and JavaScript files from the compiler's parse (ts-outline.ts): which
+// declarations it lists and how they nest, their kinds, names and ranges, positions in UTF-16
+// columns. Each snippet states what it declares with caret assertions under its code.
+import { describe, expect, it } from 'vitest';
+import { ts } from 'ts-morph';
+import type { OutlineNode } from '@sextant/format';
+import { DeclarationTable } from '../../src/ts/declaration-table.ts';
+import { definitionSite } from '../../src/ts/program-indexer.ts';
+import { tsOutline } from '../../src/ts/ts-outline.ts';
 import { caretAssertions, caretFailures, flattenOutline } from './caret-assertions.ts';
 
-let parser: SyntaxParser;
-beforeAll(async () => {
-  parser = await createSyntaxParser();
-});
-
-function outline(language: SyntaxLanguage, source: string): SyntaxOutlineNode[] {
-  const result = parser.parse(language, source);
-  expect(result.problems).toEqual([]);
-  return result.outline;
+function outline(path: string, source: string): OutlineNode[] {
+  const sourceFile = ts.createSourceFile(path, source, ts.ScriptTarget.Latest, true);
+  const nameAt = (node: ts.Node): [number, number] => {
+    const site = definitionSite(node, path);
+    return [site[1], site[2]];
+  };
+  return tsOutline({ table: new DeclarationTable(sourceFile, path), sourceFile, nameAt, symAt: () => -1 });
 }
 
 /** Names as an indented tree, to assert nesting at a glance. */
-function shape(nodes: readonly SyntaxOutlineNode[], depth = 0): string[] {
+function shape(nodes: readonly OutlineNode[], depth = 0): string[] {
   return nodes.flatMap((node) => [`${'  '.repeat(depth)}${node.kind} ${node.name}`, ...shape(node.children, depth + 1)]);
 }
-
-describe('syntaxLanguageOf', () => {
-  it('maps TypeScript, TSX and JavaScript extensions', () => {
-    expect(syntaxLanguageOf('src/a.ts')).toBe('typescript');
-    expect(syntaxLanguageOf('src/a.mts')).toBe('typescript');
-    expect(syntaxLanguageOf('src/a.cts')).toBe('typescript');
-    expect(syntaxLanguageOf('types/index.d.ts')).toBe('typescript');
-    expect(syntaxLanguageOf('src/App.tsx')).toBe('tsx');
-    expect(syntaxLanguageOf('a.js')).toBe('javascript');
-    expect(syntaxLanguageOf('a.jsx')).toBe('javascript');
-    expect(syntaxLanguageOf('a.mjs')).toBe('javascript');
-    expect(syntaxLanguageOf('a.cjs')).toBe('javascript');
-    expect(syntaxLanguageOf('C:\\repo\\Main.TS')).toBe('typescript');
-  });
-
-  it('rejects everything else', () => {
-    expect(syntaxLanguageOf('README.md')).toBeUndefined();
-    expect(syntaxLanguageOf('data.json')).toBeUndefined();
-    expect(syntaxLanguageOf('Makefile')).toBeUndefined();
-    expect(syntaxLanguageOf('.ts')).toBeUndefined();
-    expect(syntaxLanguageOf('dir.ts/file')).toBeUndefined();
-    expect(syntaxLanguageOf('a.toString')).toBeUndefined();
-  });
-});
-
-describe('createSyntaxParser', () => {
-  it('reports the grammar versions from the installed packages', () => {
-    expect(parser.grammarVersions).toEqual({
-      'web-tree-sitter': '0.27.2',
-      'tree-sitter-typescript': '0.23.2',
-      'tree-sitter-javascript': '0.25.0',
-    });
-  });
-
-  // Creating a parser compiles the layered query of every grammar (shared + per-grammar files)
-  // and fails on any pattern that does not compile or any capture that is not a SymbolKind.
-  it('compiles the outline queries of every grammar and can be created repeatedly', async () => {
-    const second = await createSyntaxParser();
-    expect(second.parse('tsx', 'export const A = () => <div />;').outline.map((node) => node.name)).toEqual(['A']);
-    expect(parser.parse('javascript', 'class A { f = 1 }').outline[0].children.map((node) => node.kind)).toEqual(['property']);
-  });
-});
 
 describe('TypeScript outline', () => {
   it('finds classes, members, accessors and constructors', () => {
@@ -93,7 +50,7 @@ export class OrderService extends Base implements Service {
 //^ definition.method
 }
 `;
-    expect(caretFailures(source, outline('typescript', source), { exhaustive: true })).toEqual([]);
+    expect(caretFailures(source, outline('a.ts', source), { exhaustive: true })).toEqual([]);
   });
 
   it('finds abstract classes and abstract members', () => {
@@ -110,7 +67,7 @@ export abstract class Shape {
 //^ definition.method
 }
 `;
-    expect(caretFailures(source, outline('typescript', source), { exhaustive: true })).toEqual([]);
+    expect(caretFailures(source, outline('a.ts', source), { exhaustive: true })).toEqual([]);
   });
 
   it('finds interfaces with their members, type aliases and object-type members', () => {
@@ -120,7 +77,7 @@ export interface Repo<T> extends Base {
   readonly name: string;
 //         ^ definition.property
   'content-type'?: string;
-//^ definition.property
+// ^ definition.property
   load(id: string): Promise<T>;
 //^ definition.method
   get size(): number;
@@ -140,9 +97,9 @@ export type Point = { x: number; move(dx: number): Point };
 //                    ^ definition.property
 //                               ^ definition.method
 `;
-    const nodes = outline('typescript', source);
+    const nodes = outline('a.ts', source);
     expect(caretFailures(source, nodes, { exhaustive: true })).toEqual([]);
-    expect(flattenOutline(nodes).find((node) => node.at[1] === 3 && node.kind === 'property' && node.name.startsWith('content'))?.name)
+    expect(flattenOutline(nodes).find((node) => node.at[1] === 4 && node.kind === 'property' && node.name.startsWith('content'))?.name)
       .toBe('content-type');
   });
 
@@ -155,10 +112,10 @@ export const enum Color {
   Green = 'green',
 //^ definition.enumMember
   "light-blue" = 3,
-//^ definition.enumMember
+// ^ definition.enumMember
 }
 `;
-    const nodes = outline('typescript', source);
+    const nodes = outline('a.ts', source);
     expect(caretFailures(source, nodes, { exhaustive: true })).toEqual([]);
     expect(shape(nodes)).toEqual(['enum Color', '  enumMember Red', '  enumMember Green', '  enumMember light-blue']);
   });
@@ -167,6 +124,7 @@ export const enum Color {
     const source = `
 namespace Outer.Inner {
 //        ^ definition.namespace
+//              ^ definition.namespace
   export const limit = 10;
 //             ^ definition.constant
   const hidden = 1;
@@ -175,12 +133,12 @@ namespace Outer.Inner {
 //                ^ definition.function
 }
 declare module 'some-package' {
-//             ^ definition.module
+//              ^ definition.module
   export function run(): void;
 //                ^ definition.function
 }
 declare global {
-//      ^ definition.module
+//      ^ definition.namespace
   interface Window { app: unknown }
 //          ^ definition.interface
 //                   ^ definition.property
@@ -190,12 +148,13 @@ declare const VERSION: string;
 declare function log(message: string): void;
 //               ^ definition.function
 `;
-    const nodes = outline('typescript', source);
+    const nodes = outline('a.ts', source);
     expect(caretFailures(source, nodes, { exhaustive: true })).toEqual([]);
     expect(shape(nodes)).toEqual([
-      'namespace Outer.Inner', '  constant limit', '  constant hidden', '  function helper',
-      "module 'some-package'", '  function run',
-      'module global', '  interface Window', '    property app',
+      // The compiler's nodes: `Outer.Inner` is Inner within Outer; a module's name is its text.
+      'namespace Outer', '  namespace Inner', '    constant limit', '    constant hidden', '    function helper',
+      'module some-package', '  function run',
+      'namespace global', '  interface Window', '    property app',
       'constant VERSION',
       'function log',
     ]);
@@ -216,7 +175,7 @@ export const handler = async (event: Event) => { await handle(event); };
 const legacy = function () {};
 //    ^ definition.function
 const Widget = class { size = 1; };
-//    ^ definition.class
+//    ^ definition.constant
 //                     ^ definition.property
 export const MAX_RETRIES = 3;
 //           ^ definition.constant
@@ -234,7 +193,7 @@ export default function () {}
 for (const item of items) { const inLoop = item; }
 if (ready) { let inBlock = 1; }
 `;
-    expect(caretFailures(source, outline('typescript', source), { exhaustive: true })).toEqual([]);
+    expect(caretFailures(source, outline('a.ts', source), { exhaustive: true })).toEqual([]);
   });
 
   it('lists object-literal methods of module-level constants only', () => {
@@ -244,14 +203,14 @@ export const api = {
   fetch(id: string) { return id; },
 //^ definition.method
   save: async (item: Item) => {},
-//^ definition.method
+//^ definition.property
   retries: 3,
 };
 register({ onEvent() {} });
 function make() { return { build() {} }; }
 //       ^ definition.function
 `;
-    expect(caretFailures(source, outline('typescript', source), { exhaustive: true })).toEqual([]);
+    expect(caretFailures(source, outline('a.ts', source), { exhaustive: true })).toEqual([]);
   });
 });
 
@@ -284,7 +243,7 @@ class Service {
   }
 }
 `;
-    const nodes = outline('typescript', source);
+    const nodes = outline('a.ts', source);
     expect(caretFailures(source, nodes, { exhaustive: true })).toEqual([]);
     expect(shape(nodes)).toEqual([
       'function outer',
@@ -308,7 +267,7 @@ class Service {
       'declare const flag: boolean;',
       'export const f = () => 1, g = 2;',
     ].join('\n');
-    const [a, flag, f, g] = outline('typescript', source);
+    const [a, flag, f, g] = outline('a.ts', source);
     expect(a).toMatchObject({ name: 'A', kind: 'class', range: [1, 1, 5, 2], at: [1, 14] });
     expect(a.children[0]).toMatchObject({ name: 'm', kind: 'method', range: [2, 3, 4, 4], at: [2, 3] });
     expect(flag).toMatchObject({ name: 'flag', kind: 'constant', range: [6, 1, 6, 29], at: [6, 15] });
@@ -323,21 +282,21 @@ describe('TSX and JavaScript outline', () => {
     const source = `
 import { useState } from 'react';
 export function Counter({ start }: { start: number }) {
-//              ^ definition.function
+//              ^ definition.component
   const [count, setCount] = useState(start);
   const increment = () => setCount(count + 1);
 //      ^ definition.function
   return <button onClick={increment}>{count}</button>;
 }
 export const Badge = ({ label }: { label: string }) => <span className="badge">{label}</span>;
-//           ^ definition.function
+//           ^ definition.component
 export class Panel extends React.Component<Props> {
-//           ^ definition.class
+//           ^ definition.component
   render() { return <div>{this.props.children}</div>; }
 //^ definition.method
 }
 `;
-    expect(caretFailures(source, outline('tsx', source), { exhaustive: true })).toEqual([]);
+    expect(caretFailures(source, outline('a.tsx', source), { exhaustive: true })).toEqual([]);
   });
 
   it('finds classes, fields, functions and object methods in JavaScript with JSX', () => {
@@ -349,7 +308,7 @@ class Cart {
   static #count = 0;
 //       ^ definition.property
   constructor(owner) { this.owner = owner; }
-//^ definition.constructor
+//^ definition.constructor  ^ definition.property
   add(item) { this.items.push(item); }
 //^ definition.method
   get size() { return this.items.length; }
@@ -363,12 +322,12 @@ const render = (cart) => <ul>{cart.items.map((item) => <li key={item.id}>{item.n
 const config = { load() {}, timeout: 10, retry: function () {} };
 //    ^ definition.constant
 //               ^ definition.method
-//                                       ^ definition.method
+//                                       ^ definition.property
 exports.checkout = function (cart) {};
 //      ^ definition.function
 module.exports = Cart;
 `;
-    expect(caretFailures(source, outline('javascript', source), { exhaustive: true })).toEqual([]);
+    expect(caretFailures(source, outline('a.js', source), { exhaustive: true })).toEqual([]);
   });
 });
 
@@ -385,7 +344,7 @@ describe('positions', () => {
       '//                                ^ definition.class',
       '//                                    ^ definition.method',
     ].join('\n');
-    const nodes = outline('typescript', source);
+    const nodes = outline('a.ts', source);
     expect(caretFailures(source, nodes, { exhaustive: true })).toEqual([]);
     const byName = new Map(flattenOutline(nodes).map((node) => [node.name, node]));
     expect(byName.get('é')).toMatchObject({ at: [2, 7], range: [2, 1, 2, 16] });
@@ -395,7 +354,7 @@ describe('positions', () => {
   });
 
   it('counts lines like the TypeScript compiler (CRLF, CR, LF, U+2028)', () => {
-    const nodes = outline('typescript', 'class A {}\r\nclass B {}\rclass C {}\u2028class D {}\nclass E {}');
+    const nodes = outline('a.ts', 'class A {}\r\nclass B {}\rclass C {}\u2028class D {}\nclass E {}');
     expect(nodes.map((node) => [node.name, ...node.at])).toEqual([
       ['A', 1, 7], ['B', 2, 7], ['C', 3, 7], ['D', 4, 7], ['E', 5, 7],
     ]);
@@ -406,103 +365,5 @@ describe('positions', () => {
     expect(caretAssertions('a\n  b\n//^ definition.x\n// ^ definition.y   ^ definition.z')).toEqual([
       { line: 2, column: 3, kind: 'x' }, { line: 2, column: 4, kind: 'y' }, { line: 2, column: 21, kind: 'z' },
     ]);
-  });
-});
-
-describe('syntax problems', () => {
-  it('reports a missing closing brace near where the code breaks', () => {
-    const source = [
-      'class Broken {',
-      '  method() {',
-      '    return 1;',
-      '',
-      '}',
-      'function after() {}',
-      '',
-    ].join('\n');
-    const { problems, outline: nodes } = parser.parse('typescript', source);
-    expect(problems.length).toBeGreaterThan(0);
-    for (const problem of problems) {
-      expect(problem).toMatchObject({ source: 'syntax', severity: 'error' });
-      expect(problem.message).toMatch(/^Syntax error: (unexpected|missing) /);
-      expect(problem.line).toBeGreaterThanOrEqual(5);
-      expect(problem.line).toBeLessThanOrEqual(7);
-    }
-    expect(problems.some((problem) => problem.message === 'Syntax error: missing `}`')).toBe(true);
-    // The outline survives error recovery.
-    expect(nodes[0]).toMatchObject({ name: 'Broken', kind: 'class' });
-  });
-
-  it('reports unexpected tokens with their text and range', () => {
-    const { problems } = parser.parse('javascript', 'const ok = 1;\nconst x = ;\n');
-    expect(problems).toEqual([{
-      source: 'syntax', severity: 'error', message: 'Syntax error: unexpected `=`',
-      line: 2, column: 9, endLine: 2, endColumn: 10,
-    }]);
-  });
-
-  it('reports missing tokens as zero-width problems', () => {
-    const { problems } = parser.parse('typescript', 'if (ready { go(); }');
-    expect(problems).toEqual([{
-      source: 'syntax', severity: 'error', message: 'Syntax error: missing `)`',
-      line: 1, column: 10, endLine: 1, endColumn: 10,
-    }]);
-  });
-
-  it('caps problems at 100 per file', () => {
-    const { problems } = parser.parse('javascript', 'let = ;\n'.repeat(500));
-    expect(problems).toHaveLength(100);
-    expect(problems[99].line).toBe(100);
-  });
-
-  it('reports nothing for valid code', () => {
-    expect(parser.parse('tsx', 'export const App = () => <main>{[1, 2].map((n) => <p key={n}>{n}</p>)}</main>;').problems).toEqual([]);
-    expect(parser.parse('typescript', '').problems).toEqual([]);
-  });
-});
-
-describe('robustness', () => {
-  it('survives binary-ish input without throwing', () => {
-    let noise = '';
-    let seed = 42;
-    for (let i = 0; i < 50_000; i++) {
-      seed = (seed * 1103515245 + 12345) >>> 0;
-      noise += String.fromCharCode(seed >>> 16); // includes NUL, controls and lone surrogates
-    }
-    const result = parser.parse('typescript', `${noise}\nclass After {}\n\0\uD800`);
-    expect(result.problems.length).toBeGreaterThan(0);
-    expect(result.problems.length).toBeLessThanOrEqual(100);
-    for (const problem of result.problems) {
-      expect(problem.message).not.toMatch(/[\u0000-\u0008]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])/);
-    }
-    // The parser stays usable afterwards.
-    expect(outline('javascript', 'function fine() {}').map((node) => node.name)).toEqual(['fine']);
-  });
-
-  it('handles deep nesting and large files', () => {
-    const deep = `const deep = ${'['.repeat(20_000)}${']'.repeat(20_000)};`;
-    expect(parser.parse('javascript', deep).outline.map((node) => node.name)).toEqual(['deep']);
-    expect(parser.parse('javascript', '('.repeat(5_000)).problems.length).toBeGreaterThan(0);
-
-    const big = Array.from({ length: 2_000 }, (_, i) => `export class C${i} { m${i}() { return ${i}; } }`).join('\n');
-    const nodes = parser.parse('typescript', big).outline;
-    expect(nodes).toHaveLength(2_000);
-    expect(nodes[1_999]).toMatchObject({ name: 'C1999', at: [2_000, 14], children: [{ name: 'm1999' }] });
-  });
-
-  it('turns parser failures into a single problem instead of throwing', async () => {
-    expect(parser.parse('python' as SyntaxLanguage, 'x = 1')).toEqual({
-      outline: [],
-      problems: [expect.objectContaining({ source: 'syntax', line: 1, column: 1, message: expect.stringContaining('unsupported language') })],
-    });
-    expect(parser.parse('typescript', undefined as unknown as string).problems).toHaveLength(1);
-
-    const impatient = await createSyntaxParser({ timeoutMs: 0 });
-    const big = 'function f() { return [1, 2, 3].map((x) => x * 2); }\n'.repeat(5_000);
-    const timedOut = impatient.parse('typescript', big);
-    expect(timedOut.outline).toEqual([]);
-    expect(timedOut.problems).toEqual([expect.objectContaining({ message: expect.stringContaining('gave up') })]);
-    // A cancelled parse must not leak into the next one.
-    expect(impatient.parse('typescript', 'class Next {}').outline.map((node) => node.name)).toEqual(['Next']);
   });
 });
