@@ -29,7 +29,7 @@
 // every declaration other than to imports, re-exports and declaration statements (a top-level
 // expression, `export default`: what a module exports may change).
 import { ts } from 'ts-morph';
-import { occurrencesOf, unresolvedCount, unresolvedOf, type ChangeRecord, type FileRecord, type ReexportRecord } from '@sextant/format';
+import { lineStarts, occurrencesOf, unresolvedCount, unresolvedOf, type ChangeRecord, type FileRecord, type ReexportRecord } from '@sextant/format';
 import { moduleSymbolKey } from '../ts/declaration-table.ts';
 
 /** A 1-based line and column (UTF-16), as occurrences and declaration ranges hold them. */
@@ -143,27 +143,28 @@ export function declarationReach(input: DeclarationReachInput): DeclarationReach
     // An import that failed may resolve, a suggestion in a compiler's message change.
     for (const [path, file] of files) {
       if (file.problemsOmitted > 0 || file.problems.some((p) => p.source === 'compiler')) walk.add(path);
-      else if (!walk.has(path) && unresolvedNames(changes.get(path), textOf(path)).some((name) => names.has(name) || names.has('default'))) walk.add(path);
+      else if (!walk.has(path) && mayResolve(changes.get(path), textOf(path), names)) walk.add(path);
     }
   }
   return { walk };
 }
 
-/** The texts of a file's unresolved identifiers (a file whose text is unknown: a name no change can have, so that it is walked). */
-function unresolvedNames(change: ChangeRecord | undefined, text: string | undefined): string[] {
-  if (!change || !unresolvedCount(change)) return [];
-  if (text === undefined) return ['default'];
-  const starts = [0];
-  for (let i = text.indexOf('\n'); i >= 0; i = text.indexOf('\n', i + 1)) starts.push(i + 1);
+/** Whether a file's unresolved identifiers may be one of `names` (any may be one of a default export; a file whose text is unknown may). */
+function mayResolve(change: ChangeRecord | undefined, text: string | undefined, names: ReadonlySet<string>): boolean {
+  if (!change || !unresolvedCount(change)) return false;
+  if (text === undefined || names.has('default')) return true;
+  const starts = lineStarts(text);
   const offset = (line: number, column: number) => (starts[line - 1] ?? text.length) + column - 1;
-  return [...unresolvedOf(change)].map((u) => text.slice(offset(u.line, u.column), offset(u.endLine, u.endColumn)));
+  for (const u of unresolvedOf(change)) if (names.has(text.slice(offset(u.line, u.column), offset(u.endLine, u.endColumn)))) return true;
+  return false;
 }
 
 interface Touched {
   /** Keys of the declarations whose shape the edit may change. */
   seeds: string[];
-  /** Top-level names removed or no longer exported, and names added or newly exported (a re-export's too). */
+  /** Names the file no longer declares or exports (a re-export's too). */
   removed: string[];
+  /** Names the file declares or exports that it did not. */
   added: string[];
   /** The previous index's re-exports in the statements the edit meets. */
   reexports: ReexportRecord[];
