@@ -34,6 +34,8 @@ const WHITESPACE = /\s+/g;
 const SEPARATORS = /^[\s;,]+|[\s;,]+$/g;
 /** Modifier keywords of TypeScript, Java and Kotlin, as they stand before a declaration's signature (step 3). */
 const TRAILING_MODIFIERS = /(?:^|\s)(?:(?:export|default|declare|public|private|protected|internal|static|abstract|async|readonly|override|accessor|final|open|sealed|synchronized|native|transient|volatile|strictfp|suspend|inline|lateinit|const)\s*)+$/;
+/** Modifier keywords a signature starts with: the `modifiers` aspect, not the signature's (as diff_symbols compares a shown signature). */
+const LEADING_MODIFIERS = /^(?:(?:export|default|declare|public|private|protected|internal|static|abstract|async|readonly|override|accessor|final|open|sealed|const)\s+)+/;
 /** A text without code (step 5): brackets, separators and the placeholder only. */
 const NO_CODE = /^[\s{}()[\];,\u0001]*$/;
 
@@ -85,7 +87,7 @@ export function declsOf(file: DeclSource, symbols: ReadonlyMap<string, Collected
       const piece = text.without(r, node ? nestedDecls(node, declaredAt) : []);
       // Each declaration's own signature cut from its text (a function merged with a type of its name has two).
       const signature = file.signatures?.get(`${d[1]}:${d[2]}`);
-      if (signature !== undefined) signatures.push(signature.replace(WHITESPACE, ' ').trim());
+      if (signature !== undefined) signatures.push(signature.replace(WHITESPACE, ' ').trim().replace(LEADING_MODIFIERS, ''));
       pieces.push(signature !== undefined ? withoutSignature(piece.replace(WHITESPACE, ' ').trim(), signature) : piece);
     }
     const first = defs[0]!;

@@ -318,15 +318,18 @@ describe('indexer review: honest totals', { timeout: 120_000 }, () => {
       // `in out` and `const` type parameters: syntax the tree-sitter grammar does not know, which the compiler parses.
       'src/variance.ts': 'export interface Box<in out A> {\n  readonly value: A;\n}\nexport function make<const A>(value: A): Box<A> {\n  return { value };\n}\n',
       'src/use.ts': "import { configure } from './config';\nimport { pick } from './pick';\nimport { make } from './variance';\nexport const a = configure({ name: 'a' });\nexport const b = pick(1);\nexport const c = make(1);\n",
+      // A modifier alone is `modifiers`, though the whole signature's text holds it.
+      'src/counter.ts': 'export class Counter {\n  count(): number {\n    return 1;\n  }\n}\nexport const n = new Counter().count();\n',
       'tsconfig.json': TSCONFIG,
     };
     const impact = await impactOf('aspects', files, {
+      'src/counter.ts': files['src/counter.ts'].replace('  count(): number {', '  private count(): number {'),
       'src/config.ts': config.replace('): string {', '): string | undefined {'),
       'src/pick.ts': files['src/pick.ts'].replace('(value: T)', '(value: T | undefined)'),
       'src/variance.ts': files['src/variance.ts'].replace('function make<', 'function makeBox<'),
     });
     expect(impact.impacts.map((i: any) => `${i.change} [${i.aspects}] ${i.symbol.name}`)).toEqual(expect.arrayContaining([
-      'modified [signature] configure', 'modified [signature] pick', 'renamed [] makeBox',
+      'modified [signature] configure', 'modified [signature] pick', 'renamed [] makeBox', 'modified [modifiers] count',
     ]));
   });
 
