@@ -163,6 +163,28 @@ describe('a build from a previous index', () => {
     }
   });
 
+  it("walks the importers using a module's namespace whole when a declaration of it changes, and equals the full build", async () => {
+    // `settings` is the namespace object of limits.ts: its type changes with `max`, and check.ts, which names neither, gets an error.
+    const repo = fixtureRepo(new URL('../../test/fixtures/ts-basic/', import.meta.url).pathname);
+    try {
+      writeFileSync(join(repo.dir, 'src/limits.ts'), 'export const max = 3;\n');
+      writeFileSync(join(repo.dir, 'src/settings.ts'), "import * as Limits from './limits';\nexport const settings = Limits;\nexport const named = Limits.max;\n");
+      writeFileSync(join(repo.dir, 'src/check.ts'), "import { settings } from './settings';\nfunction needs(limits: { max: number }): number {\n  return limits.max;\n}\nexport const checked = needs(settings);\n");
+      commitAll(repo.dir, 'a namespace used whole');
+      const previous = join(scratch, 'namespace-previous');
+      await build(repo.dir, previous);
+      writeFileSync(join(repo.dir, 'src/limits.ts'), "export const max = 'three';\n");
+      commitAll(repo.dir, 'max is a string');
+      const full = await build(repo.dir, join(scratch, 'namespace-full'));
+      const incremental = await build(repo.dir, join(scratch, 'namespace-incremental'), previous, 1);
+      expect(incremental.build).toEqual({ mode: 'incremental', from: expect.any(String), walked: 3, reused: 7 });
+      expect(Object.fromEntries(Object.entries(incremental.shards).map(([name, entry]) => [name, entry.sha256])))
+        .toEqual(Object.fromEntries(Object.entries(full.shards).map(([name, entry]) => [name, entry.sha256])));
+    } finally {
+      repo.cleanup();
+    }
+  });
+
   it('builds again in full when a file it walks fails analysis, naming it', async () => {
     const text = `declare function f(x: unknown): unknown;\nexport const x = ${'f('.repeat(600)}1${')'.repeat(600)};\n`;
     expect(await buildAfter((dir) => writeFileSync(join(dir, 'src/calls.ts'), text))).toEqual({ mode: 'full', reason: 'src/calls.ts failed analysis, which changes what its program resolved' });

@@ -114,6 +114,12 @@ export function declarationReach(input: DeclarationReachInput): DeclarationReach
       }
     }
   }
+  // A module's top-level declarations are the members of its namespace object: where an importer
+  // uses the namespace whole (`const api = NS`, `f(NS)`), not through one of them (`NS.a`, which
+  // names `a`), what it declares with it is shaped.
+  const topLevelIn = new Map<string, string>();
+  for (const change of changes.values()) for (const decl of change.decls) if (decl.container < 0) topLevelIn.set(decl.key, change.path);
+  const namespaces = new Set<string>();
   while (queue.length > 0) {
     const key = queue.pop()!;
     if (shaped.has(key)) continue;
@@ -123,6 +129,15 @@ export function declarationReach(input: DeclarationReachInput): DeclarationReach
     for (const path of usersOf.get(key) ?? []) {
       walk.add(path);
       for (const holder of uses.holders(path, key)) add(holder);
+    }
+    const module = topLevelIn.get(key);
+    if (module !== undefined && !namespaces.has(module)) {
+      namespaces.add(module);
+      for (const path of usersOf.get(moduleSymbolKey(module)) ?? []) {
+        const holders = uses.namespaceHolders(path, moduleSymbolKey(module));
+        if (holders.length > 0) walk.add(path);
+        for (const holder of holders) add(holder);
+      }
     }
   }
   // A top-level name added (or newly exported) may make an `export *` that also re-exports another
@@ -300,6 +315,21 @@ function topLevelNames(statement: ts.Statement): [string, boolean][] {
   return [];
 }
 
+/** An identifier that names a member or a declaration (`x.NS`, `A.NS`, `{ NS: 1 }`), not a value or type in scope. */
+function isNameSlot(node: ts.Identifier): boolean {
+  const parent = node.parent;
+  return (ts.isPropertyAccessExpression(parent) && parent.name === node) || (ts.isQualifiedName(parent) && parent.right === node)
+    || ((ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isPropertySignature(parent)
+      || ts.isMethodSignature(parent) || ts.isGetAccessor(parent) || ts.isSetAccessor(parent) || ts.isEnumMember(parent)) && parent.name === node)
+    || (ts.isBindingElement(parent) && parent.propertyName === node) || ts.isLabeledStatement(parent) || ts.isJsxAttribute(parent);
+}
+
+interface FileUses {
+  /** Each symbol's uses (not its definitions, imports and exports), by index into the file's syms. */
+  uses: Map<number, Position[]>;
+  parsed?: { source: ts.SourceFile | undefined; opaque: Range[] };
+}
+
 /**
  * Per file, lazily: each symbol's uses and the declarations holding them. A use inside the body of
  * a fully annotated function or the initializer of an annotated variable shapes nothing; a use
@@ -307,7 +337,7 @@ function topLevelNames(statement: ts.Statement): [string, boolean][] {
  * follow their containers).
  */
 class UsesByFile {
-  private readonly byFile = new Map<string, { uses: Map<number, Position[]>; opaque: Range[] | undefined }>();
+  private readonly byFile = new Map<string, FileUses>();
 
   constructor(
     private readonly files: ReadonlyMap<string, FileRecord>,
@@ -315,25 +345,81 @@ class UsesByFile {
     private readonly textOf: (path: string) => string | undefined,
   ) {}
 
+  /** The declarations of a file whose shape its uses of `key` may change. */
   holders(path: string, key: string): string[] {
+    const entry = this.entry(path);
+    const positions = entry.uses.get(this.files.get(path)!.syms.indexOf(key));
+    return positions ? this.holding(path, entry, positions) : [];
+  }
+
+  /**
+   * The declarations of a file whose shape its uses of a module's namespace as a whole may change:
+   * the uses of a name `import * as NS` or `import NS = require()` binds to the module (its specifier
+   * an occurrence of the module's key) other than as a qualifier (`NS.a`).
+   */
+  namespaceHolders(path: string, moduleKey: string): string[] {
+    const entry = this.entry(path);
+    const source = this.parsed(path, entry).source;
     const file = this.files.get(path)!;
-    const symbol = file.syms.indexOf(key);
+    const symbol = file.syms.indexOf(moduleKey);
+    if (!source || symbol < 0) return source ? [] : this.holding(path, entry, [[1, 1]]);
+    const specifiers: Position[] = [];
+    for (const o of occurrencesOf(file)) if (o.symbolIndex === symbol) specifiers.push([o.line, o.column]);
+    const names = new Set<string>();
+    for (const statement of source.statements) {
+      const binding = ts.isImportDeclaration(statement) && statement.importClause?.namedBindings && ts.isNamespaceImport(statement.importClause.namedBindings)
+        ? statement.importClause.namedBindings.name
+        : ts.isImportEqualsDeclaration(statement) && ts.isExternalModuleReference(statement.moduleReference) ? statement.name : undefined;
+      const range = rangeOf(source, statement.getStart(source), statement.end);
+      if (binding && specifiers.some((at) => contains(range, at))) names.add(binding.text);
+    }
+    if (names.size === 0) return [];
+    const wholes: Position[] = [];
+    const visit = (node: ts.Node): void => {
+      if (ts.isImportDeclaration(node) || ts.isImportEqualsDeclaration(node)) return;
+      if (ts.isIdentifier(node) && names.has(node.text) && !isNameSlot(node)) {
+        const parent = node.parent;
+        const qualifier = (ts.isPropertyAccessExpression(parent) && parent.expression === node) || (ts.isQualifiedName(parent) && parent.left === node);
+        if (!qualifier) {
+          const at = source.getLineAndCharacterOfPosition(node.getStart(source));
+          wholes.push([at.line + 1, at.character + 1]);
+        }
+      }
+      ts.forEachChild(node, visit);
+    };
+    visit(source);
+    return this.holding(path, entry, wholes);
+  }
+
+  private entry(path: string): FileUses {
     let entry = this.byFile.get(path);
     if (!entry) {
       const uses = new Map<number, Position[]>();
-      for (const o of occurrencesOf(file)) {
+      for (const o of occurrencesOf(this.files.get(path)!)) {
         // A definition is the declaration itself (members reach their containers by containerOf); an import or export names a symbol without shaping anything.
         if (o.kind === 'definition' || o.kind === 'import' || o.kind === 'export') continue;
         (uses.get(o.symbolIndex) ?? uses.set(o.symbolIndex, []).get(o.symbolIndex)!).push([o.line, o.column]);
       }
-      entry = { uses, opaque: undefined };
+      entry = { uses };
       this.byFile.set(path, entry);
     }
-    const positions = entry.uses.get(symbol);
-    if (!positions) return [];
-    const text = this.textOf(path);
-    const opaque = (entry.opaque ??= opaqueRanges(text === undefined ? undefined : parse(path, text)));
+    return entry;
+  }
+
+  /** The file's syntax tree and opaque ranges, parsed once and only when asked for. */
+  private parsed(path: string, entry: FileUses): { source: ts.SourceFile | undefined; opaque: Range[] } {
+    if (!entry.parsed) {
+      const text = this.textOf(path);
+      const source = text === undefined ? undefined : parse(path, text);
+      entry.parsed = { source, opaque: opaqueRanges(source) };
+    }
+    return entry.parsed;
+  }
+
+  /** The declarations holding these positions; a position outside every declaration may shape all the file's top-level ones. */
+  private holding(path: string, entry: FileUses, positions: readonly Position[]): string[] {
     const decls = this.changes.get(path)?.decls ?? [];
+    const { opaque } = this.parsed(path, entry);
     const out = new Set<string>();
     for (const at of positions) {
       if (opaque.some((r) => contains(r, at))) continue;
