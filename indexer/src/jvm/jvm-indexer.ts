@@ -16,6 +16,7 @@ import { PackedFileModel, UnpackedModels } from './packed-file-model.ts';
 import { SymbolTable } from './symbol-table.ts';
 import type { StageClock } from '../stage-clock.ts';
 import { extractFile } from './tag-extractor.ts';
+import { ensureParserInit } from '../syntax/tree-sitter-runtime.ts';
 
 /** A pathological (generated, minified) file must not stall a whole run: the limit of its parse, and of its tags query. */
 const PARSE_TIMEOUT_MS = 10_000;
@@ -43,6 +44,8 @@ export class JvmIndexer implements LanguageIndexer {
       taggers.set(grammar.lang, tagger);
       parsers[grammar.pkg] = tagger.version;
     }
+    // The runtime the grammars run in (its version changes how they parse as theirs does).
+    if (taggers.size > 0) parsers['web-tree-sitter'] = await ensureParserInit();
     let started = performance.now();
     const lap = () => {
       const seconds = (performance.now() - started) / 1000;

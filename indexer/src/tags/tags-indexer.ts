@@ -13,6 +13,7 @@ import type { CompiledFile, IndexContext, IndexedFile, LanguageIndexer, Unresolv
 import { extractTags, type TagDef, type TagFile } from './tags-extractor.ts';
 import { SCOPE_RULES } from './tags-scoping.ts';
 import { headersOf, loadTagsTagger, tagsGrammarOf, type Tagger, type TagsLanguage } from './tags-grammars.ts';
+import { ensureParserInit } from '../syntax/tree-sitter-runtime.ts';
 
 /** A pathological (generated, minified) file must not stall a whole run: the limit of its parse, and of its tags query. */
 const PARSE_TIMEOUT_MS = 10_000;
@@ -71,6 +72,8 @@ export class TagsIndexer implements LanguageIndexer {
       taggers.set(grammar.lang, tagger);
       parsers[grammar.pkg] = tagger.version;
     }
+    // The runtime the grammars run in (its version changes how they parse as theirs does).
+    if (taggers.size > 0) parsers['web-tree-sitter'] = await ensureParserInit();
     const started = performance.now();
     const extracted: Extracted[] = [];
     const parser = new Parser();
