@@ -142,47 +142,43 @@ describe('a build from a previous index', () => {
     }
   });
 
-  it('reaches by file when an import is edited in a file that exports names of its own scope, and equals the full build', async () => {
-    // `export { Store }` re-exports what the import binds: pointed at another module, every importer of Store changes.
+  /** ts-basic with `base` written and committed, then `head`: the head's full build and its build from the base's index. */
+  const fromBase = async (name: string, base: Record<string, string>, head: Record<string, string>) => {
     const repo = fixtureRepo(new URL('../../test/fixtures/ts-basic/', import.meta.url).pathname);
     try {
-      writeFileSync(join(repo.dir, 'src/orders/store.ts'), "import { OrderRepository as Store } from './repository';\nexport { Store };\n");
-      writeFileSync(join(repo.dir, 'src/orders/use-store.ts'), "import { Store } from './store';\nexport const store = new Store();\n");
-      commitAll(repo.dir, 'a re-export of an import');
-      const previous = join(scratch, 'import-previous');
+      const write = (files: Record<string, string>) => { for (const [path, text] of Object.entries(files)) writeFileSync(join(repo.dir, path), text); };
+      write(base);
+      commitAll(repo.dir, 'base');
+      const previous = join(scratch, `${name}-previous`);
       await build(repo.dir, previous);
-      writeFileSync(join(repo.dir, 'src/orders/store.ts'), "import { ImageCache as Store } from '../images/image-cache';\nexport { Store };\n");
-      commitAll(repo.dir, 'the import pointed elsewhere');
-      const full = await build(repo.dir, join(scratch, 'import-full'));
-      const incremental = await build(repo.dir, join(scratch, 'import-incremental'), previous, 1);
-      expect(incremental.build).toEqual({ mode: 'incremental', from: expect.any(String), walked: expect.any(Number), reused: expect.any(Number) });
-      expect(Object.fromEntries(Object.entries(incremental.shards).map(([name, entry]) => [name, entry.sha256])))
-        .toEqual(Object.fromEntries(Object.entries(full.shards).map(([name, entry]) => [name, entry.sha256])));
+      write(head);
+      commitAll(repo.dir, 'head');
+      return { full: await build(repo.dir, join(scratch, `${name}-full`)), incremental: await build(repo.dir, join(scratch, `${name}-incremental`), previous, 1) };
     } finally {
       repo.cleanup();
     }
+  };
+  const shardHashes = (manifest: Manifest) => Object.fromEntries(Object.entries(manifest.shards).map(([name, entry]) => [name, entry.sha256]));
+
+  it('reaches by file when an import is edited in a file that exports names of its own scope, and equals the full build', async () => {
+    // `export { Store }` re-exports what the import binds: pointed at another module, every importer of Store changes.
+    const { full, incremental } = await fromBase('import', {
+      'src/orders/store.ts': "import { OrderRepository as Store } from './repository';\nexport { Store };\n",
+      'src/orders/use-store.ts': "import { Store } from './store';\nexport const store = new Store();\n",
+    }, { 'src/orders/store.ts': "import { ImageCache as Store } from '../images/image-cache';\nexport { Store };\n" });
+    expect(incremental.build).toEqual({ mode: 'incremental', from: expect.any(String), walked: expect.any(Number), reused: expect.any(Number) });
+    expect(shardHashes(incremental)).toEqual(shardHashes(full));
   });
 
   it("walks the importers using a module's namespace whole when a declaration of it changes, and equals the full build", async () => {
     // `settings` is the namespace object of limits.ts: its type changes with `max`, and check.ts, which names neither, gets an error.
-    const repo = fixtureRepo(new URL('../../test/fixtures/ts-basic/', import.meta.url).pathname);
-    try {
-      writeFileSync(join(repo.dir, 'src/limits.ts'), 'export const max = 3;\n');
-      writeFileSync(join(repo.dir, 'src/settings.ts'), "import * as Limits from './limits';\nexport const settings = Limits;\nexport const named = Limits.max;\n");
-      writeFileSync(join(repo.dir, 'src/check.ts'), "import { settings } from './settings';\nfunction needs(limits: { max: number }): number {\n  return limits.max;\n}\nexport const checked = needs(settings);\n");
-      commitAll(repo.dir, 'a namespace used whole');
-      const previous = join(scratch, 'namespace-previous');
-      await build(repo.dir, previous);
-      writeFileSync(join(repo.dir, 'src/limits.ts'), "export const max = 'three';\n");
-      commitAll(repo.dir, 'max is a string');
-      const full = await build(repo.dir, join(scratch, 'namespace-full'));
-      const incremental = await build(repo.dir, join(scratch, 'namespace-incremental'), previous, 1);
-      expect(incremental.build).toEqual({ mode: 'incremental', from: expect.any(String), walked: 3, reused: 7 });
-      expect(Object.fromEntries(Object.entries(incremental.shards).map(([name, entry]) => [name, entry.sha256])))
-        .toEqual(Object.fromEntries(Object.entries(full.shards).map(([name, entry]) => [name, entry.sha256])));
-    } finally {
-      repo.cleanup();
-    }
+    const { full, incremental } = await fromBase('namespace', {
+      'src/limits.ts': 'export const max = 3;\n',
+      'src/settings.ts': "import * as Limits from './limits';\nexport const settings = Limits;\nexport const named = Limits.max;\n",
+      'src/check.ts': "import { settings } from './settings';\nfunction needs(limits: { max: number }): number {\n  return limits.max;\n}\nexport const checked = needs(settings);\n",
+    }, { 'src/limits.ts': "export const max = 'three';\n" });
+    expect(incremental.build).toEqual({ mode: 'incremental', from: expect.any(String), walked: 3, reused: 7 });
+    expect(shardHashes(incremental)).toEqual(shardHashes(full));
   });
 
   it('builds again in full when a file it walks fails analysis, naming it', async () => {

@@ -238,7 +238,12 @@ function touched(path: string, old: string, after: string, change: ChangeRecord)
     if (ts.isExportDeclaration(statement)) {
       if (newTexts.has(statement.getText(was))) continue;
       // A re-export: what the previous index recorded it exported; `export { a }` of a declaration of this file exports that declaration.
-      reexports.push(...change.reexports.filter((r) => within(range, r.at)));
+      const records = change.reexports.filter((r) => within(range, r.at));
+      // Names it exported that resolved to nothing (a module gone) have no record: who imported them is unknown.
+      if (statement.moduleSpecifier && (statement.exportClause && ts.isNamedExports(statement.exportClause) ? records.length < statement.exportClause.elements.length : records.length === 0)) {
+        return { undecided: `the change to ${path} at line ${range[0]} removes a re-export the previous index did not resolve` };
+      }
+      reexports.push(...records);
       const local = new Set(exportedNames(statement, 'local'));
       seeds.push(...decls.filter((d) => d.container < 0 && local.has(d.name)));
       removed.push(...exportedNames(statement, 'exported'));
