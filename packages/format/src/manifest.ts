@@ -28,8 +28,10 @@ import type { Language } from './records.ts';
  * 15: gram shards hold exact-case trigrams beside the case-folded ones.
  * 16: languages beyond TypeScript, JavaScript, Java and Kotlin (LANGUAGES), and the precision
  *     `scip` of a language imported from a SCIP index.
+ * 17: a DeclRecord may carry `sig`, the fingerprint of its declarations' whole signatures (a
+ *     reader of 16 refuses it as a malformed declaration).
  */
-export const FORMAT_VERSION = 16;
+export const FORMAT_VERSION = 17;
 export const MANIFEST_FILE = 'manifest.json';
 /**
  * Next to manifest.json in an index directory: its sha256, as `sha256sum` prints it, so that the
