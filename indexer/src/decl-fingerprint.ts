@@ -24,7 +24,7 @@
 //      and so only its name): such a text holds no code, and one hash shared by all of them would
 //      make each look like a rename of any other.
 // The doc fingerprint is the same hash of SymbolInfo.doc, '' when there is none.
-import { base32, lineStarts, sha256Bytes, type DeclRecord, type OutlineNode } from '@sextant/format';
+import { base32, LEADING_MODIFIERS, lineStarts, sha256Bytes, type DeclRecord, type OutlineNode } from '@sextant/format';
 import type { CollectedSymbol, SymbolInfo } from './index-collector.ts';
 
 export const FINGERPRINT_LENGTH = 13;
@@ -34,8 +34,6 @@ const WHITESPACE = /\s+/g;
 const SEPARATORS = /^[\s;,]+|[\s;,]+$/g;
 /** Modifier keywords of TypeScript, Java and Kotlin, as they stand before a declaration's signature (step 3). */
 const TRAILING_MODIFIERS = /(?:^|\s)(?:(?:export|default|declare|public|private|protected|internal|static|abstract|async|readonly|override|accessor|final|open|sealed|synchronized|native|transient|volatile|strictfp|suspend|inline|lateinit|const)\s*)+$/;
-/** Modifier keywords a signature starts with: the `modifiers` aspect, not the signature's (as diff_symbols compares a shown signature). */
-const LEADING_MODIFIERS = /^(?:(?:export|default|declare|public|private|protected|internal|static|abstract|async|readonly|override|accessor|final|open|sealed|const)\s+)+/;
 /** A text without code (step 5): brackets, separators and the placeholder only. */
 const NO_CODE = /^[\s{}()[\];,\u0001]*$/;
 

@@ -29,7 +29,7 @@
 // every declaration other than to imports, re-exports and declaration statements (a top-level
 // expression, `export default`: what a module exports may change).
 import { ts } from 'ts-morph';
-import { lineStarts, occurrencesOf, unresolvedCount, unresolvedOf, type ChangeRecord, type FileRecord, type ReexportRecord } from '@sextant/format';
+import { lineStarts, occurrencesOf, offsetAt, unresolvedCount, unresolvedOf, type ChangeRecord, type FileRecord, type ReexportRecord } from '@sextant/format';
 import { moduleSymbolKey } from '../ts/declaration-table.ts';
 
 /** A 1-based line and column (UTF-16), as occurrences and declaration ranges hold them. */
@@ -169,8 +169,7 @@ function mayResolve(change: ChangeRecord | undefined, text: string | undefined, 
   if (!change || !unresolvedCount(change)) return false;
   if (text === undefined || names.has('default')) return true;
   const starts = lineStarts(text);
-  const offset = (line: number, column: number) => (starts[line - 1] ?? text.length) + column - 1;
-  for (const u of unresolvedOf(change)) if (names.has(text.slice(offset(u.line, u.column), offset(u.endLine, u.endColumn)))) return true;
+  for (const u of unresolvedOf(change)) if (names.has(text.slice(offsetAt(text, starts, u.line, u.column), offsetAt(text, starts, u.endLine, u.endColumn)))) return true;
   return false;
 }
 

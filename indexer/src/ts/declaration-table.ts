@@ -97,7 +97,8 @@ function variableKind(node: ts.VariableDeclaration | ts.BindingElement): SymbolK
   return list && (list.flags & ts.NodeFlags.Const) ? 'constant' : 'variable';
 }
 
-function isFunctionValue(node: ts.Node): node is ts.ArrowFunction | ts.FunctionExpression {
+/** An arrow function or function expression: what makes a variable or property a function. */
+export function isFunctionValue(node: ts.Node): node is ts.ArrowFunction | ts.FunctionExpression {
   return ts.isArrowFunction(node) || ts.isFunctionExpression(node);
 }
 

@@ -71,7 +71,7 @@ export function sortedUnions(type: string): string {
 function sortMembers(members: string[]): string {
   if (members.length < 2) return members.join('|');
   const first = members[0]!;
-  const cut = Math.max(lastTopLevel(first, ': '), lastTopLevel(first, '=> '));
+  const cut = afterLastLabel(first);
   const prefix = cut < 0 ? '' : first.slice(0, cut);
   const parts = [cut < 0 ? first : first.slice(cut), ...members.slice(1)];
   const trailing = /[,;]\s*$/.exec(parts[parts.length - 1]!)?.[0] ?? '';
@@ -81,8 +81,8 @@ function sortMembers(members: string[]): string {
   return `${prefix}${lead}${trimmed.sort().join(' | ')}${/\s*$/.exec(parts[parts.length - 1]!)![0]}${trailing}`;
 }
 
-/** The index just after the last `token` of `text` outside brackets and string literals, -1 when none. */
-function lastTopLevel(text: string, token: string): number {
+/** The index just after the last `: ` or `=> ` of `text` outside brackets and string literals, -1 when none. */
+function afterLastLabel(text: string): number {
   let depth = 0;
   let found = -1;
   for (let i = 0; i < text.length; i++) {
@@ -91,11 +91,11 @@ function lastTopLevel(text: string, token: string): number {
       const end = text.indexOf('"', i + 1);
       i = end < 0 ? text.length : end;
     } else if (c === '=' && text[i + 1] === '>') {
-      if (depth === 0 && token === '=> ' && text.startsWith(token, i)) found = i + token.length;
+      if (depth === 0 && text[i + 2] === ' ') found = i + 3;
       i++;
     } else if ('([{<'.includes(c)) depth++;
     else if (')]}>'.includes(c)) depth--;
-    else if (depth === 0 && text.startsWith(token, i)) found = i + token.length;
+    else if (depth === 0 && c === ':' && text[i + 1] === ' ') found = i + 2;
   }
   return found;
 }

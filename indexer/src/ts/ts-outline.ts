@@ -14,7 +14,7 @@
 // JavaScript assignment's (`exports.a = …`) its statement's.
 import { ts } from 'ts-morph';
 import type { OutlineNode } from '@sextant/format';
-import type { Declaration, DeclarationTable } from './declaration-table.ts';
+import { isFunctionValue, type Declaration, type DeclarationTable } from './declaration-table.ts';
 
 /** Where each listed declaration's name is (as its definition is recorded), and which symbol it is. */
 export interface OutlineSource {
@@ -27,23 +27,22 @@ export interface OutlineSource {
 }
 
 export function tsOutline({ table, sourceFile, nameAt, symAt }: OutlineSource): OutlineNode[] {
-  const listed = new Map<Declaration, OutlineNode>();
-  const byNode = new Map<ts.Node, OutlineNode>();
+  // The listed declarations by node (a Declaration's container is one of them, or an ancestor node is).
+  const listed = new Map<ts.Node, OutlineNode>();
   const roots: OutlineNode[] = [];
   for (const decl of table.declarations) {
-    if (!isListed(decl, decl.container !== undefined && listed.has(decl.container))) continue;
+    if (!isListed(decl, decl.container !== undefined && listed.has(decl.container.node))) continue;
     const whole = rangeNode(decl.node);
     const start = sourceFile.getLineAndCharacterOfPosition(whole.getStart(sourceFile));
     const end = sourceFile.getLineAndCharacterOfPosition(endOf(whole, sourceFile));
     const at = nameAt(decl.node);
     const node: OutlineNode = { name: decl.name, kind: decl.kind, sym: symAt(at), range: [start.line + 1, start.character + 1, end.line + 1, end.character + 1], at, children: [] };
-    listed.set(decl, node);
-    byNode.set(decl.node, node);
+    listed.set(decl.node, node);
     // Under its container (`A.prototype.m = …` under A), else the declaration it lies in (an augmentation's members under `declare module`).
     let container = decl.container;
-    while (container && !listed.has(container)) container = container.container;
-    let parent = container ? listed.get(container) : undefined;
-    for (let up = decl.node.parent; !parent && up; up = up.parent) parent = byNode.get(up);
+    while (container && !listed.has(container.node)) container = container.container;
+    let parent = container ? listed.get(container.node) : undefined;
+    for (let up = decl.node.parent; !parent && up; up = up.parent) parent = listed.get(up);
     (parent ? parent.children : roots).push(node);
   }
   return roots;
@@ -86,8 +85,4 @@ function endOf(node: ts.Node, sourceFile: ts.SourceFile): number {
   const isMember = ts.isClassElement(node) || ts.isTypeElement(node) || ts.isEnumMember(node) || ts.isObjectLiteralElement(node);
   const last = sourceFile.text.charCodeAt(node.end - 1);
   return isMember && (last === 59 || last === 44) ? node.end - 1 : node.end;
-}
-
-function isFunctionValue(node: ts.Node): boolean {
-  return ts.isArrowFunction(node) || ts.isFunctionExpression(node);
 }

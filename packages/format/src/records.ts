@@ -39,6 +39,13 @@ export type IntList = number[] | Int32Array;
 export const EDGE_KINDS = ['extends', 'implements', 'overrides', 'calls', 'sameProperty'] as const;
 export type EdgeKind = (typeof EDGE_KINDS)[number];
 
+/**
+ * The modifier keywords a signature starts with (TypeScript, Java, Kotlin): compared as the
+ * `modifiers` aspect (DeclRecord.mods), never as the signature, so DeclRecord.sig leaves them out
+ * and diff_symbols strips them from a shown signature.
+ */
+export const LEADING_MODIFIERS = /^(?:(?:export|default|declare|public|private|protected|internal|static|abstract|async|readonly|override|accessor|final|open|sealed|const)\s+)+/;
+
 /** Bit flags of a symbol's modifiers. */
 export const MODIFIERS = {
   exported: 1, default: 2, static: 4, abstract: 8, async: 16, readonly: 32,

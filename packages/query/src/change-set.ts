@@ -25,7 +25,7 @@
 // the re-exported symbol, at the barrel, with only the side that exports it. Locals and parameters are never changes of their own (the
 // indexer records no DeclRecord for them): they are their container's `body` or `signature`.
 import {
-  diffFileTables, FILE_FLAGS, formatSymbolId, MODIFIERS, SextantError, shortCommit, type ChangeRecord, type DeclRecord, type FileTableChange, type FileTableEntry, type ReexportRecord,
+  diffFileTables, FILE_FLAGS, formatSymbolId, LEADING_MODIFIERS, MODIFIERS, SextantError, shortCommit, type ChangeRecord, type DeclRecord, type FileTableChange, type FileTableEntry, type ReexportRecord,
   type Language, type SkippedFile,
 } from '@sextant/format';
 import type { IndexReader } from './index-reader.ts';
@@ -348,9 +348,6 @@ function byPlace(a: SymbolChange, b: SymbolChange): number {
   return (pa.file.path < pb.file.path ? -1 : pa.file.path > pb.file.path ? 1 : 0) || pa.decl.at[0] - pb.decl.at[0] || pa.decl.at[1] - pb.decl.at[1]
     || (a.head ? 1 : 0) - (b.head ? 1 : 0);
 }
-
-/** Leading modifier keywords of a signature: compared as `modifiers` (from the modifier bits), not as the signature. */
-const LEADING_MODIFIERS = /^(?:(?:export|default|declare|public|private|protected|internal|static|abstract|async|readonly|override|final|open|sealed|const)\s+)+/;
 
 /**
  * A signature without its leading modifiers and with the symbol's own name masked, so that neither
