@@ -309,6 +309,39 @@ describe('indexer review: honest totals', { timeout: 120_000 }, () => {
     expect(impact.unattributed).toEqual([]);
   });
 
+  it('attributes an error in a callback typed by the receiver of the call it is passed to, and one a few declarations away from the change', async () => {
+    const files = {
+      'src/config.ts': [
+        'export interface Codec<T> {\n  decode(s: string): T;\n}',
+        'export interface Config<T> {\n  readonly value: T;\n  pipe<B>(f: (self: Config<T>) => B): B;\n}',
+        'export const make = <T>(value: T): Config<T> => ({ value, pipe: (f) => f(make(value)) });',
+        'export function schema<T>(codec: Codec<T>, name: string): Config<T> {\n  return make(codec.decode(name));\n}',
+        'export const intCodec: Codec<number> = { decode: (s) => Number(s) };',
+        'export function Int(name: string) {\n  return schema(intCodec, name);\n}',
+        'export const map = <A, B>(f: (a: A) => B) => (self: Config<A>): Config<B> => make(f(self.value));\n',
+      ].join('\n'),
+      'src/port.ts': "import * as Config from './config';\nconst half = (n: number) => n / 2;\nexport const port = Config.Int('port').pipe(Config.map((n) => half(n)));\n",
+      'src/limits.ts': 'export const limit: number = 5;\n',
+      'src/settings.ts': "import { limit } from './limits';\nconst local = limit;\nexport const settings = { max: local };\n",
+      'src/twice.ts': "import { settings } from './settings';\nexport const doubled: number = settings.max * 2;\n",
+      'tsconfig.json': TSCONFIG,
+    };
+    const impact = await impactOf('distant', files, {
+      'src/config.ts': files['src/config.ts'].replace('schema<T>(codec: Codec<T>', 'schema<T>(codec: { readonly mutant: true }'),
+      'src/limits.ts': "export const limit: string = '5';\n",
+    });
+    expect(causesOf(impact)).toEqual([
+      // In the changed function itself, and at its call in Int.
+      'src/config.ts:10 TS2339 declaration schema',
+      'src/config.ts:14 TS2345 reference schema',
+      // `n` is unknown: map's A is inferred from pipe's receiver, `Config.Int('port')`, whose type schema gave.
+      'src/port.ts:3 TS2345 flow schema',
+      // `settings.max` is a string: settings holds `local`, which holds limit.
+      'src/twice.ts:2 TS2362 flow limit',
+    ]);
+    expect(impact.unattributed).toEqual([]);
+  });
+
   it('names the aspect that changed where the shown signature cannot tell: one cut at 300 characters, a function merged with a type of its name, a declaration tree-sitter cannot parse', async () => {
     // A doc comment in a parameter's type pushes the return type past the 300 characters a signature shows.
     const config = `export function configure(\n  options: {\n    /** ${'A long comment. '.repeat(20)}*/\n    readonly name: string\n  }\n): string {\n  return options.name;\n}\n`;

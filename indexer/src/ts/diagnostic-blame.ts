@@ -153,27 +153,38 @@ const MAX_CALLBACKS = 4;
 
 /**
  * For an error inside function expressions passed as arguments, each call they are passed to
- * (innermost first), up to the first declaration that is no such callback.
+ * (innermost first), up to the first declaration that is no such callback; and the calls those
+ * calls are arguments of in turn: a pipeable combinator's parameters are inferred from the call it
+ * is passed to (`Config.all({…}).pipe(Config.map((options) => …))` types `options` by `pipe`'s receiver).
  */
 function callsOfEnclosingCallbacks(node: ts.Node): (ts.CallExpression | ts.NewExpression)[] {
   const calls: (ts.CallExpression | ts.NewExpression)[] = [];
   for (let n: ts.Node | undefined = node; n && calls.length < MAX_CALLBACKS; n = n.parent) {
     if (!ts.isFunctionLike(n) && !ts.isClassLike(n)) continue;
     if (!ts.isArrowFunction(n) && !ts.isFunctionExpression(n)) break;
-    // The argument may hold the callback in a choice (`reduce(f ? (x, y) => … : (x, y) => …)`), or
-    // in an object or array literal (`z.codec(a, b, { decode: (s) => … })`).
-    let argument: ts.Node = n;
-    while (argument.parent && (ts.isParenthesizedExpression(argument.parent) || ts.isConditionalExpression(argument.parent)
-      || (ts.isBinaryExpression(argument.parent) && CHOICES.has(argument.parent.operatorToken.kind))
-      || ts.isPropertyAssignment(argument.parent) || ts.isObjectLiteralExpression(argument.parent) || ts.isArrayLiteralExpression(argument.parent))) {
-      argument = argument.parent;
+    let call = callTaking(n);
+    if (!call) break;
+    for (; call && calls.length < MAX_CALLBACKS; call = callTaking(call)) {
+      calls.push(call);
+      n = call;
     }
-    const call = argument.parent;
-    if (!call || !(ts.isCallExpression(call) || ts.isNewExpression(call)) || !call.arguments?.includes(argument as ts.Expression)) break;
-    calls.push(call);
-    n = call;
   }
   return calls;
+}
+
+/**
+ * The call `node` is an argument of: directly, in a choice (`reduce(f ? (x, y) => … : (x, y) => …)`),
+ * or in an object or array literal (`z.codec(a, b, { decode: (s) => … })`).
+ */
+function callTaking(node: ts.Node): ts.CallExpression | ts.NewExpression | undefined {
+  let argument: ts.Node = node;
+  while (argument.parent && (ts.isParenthesizedExpression(argument.parent) || ts.isConditionalExpression(argument.parent)
+    || (ts.isBinaryExpression(argument.parent) && CHOICES.has(argument.parent.operatorToken.kind))
+    || ts.isPropertyAssignment(argument.parent) || ts.isObjectLiteralExpression(argument.parent) || ts.isArrayLiteralExpression(argument.parent))) {
+    argument = argument.parent;
+  }
+  const call = argument.parent;
+  return call && (ts.isCallExpression(call) || ts.isNewExpression(call)) && call.arguments?.includes(argument as ts.Expression) ? call : undefined;
 }
 
 /**

@@ -135,6 +135,9 @@ const SITES_PER_ENTRY = 1000;
 /** Bounds of the walk to tests: steps from a changed symbol, and symbols visited. */
 const TEST_WALK = { depth: 6, maxNodes: 2000 };
 const CALLER_NODES = 200;
+/** The walk from changed symbols to the declarations using them: this many steps, this many declarations read. */
+const USER_DEPTH = 4;
+const USER_NODES = 2000;
 /** Subtypes visited looking for the classes that must implement a new abstract member. */
 const IMPLEMENTORS_BOUND = 500;
 /** Reasons a file is skipped that leave source unread (not a binary, a symlink or a submodule). */
@@ -801,7 +804,8 @@ interface IntroducedProblem {
  * (`flow`), to the innermost changed declaration holding it (`declaration`), to the changes that
  * took away a name its blamed code no longer resolves (`flow`), to the changes a declaration it is
  * passed to or held by uses (`flow`), to a changed member of a type the blame names or a changed
- * member the message names (`flow`); else to none.
+ * member the message names (`flow`), to the changes a blamed or holding declaration depends on a few
+ * uses away (`flow`), to a change the message names (`flow`); else to none.
  */
 async function problemChanges(
   set: ChangeSet, files: FileCache, sites: ReadonlyMap<SymbolChange, ImpactSite[]>,
@@ -843,20 +847,42 @@ async function problemChanges(
     }
     if ([c.head, c.base].some((side) => side && side.decl.container >= 0)) members.push(c);
   }
-  // The declarations that use a changed symbol (those its references at base or head are in), by
-  // key: an error whose statement calls one of them (a callback passed to a function whose
-  // signature names a type the change broke) stems from the change through it. Read only when an
-  // error is left that the rules before it do not attribute.
-  let byUser: Map<string, SymbolChange[]> | undefined;
+  // The declarations that use a changed symbol (those its references at base or head are in), and
+  // at head those that use them in turn (a class built from a local alias of what a barrel stopped
+  // exporting) with the declarations holding them, nearest first, by key: an error whose statement
+  // calls one of them (a callback passed to a function whose signature names a type the change
+  // broke) stems from the change through it. Read only when an error is left that the rules before
+  // it do not attribute.
+  let byUser: { direct: Map<string, SymbolChange[]>; all: Map<string, SymbolChange[]> } | undefined;
   const users = async () => {
     if (byUser) return byUser;
-    byUser = new Map();
+    const direct = new Map<string, SymbolChange[]>();
     for (const c of set.changes) {
       for (const [reader, side] of [[set.base, c.base], [set.head, c.head]] as const) {
         const loaded = side && await reader.symbol(side.key);
         if (!loaded) continue;
-        for (const ref of refsOf(loaded.record)) if (ref.fromIndex >= 0) push(byUser, loaded.shard.peer(ref.fromIndex).key, c);
+        for (const ref of refsOf(loaded.record)) if (ref.fromIndex >= 0) push(direct, loaded.shard.peer(ref.fromIndex).key, c);
       }
+    }
+    byUser = { direct, all: new Map(direct) };
+    const all = byUser.all;
+    let level = [...direct.keys()];
+    for (let depth = 1, walked = 0; depth < USER_DEPTH && level.length > 0; depth++) {
+      const next: string[] = [];
+      for (const key of level) {
+        if (walked++ >= USER_NODES) return byUser;
+        const loaded = await set.head.symbol(key);
+        if (!loaded) continue;
+        const from = all.get(key)!;
+        const users = [loaded.record.container];
+        for (const ref of refsOf(loaded.record)) if (ref.fromIndex >= 0) users.push(loaded.shard.peer(ref.fromIndex).key);
+        for (const user of users) {
+          if (user === undefined || all.has(user)) continue;
+          all.set(user, from);
+          next.push(user);
+        }
+      }
+      level = next;
     }
     return byUser;
   };
@@ -892,7 +918,7 @@ async function attribute(
   p: ProblemRecord, claimed: SymbolChange[],
   rules: {
     byKey: ReadonlyMap<string, SymbolChange[]>; byContainer: ReadonlyMap<string, SymbolChange[]>; byLostName: ReadonlyMap<string, SymbolChange[]>;
-    users: () => Promise<ReadonlyMap<string, SymbolChange[]>>; enclosing: () => Promise<string[]>; members: readonly SymbolChange[];
+    users: () => Promise<{ direct: ReadonlyMap<string, SymbolChange[]>; all: ReadonlyMap<string, SymbolChange[]> }>; enclosing: () => Promise<string[]>; members: readonly SymbolChange[];
     changes: readonly SymbolChange[];
   },
   owners: () => SymbolChange[],
@@ -914,14 +940,21 @@ async function attribute(
   // erroring callback is passed to), or one holding the error (a function whose signature names a
   // type the change broke, erring in its body).
   const users = await rules.users();
-  const through = [...new Set([...blame, ...await rules.enclosing()].flatMap((key) => users.get(key) ?? []))];
-  if (through.length > 0) return { changes: through, cause: 'flow' };
+  const around = [...blame, ...await rules.enclosing()];
+  const through = (map: ReadonlyMap<string, SymbolChange[]>) => [...new Set(around.flatMap((key) => map.get(key) ?? []))];
+  const used = through(users.direct);
+  if (used.length > 0) return { changes: used, cause: 'flow' };
   // Last, a changed member of a type the blame names (an inference through `Partial<Observer<T>>`
   // left `value` unknown once `Observer.next` is gone), or a changed member the message names.
   const holder = blamed(rules.byContainer);
   if (holder.length > 0) return { changes: holder, cause: 'flow' };
   const named = rules.members.filter((c) => namesChange(p.message, c));
   if (named.length > 0) return { changes: named, cause: 'flow' };
+  // Last, through declarations that use the changed symbols a few steps away: `GetPrompt`, made of
+  // a local `optional` that stood for what a barrel stopped exporting, blamed for an error in a
+  // protocol three modules on.
+  const distant = through(users.all);
+  if (distant.length > 0) return { changes: distant, cause: 'flow' };
   // Last, any change the message names: a type a barrel stopped exporting, quoted in a type it
   // left wrong three modules away (`ProtocolAdapter<…, typeof Discover | typeof Cancelled…>`).
   const mentioned = rules.changes.filter((c) => namesChange(p.message, c));
