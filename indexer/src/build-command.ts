@@ -1,5 +1,4 @@
 // `indexer build`: one commit of one repository, from git objects to a directory of shards.
-import { readFileSync } from 'node:fs';
 import { basename } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ts } from 'ts-morph';
@@ -20,13 +19,13 @@ import { analysisFailed, failedWhileIndexing } from './analysis-failure.ts';
 import { typescriptIndexer } from './ts/typescript-indexer.ts';
 import { jvmIndexer } from './jvm/jvm-indexer.ts';
 import { tagsIndexer } from './tags/tags-indexer.ts';
+import { INDEXER_VERSION } from './indexer-version.ts';
 import { planIncremental, type IncrementalPlan } from './incremental/incremental-plan.ts';
 import { readPreviousIndex } from './incremental/previous-index.ts';
 import { layoutReuseOf, reuseFiles } from './incremental/reuse.ts';
 import { importScip, readScipFiles } from './scip/scip-import.ts';
 import { runScipIndexers } from './scip/scip-runners.ts';
 
-export const INDEXER_VERSION: string = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version;
 
 export interface BuildOptions {
   repo: string;
