@@ -272,6 +272,22 @@ describe('indexer build', () => {
     }
   });
 
+  it('stores a compiler message with its types printed whole and their unions sorted, however the checker ordered or would have cut them', async () => {
+    const repo = fixtureRepo(FIXTURE);
+    try {
+      // 40 members: the compiler would print the first and last few of them in the order it made their types.
+      const members = Array.from({ length: 40 }, (_, i) => `Wide${String(39 - i).padStart(2, '0')}`);
+      writeFileSync(join(repo.dir, 'src/wide.ts'), `${members.map((m) => `interface ${m} { ${m.toLowerCase()}: 1 }\n`).join('')}declare const wide: ${members.join(' | ')};\nexport const n: number = wide;\n`);
+      commitAll(repo.dir, 'a wide union');
+      const { out, manifest } = await build(repo.dir);
+      const file = Object.keys(manifest.shards).filter((n) => n.startsWith('files/'))
+        .flatMap((n) => [...openShard<FileShard>(n, new Uint8Array(readFileSync(join(out, n)))).files()]).find((f) => f.path === 'src/wide.ts')!;
+      expect(file.problems.map((p) => p.message.split('\n')[0])).toEqual([`Type '${[...members].sort().join(' | ')}' is not assignable to type 'number'.`]);
+    } finally {
+      repo.cleanup();
+    }
+  });
+
   it('refuses a directory that is not a git repository, and an unknown commit', async () => {
     const plain = mkdtempSync(join(tmpdir(), 'sextant-plain-'));
     try {

@@ -1,23 +1,34 @@
 // A compiler message as the index stores it: the same for the same program on every machine and in
 // every build. The checker prints a union's members in the order it created their types, which
 // depends on which files it checked before (an incremental build checks fewer than a full one), so
-// the members of every union inside a quoted type are sorted; and an absolute path of this machine
-// (`import("/home/ci/repo/src/a")`) is printed relative to the repository root.
+// the members of every union inside a quoted type are sorted. The checker must print types whole
+// (`noErrorTruncation`, project-plan.ts): a union it cuts (`A | ... 6 more ... | B`) keeps the
+// members it happened to create first, which no sort afterwards can undo; a quoted type longer than
+// MAX_TYPE_CHARS is cut here instead, after sorting, the same in every build. An absolute path of
+// this machine (`import("/home/ci/repo/src/a")`) is printed relative to the repository root.
 
-/** The message with the repository root's absolute path taken out and every union in a quoted type sorted. */
+/** A quoted type is cut after this many characters (the compiler's own cut is at 160, before sorting). */
+export const MAX_TYPE_CHARS = 1000;
+
+/** The message with the repository root's absolute path taken out, every union in a quoted type sorted, and long types cut. */
 export function canonicalMessage(message: string, root: string): string {
   const prefix = root.endsWith('/') ? root : `${root}/`;
   const relative = message.split(prefix).join('');
   // Types are quoted with single quotes; string literal types inside them with double quotes.
-  return relative.replace(/'([^'\n]*)'/g, (_whole, type: string) => `'${sortedUnions(type)}'`);
+  return relative.replace(/'([^'\n]*)'/g, (_whole, type: string) => `'${cut(sortedUnions(type))}'`);
+}
+
+function cut(type: string): string {
+  return type.length <= MAX_TYPE_CHARS ? type : `${type.slice(0, MAX_TYPE_CHARS)} ... ${type.length - MAX_TYPE_CHARS} more characters`;
 }
 
 const OPEN: Record<string, string> = { '(': ')', '[': ']', '{': '}', '<': '>' };
 
 /**
- * The type text with the members of each union sorted, at every bracket depth. A union is a run of
- * members separated by `|` between the separators `,` and `;`; what comes before a member list's
- * last `: ` or `=> ` at its own depth (a property's name, a function's parameters) stays in front.
+ * The type text with the members of each union sorted, at every bracket depth, and the properties
+ * of each object type sorted by name. A union is a run of members separated by `|` between the
+ * separators `,` and `;`; what comes before a member list's last `: ` or `=> ` at its own depth (a
+ * property's name, a function's parameters) stays in front.
  */
 export function sortedUnions(type: string): string {
   let at = 0;
@@ -47,7 +58,7 @@ export function sortedUnions(type: string): string {
       } else if (c === close) {
         at++;
         endSegment();
-        return segments.join('') + c;
+        return (c === '}' ? sortedProperties(segments) : segments).join('') + c;
       } else if (c === '|' && current.trim() !== '') {
         members.push(current);
         current = '';
@@ -65,6 +76,33 @@ export function sortedUnions(type: string): string {
     return segments.join('');
   };
   return group(undefined);
+}
+
+/** A named member of an object type (`readonly a?: T;`, `m(x: T): U;`), its name; undefined for signatures and index signatures. */
+const PROPERTY = /^\s*(?:readonly\s+)?("(?:[^"\\]|\\.)*"|[\w$#]+)\??\s*[:(<]/;
+
+/**
+ * An object type's members with its named ones sorted by name, in the places named ones held: a
+ * mapped type's properties come in the order of its keys' union, which is the order the checker
+ * created the key types in. A stable sort keeps a method's overloads in their order; call,
+ * construct and index signatures stay where they are.
+ */
+function sortedProperties(segments: string[]): string[] {
+  const slots: number[] = [];
+  const named: { name: string; text: string }[] = [];
+  segments.forEach((text, i) => {
+    const name = text.trimEnd().endsWith(';') ? PROPERTY.exec(text)?.[1] : undefined;
+    if (name === undefined) return;
+    slots.push(i);
+    named.push({ name, text });
+  });
+  if (named.length < 2) return segments;
+  named.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  const out = [...segments];
+  slots.forEach((slot, i) => {
+    out[slot] = named[i]!.text;
+  });
+  return out;
 }
 
 /** A union's members in order, the text before its first member's last `: ` or `=> ` kept in front. */

@@ -16,6 +16,13 @@ export interface PlannedProgram {
   owned: string[];
 }
 
+/**
+ * What every program is checked with, whatever its tsconfig says: no output, no checking of
+ * libraries' declaration files, and types printed whole in messages (diagnostic-text.ts cuts them
+ * after sorting, so a message does not depend on the order the checker created types in).
+ */
+const INDEXING_OPTIONS: ts.CompilerOptions = { noEmit: true, skipLibCheck: true, noErrorTruncation: true };
+
 export const DEFAULT_OPTIONS: ts.CompilerOptions = {
   allowJs: true,
   checkJs: false,
@@ -25,10 +32,9 @@ export const DEFAULT_OPTIONS: ts.CompilerOptions = {
   moduleResolution: ts.ModuleResolutionKind.Bundler,
   resolveJsonModule: true,
   strict: true,
-  skipLibCheck: true,
-  noEmit: true,
   allowImportingTsExtensions: true,
   esModuleInterop: true,
+  ...INDEXING_OPTIONS,
 };
 
 export function planPrograms(host: SnapshotHost, sources: string[], warnings: string[]): PlannedProgram[] {
@@ -65,7 +71,7 @@ export function planPrograms(host: SnapshotHost, sources: string[], warnings: st
     if (owned.length === 0) continue;
     programs.push({
       config,
-      options: { ...parsed.options, noEmit: true, skipLibCheck: true },
+      options: { ...parsed.options, ...INDEXING_OPTIONS },
       projectReferences: parsed.projectReferences,
       rootNames,
       owned: owned.sort(),
