@@ -19,7 +19,7 @@ import { analysisFailed, failedWhileIndexing } from './analysis-failure.ts';
 import { typescriptIndexer } from './ts/typescript-indexer.ts';
 import { jvmIndexer } from './jvm/jvm-indexer.ts';
 import { tagsIndexer } from './tags/tags-indexer.ts';
-import { INDEXER_VERSION } from './indexer-version.ts';
+import { indexerVersion } from './indexer-version.ts';
 import { planIncremental, type IncrementalPlan } from './incremental/incremental-plan.ts';
 import { readPreviousIndex } from './incremental/previous-index.ts';
 import { layoutReuseOf, reuseFiles } from './incremental/reuse.ts';
@@ -122,7 +122,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
     try {
       plan = scip ? { full: 'SCIP indexes are imported (--scip), which a build from another index does not do yet' } : await planIncremental({
         previous: await readPreviousIndex(options.from), entries: tracked.entries, texts: allTexts,
-        indexerVersion: INDEXER_VERSION, parsers, maxChangedShare: options.maxChangedShare ?? DEFAULT_MAX_CHANGED_SHARE,
+        indexerVersion: indexerVersion(), parsers, maxChangedShare: options.maxChangedShare ?? DEFAULT_MAX_CHANGED_SHARE,
       });
     } catch (error) {
       // An index of another format (Sextant was upgraded since) or a damaged one is no reason to fail: a full build needs neither.
@@ -210,7 +210,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
     commit,
     commitDate,
     builtAt: new Date().toISOString(),
-    indexer: { name: '@sextant/indexer', version: INDEXER_VERSION },
+    indexer: { name: '@sextant/indexer', version: indexerVersion() },
     parsers,
     ...(libraryModels.length ? { libraryModels } : {}),
     counts: {

@@ -10,11 +10,18 @@ import { fileURLToPath } from 'node:url';
 
 const PACKAGE_DIR = fileURLToPath(new URL('..', import.meta.url));
 
-/** `0.2.1+3f9c0a1b`: the package version, then the first 8 hex digits of the digest of its inputs. */
-export const INDEXER_VERSION: string = indexerVersion();
+let version: string | undefined;
 
-function indexerVersion(): string {
-  const { version } = JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string };
+/**
+ * `0.2.1+3f9c0a1b`: the package version, then the first 8 hex digits of the digest of its inputs;
+ * read on the first call (a build's), not when the CLI starts.
+ */
+export function indexerVersion(): string {
+  return (version ??= digestVersion());
+}
+
+function digestVersion(): string {
+  const release = (JSON.parse(readFileSync(join(PACKAGE_DIR, 'package.json'), 'utf8')) as { version: string }).version;
   const hash = createHash('sha256');
   const roots: { name: string; dir: string; parts: string[] }[] = [
     { name: 'indexer', dir: PACKAGE_DIR, parts: ['src', 'queries', 'data'] },
@@ -25,7 +32,7 @@ function indexerVersion(): string {
       for (const path of filesUnder(join(dir, part))) hash.update(`${name}/${relative(dir, path)}\0`).update(readFileSync(path)).update('\0');
     }
   }
-  return `${version}+${hash.digest('hex').slice(0, 8)}`;
+  return `${release}+${hash.digest('hex').slice(0, 8)}`;
 }
 
 /** Every file under `dir`, in a fixed order (tests and benches' scratch directories are not under these roots). */

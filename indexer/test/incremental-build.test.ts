@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { manifestDigestLine, sha256Hex, type Manifest } from '@sextant/format';
 import { buildIndex } from '../src/build-command.ts';
 import { IndexCollector } from '../src/index-collector.ts';
-import { INDEXER_VERSION } from '../src/indexer-version.ts';
+import { indexerVersion } from '../src/indexer-version.ts';
 import { readPreviousIndex } from '../src/incremental/previous-index.ts';
 import { reuseFiles } from '../src/incremental/reuse.ts';
 import { Progress } from '../src/progress.ts';
@@ -83,7 +83,7 @@ describe('a build from a previous index', () => {
   it.each([
     ['another indexer version', (m: Manifest) => { m.indexer.version = '0.0.0-other'; }, /built by indexer 0\.0\.0-other/],
     // The same release number, other sources (an unreleased edit of the indexer, or of the format it writes).
-    ['the same release of other sources', (m: Manifest) => { m.indexer.version = `${INDEXER_VERSION.split('+')[0]}+00000000`; }, /built by indexer [\d.]+\+00000000, this is [\d.]+\+[0-9a-f]{8}$/],
+    ['the same release of other sources', (m: Manifest) => { m.indexer.version = `${indexerVersion().split('+')[0]}+00000000`; }, /built by indexer [\d.]+\+00000000, this is [\d.]+\+[0-9a-f]{8}$/],
     ['another parser version', (m: Manifest) => { m.parsers.typescript = '1.0.0'; }, /typescript is .* here, 1\.0\.0 in the previous index/],
     ['a file that failed analysis', (m: Manifest) => { m.skipped.push({ path: 'src/zz-failed.ts', reason: 'analysis-failed', detail: 'a stack overflow' }); }, /src\/zz-failed\.ts failed analysis/],
     ['another format (Sextant upgraded since)', (m: Manifest) => { m.formatVersion = 13; }, /cannot be read \(INDEX_VERSION_UNSUPPORTED/],

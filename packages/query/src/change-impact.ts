@@ -874,9 +874,9 @@ async function problemChanges(
         const loaded = await set.head.symbol(key);
         if (!loaded) continue;
         const from = all.get(key)!;
-        const users = [loaded.record.container];
-        for (const ref of refsOf(loaded.record)) if (ref.fromIndex >= 0) users.push(loaded.shard.peer(ref.fromIndex).key);
-        for (const user of users) {
+        const usedBy = [loaded.record.container];
+        for (const ref of refsOf(loaded.record)) if (ref.fromIndex >= 0) usedBy.push(loaded.shard.peer(ref.fromIndex).key);
+        for (const user of usedBy) {
           if (user === undefined || all.has(user)) continue;
           all.set(user, from);
           next.push(user);
