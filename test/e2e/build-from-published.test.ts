@@ -1,7 +1,8 @@
 // A pull request's head built from the base's published index (issue #31): `indexer build
 // --from-ref` and `--from-commit` over wrangler's local R2 fetch the base's index (each shard checked)
-// and build incrementally from it, to the same bytes as a full build; a ref the store lacks is
-// INDEX_NOT_FOUND, exit 1, nothing written.
+// and build incrementally from it, to the same bytes as a full build (the same commit built from its
+// own published index is that index, brought here); a ref the store lacks is INDEX_NOT_FOUND, exit
+// 1, nothing written.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -45,6 +46,15 @@ describe('indexer build from a published index', () => {
     // app.ts alone: no file has a compiler problem or an unresolved name spelled like its new export.
     expect(mode).toEqual({ mode: 'incremental', from: base, walked: 1, reused: 6 });
     expect(incremental).toEqual(full);
+  }, 120_000);
+
+  it('brings a published index here: the same commit built from it walks nothing and writes the published shards (the review workflow\'s base)', async () => {
+    const out = join(scratch, 'base-again');
+    expect(await build(out, '--commit', base, '--from-commit', base, '--local', '--persist-to', join(scratch, 'r2'))).toBe(0);
+    const { builtAt: _a, build: mode, ...again } = manifestOf(out);
+    const { builtAt: _b, build: _full, ...published } = manifestOf(join(scratch, 'base'));
+    expect(mode).toEqual({ mode: 'incremental', from: base, walked: 0, reused: 7 });
+    expect(again).toEqual(published);
   }, 120_000);
 
   it('refuses a ref the store lacks with INDEX_NOT_FOUND and writes nothing', async () => {
