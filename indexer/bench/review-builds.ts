@@ -1,13 +1,14 @@
 // The review benches' git and index plumbing: a mutant committed on top of a base without
 // touching the work tree, and `indexer build --commit` run as its own process (timed), the base's
-// index kept between runs while neither its commit nor the indexer's source changes.
+// index kept between runs while neither its commit nor the indexer's version changes.
 import { execFile, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
-import { rm, writeFile } from 'node:fs/promises';
+import { rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { shortCommit, type BuildMode } from '@sextant/format';
-import { benchGitEnv, sourceFingerprint } from './corpora.ts';
+import { shortCommit, type BuildMode, type Manifest } from '@sextant/format';
+import { indexerVersion } from '../src/indexer-version.ts';
+import { benchGitEnv } from './corpora.ts';
 
 const INDEXER = fileURLToPath(new URL('../bin/indexer.js', import.meta.url));
 
@@ -67,17 +68,19 @@ export function startBuild(dir: string, commit: string, out: string, id: string,
   });
 }
 
-/** A commit's index in `out`, built again only when the commit or the indexer's source changed; the seconds it took, or undefined when reused. */
+/**
+ * A commit's index in `out`, built again only when the commit or the indexer's version (its sources'
+ * digest, indexer-version.ts) changed; the seconds it took, or undefined when reused.
+ */
 export async function ensureIndex(dir: string, commit: string, out: string, id: string, log: (line: string) => void): Promise<number | undefined> {
-  const stamp = `${out}.indexer-source`;
-  const source = await sourceFingerprint();
   const manifest = join(out, 'manifest.json');
-  if (existsSync(manifest) && existsSync(stamp) && readFileSync(stamp, 'utf8') === source
-    && (JSON.parse(readFileSync(manifest, 'utf8')) as { commit: string }).commit === commit) return undefined;
+  if (existsSync(manifest)) {
+    const built = JSON.parse(readFileSync(manifest, 'utf8')) as Pick<Manifest, 'commit' | 'indexer'>;
+    if (built.commit === commit && built.indexer.version === indexerVersion()) return undefined;
+  }
   await rm(out, { recursive: true, force: true });
   log(`${id}: indexing ${shortCommit(commit)}`);
   const seconds = build(dir, commit, out, id);
-  await writeFile(stamp, source);
   log(`${id}: ${shortCommit(commit)} indexed in ${seconds.toFixed(1)} s`);
   return seconds;
 }
