@@ -11,9 +11,9 @@ const USAGE = `usage:
       about project configuration are counted in one line; --verbose prints each. --from: build
       from the index of another commit in DIR, walking again only the TypeScript and JavaScript
       files the change can reach (the shards equal a full build's); in full, saying why, when that
-      cannot be sure or more than --max-changed-share (default 0.5) of them changed. --from-ref,
-      --from-commit: the same from the index published under that ref or commit (the store
-      options of publish). --scip FILE (repeatable): a SCIP index (index.scip of scip-typescript,
+      cannot be sure or more than --max-changed-share (default 0.3) of them changed or are
+      reached by the change. --from-ref, --from-commit: the same from the index published under
+      that ref or commit (the store options of publish). --scip FILE (repeatable): a SCIP index (index.scip of scip-typescript,
       scip-python, scip-go, …) whose documents index the files they match, with precision scip;
       a document that does not match its file at the commit is refused, with a warning, and its
       file indexed as without it. Without --scip, the SCIP indexers installed (scip-python, the

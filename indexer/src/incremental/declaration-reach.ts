@@ -44,6 +44,8 @@ export interface DeclarationReachInput {
   changed: readonly { path: string; before: string | undefined; after: string | undefined }[];
   /** The previous text of a file that did not change. */
   unchangedText(path: string): string | undefined;
+  /** Past this many files walked the build is in full: the reach stops there (what it returns is then only that many). */
+  maxWalk?: number;
 }
 
 /** The files to walk again, or why the declarations cannot tell (the file-level closure decides). */
@@ -128,6 +130,8 @@ export function declarationReach(input: DeclarationReachInput): DeclarationReach
     if (container) add(container);
     for (const path of usersOf.get(key) ?? []) {
       walk.add(path);
+      // Too wide already: finding each further user's holders parses its file, which a full build does again.
+      if (walk.size > (input.maxWalk ?? Infinity)) return { walk };
       for (const holder of uses.holders(path, key)) add(holder);
     }
     const module = topLevelIn.get(key);

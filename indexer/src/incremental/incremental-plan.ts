@@ -84,6 +84,7 @@ export async function planIncremental(input: IncrementalInput): Promise<Incremen
     changes: previous.changes,
     changed: await Promise.all(changedSources.map(async (path) => ({ path, before: before.has(path) ? await input.previous.text(path) : undefined, after: input.texts.get(path) }))),
     unchangedText: (path) => input.texts.get(path),
+    maxWalk: Math.floor(input.maxChangedShare * Math.max(1, sources.length)),
   });
   // First by the file and change records alone (which files name which declarations): a lower bound
   // of what the change reaches, enough to build in full without reading the rest when it is wide.
@@ -111,9 +112,12 @@ export async function planIncremental(input: IncrementalInput): Promise<Incremen
     while (queue.length > 0) for (const next of dependents.get(queue.pop()!) ?? []) add(next);
     return new Set(sources.filter((path) => walk.has(path) || !files.has(path)));
   };
-  const tooWide = (walked: ReadonlySet<string>) => walked.size > input.maxChangedShare * Math.max(1, sources.length)
-    ? `the change reaches ${walked.size} of ${sources.length} TypeScript and JavaScript files, more than ${Math.round(input.maxChangedShare * 100)}%` : undefined;
-  if ('walk' in byDeclaration && !tooWide(byDeclaration.walk)) {
+  const tooWide = (walked: ReadonlySet<string>, atLeast = false) => walked.size > input.maxChangedShare * Math.max(1, sources.length)
+    ? `the change reaches ${atLeast ? 'at least ' : ''}${walked.size} of ${sources.length} TypeScript and JavaScript files, more than ${Math.round(input.maxChangedShare * 100)}%` : undefined;
+  if ('walk' in byDeclaration) {
+    // Decided by declaration and too wide: in full at once (the reach stopped at the share; the records of the rest are never read).
+    const wide = tooWide(byDeclaration.walk, true);
+    if (wide) return { full: wide };
     const index = await previous.rest();
     // A call's chosen declaration is stored by position: where it lies in a changed file (an overload, a call signature of a type), the call's file is walked too.
     const moved = new Set(changedSources);
@@ -121,7 +125,8 @@ export async function planIncremental(input: IncrementalInput): Promise<Incremen
       for (const ref of symbol.refs) if (ref.decl && moved.has(ref.decl.def[0]) && (ref.decl.signature || symbol.info.defs.length > 1)) byDeclaration.walk.add(ref.site.path);
     }
     const walked = new Set(sources.filter((path) => byDeclaration.walk.has(path) || !index.files.has(path)));
-    if (!tooWide(walked)) return { previous: index, walk: walked, reuse: new Set(sources.filter((path) => !walked.has(path))), changed };
+    const wider = tooWide(walked);
+    return wider ? { full: wider } : { previous: index, walk: walked, reuse: new Set(sources.filter((path) => !walked.has(path))), changed };
   }
   const estimate = tooWide(reach(declarationUsers(previous), previous.files));
   if (estimate) return { full: estimate };
