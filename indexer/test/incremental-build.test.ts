@@ -110,6 +110,22 @@ describe('a build from a previous index', () => {
     }
   });
 
+  it('builds in full at once when the files a change reaches by declaration pass the allowed share', async () => {
+    const repo = fixtureRepo(new URL('../../test/fixtures/ts-basic/', import.meta.url).pathname);
+    try {
+      const previous = join(scratch, 'reach-share-previous');
+      await build(repo.dir, previous);
+      // A member of the Order interface reaches five of the seven files (the next test): past 0.5 the reach stops, at 4.
+      const file = join(repo.dir, 'src/orders/order.ts');
+      writeFileSync(file, readFileSync(file, 'utf8').replace('  total: number;', '  total: bigint;'));
+      commitAll(repo.dir, 'change');
+      expect((await build(repo.dir, join(scratch, 'reach-share-full'), previous, 0.5)).build)
+        .toEqual({ mode: 'full', reason: 'the change reaches at least 4 of 7 TypeScript and JavaScript files, more than 50%' });
+    } finally {
+      repo.cleanup();
+    }
+  });
+
   it.each([
     // A fully annotated method's body: no declaration's shape changes, only its own file is walked.
     ['a fully annotated body', 'src/orders/repository.ts', 'this.rows.set(order.id, order);', 'this.rows.set(`${order.id}`, order);', 1],
