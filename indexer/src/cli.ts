@@ -13,10 +13,10 @@ const USAGE = `usage:
       files the change can reach (the shards equal a full build's); in full, saying why, when that
       cannot be sure or more than --max-changed-share (default 0.3) of them changed or are
       reached by the change. --from-ref, --from-commit: the same from the index published under
-      that ref or commit (the store options of publish). --scip FILE (repeatable): a SCIP index (index.scip of scip-typescript,
-      scip-python, scip-go, …) whose documents index the files they match, with precision scip;
-      a document that does not match its file at the commit is refused, with a warning, and its
-      file indexed as without it. Without --scip, the SCIP indexers installed (scip-python, the
+      that ref or commit (the store options of publish). --scip FILE (repeatable): a SCIP index
+      (index.scip of scip-typescript, scip-python, scip-go, …) whose documents index the files
+      they match, with precision scip; a document that does not match its file at the commit is
+      refused, with a warning, and its file indexed as without it. Without --scip, the SCIP indexers installed (scip-python, the
       indexer's optional dependency, or on PATH; scip-go on PATH) run on the commit's files of
       their languages and are imported the same way; --no-auto-scip does not run them.
   indexer review --base <sha|ref> [--head <sha|ref>] [--repo DIR] [--format markdown|text|json] [--out-root DIR] [--max-file-bytes N] [--quiet]
