@@ -140,7 +140,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
       const { previous } = plan;
       walk = plan.walk;
       compressor = previous.compressor;
-      for (const file of reuseFiles(previous, plan.reuse, collector)) (languages[file.lang] ??= { files: 0, precision: ownerOf(file.path)!.precision }).files++;
+      for (const file of reuseFiles(previous, plan.reuse, collector, plan.moved)) (languages[file.lang] ??= { files: 0, precision: ownerOf(file.path)!.precision }).files++;
       // From here on the collector notes what the walk touches; files of indexers that reuse none are walked in full.
       collector.touched = new Set();
       const changed = new Set(plan.changed);

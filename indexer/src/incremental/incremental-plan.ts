@@ -15,6 +15,7 @@ import { TS_JS_EXTENSIONS, unresolvedCount } from '@sextant/format';
 import type { TrackedEntry } from '../git/git-snapshot.ts';
 import { SCIP_PARSER_PREFIX } from '../scip/scip-file.ts';
 import { declarationReach } from './declaration-reach.ts';
+import { positionShift, type PositionShift } from './position-shift.ts';
 import { edgeFile } from './reuse.ts';
 import type { PreviousFiles, PreviousIndex, PreviousTable } from './previous-index.ts';
 
@@ -35,7 +36,11 @@ export interface IncrementalInput {
 
 export type IncrementalPlan =
   | { full: string }
-  | { previous: PreviousIndex; walk: ReadonlySet<string>; reuse: ReadonlySet<string>; changed: readonly string[] };
+  | {
+    previous: PreviousIndex; walk: ReadonlySet<string>; reuse: ReadonlySet<string>; changed: readonly string[];
+    /** Per changed file, where a declaration a reused call chose now lies (position-shift.ts). */
+    moved: ReadonlyMap<string, PositionShift>;
+  };
 
 const isScript = (path: string) => TS_JS_EXTENSIONS.some((ext) => path.endsWith(ext));
 
@@ -119,14 +124,25 @@ export async function planIncremental(input: IncrementalInput): Promise<Incremen
     const wide = tooWide(byDeclaration.walk, true);
     if (wide) return { full: wide };
     const index = await previous.rest();
-    // A call's chosen declaration is stored by position: where it lies in a changed file (an overload, a call signature of a type), the call's file is walked too.
-    const moved = new Set(changedSources);
+    // A call's chosen declaration is stored by position: where it lies in a changed file (an overload,
+    // a call signature of a type), the call keeps its choice at the declaration's new place when the
+    // edit left the declaration's text alone (the reach walked the users of every declaration whose
+    // shape may change); else the call's file is walked too.
+    const moved = new Map<string, PositionShift>();
+    for (const path of changedSources) {
+      const after = input.texts.get(path);
+      if (before.has(path) && after !== undefined) moved.set(path, positionShift((await input.previous.text(path)) ?? '', after));
+    }
+    const edited = new Set(changedSources);
     for (const symbol of index.symbols.values()) {
-      for (const ref of symbol.refs) if (ref.decl && moved.has(ref.decl.def[0]) && (ref.decl.signature || symbol.info.defs.length > 1)) byDeclaration.walk.add(ref.site.path);
+      for (const ref of symbol.refs) {
+        if (!ref.decl || !edited.has(ref.decl.def[0]) || !(ref.decl.signature || symbol.info.defs.length > 1)) continue;
+        if (!moved.get(ref.decl.def[0])?.(ref.decl.def)) byDeclaration.walk.add(ref.site.path);
+      }
     }
     const walked = new Set(sources.filter((path) => byDeclaration.walk.has(path) || !index.files.has(path)));
     const wider = tooWide(walked);
-    return wider ? { full: wider } : { previous: index, walk: walked, reuse: new Set(sources.filter((path) => !walked.has(path))), changed };
+    return wider ? { full: wider } : { previous: index, walk: walked, reuse: new Set(sources.filter((path) => !walked.has(path))), changed, moved };
   }
   const estimate = tooWide(reach(declarationUsers(previous), previous.files));
   if (estimate) return { full: estimate };
@@ -137,7 +153,8 @@ export async function planIncremental(input: IncrementalInput): Promise<Incremen
   const wide = tooWide(walked);
   if (wide) return { full: wide };
   const reuse = new Set(sources.filter((path) => !walked.has(path)));
-  return { previous: index, walk: walked, reuse, changed };
+  // By file, every user of a changed file's declarations is walked: no reused call chose one of them.
+  return { previous: index, walk: walked, reuse, changed, moved: new Map() };
 }
 
 /** package.json fields module resolution, type acquisition or workspaces read; the others (version, description, scripts) change nothing an indexer sees. */

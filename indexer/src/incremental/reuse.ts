@@ -6,9 +6,10 @@
 // written in; an edge without a site (an override, a union's same property) to the file declaring
 // its source, which incremental-plan.ts walks together with every other file of such a symbol.
 import type { FileRecord } from '@sextant/format';
-import type { IndexCollector } from '../index-collector.ts';
+import type { IndexCollector, ResolvedDeclaration } from '../index-collector.ts';
 import type { LayoutReuse } from '../shards/shard-writer.ts';
 import type { UnresolvedName } from '../language-indexer.ts';
+import type { PositionShift } from './position-shift.ts';
 import type { PreviousIndex } from './previous-index.ts';
 
 /** The file an edge was found in: its site's, else the first declaration's of its source. */
@@ -16,8 +17,13 @@ export function edgeFile(previous: PreviousIndex, from: string, site: { path: st
   return site?.path ?? previous.symbols.get(from)?.info.defs[0]?.[0];
 }
 
-/** Adds to `collector` everything `reused` (paths of files not walked again) contributed to `previous`; returns their file records. */
-export function reuseFiles(previous: PreviousIndex, reused: ReadonlySet<string>, collector: IndexCollector): FileRecord[] {
+/**
+ * Adds to `collector` everything `reused` (paths of files not walked again) contributed to `previous`;
+ * returns their file records. A reused call that chose a declaration of a changed file chooses it at
+ * its place in the new text (`moved`, incremental-plan.ts: the plan walked every call whose choice
+ * it could not place).
+ */
+export function reuseFiles(previous: PreviousIndex, reused: ReadonlySet<string>, collector: IndexCollector, moved: ReadonlyMap<string, PositionShift>): FileRecord[] {
   const kept = new Set<string>();
   const edges: { from: string; kind: Parameters<IndexCollector['addEdge']>[1]; to: string; site?: Parameters<IndexCollector['addEdge']>[3] }[] = [];
   for (const path of reused) for (const key of previous.files.get(path)?.syms ?? []) kept.add(key);
@@ -54,7 +60,7 @@ export function reuseFiles(previous: PreviousIndex, reused: ReadonlySet<string>,
   }
   for (const key of kept) {
     for (const ref of previous.symbols.get(key)?.refs ?? []) {
-      if (reused.has(ref.site.path)) collector.addReference(key, ref.site, ref.kind, ref.from, ref.confidence, ref.decl);
+      if (reused.has(ref.site.path)) collector.addReference(key, ref.site, ref.kind, ref.from, ref.confidence, ref.decl && placed(ref.decl, moved));
     }
   }
   for (const edge of edges) collector.addEdge(edge.from, edge.kind, edge.to, edge.site);
@@ -68,6 +74,15 @@ export function reuseFiles(previous: PreviousIndex, reused: ReadonlySet<string>,
     files.push(file);
   }
   return files;
+}
+
+/** A reused call's chosen declaration where it lies now. */
+function placed(decl: ResolvedDeclaration, moved: ReadonlyMap<string, PositionShift>): ResolvedDeclaration {
+  const shift = moved.get(decl.def[0]);
+  if (!shift) return decl;
+  const def = shift(decl.def);
+  if (!def) throw new Error(`incremental build: a reused call chose ${decl.def.join(':')}, which the edit moved to no known place, and its file was not walked`);
+  return { ...decl, def };
 }
 
 /**
