@@ -4,7 +4,7 @@
 // range the span meets has no place to go. An incremental build uses it for the declaration a call
 // chose (an overload, a call signature), which the index stores by position: a call in a file not
 // walked again keeps its choice, now at the declaration's new place.
-import { lineStarts, offsetAt } from '@sextant/format';
+import { lineStarts, offsetAt, positionAt } from '@sextant/format';
 
 /** A declaration's range, as a reference's chosen declaration holds it: path, line, column, endLine, endColumn (1-based, UTF-16). */
 export type DefRange = readonly [string, number, number, number, number];
@@ -23,14 +23,8 @@ export function positionShift(before: string, after: string): PositionShift {
   const oldStarts = lineStarts(before);
   const newStarts = lineStarts(after);
   const positionOf = (offset: number): [number, number] => {
-    let lo = 0;
-    let hi = newStarts.length - 1;
-    while (lo < hi) {
-      const mid = (lo + hi + 1) >>> 1;
-      if (newStarts[mid]! <= offset) lo = mid;
-      else hi = mid - 1;
-    }
-    return [lo + 1, offset - newStarts[lo]! + 1];
+    const { line, column } = positionAt(newStarts, offset);
+    return [line, column];
   };
   return (range) => {
     let from: number;
