@@ -16,9 +16,10 @@ const USAGE = `usage:
       that ref or commit (the store options of publish). --scip FILE (repeatable): a SCIP index
       (index.scip of scip-typescript, scip-python, scip-go, …) whose documents index the files
       they match, with precision scip; a document that does not match its file at the commit is
-      refused, with a warning, and its file indexed as without it. Without --scip, the SCIP indexers installed (scip-python, the
-      indexer's optional dependency, or on PATH; scip-go on PATH) run on the commit's files of
-      their languages and are imported the same way; --no-auto-scip does not run them.
+      refused, with a warning, and its file indexed as without it. Without --scip, the SCIP
+      indexers installed (scip-python, the indexer's optional dependency, or on PATH; scip-go on
+      PATH) run on the commit's files of their languages and are imported the same way;
+      --no-auto-scip does not run them.
   indexer review --base <sha|ref> [--head <sha|ref>] [--repo DIR] [--format markdown|text|json] [--out-root DIR] [--max-file-bytes N] [--quiet]
       What the change from base to head (default HEAD) does to the symbols and what it breaks
       (the diff_symbols and change_impact tools). Each commit is indexed into

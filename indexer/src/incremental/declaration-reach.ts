@@ -31,6 +31,7 @@
 import { ts } from 'ts-morph';
 import { lineStarts, occurrencesOf, offsetAt, unresolvedCount, unresolvedOf, type ChangeRecord, type FileRecord, type ReexportRecord } from '@sextant/format';
 import { moduleSymbolKey } from '../ts/declaration-table.ts';
+import { editSpan } from './position-shift.ts';
 
 /** A 1-based line and column (UTF-16), as occurrences and declaration ranges hold them. */
 type Position = readonly [number, number];
@@ -205,13 +206,9 @@ function touched(path: string, old: string, after: string, change: ChangeRecord)
   const removed = [...oldNames].filter(([name, exported]) => !newNames.has(name) || (exported && !newNames.get(name))).map(([name]) => name);
 
   // The edited span: the texts' common prefix and suffix stripped.
-  let start = 0;
-  const shorter = Math.min(old.length, after.length);
-  while (start < shorter && old.charCodeAt(start) === after.charCodeAt(start)) start++;
-  let tail = 0;
-  while (tail < shorter - start && old.charCodeAt(old.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
-  const oldSpan = rangeOf(was, start, old.length - tail);
-  const newSpan = rangeOf(now, start, after.length - tail);
+  const { start, oldEnd, newEnd } = editSpan(old, after);
+  const oldSpan = rangeOf(was, start, oldEnd);
+  const newSpan = rangeOf(now, start, newEnd);
   // Within a fully annotated body before and after: no declaration's shape changed, only this file's code.
   if (opaqueRanges(was).some((o) => within(o, oldSpan)) && opaqueRanges(now).some((o) => within(o, newSpan))) return { seeds: [], removed, added, reexports: [] };
   const seeds = decls.filter((d) => meets(d.range, oldSpan));
@@ -221,7 +218,7 @@ function touched(path: string, old: string, after: string, change: ChangeRecord)
   const isImport = (s: ts.Statement) => ts.isImportDeclaration(s) || ts.isImportEqualsDeclaration(s);
   const met = (source: ts.SourceFile, from: number, to: number) => source.statements.filter((s) => s.getStart(source) <= to && s.end >= from);
   // An import edited may change what a name means in every declaration of the file: all of them are touched.
-  if ([...met(was, start, old.length - tail), ...met(now, start, after.length - tail)].some(isImport)) {
+  if ([...met(was, start, oldEnd), ...met(now, start, newEnd)].some(isImport)) {
     // What the file re-exports of its imports (`export { a }`, `export default a`, `export import`) would change for its importers.
     const reexportsOwn = (source: ts.SourceFile) => source.statements.some((s) => (ts.isExportDeclaration(s) && !s.moduleSpecifier) || ts.isExportAssignment(s)
       || (ts.isImportEqualsDeclaration(s) && (ts.getModifiers(s) ?? []).some((m) => m.kind === ts.SyntaxKind.ExportKeyword)));
@@ -229,8 +226,8 @@ function touched(path: string, old: string, after: string, change: ChangeRecord)
     return { seeds: decls.filter((d) => d.container < 0).map((d) => d.key), removed, added, reexports: [] };
   }
   const statementsMet = (source: ts.SourceFile, from: number, to: number) => met(source, from, to).filter((s) => !isImport(s));
-  const oldMet = statementsMet(was, start, old.length - tail);
-  const newMet = statementsMet(now, start, after.length - tail);
+  const oldMet = statementsMet(was, start, oldEnd);
+  const newMet = statementsMet(now, start, newEnd);
   // A re-export met only at the edit's edge (the next line's, after a line removed) is the same on both sides.
   const reexportTexts = (source: ts.SourceFile, statements: ts.Statement[]) => new Set(statements.filter(ts.isExportDeclaration).map((s) => s.getText(source)));
   const oldTexts = reexportTexts(was, oldMet);

@@ -83,11 +83,12 @@ export async function planIncremental(input: IncrementalInput): Promise<Incremen
   }
 
   const previous = await input.previous.records();
+  const edits = await Promise.all(changedSources.map(async (path) => ({ path, before: before.has(path) ? await input.previous.text(path) : undefined, after: input.texts.get(path) })));
   // By declaration first: the files using a declaration whose shape the change may alter.
   const byDeclaration = declarationReach({
     files: previous.files,
     changes: previous.changes,
-    changed: await Promise.all(changedSources.map(async (path) => ({ path, before: before.has(path) ? await input.previous.text(path) : undefined, after: input.texts.get(path) }))),
+    changed: edits,
     unchangedText: (path) => input.texts.get(path),
     maxWalk: Math.floor(input.maxChangedShare * Math.max(1, sources.length)),
   });
@@ -129,10 +130,7 @@ export async function planIncremental(input: IncrementalInput): Promise<Incremen
     // edit left the declaration's text alone (the reach walked the users of every declaration whose
     // shape may change); else the call's file is walked too.
     const moved = new Map<string, PositionShift>();
-    for (const path of changedSources) {
-      const after = input.texts.get(path);
-      if (before.has(path) && after !== undefined) moved.set(path, positionShift((await input.previous.text(path)) ?? '', after));
-    }
+    for (const edit of edits) if (edit.before !== undefined && edit.after !== undefined) moved.set(edit.path, positionShift(edit.before, edit.after));
     const edited = new Set(changedSources);
     for (const symbol of index.symbols.values()) {
       for (const ref of symbol.refs) {

@@ -12,13 +12,24 @@ export type DefRange = readonly [string, number, number, number, number];
 /** The range in the new text, or undefined when the edit meets it. */
 export type PositionShift = (range: DefRange) => DefRange | undefined;
 
-export function positionShift(before: string, after: string): PositionShift {
+/** The edited span of two texts: the offset where they start to differ, and where the common suffix starts in each. */
+export interface EditSpan {
+  start: number;
+  oldEnd: number;
+  newEnd: number;
+}
+
+export function editSpan(before: string, after: string): EditSpan {
   const shorter = Math.min(before.length, after.length);
   let start = 0;
   while (start < shorter && before.charCodeAt(start) === after.charCodeAt(start)) start++;
   let tail = 0;
   while (tail < shorter - start && before.charCodeAt(before.length - 1 - tail) === after.charCodeAt(after.length - 1 - tail)) tail++;
-  const oldEnd = before.length - tail;
+  return { start, oldEnd: before.length - tail, newEnd: after.length - tail };
+}
+
+export function positionShift(before: string, after: string): PositionShift {
+  const { start, oldEnd } = editSpan(before, after);
   const delta = after.length - before.length;
   const oldStarts = lineStarts(before);
   const newStarts = lineStarts(after);
