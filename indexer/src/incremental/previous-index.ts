@@ -6,7 +6,7 @@
 import {
   defsOf, FILE_TABLE_SHARD, FileTable, graphRecords, graphShardName, graphStarts, refsOf, signaturesOf, type ChangeRecord, type ChangeShard, type FileRecord,
   type FileShard, type FileTableEntry, type GraphShard, type Manifest, type SymbolRecord, type SymbolShard, type UnresolvedShard, type UnresolvedSiteData,
-  deflateShard, SextantError, type ShardCompressor, type ShardEntry,
+  deflateShard, SextantError, storedPayload, type ShardCompressor, type ShardEntry, type ShardPacking,
 } from '@sextant/format';
 import { createHash } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
@@ -46,8 +46,9 @@ export interface PreviousIndex extends Omit<PreviousFiles, 'rest'> {
 }
 
 /**
- * An index directory's shards, checked (size and sha256) and inflated by Node's native zlib, each
- * remembered by the hash of its content with its compressed bytes (the compressor).
+ * An index directory's shards, checked (size and sha256) and inflated by Node's native zlib (text
+ * shards copied out of their stored blocks), each remembered by the hash of its content and its
+ * packing with its bytes (the compressor).
  */
 class PreviousShards implements ShardSource {
   readonly where: string;
@@ -79,8 +80,9 @@ class PreviousShards implements ShardSource {
       throw new SextantError('INDEX_CORRUPT', `Shard ${name} of ${this.where} fails its checksum (expected ${entry.sha256}, ${entry.bytes} bytes; got ${bytes.byteLength} bytes).`,
         'Rebuild that index with `indexer build`, or build without --from.', { shard: name });
     }
-    const raw = new Uint8Array(inflateRawSync(bytes));
-    this.byContent.set(contentHash(raw), bytes);
+    const stored = storedPayload(bytes);
+    const raw = stored ?? new Uint8Array(inflateRawSync(bytes));
+    this.byContent.set(contentKey(raw, stored ? 'stored' : 'deflated'), bytes);
     this.byName.set(name, bytes);
     return raw;
   }
@@ -91,8 +93,9 @@ export function isEntryBytes(bytes: Uint8Array, entry: ShardEntry): boolean {
   return bytes.byteLength === entry.bytes && createHash('sha256').update(bytes).digest('hex') === entry.sha256;
 }
 
-function contentHash(raw: Uint8Array): string {
-  return createHash('sha256').update(raw).digest('base64');
+/** What the compressor knows a shard by: its content and how it is packed (text shards are stored, not deflated). */
+function contentKey(raw: Uint8Array, packing: ShardPacking): string {
+  return `${packing} ${createHash('sha256').update(raw).digest('base64')}`;
 }
 
 /** The manifest and file table of the index in `dir`, checked as any reader checks them; the rest in stages, when asked. */
@@ -107,7 +110,7 @@ export async function readPreviousIndex(dir: string): Promise<PreviousTable> {
   const table = (await reader.shard<FileTable>(FILE_TABLE_SHARD))!;
   const entries = Array.from({ length: table.size }, (_, i) => table.entry(i));
   const tableBytes = source.byName.get(FILE_TABLE_SHARD)!;
-  const compressesAlike = Buffer.from(deflateShard(new Uint8Array(inflateRawSync(tableBytes)))).equals(tableBytes);
+  const compressesAlike = Buffer.from(deflateShard(new Uint8Array(inflateRawSync(tableBytes)), 'deflated')).equals(tableBytes);
   const first = { manifest, entries, compressesAlike, text: (path: string) => reader.text(path) };
 
   const records = async (): Promise<PreviousFiles> => {
@@ -155,7 +158,7 @@ export async function readPreviousIndex(dir: string): Promise<PreviousTable> {
     }
     // The shards not decoded (texts, grams), read for the compressor and the writer.
     await Promise.all(names.filter((n) => !source.byName.has(n)).map((n) => source.readInflatedShard(n, manifest.shards[n]!)));
-    const compressor: ShardCompressor = (raw) => source.byContent.get(contentHash(raw)) ?? deflateShard(raw);
+    const compressor: ShardCompressor = (raw, packing) => source.byContent.get(contentKey(raw, packing)) ?? deflateShard(raw, packing);
     return { compressor, shardBytes: (name) => source.byName.get(name), graphOrdinals, symbols, unresolved };
   };
   return { ...first, records };

@@ -1,6 +1,7 @@
 // Text shards: the contents of the files of one path bucket at the commit, for read_file and
 // previews. Stored as UTF-8 bytes per file, so a reader decodes only the file it was asked for
-// (a preview of one line does not pay for the other files of the bucket).
+// (a preview of one line does not pay for the other files of the bucket). Kept in DEFLATE's stored
+// blocks: a search reads texts by the megabyte, and inflating them cost more than searching them.
 import { encodeShard } from './codec.ts';
 import { corrupt } from './packed-records.ts';
 
@@ -18,7 +19,8 @@ interface StoredTextShard {
 export function encodeTextShard(data: TextShardData): Uint8Array {
   const encoder = new TextEncoder();
   const stored: StoredTextShard = { v: 2, paths: data.files.map((f) => f.path), texts: data.files.map((f) => encoder.encode(f.text)) };
-  return encodeShard(stored);
+  // Stored, not compressed: see codec.ts.
+  return encodeShard(stored, 'stored');
 }
 
 export class TextShard {

@@ -4,8 +4,9 @@
 // INDEX_CORRUPT naming the shard, never a raw decoder exception.
 import { describe, expect, it } from 'vitest';
 import { encode } from '@msgpack/msgpack';
-import { deflateSync } from 'fflate';
-import { decodeShard, encodeShard, SextantError, sha256Hex, type FileShardData, type SymbolShardData } from '../src/index.ts';
+import { deflateSync, inflateSync } from 'fflate';
+import { inflateRawSync } from 'node:zlib';
+import { decodeShard, deflateShard, encodeShard, SextantError, sha256Hex, storedPayload, type FileShardData, type SymbolShardData } from '../src/index.ts';
 import { thrown } from './support/thrown.ts';
 
 function symbolShard(): SymbolShardData {
@@ -75,6 +76,40 @@ describe('encodeShard / decodeShard', () => {
   it('compresses: repetitive shards are much smaller than their MessagePack form', () => {
     const big = { v: 1, occ: Array.from({ length: 10_000 }, (_, i) => i % 7) };
     expect(encodeShard(big).byteLength).toBeLessThan(encode(big).byteLength / 4);
+  });
+});
+
+describe('stored packing (text shards)', () => {
+  const bytesOf = (length: number) => Uint8Array.from({ length }, (_, i) => (i * 31 + (i >> 8)) & 0xff);
+  // Buffer's comparison: toEqual walks large arrays element by element, seconds for these.
+  const same = (a: Uint8Array | undefined, b: Uint8Array) => a !== undefined && Buffer.from(a).equals(Buffer.from(b));
+
+  it.each([0, 1, 65_535, 65_536, 200_000])('%i bytes are stored blocks any DEFLATE reader reads, copied out without inflating', (length) => {
+    const raw = bytesOf(length);
+    const packed = deflateShard(raw, 'stored');
+    expect(packed.byteLength).toBe(length + 5 * Math.max(1, Math.ceil(length / 65_535)));
+    expect(same(storedPayload(packed), raw)).toBe(true);
+    expect(same(inflateRawSync(packed), raw)).toBe(true);
+    expect(same(inflateSync(packed), raw)).toBe(true);
+  });
+
+  it('round-trips a shard through decodeShard, which charges its MessagePack size', () => {
+    const value = symbolShard();
+    const { value: back, rawBytes } = decodeShard('texts/0001', encodeShard(value, 'stored'));
+    expect(back).toEqual(value);
+    expect(rawBytes).toBe(encode(value, { ignoreUndefined: true }).byteLength);
+  });
+
+  it('leaves compressed DEFLATE, and stored blocks that are not exactly a stream, to an inflater', () => {
+    const raw = bytesOf(70_000);
+    const stored = deflateShard(raw, 'stored');
+    expect(storedPayload(deflateShard(raw, 'deflated'))).toBeUndefined();
+    const badLength = stored.slice();
+    badLength[3] ^= 1; // NLEN no longer LEN's complement
+    const trailing = new Uint8Array([...stored, 0]);
+    const truncated = stored.slice(0, stored.length - 1);
+    const noFinal = stored.slice(0, 5 + 65_535); // the first block, not final
+    for (const bytes of [badLength, trailing, truncated, noFinal]) expect(storedPayload(bytes)).toBeUndefined();
   });
 });
 
