@@ -93,11 +93,15 @@ export interface GramShardData {
 }
 
 interface StoredGramShard {
-  v: 2;
-  /** The grams, ascending, each as the difference to the previous one. */
+  v: 3;
+  /**
+   * The grams, ascending, four bytes each (little-endian): a lookup binary-searches them where they
+   * lie, so opening a shard decodes nothing (format 18; delta varints cost a cold call milliseconds
+   * per shard to decode, in the interpreter, before its first lookup).
+   */
   grams: Uint8Array;
-  /** The byte length of each gram's posting list in `postings`. */
-  sizes: Uint8Array;
+  /** Where each gram's posting list ends in `postings`, four bytes each (little-endian). */
+  ends: Uint8Array;
   /**
    * The posting lists back to back, each ordinal as the difference to the one before it in its own
    * list: a reader decodes the one list it looks up, not the shard's every posting.
@@ -108,63 +112,60 @@ interface StoredGramShard {
 export function encodeGramShard(data: GramShardData): Uint8Array {
   const lists = data.grams.map(({ files }) => packInts(files, ['prev']));
   const postings = new Uint8Array(lists.reduce((n, list) => n + list.length, 0));
+  const grams = new DataView(new ArrayBuffer(4 * lists.length));
+  const ends = new DataView(new ArrayBuffer(4 * lists.length));
   let at = 0;
-  for (const list of lists) {
+  lists.forEach((list, i) => {
     postings.set(list, at);
     at += list.length;
-  }
-  const stored: StoredGramShard = {
-    v: 2,
-    grams: packInts(data.grams.map((g) => g.gram), ['prev']),
-    sizes: packInts(lists.map((list) => list.length), ['none']),
-    postings,
-  };
+    grams.setUint32(4 * i, data.grams[i]!.gram, true);
+    ends.setUint32(4 * i, at, true);
+  });
+  const stored: StoredGramShard = { v: 3, grams: new Uint8Array(grams.buffer), ends: new Uint8Array(ends.buffer), postings };
   return encodeShard(stored);
 }
 
 export class GramShard {
+  /** Grams the shard holds. */
+  readonly size: number;
   private readonly name: string;
-  private readonly grams: Int32Array;
-  /** Where each gram's posting list starts in `postings` (one more entry: the end). */
-  private readonly starts: Int32Array;
+  private readonly grams: DataView;
+  private readonly ends: DataView;
   private readonly postings: Uint8Array;
 
   constructor(name: string, value: unknown) {
     const s = value as StoredGramShard;
-    if (typeof s !== 'object' || s === null || s.v !== 2 || !(s.grams instanceof Uint8Array) || !(s.sizes instanceof Uint8Array) || !(s.postings instanceof Uint8Array)) {
-      throw corrupt(name, 'is not a version 2 gram shard');
+    if (typeof s !== 'object' || s === null || s.v !== 3 || !(s.grams instanceof Uint8Array) || !(s.ends instanceof Uint8Array) || !(s.postings instanceof Uint8Array)) {
+      throw corrupt(name, 'is not a version 3 gram shard');
     }
+    if (s.grams.length % 4 !== 0 || s.ends.length !== s.grams.length) throw corrupt(name, 'has grams and posting ends of different lengths');
     this.name = name;
-    this.grams = unpackInts(s.grams, ['prev'], name);
-    const sizes = unpackInts(s.sizes, ['none'], name);
+    this.size = s.grams.length / 4;
+    this.grams = new DataView(s.grams.buffer, s.grams.byteOffset, s.grams.byteLength);
+    this.ends = new DataView(s.ends.buffer, s.ends.byteOffset, s.ends.byteLength);
     this.postings = s.postings;
-    if (sizes.length !== this.grams.length) throw corrupt(name, 'has grams and posting sizes of different lengths');
-    this.starts = new Int32Array(sizes.length + 1);
-    for (let i = 0; i < sizes.length; i++) {
-      if (sizes[i]! <= 0) throw corrupt(name, 'has an empty posting list');
-      this.starts[i + 1] = this.starts[i]! + sizes[i]!;
-    }
-    if (this.starts[sizes.length] !== this.postings.length) throw corrupt(name, 'has posting lists that do not add up to its postings');
-  }
-
-  /** Grams the shard holds. */
-  get size(): number {
-    return this.grams.length;
+    if (this.size > 0 && this.ends.getUint32(s.ends.length - 4, true) !== s.postings.length) throw corrupt(name, 'has posting lists that do not add up to its postings');
   }
 
   /** The gram at a position, in ascending order. */
   gramAt(index: number): number {
-    return this.grams[index]!;
+    return this.grams.getUint32(4 * index, true);
   }
 
   /** The ordinals of the files holding the gram, ascending; empty when none does. */
   files(gram: number): Int32Array {
     let lo = 0;
-    let hi = this.grams.length - 1;
+    let hi = this.size - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
-      const at = this.grams[mid]!;
-      if (at === gram) return unpackInts(this.postings.subarray(this.starts[mid]!, this.starts[mid + 1]!), ['prev'], this.name);
+      const at = this.gramAt(mid);
+      if (at === gram) {
+        // Checked where read, since nothing is decoded when the shard is opened.
+        const start = mid === 0 ? 0 : this.ends.getUint32(4 * (mid - 1), true);
+        const end = this.ends.getUint32(4 * mid, true);
+        if (!(start < end && end <= this.postings.length)) throw corrupt(this.name, `has an empty or misplaced posting list for gram ${gram}`);
+        return unpackInts(this.postings.subarray(start, end), ['prev'], this.name);
+      }
       if (at < gram) lo = mid + 1;
       else hi = mid - 1;
     }

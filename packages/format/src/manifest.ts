@@ -30,8 +30,10 @@ import type { Language } from './records.ts';
  *     `scip` of a language imported from a SCIP index.
  * 17: a DeclRecord may carry `sig`, the fingerprint of its declarations' whole signatures (a
  *     reader of 16 refuses it as a malformed declaration).
+ * 18: gram shards keep their grams and posting-list ends four bytes each, searched in place (a
+ *     shard is opened without decoding its grams); text shards are DEFLATE's stored blocks.
  */
-export const FORMAT_VERSION = 17;
+export const FORMAT_VERSION = 18;
 export const MANIFEST_FILE = 'manifest.json';
 /**
  * Next to manifest.json in an index directory: its sha256, as `sha256sum` prints it, so that the

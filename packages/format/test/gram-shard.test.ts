@@ -35,6 +35,10 @@ describe('gram shards', () => {
     expect([...shard.files(gram('xyz'))]).toEqual([2]);
     expect([...shard.files(gram('zzz'))]).toEqual([1, 300000]);
     expect([...shard.files(gram('qqq'))]).toEqual([]);
+    const mixed = open({ grams: [{ gram: gram('abc'), files: [1] }, { gram: exact('ABC'), files: [2, 5] }] });
+    expect([...mixed.files(exact('ABC'))]).toEqual([2, 5]);
+    expect(mixed.gramAt(1)).toBe(exact('ABC'));
+    expect([...open({ grams: [] }).files(gram('abc'))]).toEqual([]);
   });
 
   it('bucket every gram of a commit by its hash, each posting list ascending', () => {
@@ -54,6 +58,13 @@ describe('gram shards', () => {
   });
 
   it('refuse bytes that are not a gram shard as INDEX_CORRUPT naming the shard', () => {
-    expect(() => new GramShard('grams/0001', { v: 2, grams: 'x' })).toThrow(expect.objectContaining({ code: 'INDEX_CORRUPT', message: expect.stringContaining('grams/0001') }));
+    const corrupt = expect.objectContaining({ code: 'INDEX_CORRUPT', message: expect.stringContaining('grams/0001') });
+    expect(() => new GramShard('grams/0001', { v: 2, grams: 'x' })).toThrow(corrupt);
+    const u32 = (...values: number[]) => new Uint8Array(Uint32Array.from(values).buffer);
+    expect(() => new GramShard('grams/0001', { v: 3, grams: u32(1, 2), ends: u32(1), postings: new Uint8Array(1) })).toThrow(corrupt);
+    expect(() => new GramShard('grams/0001', { v: 3, grams: u32(1, 2), ends: u32(1, 3), postings: new Uint8Array(2) })).toThrow(corrupt);
+    // Nothing is decoded when a shard is opened: a list that ends before it starts is found when looked up.
+    const misplaced = new GramShard('grams/0001', { v: 3, grams: u32(1, 2), ends: u32(2, 1), postings: new Uint8Array(1) });
+    expect(() => misplaced.files(2)).toThrow(corrupt);
   });
 });
