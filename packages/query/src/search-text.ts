@@ -207,9 +207,8 @@ async function countMatches(reader: IndexReader, request: Request, plan: TextPla
     if (!selected(skipped.path)) continue;
     if (unsearched.count++ < UNSEARCHED_EXAMPLES) unsearched.examples.push({ path: skipped.path, reason: skipped.reason });
   }
-  const candidates = await candidatesOf(reader, plan, table.size);
+  const chosen = await candidatesOf(reader, plan, table.size, (ordinal) => wanted(table.entry(ordinal)));
   const shardOf = await textShardsOf(reader, table);
-  const chosen = [...candidates].filter((ordinal) => wanted(table.entry(ordinal)));
   const files: FileCount[] = [];
   let total = 0;
   for (let from = 0; from < chosen.length; from += READ_AHEAD) {
@@ -240,19 +239,20 @@ const NARROW_ENOUGH = 4;
 const MAX_GRAM_SHARDS = 12;
 
 /**
- * The file ordinals a plan lets through, ascending: every searchable file, or the union over
- * alternatives of the intersection of their grams' postings. An alternative's first grams are
- * looked up together with every other gram of their shards (read anyway); when more than
- * NARROW_ENOUGH files hold them all, its remaining grams are looked up in a second round.
+ * The file ordinals a plan lets through that the request `wants` (its paths, languages and flags),
+ * ascending: every such file, or the union over alternatives of the intersection of their grams'
+ * postings. An alternative's first grams are looked up together with every other gram of their
+ * shards (read anyway); when more than NARROW_ENOUGH wanted files hold them all, its remaining grams
+ * are looked up in a second round (files outside the paths asked for are no reason to read more).
  */
-async function candidatesOf(reader: IndexReader, plan: TextPlan, files: number): Promise<Iterable<number>> {
-  if (plan.kind === 'all') return Array.from({ length: files }, (_, i) => i);
+async function candidatesOf(reader: IndexReader, plan: TextPlan, files: number, wants: (ordinal: number) => boolean): Promise<number[]> {
+  if (plan.kind === 'all') return Array.from({ length: files }, (_, i) => i).filter(wants);
   const shardOf = (gram: number) => reader.gramShardNameOf(gram);
   await reader.prefetch([...new Set(plan.alternatives.flatMap((a) => a.first.map(shardOf)))]);
   const union = new Set<number>();
   for (const { first, rest } of plan.alternatives) {
     const firstShards = new Set(first.map(shardOf));
-    let set = await postingsOfAll(reader, [...first, ...rest.filter((gram) => firstShards.has(shardOf(gram)))]);
+    let set: Int32Array = (await postingsOfAll(reader, [...first, ...rest.filter((gram) => firstShards.has(shardOf(gram)))])).filter(wants);
     // The other grams, from at most MAX_GRAM_SHARDS shards in all.
     const shards = new Set(firstShards);
     const more: number[] = [];

@@ -99,6 +99,27 @@ describe('search_text', () => {
     expect(await hits({ query: 'createOrder', paths: ['src/**', '!**/*.test.ts'] })).toHaveLength(3);
   });
 
+  it('looks up no more grams when the files the paths let through are few, whatever holds them elsewhere', async () => {
+    // 64 gram buckets, so the literal's other grams are in shards of their own.
+    const wide = await openMemoryIndex(buildMemoryIndex({
+      files: Array.from({ length: 12 }, (_, i) => ({ path: `lib/m${i}.ts`, text: `export const parseOptionsQuickly${i} = ${i};\n` })),
+      unindexed: [{ path: 'docs/options.md', text: 'Use parseOptionsQuickly.\n' }],
+      symbols: [],
+      layout: { symbolBucketBits: 2, fileBucketBits: 1, changeBucketBits: 2, unresolvedBucketBits: 1, gramBucketBits: 6 },
+    }));
+    const gramShardsRead = async (params: SearchTextParams) => {
+      const before = wide.shardsRead.length;
+      const answer = await searchText(wide, params);
+      return { total: answer.total, grams: new Set(wide.shardsRead.slice(before).filter((name) => name.startsWith('grams/'))).size };
+    };
+    const everywhere = await gramShardsRead({ query: 'parseOptionsQuickly' });
+    const inDocs = await gramShardsRead({ query: 'parseOptionsQuickly', paths: ['docs/**'] });
+    expect(everywhere.total).toBe(13);
+    expect(inDocs.total).toBe(1);
+    expect(inDocs.grams).toBeLessThanOrEqual(4);
+    expect(everywhere.grams).toBeGreaterThan(inDocs.grams);
+  });
+
   it('selects files by ripgrep type names, as rg -t does, and refuses a name it does not know with the names it does', async () => {
     expect(await hits({ query: 'orders', languages: ['yaml'] })).toEqual(['config.yaml:1:1-7']);
     expect(await hits({ query: 'createOrder', languages: ['md', 'yaml'] })).toHaveLength(3);
