@@ -355,12 +355,15 @@ function lineMatcher(query: string, mode: 'literal' | 'regex', caseSensitive: bo
     throw new SextantError('INVALID_ARGUMENT', `The pattern "${query}" matches the empty string, so it would match every line.`,
       'Make the pattern require at least one character (`a+` rather than `a*`).', { argument: 'query' });
   }
-  // A line holding a match holds the longest run of one of the alternatives: lines without any are
-  // skipped by finding those runs, RE2 runs on the others.
+  // A line holding a match holds the longest run of one of the alternatives (or, when it has no
+  // literal, its longest run of characters and simple classes): lines without any are skipped by
+  // finding those runs, RE2 runs on the others.
   const read = requiredRuns(query);
   const folded = !caseSensitive || read.caseInsensitive;
-  const needles = [...new Set(read.alternatives.map((runs) => runs.reduce((a, b) => (b.length > a.length ? b : a), '')))];
-  const finders = needles.map((needle) => (needle.length > 0 ? literalFinder(needle, !folded) : undefined));
+  const finders = read.alternatives.map((runs, i) => {
+    const needle = runs.reduce((a, b) => (b.length > a.length ? b : a), '');
+    return (needle.length > 0 ? literalFinder(needle, !folded) : undefined) ?? sequenceFinder(read.sequences[i]!, folded);
+  });
   const prefilter = finders.every((f) => f !== undefined) ? (finders as Finder[]) : undefined;
   const matcher: Pick<LineMatcher, 'next' | 'spans'> = {
     next(text, from) {
@@ -422,19 +425,7 @@ function literalFinder(needle: string, caseSensitive: boolean): Finder | undefin
       },
     };
   }
-  if (needle.length <= FOLDING_REGEXP_MAX) {
-    const re = new RegExp(needle.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'), 'giu');
-    return {
-      end: 0,
-      find(text, from) {
-        re.lastIndex = from;
-        const m = re.exec(text);
-        if (!m) return -1;
-        this.end = m.index + m[0].length;
-        return m.index;
-      },
-    };
-  }
+  if (needle.length <= FOLDING_REGEXP_MAX) return regExpFinder(new RegExp(needle.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&'), 'giu'));
   if (!foldsAsAscii(needle)) return undefined;
   const folded = foldAscii(needle);
   let last: { text: string; folded: string } | undefined;
@@ -445,6 +436,35 @@ function literalFinder(needle: string, caseSensitive: boolean): Finder | undefin
       const at = last.folded.indexOf(folded, from);
       this.end = at + folded.length;
       return at;
+    },
+  };
+}
+
+/**
+ * Finds a run of characters and simple classes (RequiredRuns.sequences) with the platform's RegExp:
+ * a concatenation of at most MAX_SEQUENCE single-character atoms, which a backtracking engine
+ * matches in time linear in the text. Undefined when there is none, or the platform reads it
+ * otherwise (RE2 then finds the lines).
+ */
+function sequenceFinder(source: string, caseInsensitive: boolean): Finder | undefined {
+  if (source.length === 0) return undefined;
+  try {
+    return regExpFinder(new RegExp(source, caseInsensitive ? 'giu' : 'gu'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A finder by a global RegExp of the platform's (one whose matching is linear in the text). */
+function regExpFinder(re: RegExp): Finder {
+  return {
+    end: 0,
+    find(text, from) {
+      re.lastIndex = from;
+      const m = re.exec(text);
+      if (!m) return -1;
+      this.end = m.index + m[0].length;
+      return m.index;
     },
   };
 }

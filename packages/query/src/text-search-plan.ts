@@ -77,48 +77,106 @@ function literalGrams(literals: readonly string[], caseInsensitive: boolean): Gr
 export interface RequiredRuns {
   /** Per top-level alternative, the runs of characters every match of it contains. */
   alternatives: string[][];
+  /**
+   * Per top-level alternative, the longest run of single characters and simple classes (`\d`, `\w`,
+   * `\s`, `[a-f0-9]`, `.`) every match of it contains, as the source of a JavaScript RegExp
+   * (flag `u`) that matches at least wherever the run does: a line without a match of it holds no
+   * match of the alternative ('' when there is none). What a pattern with no literal is prefiltered
+   * by (`\d{3,}`: `\d\d\d`); at most MAX_SEQUENCE atoms, so the platform's backtracking engine
+   * stays linear in the text.
+   */
+  sequences: string[];
   /** The pattern turns case-insensitive matching on somewhere (`(?i)`). */
   caseInsensitive: boolean;
 }
+
+/** Atoms of a prefilter sequence, at most (and copies of one repeated atom). */
+export const MAX_SEQUENCE = 16;
+
+/**
+ * A class RE2 and JavaScript read alike, or JavaScript more widely: characters, ranges and the
+ * escapes \d \w \D \W and of punctuation; not `]` first, POSIX or Unicode classes, nor \s in a
+ * negated class (JavaScript's \s is wider, so its negation narrower).
+ */
+const SIMPLE_CLASS = /^\[(?:\^(?:\\[dwDW\\\-\]\[^$.|?*+(){}]|[^\\\[\]])+|(?:\\[dwsDW\\\-\]\[^$.|?*+(){}]|[^\\\[\]^])(?:\\[dwsDW\\\-\]\[^$.|?*+(){}]|[^\\\[\]])*)\]$/;
+
+/** A character as a JavaScript RegExp atom (flag u). */
+const atomOf = (char: string) => char.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
 
 const META = new Set([...'\\.+*?()|[]{}^$']);
 
 /** The runs of plain characters a match of each top-level alternative must contain (and so the line it is on). */
 export function requiredRuns(pattern: string): RequiredRuns {
   const alternatives: string[][] = [];
+  const sequences: string[] = [];
   let runs: string[] = [];
   let run = '';
+  // The sequence of atoms being read, and the alternative's longest so far.
+  let sequence: string[] = [];
+  let longest: string[] = [];
   let caseInsensitive = false;
+  // The last atom read, so a quantifier after it knows what it makes optional or repeats ('zero': an
+  // assertion, which consumes nothing and so leaves a sequence contiguous).
+  let last: 'char' | 'atom' | 'zero' | 'other' | undefined;
+  // `.` matches a line break under (?s), which is no line's character: read conservatively as no atom.
+  const dotAll = /\(\?[a-zA-Z]*s[a-zA-Z-]*[:)]/.test(pattern);
   const end = () => {
     if (run) runs.push(run);
     run = '';
   };
-  // The last atom read, so a quantifier after it knows what it makes optional or repeats.
-  let last: 'char' | 'other' | undefined;
+  const endSequence = () => {
+    if (sequence.length > longest.length) longest = sequence;
+    sequence = [];
+  };
+  const char = (text: string) => {
+    run += text;
+    for (const one of text) sequence.push(atomOf(one));
+    last = 'char';
+  };
+  /** A single-character atom that is no plain character: it ends the run, not the sequence. */
+  const atom = (source: string) => {
+    end();
+    sequence.push(source);
+    last = 'atom';
+  };
+  /** Something that is no single character (a group, an unknown escape): it ends both. */
+  const other = () => {
+    end();
+    endSequence();
+    last = 'other';
+  };
   for (let i = 0; i < pattern.length;) {
     const c = pattern[i]!;
     if (c === '|') {
       end();
+      endSequence();
       alternatives.push(runs);
+      sequences.push(longest.slice(0, MAX_SEQUENCE).join(''));
       runs = [];
+      longest = [];
       last = undefined;
       i++;
     } else if (c === '*' || c === '?' || c === '+' || c === '{') {
       const quantifier = c === '{' ? /^\{(\d*)(,\d*)?\}/.exec(pattern.slice(i)) : undefined;
       if (c === '{' && !quantifier) {
         // RE2 reads a `{` that starts no repetition as itself.
-        run += c;
-        last = 'char';
+        char(c);
         i++;
         continue;
       }
-      const optional = c === '*' || c === '?' || (quantifier !== undefined && quantifier !== null && Number(quantifier[1] || 0) === 0);
+      const least = c === '+' ? 1 : quantifier ? Number(quantifier[1] || 0) : 0;
       if (last === 'char') {
         // The repeated character: gone from the run when optional, else kept but the run ends after it.
-        const kept = optional ? [...run].slice(0, -1).join('') : run;
+        const kept = least === 0 ? [...run].slice(0, -1).join('') : run;
         run = kept;
       }
+      if (last === 'char' || last === 'atom') {
+        // The repeated atom: gone from the sequence when optional, else there as often as it must be.
+        const repeated = sequence.pop()!;
+        for (let n = 0; n < Math.min(least, MAX_SEQUENCE); n++) sequence.push(repeated);
+      }
       end();
+      endSequence();
       i += quantifier ? quantifier[0].length : 1;
       if (pattern[i] === '?') i++; // lazy
       last = 'other';
@@ -127,28 +185,35 @@ export function requiredRuns(pattern: string): RequiredRuns {
       if (next === 'Q') {
         const close = pattern.indexOf('\\E', i + 2);
         const quoted = pattern.slice(i + 2, close < 0 ? pattern.length : close);
-        run += quoted;
-        last = quoted ? 'char' : 'other';
+        if (quoted) char(quoted);
+        else last = 'other';
         i = close < 0 ? pattern.length : close + 2;
       } else if (next !== undefined && /[^\w\s]/.test(next)) {
-        run += next;
-        last = 'char';
+        char(next);
         i += 2;
       } else if (next === 't') {
-        run += '\t';
-        last = 'char';
+        char('\t');
+        i += 2;
+      } else if (next !== undefined && /[dwsDW]/.test(next)) {
+        // ASCII in both engines, but \s: JavaScript's holds more spaces, which a prefilter may.
+        atom(`\\${next}`);
+        i += 2;
+      } else if (next === 'b' || next === 'B' || next === 'A' || next === 'z') {
+        end();
+        last = 'zero';
         i += 2;
       } else {
-        // \d, \w, \b, \pL, \x41…: no plain character (or one read conservatively as none).
-        end();
-        last = 'other';
+        // \S, \pL, \x41…: read conservatively as no character.
+        other();
         if ((next === 'p' || next === 'P') && pattern[i + 2] === '{') i = (pattern.indexOf('}', i) + 1) || pattern.length;
         else i += next === 'p' || next === 'P' ? 3 : 2;
       }
     } else if (c === '[') {
-      end();
-      i = classEnd(pattern, i);
-      last = 'other';
+      const close = classEnd(pattern, i);
+      const source = pattern.slice(i, close);
+      if (SIMPLE_CLASS.test(source)) atom(source);
+      else other();
+      i = close;
     } else if (c === '(') {
       const flags = /^\(\?([a-zA-Z-]*)\)/.exec(pattern.slice(i));
       if (flags) {
@@ -158,25 +223,31 @@ export function requiredRuns(pattern: string): RequiredRuns {
       }
       const scoped = /^\(\?([a-zA-Z-]*):/.exec(pattern.slice(i));
       if (scoped && /^[^-]*i/.test(scoped[1]!)) caseInsensitive = true;
-      end();
+      other();
       i = groupEnd(pattern, i);
-      last = 'other';
-    } else if (META.has(c)) {
-      // `.`, `^`, `$`, a stray `)` or `]`: no plain character here.
+    } else if (c === '.' && !dotAll) {
+      atom('[^\\n]');
+      i++;
+    } else if (c === '^' || c === '$') {
       end();
-      last = 'other';
+      last = 'zero';
+      i++;
+    } else if (META.has(c)) {
+      // `.` under (?s), a stray `)` or `]`: no plain character here.
+      other();
       i++;
     } else {
       const code = pattern.codePointAt(i)!;
-      const char = String.fromCodePoint(code);
-      run += char;
-      last = 'char';
-      i += char.length;
+      const text = String.fromCodePoint(code);
+      char(text);
+      i += text.length;
     }
   }
   end();
+  endSequence();
   alternatives.push(runs);
-  return { alternatives, caseInsensitive };
+  sequences.push(longest.slice(0, MAX_SEQUENCE).join(''));
+  return { alternatives, sequences, caseInsensitive };
 }
 
 /** The index after the class starting at `start` (`[`): `]` first in it and `[:alpha:]` are its own. */

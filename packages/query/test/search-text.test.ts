@@ -5,6 +5,7 @@
 // RE2 does not have refused by name. Patterns that make backtracking engines take exponential time
 // answer here at all only because RE2 matches in linear time.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { RE2JS } from 're2js';
 import { FILE_FLAGS } from '@sextant/format';
 import { searchText, type IndexReader, type SearchTextParams } from '../src/index.ts';
 import { buildMemoryIndex, openMemoryIndex, type MemoryIndexSpec } from './support/memory-index.ts';
@@ -145,6 +146,21 @@ describe('search_text', () => {
     } while (cursor);
     expect(seen.size).toBe(2 * MANY);
     expect(pages).toBe(5);
+  });
+
+  it('finds what RE2 finds line by line, whatever prefilters the lines (a literal, a run of classes, nothing)', async () => {
+    const texts = [...spec.files, ...(spec.unindexed ?? [])];
+    for (const query of ['\\d{2,}', '[A-Z]\\w+', 'e.{2}d', '\\s\\w+\\(', '(?i)O[a-z]DER', '\\bv\\d+\\b', '\\w+\\r$', '(x|[0-9]{4})', 'needle|\\d\\d\\d']) {
+      const re = RE2JS.compile(query);
+      let expected = 0;
+      for (const { text = '' } of texts) {
+        for (const line of text.split('\n')) {
+          const m = re.matcher(line);
+          for (let from = 0; from <= line.length && m.find(from); from = Math.max(m.end(), m.start() + 1)) expected++;
+        }
+      }
+      expect((await searchText(reader, { query, mode: 'regex', caseSensitive: true, limit: 1 })).total, query).toBe(expected);
+    }
   });
 
   it('refuses what RE2 does not have, naming it, and a pattern that matches the empty string', async () => {

@@ -1,7 +1,7 @@
 // Query planning for search_text: the grams a query's every match must contain. A plan may let
 // through files that do not match (they are checked), never keep out one that does.
 import { describe, expect, it } from 'vitest';
-import { planLiteral, planRegex, type TextPlan } from '../src/text-search-plan.ts';
+import { MAX_SEQUENCE, planLiteral, planRegex, requiredRuns, type TextPlan } from '../src/text-search-plan.ts';
 
 /** The grams of each alternative, as the trigram strings they fold from (those with a capital looked up as they are), sorted. */
 const shown = (plan: TextPlan) => (plan.kind === 'all' ? 'all' : plan.alternatives.map((grams) => grams.first.map(text).sort()));
@@ -67,6 +67,25 @@ describe('planning a regular expression', () => {
     expect(planRegex('\\w+', false).kind).toBe('all');
     expect(planRegex('[a-z]{3}', false).kind).toBe('all');
     expect(planRegex('.*', false).kind).toBe('all');
+  });
+
+  it('reads, per alternative, the longest run of characters and simple classes a match holds, as a JavaScript pattern', () => {
+    const sequences = (pattern: string) => requiredRuns(pattern).sequences;
+    // What prefilters a pattern with no literal: a class repeated as often as it must be.
+    expect(sequences('\\d{3,}')).toEqual(['\\d\\d\\d']);
+    expect(sequences('[A-Z][a-z]+Error\\b')).toEqual(['Error']);
+    expect(sequences('[A-Z][a-z]{2}x*')).toEqual(['[A-Z][a-z][a-z]']);
+    // `.` is any character but a line break, and assertions consume nothing, so a run goes on past them.
+    expect(sequences('foo.b\\bar$')).toEqual(['foo[^\\n]bar']);
+    // Optional atoms, groups and what JavaScript reads otherwise end a run.
+    expect(sequences('x\\s*yz')).toEqual(['yz']);
+    expect(sequences('ab(c|d)ef[[:alpha:]]g')).toEqual(['ab']);
+    expect(sequences('[^\\s]\\S[]a]q')).toEqual(['q']);
+    expect(sequences('(?s)a.b')).toEqual(['a']);
+    expect(sequences('[^a-f\\d]\\w\\.-')).toEqual(['[^a-f\\d]\\w\\.-']);
+    expect(sequences('a|\\d\\d|(x)')).toEqual(['a', '\\d\\d', '']);
+    expect(sequences('z'.repeat(40))).toEqual(['z'.repeat(MAX_SEQUENCE)]);
+    expect(sequences('\\d{1000}')).toEqual(['\\d'.repeat(MAX_SEQUENCE)]);
   });
 
   it('folds the whole plan when the pattern turns case-insensitivity on', () => {
