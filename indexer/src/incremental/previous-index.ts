@@ -6,12 +6,12 @@
 import {
   defsOf, FILE_TABLE_SHARD, FileTable, graphRecords, graphShardName, graphStarts, refsOf, signaturesOf, type ChangeRecord, type ChangeShard, type FileRecord,
   type FileShard, type FileTableEntry, type GraphShard, type Manifest, type SymbolRecord, type SymbolShard, type UnresolvedShard, type UnresolvedSiteData,
-  deflateShard, SextantError, storedPayload, type ShardCompressor, type ShardEntry, type ShardPacking,
+  deflateShard, packingOf, type ShardCompressor, type ShardEntry, type ShardPacking,
 } from '@sextant/format';
 import { createHash } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import { IndexReader, ShardCache, type ShardSource } from '@sextant/query';
-import { DirShardSource } from '@sextant/query/node';
+import { checkedInflate, DirShardSource } from '@sextant/query/node';
 import type { CollectedSymbol, ResolvedDeclaration, SymbolInfo } from '../index-collector.ts';
 
 /** What an incremental build reads of a previous index first: its manifest and file table, enough for most reasons to build in full. */
@@ -76,21 +76,11 @@ class PreviousShards implements ShardSource {
   async readInflatedShard(name: string, entry: ShardEntry): Promise<Uint8Array | undefined> {
     const bytes = await this.dir.readShard(name, entry);
     if (!bytes) return undefined;
-    if (!isEntryBytes(bytes, entry)) {
-      throw new SextantError('INDEX_CORRUPT', `Shard ${name} of ${this.where} fails its checksum (expected ${entry.sha256}, ${entry.bytes} bytes; got ${bytes.byteLength} bytes).`,
-        'Rebuild that index with `indexer build`, or build without --from.', { shard: name });
-    }
-    const stored = storedPayload(bytes);
-    const raw = stored ?? new Uint8Array(inflateRawSync(bytes));
-    this.byContent.set(contentKey(raw, stored ? 'stored' : 'deflated'), bytes);
+    const raw = checkedInflate(name, this.where, entry, bytes, 'Rebuild that index with `indexer build`, or build without --from.');
+    this.byContent.set(contentKey(raw, packingOf(bytes)), bytes);
     this.byName.set(name, bytes);
     return raw;
   }
-}
-
-/** Whether bytes are the shard a manifest entry names: its size and sha256. */
-export function isEntryBytes(bytes: Uint8Array, entry: ShardEntry): boolean {
-  return bytes.byteLength === entry.bytes && createHash('sha256').update(bytes).digest('hex') === entry.sha256;
 }
 
 /** What the compressor knows a shard by: its content and how it is packed (text shards are stored, not deflated). */

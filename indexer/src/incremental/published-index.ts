@@ -10,7 +10,7 @@ import {
   MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine, manifestKey, parseManifest, parseRefRecord, refKey, SextantError, shardKey, shortCommit,
 } from '@sextant/format';
 import type { ObjectStore } from '../publish/object-store.ts';
-import { isEntryBytes } from './previous-index.ts';
+import { isEntryBytes } from '@sextant/query/node';
 
 /** Shards fetched at once. */
 const CONCURRENCY = 8;

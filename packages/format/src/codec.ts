@@ -57,11 +57,33 @@ function storeBlocks(raw: Uint8Array): Uint8Array {
 }
 
 /**
+ * How DEFLATE bytes are packed: 'stored' when they are exactly stored blocks up to a final one
+ * (what storedPayload copies out), else 'deflated' (for an inflater to read, or refuse).
+ */
+export function packingOf(bytes: Uint8Array): ShardPacking {
+  return storedLength(bytes) === undefined ? 'deflated' : 'stored';
+}
+
+/**
  * The bytes of raw DEFLATE made of stored blocks only, copied out without inflating; undefined when
  * the stream holds a compressed block or is not exactly such blocks up to its final one (an
  * inflater decides then).
  */
 export function storedPayload(bytes: Uint8Array): Uint8Array | undefined {
+  const length = storedLength(bytes);
+  if (length === undefined) return undefined;
+  const out = new Uint8Array(length);
+  for (let from = 0, to = 0; from < bytes.length;) {
+    const size = bytes[from + 1]! | (bytes[from + 2]! << 8);
+    out.set(bytes.subarray(from + 5, from + 5 + size), to);
+    to += size;
+    from += 5 + size;
+  }
+  return out;
+}
+
+/** The payload's length when the bytes are stored blocks only, each LEN with its complement, the last final and ending them. */
+function storedLength(bytes: Uint8Array): number | undefined {
   let length = 0;
   let at = 0;
   for (let final = false; !final;) {
@@ -72,15 +94,7 @@ export function storedPayload(bytes: Uint8Array): Uint8Array | undefined {
     length += size;
     at += 5 + size;
   }
-  if (at !== bytes.length) return undefined;
-  const out = new Uint8Array(length);
-  for (let from = 0, to = 0; from < bytes.length;) {
-    const size = bytes[from + 1]! | (bytes[from + 2]! << 8);
-    out.set(bytes.subarray(from + 5, from + 5 + size), to);
-    to += size;
-    from += 5 + size;
-  }
-  return out;
+  return at === bytes.length ? length : undefined;
 }
 
 let compress: ShardCompressor = deflateShard;

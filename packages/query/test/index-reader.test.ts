@@ -3,14 +3,31 @@
 // wrong answer), read only the shards a question needs, and share decoded shards through the cache
 // by content hash.
 import { describe, expect, it } from 'vitest';
-import { encodeShard, FORMAT_VERSION, NAMES_SHARD, SextantError, sha256Hex, type Manifest } from '@sextant/format';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { encodeShard, FORMAT_VERSION, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine, NAMES_SHARD, SextantError, sha256Hex, type Manifest } from '@sextant/format';
 import { IndexReader, searchSymbols, ShardCache, gotoDefinition } from '../src/index.ts';
+import { DirShardSource } from '../src/node/index.ts';
 import { buildMemoryIndex, MemoryShardSource, shopSpec } from './support/memory-index.ts';
 
 const index = buildMemoryIndex(shopSpec());
 
 function sourceWith(shards: Map<string, Uint8Array>, manifest: Manifest = index.manifest): MemoryShardSource {
   return new MemoryShardSource(JSON.stringify(manifest), shards, 'memory://tampered');
+}
+
+/** The same index written to a directory, as `indexer build` writes one, read by DirShardSource. */
+function directoryWith(shards: Map<string, Uint8Array>, manifest: Manifest = index.manifest): DirShardSource {
+  const dir = mkdtempSync(join(tmpdir(), 'sextant-dir-source-'));
+  const text = JSON.stringify(manifest);
+  writeFileSync(join(dir, MANIFEST_FILE), text);
+  writeFileSync(join(dir, MANIFEST_DIGEST_FILE), manifestDigestLine(text));
+  for (const [name, bytes] of shards) {
+    mkdirSync(dirname(join(dir, name)), { recursive: true });
+    writeFileSync(join(dir, name), bytes);
+  }
+  return new DirShardSource(dir);
 }
 
 async function failure(run: () => Promise<unknown>): Promise<SextantError> {
@@ -62,7 +79,12 @@ describe('IndexReader', () => {
     expect(await reader.file('src/nowhere.ts')).toBeUndefined();
   });
 
-  describe('refuses shards that are not the ones the manifest lists', () => {
+  // One contract for every source: the portable path (hashed and inflated in JavaScript) and an index
+  // directory's (Node's native SHA-256 and zlib).
+  describe.each([
+    ['in memory', sourceWith],
+    ['in a directory', directoryWith],
+  ] as const)('refuses shards that are not the ones the manifest lists (%s)', (_label, make) => {
     const name = Object.keys(index.manifest.shards).find((n) => n.startsWith('symbols/'))!;
     const original = index.shards.get(name)!;
 
@@ -70,7 +92,7 @@ describe('IndexReader', () => {
       const shards = new Map(index.shards);
       if (bytes) shards.set(name, bytes);
       else shards.delete(name);
-      const reader = await IndexReader.open(sourceWith(shards), new ShardCache(1 << 20));
+      const reader = await IndexReader.open(make(shards), new ShardCache(1 << 20));
       return failure(() => reader.shard(name));
     }
 
@@ -111,21 +133,21 @@ describe('IndexReader', () => {
       const cache = new ShardCache(1 << 20);
       const broken = new Map(index.shards);
       broken.set(name, original.slice(0, 10));
-      await failure(async () => (await IndexReader.open(sourceWith(broken), cache)).shard(name));
-      const repaired = await IndexReader.open(MemoryShardSource.of(index), cache);
+      await failure(async () => (await IndexReader.open(make(broken), cache)).shard(name));
+      const repaired = await IndexReader.open(make(index.shards), cache);
       expect(await repaired.shard(name)).toBeDefined();
     });
 
-    it('bytes matching their checksum but not decodable: INDEX_CORRUPT from the codec, naming the shard', async () => {
+    it('bytes matching their checksum but not decodable: INDEX_CORRUPT naming the shard', async () => {
       const garbage = new Uint8Array([0xff, 0xff, 0xff, 0xff]);
       const manifest: Manifest = { ...index.manifest, shards: { ...index.manifest.shards, [name]: { ...index.manifest.shards[name]!, sha256: sha256Hex(garbage), bytes: 4 } } };
       const shards = new Map(index.shards);
       shards.set(name, garbage);
-      const reader = await IndexReader.open(sourceWith(shards, manifest), new ShardCache(1 << 20));
+      const reader = await IndexReader.open(make(shards, manifest), new ShardCache(1 << 20));
       const error = await failure(() => reader.shard(name));
       expect(error.code).toBe('INDEX_CORRUPT');
       expect(error.message).toContain(name);
-      expect(error.message).toMatch(/cannot be decoded/);
+      expect(error.message).toMatch(/cannot be (decoded|inflated)/);
     });
 
     it('a refused shard fails the question that needs it, not with a wrong answer', async () => {
@@ -133,7 +155,7 @@ describe('IndexReader', () => {
       const shards = new Map(index.shards);
       shards.set(NAMES_SHARD, encodeShard({ v: 1, name: ['Evil'] }));
       expect(shards.get(NAMES_SHARD)).not.toEqual(nameShard);
-      const reader = await IndexReader.open(sourceWith(shards), new ShardCache(1 << 20));
+      const reader = await IndexReader.open(make(shards), new ShardCache(1 << 20));
       const error = await failure(() => searchSymbols(reader, { query: 'Order' }));
       expect(error.code).toBe('INDEX_CORRUPT');
       expect(error.data).toEqual({ shard: NAMES_SHARD });

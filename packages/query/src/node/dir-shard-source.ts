@@ -1,9 +1,12 @@
 // A ShardSource over an index directory written by `indexer build`: manifest.json, the sha256 of it
 // in manifest.sha256 (the directory's record of which manifest was built, compared on open), and
-// one file per shard.
+// one file per shard, checked with Node's native SHA-256 and inflated with its zlib (the portable
+// code hashes in JavaScript, seconds for a large index's texts).
+import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import { MANIFEST_DIGEST_FILE, MANIFEST_FILE, parseManifestDigestLine, SextantError, type ShardEntry } from '@sextant/format';
+import { inflateRawSync } from 'node:zlib';
+import { MANIFEST_DIGEST_FILE, MANIFEST_FILE, parseManifestDigestLine, SextantError, storedPayload, type ShardEntry } from '@sextant/format';
 import type { ShardSource } from '../shard-source.ts';
 
 export class DirShardSource implements ShardSource {
@@ -35,6 +38,11 @@ export class DirShardSource implements ShardSource {
     }
   }
 
+  async readInflatedShard(name: string, entry: ShardEntry): Promise<Uint8Array | undefined> {
+    const bytes = await this.readShard(name, entry);
+    return bytes && checkedInflate(name, this.where, entry, bytes, 'Publish the index for this commit again, or rebuild it with `indexer build`.');
+  }
+
   async readShard(name: string, _entry: ShardEntry): Promise<Uint8Array | undefined> {
     try {
       return new Uint8Array(await readFile(join(this.where, name)));
@@ -42,5 +50,25 @@ export class DirShardSource implements ShardSource {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
       throw error;
     }
+  }
+}
+
+/** Whether bytes are the shard a manifest entry names: its size and sha256 (native). */
+export function isEntryBytes(bytes: Uint8Array, entry: ShardEntry): boolean {
+  return bytes.byteLength === entry.bytes && createHash('sha256').update(bytes).digest('hex') === entry.sha256;
+}
+
+/**
+ * A shard's bytes checked against its manifest entry and inflated (stored blocks copied out), in
+ * native code; INDEX_CORRUPT naming the shard, with `hint`, when they are not that shard.
+ */
+export function checkedInflate(name: string, where: string, entry: ShardEntry, bytes: Uint8Array, hint: string): Uint8Array {
+  if (!isEntryBytes(bytes, entry)) {
+    throw new SextantError('INDEX_CORRUPT', `Shard ${name} of ${where} fails its checksum (expected ${entry.sha256}, ${entry.bytes} bytes; got ${bytes.byteLength} bytes).`, hint, { shard: name });
+  }
+  try {
+    return storedPayload(bytes) ?? new Uint8Array(inflateRawSync(bytes));
+  } catch (error) {
+    throw new SextantError('INDEX_CORRUPT', `Shard ${name} of ${where} cannot be inflated: ${(error as Error).message}`, hint, { shard: name });
   }
 }
