@@ -5,7 +5,7 @@
 // (the round trip incremental-build.test.ts checks). Read through the format's own decoders.
 import {
   defsOf, FILE_TABLE_SHARD, FileTable, graphRecords, graphShardName, graphStarts, refsOf, signaturesOf, type ChangeRecord, type ChangeShard, type FileRecord,
-  type FileShard, type FileTableEntry, type GraphShard, type Manifest, type SymbolRecord, type SymbolShard, type UnresolvedShard, type UnresolvedSiteData,
+  type FileShard, type FileTableEntry, type GramShard, type GraphShard, type Manifest, type SymbolRecord, type SymbolShard, type UnresolvedShard, type UnresolvedSiteData,
   deflateShard, packingOf, type ShardCompressor, type ShardEntry, type ShardPacking,
 } from '@sextant/format';
 import { createHash } from 'node:crypto';
@@ -43,6 +43,8 @@ export interface PreviousIndex extends Omit<PreviousFiles, 'rest'> {
   shardBytes(name: string): Uint8Array | undefined;
   /** Each symbol's graph ordinal (-1: no edges), as its record holds it. */
   graphOrdinals: Map<string, number>;
+  /** Every gram of the previous index with the ordinals (in its file table) of the files holding it. */
+  grams(): Iterable<[number, Int32Array]>;
 }
 
 /**
@@ -146,10 +148,15 @@ export async function readPreviousIndex(dir: string): Promise<PreviousTable> {
         })));
       }
     }
-    // The shards not decoded (texts, grams), read for the compressor and the writer.
+    // The gram shards, whose postings the writer moves rather than reading every text again.
+    const gramShards = await of<GramShard>('grams/');
+    // The shards not decoded (texts), read for the compressor and the writer.
     await Promise.all(names.filter((n) => !source.byName.has(n)).map((n) => source.readInflatedShard(n, manifest.shards[n]!)));
     const compressor: ShardCompressor = (raw, packing) => source.byContent.get(contentKey(raw, packing)) ?? deflateShard(raw, packing);
-    return { compressor, shardBytes: (name) => source.byName.get(name), graphOrdinals, symbols, unresolved };
+    const grams = function* grams() {
+      for (const shard of gramShards) yield* shard.entries();
+    };
+    return { compressor, shardBytes: (name) => source.byName.get(name), graphOrdinals, symbols, unresolved, grams };
   };
   return { ...first, records };
 }

@@ -109,5 +109,6 @@ export function layoutReuseOf(previous: PreviousIndex, collector: IndexCollector
     dirtySymbols,
     graphOrdinals: previous.graphOrdinals,
     dirtyPaths: paths,
+    grams: { earlier: () => previous.grams(), paths: previous.entries.map((entry) => entry.path) },
   };
 }

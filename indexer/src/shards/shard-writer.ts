@@ -5,7 +5,7 @@
 import { lstat, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
-  changeShardName, compareInReferenceOrder, collectGrams, encodeGramShard, gramShardName, gramShardsOf, siteClass, encodeChangeShard, defColumn, encodeFileShard, graphShardName, layoutGraph, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine,
+  changeShardName, compareInReferenceOrder, collectGrams, encodeGramShard, regrammed, type GramPostings, gramShardName, gramShardsOf, siteClass, encodeChangeShard, defColumn, encodeFileShard, graphShardName, layoutGraph, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine,
   FILE_TABLE_SHARD, NAME_FLAG_EXTERNAL, NAMES_SHARD, previewOf, refColumn, refDeclColumn, sha256Hex, splitLines, symbolShardName, textShardName,
   encodeUnresolvedShard, ioErrorOf, SextantError, ShardLayout, unresolvedShardName, type UnresolvedShardData,
   type ChangeRecord, type DefFields, type FileRecord, type FileTableEntry, type GraphNodeData, type Manifest, type NameShardData, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData,
@@ -51,6 +51,8 @@ export interface LayoutReuse {
   graphOrdinals: ReadonlyMap<string, number>;
   /** Paths whose file, text or change record may differ: walked again, or changed, added or removed. */
   dirtyPaths: ReadonlySet<string>;
+  /** The previous index's gram postings and its file table's paths by ordinal: the other files' postings are moved, not read again. */
+  grams: { earlier: () => Iterable<readonly [number, ArrayLike<number>]>; paths: readonly string[] };
 }
 
 /**
@@ -61,8 +63,9 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
   const graph = layoutGraph(graphNodes(collector));
   // The text files (indexed or not), by their file-table ordinal (its position in path order, as the
   // file table stores them): the text shards hold them, the gram shards index them.
-  const textFiles = [...fileTable].sort((a, b) => compare(a.path, b.path)).flatMap((entry, ordinal) => (entry.status === 'skipped' ? [] : [{ ordinal, path: entry.path, text: texts.get(entry.path) ?? '' }]));
-  const grams = collectGrams(textFiles);
+  const sorted = [...fileTable].sort((a, b) => compare(a.path, b.path));
+  const textFiles = sorted.flatMap((entry, ordinal) => (entry.status === 'skipped' ? [] : [{ ordinal, path: entry.path, text: texts.get(entry.path) ?? '' }]));
+  const grams = reuse ? gramsReused(reuse, sorted, textFiles) : collectGrams(textFiles);
   const layout = new ShardLayout({
     symbolBucketBits: bucketBits(collector.symbols.size, SYMBOLS_PER_BUCKET),
     fileBucketBits: bucketBits(collector.files.length, FILES_PER_BUCKET),
@@ -166,6 +169,22 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
 }
 
 /** The symbol buckets whose records may differ from the previous index's: of a dirty symbol, or of one whose graph ordinal moved (or that is new). */
+/**
+ * The gram postings of an incremental build: the previous index's, each moved to its file's ordinal
+ * now, with those of the files that may differ (dirty: walked again, changed, added or removed)
+ * collected again from their texts. What collectGrams over every text gives, without reading the
+ * unchanged ones (most of a build's layout time on a large repository).
+ */
+function gramsReused(reuse: LayoutReuse, sorted: readonly FileTableEntry[], textFiles: readonly { ordinal: number; path: string; text: string }[]): GramPostings {
+  const ordinals = new Map(sorted.map((entry, ordinal) => [entry.path, ordinal]));
+  const ordinalNow = (earlier: number): number => {
+    const path = reuse.grams.paths[earlier];
+    const now = path === undefined || reuse.dirtyPaths.has(path) ? undefined : ordinals.get(path);
+    return now === undefined || sorted[now]!.status === 'skipped' ? -1 : now;
+  };
+  return regrammed(reuse.grams.earlier(), ordinalNow, textFiles.filter((file) => reuse.dirtyPaths.has(file.path)));
+}
+
 function dirtySymbolBucketsOf(reuse: LayoutReuse, collector: IndexCollector, layout: ShardLayout, ordinalOf: ReadonlyMap<string, number>): Set<number> {
   const dirty = new Set<number>();
   for (const key of reuse.dirtySymbols) dirty.add(layout.symbolBucketOf(key));

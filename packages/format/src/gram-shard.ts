@@ -80,6 +80,45 @@ export function collectGrams(files: Iterable<{ ordinal: number; text: string }>)
   return { byGram, postings };
 }
 
+/**
+ * The postings of a commit's text files from those of an earlier commit (an incremental build):
+ * each earlier posting moved to its file's ordinal now (`ordinalNow`, -1 for a file gone or read
+ * again; it must keep the order of the files it keeps, as path order does), and the grams of the
+ * files read again or new (`files`, ascending ordinals) merged in. Equal to collectGrams over every
+ * text file now when the kept files' texts are unchanged, without reading their texts.
+ */
+export function regrammed(earlier: Iterable<readonly [number, ArrayLike<number>]>, ordinalNow: (earlier: number) => number, files: Iterable<{ ordinal: number; text: string }>): GramPostings {
+  const byGram = new Map<number, number[]>();
+  let postings = 0;
+  for (const [gram, list] of earlier) {
+    const kept: number[] = [];
+    for (let i = 0; i < list.length; i++) {
+      const now = ordinalNow(list[i]!);
+      if (now >= 0) kept.push(now);
+    }
+    if (kept.length === 0) continue;
+    byGram.set(gram, kept);
+    postings += kept.length;
+  }
+  const added = collectGrams(files);
+  for (const [gram, ordinals] of added.byGram) {
+    const list = byGram.get(gram);
+    byGram.set(gram, list ? mergeAscending(list, ordinals) : ordinals);
+  }
+  return { byGram, postings: postings + added.postings };
+}
+
+/** Two ascending lists with no element in common, as one. */
+function mergeAscending(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
+  let i = 0;
+  let j = 0;
+  while (i < a.length && j < b.length) out.push(a[i]! < b[j]! ? a[i++]! : b[j++]!);
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
+  return out;
+}
+
 /** The data of every gram shard under `bits` bucket bits, in bucket order (empty buckets too). */
 export function gramShardsOf({ byGram }: GramPostings, bits: number): GramShardData[] {
   const buckets = Array.from({ length: 2 ** bits }, (): number[] => []);
@@ -152,6 +191,11 @@ export class GramShard {
     return this.grams.getUint32(4 * index, true);
   }
 
+  /** Every gram of the shard with its files, in gram order (each list decoded as it is reached). */
+  *entries(): Generator<[number, Int32Array]> {
+    for (let index = 0; index < this.size; index++) yield [this.gramAt(index), this.filesAt(index)];
+  }
+
   /** The ordinals of the files holding the gram, ascending; empty when none does. */
   files(gram: number): Int32Array {
     let lo = 0;
@@ -159,16 +203,18 @@ export class GramShard {
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const at = this.gramAt(mid);
-      if (at === gram) {
-        // Checked where read, since nothing is decoded when the shard is opened.
-        const start = mid === 0 ? 0 : this.ends.getUint32(4 * (mid - 1), true);
-        const end = this.ends.getUint32(4 * mid, true);
-        if (!(start < end && end <= this.postings.length)) throw corrupt(this.name, `has an empty or misplaced posting list for gram ${gram}`);
-        return unpackInts(this.postings.subarray(start, end), ['prev'], this.name);
-      }
+      if (at === gram) return this.filesAt(mid);
       if (at < gram) lo = mid + 1;
       else hi = mid - 1;
     }
     return new Int32Array(0);
+  }
+
+  /** The posting list at a position, checked where read since nothing is decoded when the shard is opened. */
+  private filesAt(index: number): Int32Array {
+    const start = index === 0 ? 0 : this.ends.getUint32(4 * (index - 1), true);
+    const end = this.ends.getUint32(4 * index, true);
+    if (!(start < end && end <= this.postings.length)) throw corrupt(this.name, `has an empty or misplaced posting list for gram ${this.gramAt(index)}`);
+    return unpackInts(this.postings.subarray(start, end), ['prev'], this.name);
   }
 }

@@ -3,7 +3,7 @@
 // encoding, buckets by gram, and the manifest check that tells one bucket's shard from another's.
 import { describe, expect, it } from 'vitest';
 import { decodeShard } from '../src/codec.ts';
-import { caseGramOf, collectGrams, encodeGramShard, EXACT_GRAM, gramBucketOf, gramOf, GramShard, gramShardsOf, gramsOfBytes } from '../src/gram-shard.ts';
+import { caseGramOf, collectGrams, encodeGramShard, EXACT_GRAM, gramBucketOf, gramOf, GramShard, gramShardsOf, gramsOfBytes, regrammed } from '../src/gram-shard.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const gram = (text: string) => gramOf(...([...bytes(text)] as [number, number, number]));
@@ -55,6 +55,25 @@ describe('gram shards', () => {
     expect(all.get(gram('ord'))).toEqual([0, 3, 7]);
     expect(all.get(gram('ain'))).toEqual([3]);
     expect(postings.postings).toBe(shards.reduce((n, s) => n + s.grams.reduce((m, g) => m + g.files.length, 0), 0));
+  });
+
+  it('of a later commit, from an earlier one\'s moved and the changed files\' collected, equal collecting every text', () => {
+    const before = ['a.ts:const order = 1;', 'b.md:Order ORDER', 'c.ts:order again', 'd.txt:gone soon', 'e.ts:unchanged Order'];
+    const after = ['0.md:new file, order', 'a.ts:const order = 1;', 'b.md:Order ORDER', 'c.ts:edited: disorder', 'e.ts:unchanged Order'];
+    const files = (list: string[]) => list.map((entry, ordinal) => ({ ordinal, path: entry.split(':')[0]!, text: entry.slice(entry.indexOf(':') + 1) }));
+    const earlier = files(before);
+    const now = files(after);
+    const changed = new Set(['0.md', 'c.ts', 'd.txt']);
+    const ordinalNow = (ordinal: number) => {
+      const path = earlier[ordinal]!.path;
+      return changed.has(path) ? -1 : now.findIndex((f) => f.path === path);
+    };
+    const shards = gramShardsOf(collectGrams(earlier), 2).map((data) => open(data));
+    const moved = regrammed(shards.flatMap((shard) => [...shard.entries()]), ordinalNow, now.filter((f) => changed.has(f.path)));
+    const whole = collectGrams(now);
+    expect(moved.postings).toBe(whole.postings);
+    expect(new Map([...moved.byGram].sort((x, y) => x[0] - y[0]))).toEqual(new Map([...whole.byGram].sort((x, y) => x[0] - y[0])));
+    expect(gramShardsOf(moved, 2)).toEqual(gramShardsOf(whole, 2));
   });
 
   it('refuse bytes that are not a gram shard as INDEX_CORRUPT naming the shard', () => {
