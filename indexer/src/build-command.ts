@@ -16,7 +16,7 @@ import type { StageClock } from './stage-clock.ts';
 import { layoutShards, writeIndex, type LayoutReuse } from './shards/shard-writer.ts';
 import { isSkipped, type CompiledFile, type LanguageIndexer, type UnresolvedName } from './language-indexer.ts';
 import { analysisFailed, failedWhileIndexing } from './analysis-failure.ts';
-import { typescriptIndexer } from './ts/typescript-indexer.ts';
+import { PROGRAM_WARNING, typescriptIndexer } from './ts/typescript-indexer.ts';
 import { jvmIndexer } from './jvm/jvm-indexer.ts';
 import { tagsIndexer } from './tags/tags-indexer.ts';
 import { indexerVersion } from './indexer-version.ts';
@@ -119,6 +119,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
 
   let build: BuildMode = options.fullBecause ? { mode: 'full', reason: options.fullBecause } : { mode: 'full' };
   let walk: ReadonlySet<string> | undefined;
+  let globals: ReadonlySet<string> | undefined;
   let compressor: ShardCompressor = deflateShard;
   let keep: (() => LayoutReuse) | undefined;
   if (options.from) {
@@ -139,6 +140,11 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
     } else {
       const { previous } = plan;
       walk = plan.walk;
+      // A program with warnings of its configuration may have them of files the walk does not reach
+      // (rootDir): its programs then hold every file, as the previous build's did.
+      if (!previous.manifest.warnings.some((warning) => warning.endsWith(PROGRAM_WARNING))) {
+        globals = new Set(previous.entries.filter((entry) => (entry.flags & FILE_FLAGS.global) !== 0).map((entry) => entry.path));
+      }
       compressor = previous.compressor;
       for (const file of reuseFiles(previous, plan.reuse, collector, plan.moved)) (languages[file.lang] ??= { files: 0, precision: ownerOf(file.path)!.precision }).files++;
       // From here on the collector notes what the walk touches; files of indexers that reuse none are walked in full.
@@ -158,7 +164,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
     progress.start(`resolving ${indexer.name} (${indexer.precision})`, files.length);
     let last: string | undefined;
     try {
-      for await (const result of indexer.index(files, { ...context, ...(indexer.reusesFiles ? { walk } : {}) })) {
+      for await (const result of indexer.index(files, { ...context, ...(indexer.reusesFiles ? { walk, globals } : {}) })) {
         last = result.path;
         progress.tick();
         let record: (FileRecord & { change: ChangeRecord }) | SkippedFile;
@@ -284,7 +290,7 @@ function fileRecord(
     blob: file.blob,
     bytes: file.bytes,
     lineLengths: lines.map((line) => line.length),
-    flags: classifyFile(file.path, file.text, rules),
+    flags: classifyFile(file.path, file.text, rules) | (compiled.declaresGlobals ? FILE_FLAGS.global : 0),
     syms: compiled.syms,
     occ: sortedOccurrences(compiled.occ),
     outline,

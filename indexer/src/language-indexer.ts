@@ -27,6 +27,8 @@ export interface CompiledFile {
   signatures?: ReadonlyMap<string, string>;
   /** The file's declarations, nested. */
   outline: OutlineNode[];
+  /** Its declarations reach beyond its module (FILE_FLAGS.global): a script, `declare global`, a module augmentation. */
+  declaresGlobals?: boolean;
   /**
    * Identifiers in reference positions the indexer resolved to nothing (any order: the build sorts
    * them); absent when the indexer does not record them (ChangeRecord.unresolved null).
@@ -68,6 +70,12 @@ export interface IndexContext {
    * that cannot walk a part of its files walks them all and says so (reusesFiles).
    */
   walk?: ReadonlySet<string>;
+  /**
+   * With `walk`: the files of the previous index whose declarations reach beyond their module
+   * (FILE_FLAGS.global), which a compiler's program must hold beside the walked files and what they
+   * import, for their answers to be a full build's. Absent: its programs hold every file.
+   */
+  globals?: ReadonlySet<string>;
 }
 
 export interface LanguageIndexer {

@@ -189,6 +189,18 @@ describe('a build from a previous index', () => {
     expect(shardHashes(incremental)).toEqual(shardHashes(full));
   });
 
+  it('holds in its program, beside the walked file and its imports, every file whose declarations are global, and equals the full build', async () => {
+    // The walked file imports neither the script nor the augmentation it relies on: a program of
+    // its imports alone would leave legacyFormat unresolved and `warmed` missing.
+    const { full, incremental } = await fromBase('globals', {
+      'src/legacy.ts': 'function legacyFormat(n: number): string {\n  return String(n);\n}\n',
+      'src/augment-cache.ts': "import { ImageCache } from './images/image-cache';\ndeclare module './images/image-cache' {\n  interface ImageCache {\n    warmed: boolean;\n  }\n}\nexport type Cache = ImageCache;\n",
+      'src/use-globals.ts': "import { ImageCache } from './images/image-cache';\nexport const label = legacyFormat(1);\nexport const isWarm = (cache: ImageCache) => cache.warmed;\n",
+    }, { 'src/use-globals.ts': "import { ImageCache } from './images/image-cache';\nexport const label = legacyFormat(2);\nexport const isWarm = (cache: ImageCache) => cache.warmed;\n" });
+    expect(incremental.build).toEqual({ mode: 'incremental', from: expect.any(String), walked: 1, reused: expect.any(Number) });
+    expect(shardHashes(incremental)).toEqual(shardHashes(full));
+  });
+
   it("walks the importers using a module's namespace whole when a declaration of it changes, and equals the full build", async () => {
     // `settings` is the namespace object of limits.ts: its type changes with `max`, and check.ts, which names neither, gets an error.
     const { full, incremental } = await fromBase('namespace', {

@@ -14,6 +14,7 @@ import { ts } from 'ts-morph';
 import { TS_JS_EXTENSIONS, unresolvedCount } from '@sextant/format';
 import type { TrackedEntry } from '../git/git-snapshot.ts';
 import { SCIP_PARSER_PREFIX } from '../scip/scip-file.ts';
+import { globalReach } from '../ts/global-reach.ts';
 import { declarationReach } from './declaration-reach.ts';
 import { positionShift, type PositionShift } from './position-shift.ts';
 import { edgeFile } from './reuse.ts';
@@ -226,11 +227,5 @@ function declaresGlobals(path: string, text: string): string | undefined {
     // A file the parser overflows on (1,000 nested parentheses): the full build skips it as analysis-failed.
     return `cannot be parsed here (${String(error)}), so what it declares is unknown`;
   }
-  if (!ts.isExternalModule(source)) return 'is a script (no import or export), whose declarations are global';
-  for (const statement of source.statements) {
-    if (!ts.isModuleDeclaration(statement)) continue;
-    if (statement.name.kind === ts.SyntaxKind.Identifier && statement.name.text === 'global') return 'declares globals (`declare global`)';
-    if (ts.isStringLiteral(statement.name)) return `declares or augments the module "${statement.name.text}"`;
-  }
-  return undefined;
+  return globalReach(source);
 }

@@ -13,6 +13,7 @@ import { DeclarationTable, isAugmentation, isInAugmentation, kindOf, type Declar
 import { externalQualifiedName, type PackageCache } from './external-origin.ts';
 import { describeDiagnostic, type PlannedProgram } from './project-plan.ts';
 import { diagnosticBlame } from './diagnostic-blame.ts';
+import { globalReach } from './global-reach.ts';
 import { canonicalMessage } from './diagnostic-text.ts';
 import { tsOutline } from './ts-outline.ts';
 import { moduleReexports } from './module-reexports.ts';
@@ -216,7 +217,7 @@ export class ProgramIndexer {
       const signature = decl.local ? undefined : wholeSignatureOf(decl.node);
       if (signature !== undefined) signatures.set(nameAt(decl.node).join(':'), signature);
     }
-    return { path, lang: languageOf(path), syms, occ, problems, problemsOmitted, unresolved: walk.unresolved, reexports, outline, signatures };
+    return { path, lang: languageOf(path), syms, occ, problems, problemsOmitted, unresolved: walk.unresolved, reexports, outline, signatures, declaresGlobals: globalReach(sourceFile) !== undefined };
   }
 
   /** Records that `node` is an occurrence of `key`: in the file's occurrences (once per node and key) and, unless a definition, as a reference from the enclosing symbol. */
@@ -688,3 +689,4 @@ export function definitionSite(declaration: ts.Node, path: string): [string, num
   const site = siteOf(sourceFile, path, nameNode);
   return [path, site.line, site.column, site.endLine, site.endColumn];
 }
+

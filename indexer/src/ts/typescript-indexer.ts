@@ -12,6 +12,9 @@ const CONFIG_FILE = /(^|\/)(tsconfig[^/]*\.json|jsconfig\.json|package\.json)$/;
 /** JSON a module may import (resolveJsonModule): the compiler types it, so its changes are changes of types. */
 const JSON_FILE = /\.json$/;
 
+/** How a warning of a program's configuration ends in the manifest. */
+export const PROGRAM_WARNING = ' (its files are indexed; fix the project configuration for exact results)';
+
 export const typescriptIndexer: LanguageIndexer = {
   name: 'typescript',
   precision: 'compiler',
@@ -19,16 +22,23 @@ export const typescriptIndexer: LanguageIndexer = {
   accepts: (path) => TS_JS_EXTENSIONS.some((ext) => path.endsWith(ext)),
   reads: (path) => CONFIG_FILE.test(path) || WORKSPACE_FILE.test(path),
   readsIfSmall: (path) => JSON_FILE.test(path),
-  *index(files, { root, texts, collector, warnings, progress, walk }) {
+  *index(files, { root, texts, collector, warnings, progress, walk, globals }) {
     const host = new SnapshotHost(root, new Map(texts));
-    const plans = planPrograms(host, files.map((f) => f.path), warnings);
+    // An incremental build's programs hold the walked files, what they import (the compiler follows
+    // the imports) and the files whose declarations reach beyond their module: what any file's
+    // answers can depend on, without parsing and binding the rest. Not a composite project's, where
+    // an imported file missing from the roots is an error of the program (TS6307).
+    const held = walk && globals && new Set([...walk, ...globals]);
+    const plans = planPrograms(host, files.map((f) => f.path), warnings).map((plan) => (held && !plan.options.composite
+      ? { ...plan, rootNames: plan.rootNames.filter((name) => { const path = host.relative(name); return path === undefined || held.has(path); }) }
+      : plan));
     const packages = new PackageCache();
     for (const plan of plans) {
       progress.log(`  program ${plan.config ?? '(files outside every tsconfig)'}: ${plan.owned.length} files`);
       // One program at a time: a finished program is garbage once its files are yielded.
       const indexer = new ProgramIndexer(host, plan, collector, packages);
       for (const warning of indexer.programWarnings()) {
-        const line = `${warning} (its files are indexed; fix the project configuration for exact results)`;
+        const line = `${warning}${PROGRAM_WARNING}`;
         if (!warnings.includes(line)) warnings.push(line);
       }
       yield* indexer.indexFiles(walk);

@@ -53,8 +53,13 @@ export const MODIFIERS = {
 } as const;
 export type Modifier = keyof typeof MODIFIERS;
 
-/** Bit flags of a file's classification. */
-export const FILE_FLAGS = { test: 1, generated: 2, vendored: 4 } as const;
+/**
+ * Bit flags of a file's classification. `global`: a TypeScript or JavaScript file whose declarations
+ * reach beyond its module (a script, `declare global`, `declare module "x"`), which an incremental
+ * build's program holds whatever it walks (8 is left out: a name's flags are its file's, and 8 is
+ * NAME_FLAG_EXTERNAL there).
+ */
+export const FILE_FLAGS = { test: 1, generated: 2, vendored: 4, global: 16 } as const;
 export type FileFlag = keyof typeof FILE_FLAGS;
 
 /** Stride of one entry in SymbolRecord.defs: pathIndex, line, column, endLine, endColumn. */
