@@ -62,6 +62,9 @@ export interface BuildOptions {
   autoScip?: boolean;
 }
 
+/** A project's configuration, which a warning of its program names as where it is from. */
+const PROJECT_CONFIG = /(^|\/)(tsconfig[^/]*|jsconfig)\.json$/;
+
 /**
  * Above this share of the sources changed, or reached by the change, walking them costs about what
  * walking all does: on effect (bench:incremental) 10 files walked take 0.35x of a full build, 240 of
@@ -140,9 +143,12 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
     } else {
       const { previous } = plan;
       walk = plan.walk;
-      // A program with warnings of its configuration may have them of files the walk does not reach
-      // (rootDir): its programs then hold every file, as the previous build's did.
-      if (!previous.manifest.warnings.some((warning) => warning.endsWith(PROGRAM_WARNING))) {
+      // A warning of a program's configuration that names a file of the repository (not under
+      // rootDir) may be of a file the walk does not reach: the programs then hold every file, as the
+      // previous build's did. One that names none (a type library not installed) is every program's.
+      const sources = previous.entries.filter((entry) => !PROJECT_CONFIG.test(entry.path)).map((entry) => entry.path);
+      const namesASource = (warning: string) => sources.some((path) => warning.includes(path));
+      if (!previous.manifest.warnings.some((warning) => warning.endsWith(PROGRAM_WARNING) && namesASource(warning.slice(0, -PROGRAM_WARNING.length)))) {
         globals = new Set(previous.entries.filter((entry) => (entry.flags & FILE_FLAGS.global) !== 0).map((entry) => entry.path));
       }
       compressor = previous.compressor;

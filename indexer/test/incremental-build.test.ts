@@ -2,9 +2,9 @@
 // collector (previous-index.ts) with every file reused (reuse.ts) lays out again into the same
 // shards, byte for byte, on every fixture.
 import { execFileSync } from 'node:child_process';
-import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { manifestDigestLine, sha256Hex, type Manifest } from '@sextant/format';
 import { buildIndex } from '../src/build-command.ts';
@@ -165,7 +165,12 @@ describe('a build from a previous index', () => {
   const fromBase = async (name: string, base: Record<string, string>, head: Record<string, string>) => {
     const repo = fixtureRepo(new URL('../../test/fixtures/ts-basic/', import.meta.url).pathname);
     try {
-      const write = (files: Record<string, string>) => { for (const [path, text] of Object.entries(files)) writeFileSync(join(repo.dir, path), text); };
+      const write = (files: Record<string, string>) => {
+        for (const [path, text] of Object.entries(files)) {
+          mkdirSync(dirname(join(repo.dir, path)), { recursive: true });
+          writeFileSync(join(repo.dir, path), text);
+        }
+      };
       write(base);
       commitAll(repo.dir, 'base');
       const previous = join(scratch, `${name}-previous`);
@@ -198,6 +203,18 @@ describe('a build from a previous index', () => {
       'src/use-globals.ts': "import { ImageCache } from './images/image-cache';\nexport const label = legacyFormat(1);\nexport const isWarm = (cache: ImageCache) => cache.warmed;\n",
     }, { 'src/use-globals.ts': "import { ImageCache } from './images/image-cache';\nexport const label = legacyFormat(2);\nexport const isWarm = (cache: ImageCache) => cache.warmed;\n" });
     expect(incremental.build).toEqual({ mode: 'incremental', from: expect.any(String), walked: 1, reused: expect.any(Number) });
+    expect(shardHashes(incremental)).toEqual(shardHashes(full));
+  });
+
+  it('keeps every file in its programs when a configuration warning names a source (not under rootDir), and equals the full build', async () => {
+    const { full, incremental } = await fromBase('root-dir', {
+      'tsconfig.json': JSON.stringify({ compilerOptions: { rootDir: 'src', strict: true, noEmit: true }, include: ['src', 'tools'] }),
+      'tools/outside.ts': 'export const outside = 1;\n',
+      'src/use-outside.ts': "export const inside = 2;\n",
+    }, { 'src/use-outside.ts': 'export const inside = 3;\n' });
+    expect(incremental.build).toEqual({ mode: 'incremental', from: expect.any(String), walked: 1, reused: expect.any(Number) });
+    expect(full.warnings.some((warning) => warning.includes('tools/outside.ts'))).toBe(true);
+    expect(incremental.warnings).toEqual(full.warnings);
     expect(shardHashes(incremental)).toEqual(shardHashes(full));
   });
 
