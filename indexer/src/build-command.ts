@@ -3,7 +3,7 @@ import { basename } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ts } from 'ts-morph';
 import {
-  deflateShard, FILE_FLAGS, FORMAT_VERSION, PRECISIONS, SextantError, shortCommit, withShardCompressor, type BuildMode, type ShardCompressor, problemsDigest, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type SkippedFile,
+  FILE_FLAGS, FORMAT_VERSION, packShard, PRECISIONS, SextantError, shortCommit, withShardCompressor, type BuildMode, type ShardCompressor, problemsDigest, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type SkippedFile,
 } from '@sextant/format';
 import { workingTreeIndexPath } from '@sextant/query/node';
 import { excludeSextantDir, isUnderSextantDir } from './git/git-exclude.ts';
@@ -123,7 +123,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   let build: BuildMode = options.fullBecause ? { mode: 'full', reason: options.fullBecause } : { mode: 'full' };
   let walk: ReadonlySet<string> | undefined;
   let globals: ReadonlySet<string> | undefined;
-  let compressor: ShardCompressor = deflateShard;
+  let compressor: ShardCompressor = packShard;
   let keep: (() => LayoutReuse) | undefined;
   if (options.from) {
     let plan: IncrementalPlan;

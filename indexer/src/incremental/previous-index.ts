@@ -6,7 +6,7 @@
 import {
   defsOf, FILE_TABLE_SHARD, FileTable, graphRecords, graphShardName, graphStarts, refsOf, signaturesOf, type ChangeRecord, type ChangeShard, type FileRecord,
   type FileShard, type FileTableEntry, type GramShard, type GraphShard, type Manifest, type SymbolRecord, type SymbolShard, type UnresolvedShard, type UnresolvedSiteData,
-  deflateShard, packingOf, type ShardCompressor, type ShardEntry, type ShardPacking,
+  packShard, packingOf, type ShardCompressor, type ShardEntry, type ShardPacking,
 } from '@sextant/format';
 import { createHash } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
@@ -102,7 +102,7 @@ export async function readPreviousIndex(dir: string): Promise<PreviousTable> {
   const table = (await reader.shard<FileTable>(FILE_TABLE_SHARD))!;
   const entries = Array.from({ length: table.size }, (_, i) => table.entry(i));
   const tableBytes = source.byName.get(FILE_TABLE_SHARD)!;
-  const compressesAlike = Buffer.from(deflateShard(new Uint8Array(inflateRawSync(tableBytes)), 'deflated')).equals(tableBytes);
+  const compressesAlike = Buffer.from(packShard(new Uint8Array(inflateRawSync(tableBytes)), 'deflated')).equals(tableBytes);
   const first = { manifest, entries, compressesAlike, text: (path: string) => reader.text(path) };
 
   const records = async (): Promise<PreviousFiles> => {
@@ -152,7 +152,7 @@ export async function readPreviousIndex(dir: string): Promise<PreviousTable> {
     const gramShards = await of<GramShard>('grams/');
     // The shards not decoded (texts), read for the compressor and the writer.
     await Promise.all(names.filter((n) => !source.byName.has(n)).map((n) => source.readInflatedShard(n, manifest.shards[n]!)));
-    const compressor: ShardCompressor = (raw, packing) => source.byContent.get(contentKey(raw, packing)) ?? deflateShard(raw, packing);
+    const compressor: ShardCompressor = (raw, packing) => source.byContent.get(contentKey(raw, packing)) ?? packShard(raw, packing);
     const grams = function* grams() {
       for (const shard of gramShards) yield* shard.entries();
     };

@@ -168,7 +168,6 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
   return { layout: layout.bits, shards: new Map([...shards].sort(([a], [b]) => compare(a, b))), records };
 }
 
-/** The symbol buckets whose records may differ from the previous index's: of a dirty symbol, or of one whose graph ordinal moved (or that is new). */
 /**
  * The gram postings of an incremental build: the previous index's, each moved to its file's ordinal
  * now, with those of the files that may differ (dirty: walked again, changed, added or removed)
@@ -185,6 +184,7 @@ function gramsReused(reuse: LayoutReuse, sorted: readonly FileTableEntry[], text
   return regrammed(reuse.grams.earlier(), ordinalNow, textFiles.filter((file) => reuse.dirtyPaths.has(file.path)));
 }
 
+/** The symbol buckets whose records may differ from the previous index's: of a dirty symbol, or of one whose graph ordinal moved (or that is new). */
 function dirtySymbolBucketsOf(reuse: LayoutReuse, collector: IndexCollector, layout: ShardLayout, ordinalOf: ReadonlyMap<string, number>): Set<number> {
   const dirty = new Set<number>();
   for (const key of reuse.dirtySymbols) dirty.add(layout.symbolBucketOf(key));

@@ -2,7 +2,7 @@
 // or export: its declarations are global), `declare global`, or `declare module "x"` (an augmentation
 // or an ambient module). Such a file may change what any other file resolves to, so an incremental
 // build builds in full when one changes (incremental-plan.ts) and holds every unchanged one in its
-// programs whatever it walks (FILE_FLAGS.global, program-indexer.ts).
+// programs whatever it walks (FILE_FLAGS.global, typescript-indexer.ts).
 import { ts } from 'ts-morph';
 
 /** Why the file's declarations reach beyond its module, or undefined when they do not. */

@@ -689,4 +689,3 @@ export function definitionSite(declaration: ts.Node, path: string): [string, num
   const site = siteOf(sourceFile, path, nameNode);
   return [path, site.line, site.column, site.endLine, site.endColumn];
 }
-

@@ -1,6 +1,6 @@
 // @sextant/format: everything in this barrel is public API. Runtime-neutral (Node and workerd).
 export { cliLine, ERROR_CODES, ioErrorOf, isSextantError, SextantError } from './errors.ts';
-export { decodeInflatedShard, decodeShard, deflateShard, encodeShard, packingOf, storedPayload, withShardCompressor } from './codec.ts';
+export { decodeInflatedShard, decodeShard, encodeShard, packingOf, packShard, storedPayload, withShardCompressor } from './codec.ts';
 export type { ShardCompressor, ShardPacking } from './codec.ts';
 export { base32, digestSha256Hex, isBase32, leadingBits, sha256Bytes, sha256Hex } from './hash.ts';
 export { canonicalJson } from './canonical-json.ts';

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { encode } from '@msgpack/msgpack';
 import { deflateSync, inflateSync } from 'fflate';
 import { inflateRawSync } from 'node:zlib';
-import { decodeShard, deflateShard, encodeShard, SextantError, sha256Hex, storedPayload, type FileShardData, type SymbolShardData } from '../src/index.ts';
+import { decodeShard, encodeShard, packShard, SextantError, sha256Hex, storedPayload, type FileShardData, type SymbolShardData } from '../src/index.ts';
 import { thrown } from './support/thrown.ts';
 
 function symbolShard(): SymbolShardData {
@@ -86,7 +86,7 @@ describe('stored packing (text shards)', () => {
 
   it.each([0, 1, 65_535, 65_536, 200_000])('%i bytes are stored blocks any DEFLATE reader reads, copied out without inflating', (length) => {
     const raw = bytesOf(length);
-    const packed = deflateShard(raw, 'stored');
+    const packed = packShard(raw, 'stored');
     expect(packed.byteLength).toBe(length + 5 * Math.max(1, Math.ceil(length / 65_535)));
     expect(same(storedPayload(packed), raw)).toBe(true);
     expect(same(inflateRawSync(packed), raw)).toBe(true);
@@ -102,8 +102,8 @@ describe('stored packing (text shards)', () => {
 
   it('leaves compressed DEFLATE, and stored blocks that are not exactly a stream, to an inflater', () => {
     const raw = bytesOf(70_000);
-    const stored = deflateShard(raw, 'stored');
-    expect(storedPayload(deflateShard(raw, 'deflated'))).toBeUndefined();
+    const stored = packShard(raw, 'stored');
+    expect(storedPayload(packShard(raw, 'deflated'))).toBeUndefined();
     const badLength = stored.slice();
     badLength[3] ^= 1; // NLEN no longer LEN's complement
     const trailing = new Uint8Array([...stored, 0]);
