@@ -95,10 +95,11 @@ export const MAX_SEQUENCE = 16;
 
 /**
  * A class RE2 and JavaScript read alike, or JavaScript more widely: characters, ranges and the
- * escapes \d \w \D \W and of punctuation; not `]` first, POSIX or Unicode classes, nor \s in a
- * negated class (JavaScript's \s is wider, so its negation narrower).
+ * escapes \d \w \s \D and of punctuation; not `]` first, POSIX or Unicode classes, \W, nor \s or
+ * \w in a negated class (JavaScript's \s is wider, and with flags `iu` its \w holds ſ and K, so
+ * their negations are narrower).
  */
-const SIMPLE_CLASS = /^\[(?:\^(?:\\[dwDW\\\-\]\[^$.|?*+(){}]|[^\\\[\]])+|(?:\\[dwsDW\\\-\]\[^$.|?*+(){}]|[^\\\[\]^])(?:\\[dwsDW\\\-\]\[^$.|?*+(){}]|[^\\\[\]])*)\]$/;
+const SIMPLE_CLASS = /^\[(?:\^(?:\\[dD\\\-\]\[^$.|?*+(){}]|[^\\\[\]])+|(?:\\[dwsD\\\-\]\[^$.|?*+(){}]|[^\\\[\]^])(?:\\[dwsD\\\-\]\[^$.|?*+(){}]|[^\\\[\]])*)\]$/;
 
 /** A character as a JavaScript RegExp atom (flag u). */
 const atomOf = (char: string) => char.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
@@ -194,8 +195,9 @@ export function requiredRuns(pattern: string): RequiredRuns {
       } else if (next === 't') {
         char('\t');
         i += 2;
-      } else if (next !== undefined && /[dwsDW]/.test(next)) {
-        // ASCII in both engines, but \s: JavaScript's holds more spaces, which a prefilter may.
+      } else if (next !== undefined && /[dwsD]/.test(next)) {
+        // ASCII in both engines, but \s (JavaScript's holds more spaces) and \w with flags iu (it
+        // holds ſ and K too): wider, which a prefilter may be. Not \W, narrower then.
         atom(`\\${next}`);
         i += 2;
       } else if (next === 'b' || next === 'B' || next === 'A' || next === 'z') {
@@ -203,7 +205,7 @@ export function requiredRuns(pattern: string): RequiredRuns {
         last = 'zero';
         i += 2;
       } else {
-        // \S, \pL, \x41…: read conservatively as no character.
+        // \S, \W, \pL, \x41…: read conservatively as no character.
         other();
         if ((next === 'p' || next === 'P') && pattern[i + 2] === '{') i = (pattern.indexOf('}', i) + 1) || pattern.length;
         else i += next === 'p' || next === 'P' ? 3 : 2;

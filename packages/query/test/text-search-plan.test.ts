@@ -83,6 +83,8 @@ describe('planning a regular expression', () => {
     expect(sequences('[^\\s]\\S[]a]q')).toEqual(['q']);
     expect(sequences('(?s)a.b')).toEqual(['a']);
     expect(sequences('[^a-f\\d]\\w\\.-')).toEqual(['[^a-f\\d]\\w\\.-']);
+    // With flags iu JavaScript's \w also holds ſ and K: its negations are narrower than RE2's.
+    expect(sequences('ab\\Wc[^\\w]de[\\W]fg')).toEqual(['ab']);
     expect(sequences('a|\\d\\d|(x)')).toEqual(['a', '\\d\\d', '']);
     expect(sequences('z'.repeat(40))).toEqual(['z'.repeat(MAX_SEQUENCE)]);
     expect(sequences('\\d{1000}')).toEqual(['\\d'.repeat(MAX_SEQUENCE)]);
