@@ -16,7 +16,7 @@ import type { StageClock } from './stage-clock.ts';
 import { layoutShards, writeIndex, type LayoutReuse } from './shards/shard-writer.ts';
 import { isSkipped, type CompiledFile, type LanguageIndexer, type UnresolvedName } from './language-indexer.ts';
 import { analysisFailed, failedWhileIndexing } from './analysis-failure.ts';
-import { PROGRAM_WARNING, typescriptIndexer } from './ts/typescript-indexer.ts';
+import { typescriptIndexer } from './ts/typescript-indexer.ts';
 import { jvmIndexer } from './jvm/jvm-indexer.ts';
 import { tagsIndexer } from './tags/tags-indexer.ts';
 import { indexerVersion } from './indexer-version.ts';
@@ -61,9 +61,6 @@ export interface BuildOptions {
    */
   autoScip?: boolean;
 }
-
-/** A project's configuration, which a warning of its program names as where it is from. */
-const PROJECT_CONFIG = /(^|\/)(tsconfig[^/]*|jsconfig)\.json$/;
 
 /**
  * Above this share of the sources changed, or reached by the change, walking them costs about what
@@ -143,14 +140,7 @@ export async function buildIndex(options: BuildOptions): Promise<Manifest> {
     } else {
       const { previous } = plan;
       walk = plan.walk;
-      // A warning of a program's configuration that names a file of the repository (not under
-      // rootDir) may be of a file the walk does not reach: the programs then hold every file, as the
-      // previous build's did. One that names none (a type library not installed) is every program's.
-      const sources = previous.entries.filter((entry) => !PROJECT_CONFIG.test(entry.path)).map((entry) => entry.path);
-      const namesASource = (warning: string) => sources.some((path) => warning.includes(path));
-      if (!previous.manifest.warnings.some((warning) => warning.endsWith(PROGRAM_WARNING) && namesASource(warning.slice(0, -PROGRAM_WARNING.length)))) {
-        globals = new Set(previous.entries.filter((entry) => (entry.flags & FILE_FLAGS.global) !== 0).map((entry) => entry.path));
-      }
+      globals = plan.globals;
       compressor = previous.compressor;
       for (const file of reuseFiles(previous, plan.reuse, collector, plan.moved)) (languages[file.lang] ??= { files: 0, precision: ownerOf(file.path)!.precision }).files++;
       // From here on the collector notes what the walk touches; files of indexers that reuse none are walked in full.

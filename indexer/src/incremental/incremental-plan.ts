@@ -11,10 +11,11 @@
 // the files changed, or reached by the change. (An index of another format does not open at all: the
 // build falls back before this, build-command.ts.)
 import { ts } from 'ts-morph';
-import { TS_JS_EXTENSIONS, unresolvedCount } from '@sextant/format';
+import { FILE_FLAGS, TS_JS_EXTENSIONS, unresolvedCount } from '@sextant/format';
 import type { TrackedEntry } from '../git/git-snapshot.ts';
 import { SCIP_PARSER_PREFIX } from '../scip/scip-file.ts';
 import { globalReach } from '../ts/global-reach.ts';
+import { PROGRAM_WARNING } from '../ts/typescript-indexer.ts';
 import { declarationReach } from './declaration-reach.ts';
 import { positionShift, type PositionShift } from './position-shift.ts';
 import { edgeFile } from './reuse.ts';
@@ -41,7 +42,12 @@ export type IncrementalPlan =
     previous: PreviousIndex; walk: ReadonlySet<string>; reuse: ReadonlySet<string>; changed: readonly string[];
     /** Per changed file, where a declaration a reused call chose now lies (position-shift.ts). */
     moved: ReadonlyMap<string, PositionShift>;
+    /** The files a program must hold beside the walked ones (IndexContext.globals); absent: every file. */
+    globals?: ReadonlySet<string>;
   };
+
+/** A project's configuration, which a warning of its program names as where it is from. */
+const PROJECT_CONFIG = /(^|\/)(tsconfig[^/]*|jsconfig)\.json$/;
 
 const isScript = (path: string) => TS_JS_EXTENSIONS.some((ext) => path.endsWith(ext));
 
@@ -76,15 +82,16 @@ export async function planIncremental(input: IncrementalInput): Promise<Incremen
   if (changedSources.length > input.maxChangedShare * Math.max(1, sources.length)) {
     return { full: `${changedSources.length} of ${sources.length} TypeScript and JavaScript files changed, more than ${Math.round(input.maxChangedShare * 100)}%` };
   }
-  for (const path of changedSources) {
-    for (const [side, text] of [['new', input.texts.get(path)], ['previous', before.has(path) ? await input.previous.text(path) : undefined]] as const) {
-      const global = text === undefined ? undefined : declaresGlobals(path, text);
-      if (global) return { full: `the ${side} ${path} ${global}, which may change any file` };
+  // Each changed source's previous text, read once: for the globals it declares, the reach and the position shifts.
+  const edits = await Promise.all(changedSources.map(async (path) => ({ path, before: before.has(path) ? await input.previous.text(path) : undefined, after: input.texts.get(path) })));
+  for (const edit of edits) {
+    for (const [side, text] of [['new', edit.after], ['previous', edit.before]] as const) {
+      const global = text === undefined ? undefined : declaresGlobals(edit.path, text);
+      if (global) return { full: `the ${side} ${edit.path} ${global}, which may change any file` };
     }
   }
 
   const previous = await input.previous.records();
-  const edits = await Promise.all(changedSources.map(async (path) => ({ path, before: before.has(path) ? await input.previous.text(path) : undefined, after: input.texts.get(path) })));
   // By declaration first: the files using a declaration whose shape the change may alter.
   const byDeclaration = declarationReach({
     files: previous.files,
@@ -141,7 +148,7 @@ export async function planIncremental(input: IncrementalInput): Promise<Incremen
     }
     const walked = new Set(sources.filter((path) => byDeclaration.walk.has(path) || !index.files.has(path)));
     const wider = tooWide(walked);
-    return wider ? { full: wider } : { previous: index, walk: walked, reuse: new Set(sources.filter((path) => !walked.has(path))), changed, moved };
+    return wider ? { full: wider } : { previous: index, walk: walked, reuse: new Set(sources.filter((path) => !walked.has(path))), changed, moved, ...heldGlobals(index) };
   }
   const estimate = tooWide(reach(declarationUsers(previous), previous.files));
   if (estimate) return { full: estimate };
@@ -153,7 +160,21 @@ export async function planIncremental(input: IncrementalInput): Promise<Incremen
   if (wide) return { full: wide };
   const reuse = new Set(sources.filter((path) => !walked.has(path)));
   // By file, every user of a changed file's declarations is walked: no reused call chose one of them.
-  return { previous: index, walk: walked, reuse, changed, moved: new Map() };
+  return { previous: index, walk: walked, reuse, changed, moved: new Map(), ...heldGlobals(index) };
+}
+
+/**
+ * The files of the previous index whose declarations reach beyond their module (FILE_FLAGS.global),
+ * which a program must hold beside the walked files and what they import. None when a warning of a
+ * program's configuration names a source (one not under rootDir): such a warning may be of a file the
+ * walk does not reach, so the programs hold every file, as the previous build's did. A warning that
+ * names none (a type library not installed) is every program's.
+ */
+function heldGlobals({ manifest, entries }: Pick<PreviousTable, 'manifest' | 'entries'>): { globals?: ReadonlySet<string> } {
+  const sources = entries.filter((entry) => !PROJECT_CONFIG.test(entry.path)).map((entry) => entry.path);
+  const namesASource = (warning: string) => sources.some((path) => warning.includes(path));
+  if (manifest.warnings.some((warning) => warning.endsWith(PROGRAM_WARNING) && namesASource(warning.slice(0, -PROGRAM_WARNING.length)))) return {};
+  return { globals: new Set(entries.filter((entry) => (entry.flags & FILE_FLAGS.global) !== 0).map((entry) => entry.path)) };
 }
 
 /** package.json fields module resolution, type acquisition or workspaces read; the others (version, description, scripts) change nothing an indexer sees. */

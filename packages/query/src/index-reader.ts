@@ -8,7 +8,7 @@ import {
   NameShard, FILE_TABLE_SHARD, FileTable, graphBucketOf, graphRecords, graphShardName, graphStarts, type GraphNode, type GraphShard, type UnresolvedShard, type UnresolvedSite, type TextShard, type ChangeRecord, type ChangeShard, type FileRecord, type Manifest, type ShardEntry, type SymbolRecord,
 } from '@sextant/format';
 import type { ShardCache } from './shard-cache.ts';
-import type { ShardSource } from './shard-source.ts';
+import { checksumMismatch, type ShardSource } from './shard-source.ts';
 
 export interface LoadedSymbol {
   record: SymbolRecord;
@@ -88,11 +88,7 @@ export class IndexReader {
     }
     const bytes = await this.source.readShard(name, entry);
     if (!bytes) throw this.missing(name, entry);
-    if (bytes.byteLength !== entry.bytes || sha256Hex(bytes) !== entry.sha256) {
-      throw new SextantError('INDEX_CORRUPT',
-        `Shard ${name} of ${this.source.where} fails its checksum (expected ${entry.sha256}, ${entry.bytes} bytes; got ${bytes.byteLength} bytes).`,
-        'Publish the index for this commit again, or rebuild it with `indexer build`.', { shard: name });
-    }
+    if (bytes.byteLength !== entry.bytes || sha256Hex(bytes) !== entry.sha256) throw checksumMismatch(name, this.source.where, entry, bytes);
     const { value, rawBytes } = decodeShard(name, bytes);
     return { value: shardView<T>(name, value), rawBytes };
   }

@@ -1,6 +1,6 @@
 // Where an index's bytes come from. Implementations live at the edges (a directory in the runner,
 // R2 in the worker); everything in this package is pure over this interface.
-import type { ShardEntry } from '@sextant/format';
+import { SextantError, type ShardEntry } from '@sextant/format';
 
 export interface ShardSource {
   /** Where the index lives, for messages: a directory, an object-store prefix. */
@@ -24,4 +24,12 @@ export interface ShardSource {
   readInflatedShard?(name: string, entry: ShardEntry): Promise<Uint8Array | undefined>;
   /** Optional: the stored object a shard is (an R2 key), named in errors when it is missing or bad. */
   objectOf?(entry: ShardEntry): string;
+}
+
+/** What a reader should do about a shard that is not the one its manifest names. */
+export const REPUBLISH_HINT = 'Publish the index for this commit again, or rebuild it with `indexer build`.';
+
+/** A shard whose bytes are not the ones its manifest entry names: INDEX_CORRUPT naming it, both sizes and the sha256 expected. */
+export function checksumMismatch(name: string, where: string, entry: ShardEntry, got: Uint8Array, hint = REPUBLISH_HINT): SextantError {
+  return new SextantError('INDEX_CORRUPT', `Shard ${name} of ${where} fails its checksum (expected ${entry.sha256}, ${entry.bytes} bytes; got ${got.byteLength} bytes).`, hint, { shard: name });
 }

@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { inflateRawSync } from 'node:zlib';
 import { MANIFEST_DIGEST_FILE, MANIFEST_FILE, parseManifestDigestLine, SextantError, storedPayload, type ShardEntry } from '@sextant/format';
-import type { ShardSource } from '../shard-source.ts';
+import { checksumMismatch, REPUBLISH_HINT, type ShardSource } from '../shard-source.ts';
 
 export class DirShardSource implements ShardSource {
   readonly where: string;
@@ -40,7 +40,7 @@ export class DirShardSource implements ShardSource {
 
   async readInflatedShard(name: string, entry: ShardEntry): Promise<Uint8Array | undefined> {
     const bytes = await this.readShard(name, entry);
-    return bytes && checkedInflate(name, this.where, entry, bytes, 'Publish the index for this commit again, or rebuild it with `indexer build`.');
+    return bytes && checkedInflate(name, this.where, entry, bytes, REPUBLISH_HINT);
   }
 
   async readShard(name: string, _entry: ShardEntry): Promise<Uint8Array | undefined> {
@@ -63,9 +63,7 @@ export function isEntryBytes(bytes: Uint8Array, entry: ShardEntry): boolean {
  * native code; INDEX_CORRUPT naming the shard, with `hint`, when they are not that shard.
  */
 export function checkedInflate(name: string, where: string, entry: ShardEntry, bytes: Uint8Array, hint: string): Uint8Array {
-  if (!isEntryBytes(bytes, entry)) {
-    throw new SextantError('INDEX_CORRUPT', `Shard ${name} of ${where} fails its checksum (expected ${entry.sha256}, ${entry.bytes} bytes; got ${bytes.byteLength} bytes).`, hint, { shard: name });
-  }
+  if (!isEntryBytes(bytes, entry)) throw checksumMismatch(name, where, entry, bytes, hint);
   try {
     return storedPayload(bytes) ?? new Uint8Array(inflateRawSync(bytes));
   } catch (error) {
