@@ -87,6 +87,9 @@
 
 (type_parameter . (identifier) @name) @definition.typeParameter
 
+; Its upper bound (`U : BaseViewManager<T, out Node>`), the type its values' members come from.
+(type_parameter (identifier) . [(user_type) (nullable_type) (function_type) (parenthesized_type)] @type) @declaration
+
 (function_declaration name: (identifier) @name) @definition.function
 
 (function_declaration (function_value_parameters) . (type) @type) @declaration
@@ -302,6 +305,12 @@
 (as_expression right: (_) @type) @cast
 
 (parenthesized_expression (_) @value) @parens
+
+; `x!!` is x, known not null; `x ?: y` is x's type when x is typed (y is mostly a default of the
+; same type, or `return`/`throw`/`continue`, which never produce a value).
+(unary_expression argument: (_) @value "!!") @parens
+
+(binary_expression left: (_) @value "?:") @parens
 
 ; A named argument (`count = 1`) is left untyped: it may stand at any position (see jvm-grammars.ts).
 (value_argument . (expression) @value .) @parens

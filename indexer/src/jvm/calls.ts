@@ -40,13 +40,18 @@ export function call(context: FileResolution, ref: RefEntry): Resolution {
   }
   const imported = fileLevel(context, ref.name, METHOD_KINDS, 'function');
   if (imported?.length) return chosen(context, imported, args, 'call');
+  // `Order(…)` is a constructor call in Kotlin. A capitalised name that is a repository class in
+  // scope is constructed before it is guessed to be a method of a library supertype (which the
+  // index cannot see declare it): `throw NoSuchKeyException(name)` in a HybridClassBase.
+  const named = file.lang === 'kotlin' ? context.typeName(ref.name, ref.scope) : undefined;
+  // `ArrayList<Order>()`: the written type arguments are the created value's.
+  const construction = () => construct(context, named!, args, 'new', ref.text ? { ...ref, text: `${ref.name}${ref.text}` } : undefined);
+  if (named?.certain && /^[A-Z]/.test(ref.name) && named.types.some((t) => t.t === 'decl')) return construction();
   const inherited = fromExternalSupertype(context, ref.name, ref.scope, METHOD_KINDS, 'method');
   if (inherited) return { ...inherited, kind: 'call' };
-  if (file.lang === 'kotlin') {
-    // `Order(…)` is a constructor call; `println(…)` a default import.
-    const named = context.typeName(ref.name, ref.scope);
-    // `ArrayList<Order>()`: the written type arguments are the created value's.
-    if (named.types.length > 0) return construct(context, named, args, 'new', ref.text ? { ...ref, text: `${ref.name}${ref.text}` } : undefined);
+  if (named) {
+    // `println(…)` is a default import.
+    if (named.types.length > 0) return construction();
     const implicit = context.rules.implicitFunction(ref.name);
     if (implicit) {
       const pkg = implicit.slice(0, implicit.lastIndexOf('.'));

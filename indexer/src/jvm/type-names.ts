@@ -180,8 +180,12 @@ export function qualifier(context: FileResolution, ref: RefEntry): Resolution {
   const last = ref.role === 'import';
   if (receiver.denotes) {
     if (last && imported?.static && !imported.wildcard) return staticImport(context, receiver.denotes, ref.name);
+    // Kotlin imports an object's members (`import a.BorderStyle.Companion.fromString`) as well as
+    // nested classes; a member the repository declares is what the name imports.
+    const member = last && imported && !imported.wildcard && context.fd.file.lang === 'kotlin' ? staticImport(context, receiver.denotes, ref.name) : undefined;
+    if (member?.targets.some((t) => 'decl' in t)) return member;
     const nested = context.memberType(receiver.denotes, ref.name);
-    return nested ? typed(nested, kind) : { ...UNRESOLVED, kind };
+    return nested ? typed(nested, kind) : member ?? { ...UNRESOLVED, kind };
   }
   if (receiver.pkg === undefined) return { ...UNRESOLVED, kind };
   const fqn = `${receiver.pkg}.${ref.name}`;

@@ -1,0 +1,142 @@
+// Kotlin cases from the kotlinc oracle's work list on ReactAndroid (bench:jvm-accuracy), each a
+// fixture of our own reduced from the miss it came from, with caret assertions (caret-cases.ts).
+import { describe, expect, it } from 'vitest';
+import { caretFailures } from './caret-cases.ts';
+
+async function expectCase(source: string): Promise<void> {
+  expect(await caretFailures(source, 'src/main/kotlin/Case.kt')).toEqual([]);
+}
+
+describe('Kotlin: values through !! and ?:', () => {
+  it('types `x!!` as x and `x ?: y` as x, so members resolve on them', () => expectCase(`
+// --- src/main/kotlin/com/example/Readable.kt
+package com.example
+
+interface ReadableMap {
+    fun getDouble(name: String): Double
+    fun getArray(name: String): ReadableArray?
+}
+
+interface ReadableArray {
+    fun size(): Int
+    fun getDouble(index: Int): Double
+    fun getMap(index: Int): ReadableMap?
+}
+
+interface MapBuffer {
+    fun getDouble(key: Int): Double
+}
+// --- src/main/kotlin/com/example/Use.kt
+package com.example
+
+fun use(transforms: ReadableArray, extras: ReadableArray?): Double {
+    val transform = transforms.getMap(0)!!
+    val matrix = transform.getArray("matrix")!!
+    var sum = matrix.getDouble(1)
+//                   ^ defined: src/main/kotlin/com/example/Readable.kt:10
+    if (extras != null) {
+        for (i in 0..<extras.size()) {
+            val map = extras.getMap(i) ?: continue
+            sum += map.getDouble("value")
+//                     ^ defined: src/main/kotlin/com/example/Readable.kt:4
+        }
+    }
+    return sum + transform.getDouble("scale")
+//                         ^ defined: src/main/kotlin/com/example/Readable.kt:4
+}
+`));
+});
+
+describe('Kotlin: constructor calls and imports through objects', () => {
+  it('constructs a repository class named in a class whose supertype the index cannot see', () => expectCase(`
+// --- src/main/kotlin/com/example/NoSuchKeyException.kt
+package com.example
+
+class NoSuchKeyException(msg: String) : RuntimeException(msg)
+// --- src/main/kotlin/com/example/NativeMap.kt
+package com.example
+
+import com.facebook.jni.HybridClassBase
+
+class NativeMap : HybridClassBase() {
+    fun get(name: String): Any = throw NoSuchKeyException(name)
+//                                     ^ reference.new; qname: com.example.NoSuchKeyException
+}
+`));
+
+  it("resolves imports of a companion's and an object's members, and the calls they import", () => expectCase(`
+// --- src/main/kotlin/com/example/style/BorderStyle.kt
+package com.example.style
+
+enum class BorderStyle {
+    SOLID, DASHED;
+
+    companion object {
+        fun fromString(style: String): BorderStyle? = null
+    }
+}
+// --- src/main/kotlin/com/example/Applicator.kt
+package com.example
+
+object Applicator {
+    fun setBackgroundColor(color: Int?) {}
+}
+// --- src/main/kotlin/com/example/Manager.kt
+package com.example
+
+import com.example.Applicator.setBackgroundColor
+//                            ^ reference.import; defined: src/main/kotlin/com/example/Applicator.kt:4
+import com.example.style.BorderStyle.Companion.fromString
+//                                             ^ reference.import; defined: src/main/kotlin/com/example/style/BorderStyle.kt:7
+
+fun manage(style: String) {
+    setBackgroundColor(fromString(style)?.ordinal)
+//  ^ defined: src/main/kotlin/com/example/Applicator.kt:4
+//                     ^ defined: src/main/kotlin/com/example/style/BorderStyle.kt:7
+}
+`));
+});
+
+describe("Kotlin: members through a type parameter's bound", () => {
+  it("calls a Java generic base class's methods on a value typed by a bounded type parameter", () => expectCase(`
+// --- src/main/java/com/example/BaseViewManager.java
+package com.example;
+
+public abstract class BaseViewManager<T extends View, C extends Node> {
+  public void setBackgroundColor(T view, int backgroundColor) {}
+  public void setZIndex(T view, float zIndex) {}
+  public void setHint(T view, String hint) {}
+}
+// --- src/main/java/com/example/View.java
+package com.example;
+
+public class View {}
+// --- src/main/java/com/example/Node.java
+package com.example;
+
+public class Node {}
+// --- src/main/java/com/example/Colors.java
+package com.example;
+
+public class Colors {
+  public static Integer getColor(Object value, int fallback) { return fallback; }
+}
+// --- src/main/kotlin/com/example/Delegate.kt
+package com.example
+
+abstract class Delegate<T : View, U : BaseViewManager<T, out Node>>(protected val mViewManager: U) {
+    fun setProperty(view: T, name: String, value: Any?) {
+        mViewManager.setHint(view, "x")
+//                   ^ defined: src/main/java/com/example/BaseViewManager.java:6
+        when (name) {
+            "hint" -> mViewManager.setHint(view, value as String?)
+//                                 ^ defined: src/main/java/com/example/BaseViewManager.java:6
+            "z" -> mViewManager.setZIndex(view, (value as Double?)?.toFloat() ?: 0.0f)
+//                              ^ defined: src/main/java/com/example/BaseViewManager.java:5
+            "bg" -> mViewManager.setBackgroundColor(view, Colors.getColor(value, 0))
+//                               ^ defined: src/main/java/com/example/BaseViewManager.java:4
+        }
+    }
+}
+`));
+});
