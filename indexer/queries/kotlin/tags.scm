@@ -205,6 +205,20 @@
   . (call_expression . (navigation_expression (_) @receiver . (identifier) @name) (value_arguments) @arguments)
   (annotated_lambda (lambda_literal) @argument)) @reference.call
 
+; The grammar binds a prefix operator tighter than a call: `!isReady(name)` parses as `(!isReady)(name)`
+; and `!view.isShown()` as `(!view).isShown()`. The call is the operand's, as Kotlin reads it.
+(call_expression
+  . (unary_expression ["!" "-" "+"] argument: (identifier) @name)
+  (value_arguments)? @arguments
+  (annotated_lambda (lambda_literal) @argument)?) @reference.call
+
+(navigation_expression (unary_expression ["!" "-" "+"] argument: (_) @receiver) . (identifier) @name) @reference.read
+
+(call_expression
+  . (navigation_expression (unary_expression ["!" "-" "+"] argument: (_) @receiver) . (identifier) @name)
+  (value_arguments)? @arguments
+  (annotated_lambda (lambda_literal) @argument)?) @reference.call
+
 ; `a to b`, `0 until n`: a call of the infix function on the left operand, the right one its argument.
 (infix_expression (_) @receiver . (identifier) @name . (_) @argument) @reference.call
 

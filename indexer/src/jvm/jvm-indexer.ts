@@ -16,6 +16,7 @@ import { PackedFileModel, UnpackedModels } from './packed-file-model.ts';
 import { SymbolTable } from './symbol-table.ts';
 import type { StageClock } from '../stage-clock.ts';
 import { extractFile } from './tag-extractor.ts';
+import { reparsedKotlin } from './kotlin-grammar-repairs.ts';
 import { ensureParserInit } from '../syntax/tree-sitter-runtime.ts';
 
 /** A pathological (generated, minified) file must not stall a whole run: the limit of its parse, and of its tags query. */
@@ -107,8 +108,10 @@ export function extractAll(
       }
       const deadline = performance.now() + PARSE_TIMEOUT_MS;
       // Returning true from the progress callback cancels the parse (web-tree-sitter's typings say void).
+      const parse = (text: string) => parser!.parse(text, null, { progressCallback: () => performance.now() > deadline });
       const parsed = stages?.begin('parse');
-      const tree = parser.parse(file.text, null, { progressCallback: () => performance.now() > deadline });
+      const first = parse(file.text);
+      const { tree, rowsMoved } = first && grammar.lang === 'kotlin' ? reparsedKotlin(parser, file.text, first, parse) : { tree: first, rowsMoved: false };
       parsed?.();
       if (!tree) {
         parser.reset();
@@ -117,7 +120,7 @@ export function extractAll(
       }
       const extracted = stages?.begin('extract');
       try {
-        models.push(new PackedFileModel(extractFile(tree, file.text, file.path, tagger.query, grammar.rules, queryTimeLimitMs), unpacked));
+        models.push(new PackedFileModel(extractFile(tree, file.text, file.path, tagger.query, grammar.rules, queryTimeLimitMs, rowsMoved), unpacked));
       } catch (error) {
         skipped.push(analysisFailed(file.path, `the ${grammar.lang === 'java' ? 'Java' : 'Kotlin'} tag extractor`, error));
       } finally {

@@ -139,10 +139,14 @@ interface Scopes {
  * parentheses in Java run for minutes), so past it the extraction throws rather than return a
  * model built from part of the file's matches.
  */
-export function extractFile(tree: Tree, text: string, path: string, query: Query, rules: ExtractionRules, timeLimitMs = Infinity): FileModel {
+/**
+ * `rowsMoved`: the tree was parsed from a repair of `text` that moved line breaks
+ * (kotlin-grammar-repairs.ts), so its rows are not the file's; its offsets are.
+ */
+export function extractFile(tree: Tree, text: string, path: string, query: Query, rules: ExtractionRules, timeLimitMs = Infinity, rowsMoved = false): FileModel {
   const root = tree.rootNode;
   const captured = captureMatches(root, query, timeLimitMs);
-  const positions = new Positions(text);
+  const positions = new Positions(text, rowsMoved);
   const { rawDefs, defEntries, defNames } = definitionsOf(captured, positions);
   const scopes = scopesOf(defEntries, captured);
   const ownerAt = placeDefinitions(defEntries, scopes);
@@ -399,11 +403,16 @@ function placeDefinitions(defEntries: DefEntry[], scopes: Scopes): (offset: numb
   const holderIndex: number[] = [];
   defEntries.forEach((def, i) => {
     def.scope = scopeNesting.enclosing(def);
+    // A property declared in a constructor (Kotlin's `internal constructor(val x: Int)`) is its
+    // class's, in the class's member scope, as when the primary constructor has no keyword.
+    const inConstructor = def.kind === 'property' && def.scope >= 0 && defEntries[scopeEntries[def.scope]!.def]?.kind === 'constructor';
+    if (inConstructor) def.scope = scopeEntries[def.scope]!.parent;
     const declaredIn = def.scope >= 0 ? scopeEntries[def.scope]! : undefined;
     def.local = declaredIn?.code ?? false;
     if (def.local && (def.kind === 'property' || def.kind === 'field')) def.kind = 'local';
     if (def.kind === 'parameter' || def.kind === 'typeParameter' || def.kind === 'local') def.local = true;
     let parent = defNesting.parents[i]!;
+    if (inConstructor) parent = defNesting.parents[parent]!;
     while (parent >= 0 && !HOLDER_KINDS.has(defEntries[parent]!.kind)) parent = defNesting.parents[parent]!;
     def.parent = parent;
     if (HOLDER_KINDS.has(def.kind) && !(def.local && (def.kind === 'field' || def.kind === 'property'))) holderIndex.push(i);
@@ -542,8 +551,8 @@ function mergeAux(aux: Map<number, Aux>, id: number, captures: Map<string, Node>
 class Positions {
   private readonly lines?: number[];
 
-  constructor(text: string) {
-    if (/\r(?!\n)|[\u2028\u2029]/.test(text)) this.lines = lineStarts(text);
+  constructor(text: string, rowsMoved: boolean) {
+    if (rowsMoved || /\r(?!\n)|[\u2028\u2029]/.test(text)) this.lines = lineStarts(text);
   }
 
   at(offset: number, point: { row: number; column: number }): [number, number] {

@@ -140,3 +140,86 @@ abstract class Delegate<T : View, U : BaseViewManager<T, out Node>>(protected va
 }
 `));
 });
+
+describe('Kotlin: the grammar\'s prefix operators', () => {
+  it('reads `!isReady(name)` and `!view.isShown()` as calls of the operand, as kotlinc does', () => expectCase(`
+package com.example
+
+class View {
+    fun isShown(): Boolean = true
+}
+
+class Manager(private val view: View) {
+    private fun isReady(name: String): Boolean = name.isNotEmpty()
+
+    fun get(name: String): String? {
+        if (!isReady(name)) {
+//           ^ reference.call; defined: 8
+            return null
+        }
+        if (!view.isShown()) return null
+//                ^ reference.call; defined: 4
+        return name
+    }
+}
+`));
+});
+
+describe("Kotlin: the grammar's misreadings, repaired and parsed again", () => {
+  it('reads the rest of a file after two one-line class bodies', () => expectCase(`
+package com.example
+
+class Small { val x = 1 }
+class Tiny { val y = 2 }
+
+class Service {
+    fun run(small: Small): Int = small.x + helper()
+//                                     ^ defined: 3
+//                                         ^ reference.call; defined: 10
+    private fun helper(): Int = 0
+//              ^ definition.method
+}
+`));
+
+  it('reads a class whose annotated constructor starts on the next line, at the lines the file has', () => expectCase(`
+// --- src/main/java/com/example/bridge/Arguments.java
+package com.example.bridge;
+
+public class Arguments {
+  public static NativeMap fromBundle(Object bundle) { return null; }
+}
+// --- src/main/java/com/example/bridge/NativeMap.java
+package com.example.bridge;
+
+public class NativeMap {}
+// --- src/main/kotlin/com/example/Surface.kt
+package com.example
+
+import com.example.bridge.Arguments
+import com.example.bridge.NativeMap
+
+annotation class VisibleForTesting
+
+class Surface
+@VisibleForTesting
+internal constructor(
+    @get:JvmName("getHandler") internal val handler: String,
+) {
+    internal val host: String?
+        get() = handler
+//              ^ defined: 11
+
+    fun setProps(newProps: Any?) {
+        val nativeProps = newProps?.let { Arguments.fromBundle(it) as NativeMap }
+//                                        ^ defined: src/main/java/com/example/bridge/Arguments.java:3
+    }
+}
+// --- src/main/kotlin/com/example/SurfaceView.kt
+package com.example
+
+class SurfaceView(private val surface: Surface) {
+    fun host(): String? = surface.host
+//                                ^ defined: src/main/kotlin/com/example/Surface.kt:13
+}
+`));
+});
