@@ -296,6 +296,9 @@
 
 [(string_literal) (multiline_string_literal)] @literal.kotlin.String
 
+; `"order $id"`: the grammar keeps a template's simple name inside the string's text, after a `$`.
+((string_content) @_dollar . (string_content) @template (#eq? @_dollar "$"))
+
 (character_literal) @literal.kotlin.Char
 
 (number_literal) @literal.kotlin.Int

@@ -25,7 +25,8 @@
 // Independent of the primary capture: @scope (a code scope), @members (a node the grammar reads as
 // code that is a class body: no code scope, whatever @scope says), @package, @facade (the class
 // name Java sees the file's top-level declarations in), @ignore (no references to names inside
-// this node), @header (a part of a class's header: names in it do not see the class's members).
+// this node), @header (a part of a class's header: names in it do not see the class's members),
+// @template (a string's text after a `$`, whose leading name is a read the grammar has no node for).
 //
 // Precedence: a name node yields one entry. A definition beats a reference; among references (and
 // among definitions of one declaration) the pattern that comes last in the file wins.
@@ -51,7 +52,7 @@ const ROLE_SET: ReadonlySet<string> = new Set(ROLES);
 const AUX_CAPTURES = new Set([
   'name', 'type', 'receiver.type', 'value', 'doc', 'modifiers', 'jvm.name', 'varargs', 'iterates', 'receiver', 'arguments', 'argument',
   'import.path', 'import.wildcard', 'import.static', 'import.alias', 'scope', 'package', 'ignore', 'header', 'declaration', 'import',
-  'this', 'super', 'cast', 'parens', 'element', 'lambda', 'arithmetic', 'superclass', 'members', 'case', 'facade', 'narrow', 'narrow.name', 'narrow.after',
+  'this', 'super', 'cast', 'parens', 'element', 'lambda', 'arithmetic', 'superclass', 'members', 'case', 'facade', 'narrow', 'narrow.name', 'narrow.after', 'template',
 ]);
 const COMPARISONS = new Set(['<', '>', '<=', '>=', '==', '!=', '&&', '||']);
 const SHIFTS = new Set(['<<', '>>', '>>>']);
@@ -76,9 +77,12 @@ interface RawDef {
   flags: Set<string>;
 }
 
+/** What a reference reads of its name node: a syntax node, or a name the grammar left inside a string's text. */
+type NameNode = Pick<Node, 'id' | 'startIndex' | 'endIndex' | 'startPosition' | 'text'>;
+
 interface RawRef {
-  node: Node;
-  name: Node;
+  node: NameNode;
+  name: NameNode;
   role: Role;
   pattern: number;
   receiver?: Node;
@@ -230,6 +234,7 @@ function captureMatches(root: Node, query: Query, timeLimitMs: number): Captured
       } else if (role === HEADER) captured.headers.push({ start: capture.node.startIndex, end: capture.node.endIndex });
       else if (role === PACKAGE) captured.pkg = capture.node.text.replace(/\s+/g, '');
       else if (role === FACADE) captured.facade = capture.node.text;
+      else if (role === TEMPLATE) templateName(captured, capture.node, match.patternIndex);
       else if (role > primaryRank) {
         primary = capture;
         primaryRank = role;
@@ -239,6 +244,22 @@ function captureMatches(root: Node, query: Query, timeLimitMs: number): Captured
     if (primary) capturePrimary(captured, primary, captures, match.patternIndex);
   }
   return captured;
+}
+
+/** An identifier at the start of a string's text. */
+const LEADING_NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
+
+/**
+ * The read of a template's simple name (`"order $id"`), which the grammar leaves in the string's
+ * text: `@template` is the text after a `$`, the name its leading identifier. Negative ids: no
+ * syntax node has them.
+ */
+function templateName(captured: Captured, content: Node, pattern: number): void {
+  const text = LEADING_NAME.exec(content.text)?.[0];
+  if (!text) return;
+  const { startIndex, startPosition } = content;
+  const name: NameNode = { id: -1 - startIndex, startIndex, endIndex: startIndex + text.length, startPosition, text };
+  captured.refs.set(name.id, { node: name, name, role: 'read', pattern, superclass: false, caseLabel: false });
 }
 
 /** A match's primary capture: a definition, declaration, reference or import (the last pattern wins), else an expression form. */
@@ -510,13 +531,14 @@ const PACKAGE = -3;
 const MEMBERS = -4;
 const HEADER = -5;
 const FACADE = -6;
+const TEMPLATE = -7;
 const EXPRESSION_CAPTURES = new Set(['this', 'super', 'cast', 'parens', 'element', 'lambda', 'arithmetic', 'narrow', 'narrow.after']);
 const roles = new Map<string, number>();
 
 function roleOf(capture: string): number {
   let role = roles.get(capture);
   if (role === undefined) {
-    role = capture === 'scope' ? SCOPE : capture === 'ignore' ? IGNORE : capture === 'package' ? PACKAGE : capture === 'members' ? MEMBERS : capture === 'header' ? HEADER
+    role = capture === 'scope' ? SCOPE : capture === 'ignore' ? IGNORE : capture === 'template' ? TEMPLATE : capture === 'package' ? PACKAGE : capture === 'members' ? MEMBERS : capture === 'header' ? HEADER
       : capture === 'facade' ? FACADE
       : capture.startsWith('definition.') ? DEFINITION : capture.startsWith('reference.') ? REFERENCE
       : capture === 'declaration' || capture === 'import' ? DECLARATION
@@ -559,13 +581,13 @@ class Positions {
     return this.lines ? positionOf(this.lines, offset) : [point.row + 1, point.column + 1];
   }
 
-  point(node: Node): NameRange {
+  point(node: NameNode): NameRange {
     const [line, column] = this.at(node.startIndex, node.startPosition);
     return { line, column, endLine: line, endColumn: column };
   }
 
   /** A name's range; names are single tokens on one line, so the end is the start plus the length. */
-  name(node: Node): NameRange {
+  name(node: NameNode): NameRange {
     const [line, column] = this.at(node.startIndex, node.startPosition);
     return { line, column, endLine: line, endColumn: column + node.endIndex - node.startIndex };
   }

@@ -101,7 +101,7 @@ class Invoice(val lines: List<String>)
 
 val Order.size: Int get() = lines.size
 fun Order.describe(): String = "order of $size"
-//                                        ^ unresolved
+//                                        ^ reference.read; defined: 6
 fun Invoice.describe(): String = "invoice"
 
 val Order.count: Int get() = lines.size

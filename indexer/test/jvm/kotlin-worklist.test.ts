@@ -223,3 +223,21 @@ class SurfaceView(private val surface: Surface) {
 }
 `));
 });
+
+describe('Kotlin: string templates', () => {
+  it('reads a template\'s simple names, which the grammar keeps in the string\'s text, and no escaped dollar', () => expectCase(`
+package com.example
+
+class Order(val id: String, val lines: List<String>)
+
+fun describe(order: Order, total: Int, price: Int): String {
+    val count = order.lines.size
+    return "order $count of $total: \\$price, \${order.id}, $order.id"
+//                 ^ reference.read; defined: 6
+//                           ^ defined: 5
+//                                      ^ unresolved
+//                                                   ^ defined: 3
+//                                                           ^ defined: 5
+}
+`));
+});
