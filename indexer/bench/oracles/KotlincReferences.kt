@@ -57,7 +57,7 @@ import org.jetbrains.kotlin.descriptors.PropertyDescriptor
 import org.jetbrains.kotlin.descriptors.TypeAliasDescriptor
 import org.jetbrains.kotlin.descriptors.synthetic.SyntheticMemberDescriptor
 import org.jetbrains.kotlin.psi.KtBinaryExpression
-import org.jetbrains.kotlin.psi.KtConstructorDelegationReferenceExpression
+import org.jetbrains.kotlin.psi.KtConstructorDelegationCall
 import org.jetbrains.kotlin.psi.KtFile
 import org.jetbrains.kotlin.psi.KtInstanceExpressionWithLabel
 import org.jetbrains.kotlin.psi.KtNameReferenceExpression
@@ -76,6 +76,7 @@ import org.jetbrains.kotlin.psi.KtTypeAlias
 import org.jetbrains.kotlin.psi.KtEnumEntry
 import org.jetbrains.kotlin.lexer.KtTokens
 import org.jetbrains.kotlin.resolve.BindingContext
+import org.jetbrains.kotlin.resolve.calls.util.getResolvedCall
 import org.jetbrains.kotlin.resolve.DescriptorToSourceUtils
 import org.jetbrains.kotlin.resolve.DescriptorUtils
 import org.jetbrains.kotlin.synthetic.SyntheticJavaPropertyDescriptor
@@ -227,10 +228,30 @@ private fun written(target: DeclarationDescriptor, site: KtSimpleNameExpression)
 
 private fun references(file: KtFile, context: BindingContext) {
     file.accept(object : KtTreeVisitorVoid() {
+        // `constructor(…) : super(…)` / `this(…)`: the delegation's `super`/`this` names the constructor
+        // it calls (javac's `super(…)` does the same); a primary constructor is its class. Its
+        // reference expression is no simple name, so the visitor below never meets it.
+        override fun visitConstructorDelegationCall(call: KtConstructorDelegationCall) {
+            super.visitConstructorDelegationCall(call)
+            val reference = call.calleeExpression ?: return
+            if (reference.text.isEmpty()) return // an implicit `super()` delegation call
+            val at = position(reference, reference.textRange.startOffset) ?: return
+            val target = call.getResolvedCall(context)?.resultingDescriptor?.original
+            if (target == null || ErrorUtils.isError(target)) {
+                out.println("U\t$at")
+                return
+            }
+            val written = if (target is ClassConstructorDescriptor && target.isPrimary) target.constructedClass else target
+            if (!declarable(written)) return
+            val id = idOf(written) ?: return
+            out.println("R\t$id\t$at")
+            references++
+        }
+
         override fun visitSimpleNameExpression(expression: KtSimpleNameExpression) {
             super.visitSimpleNameExpression(expression)
             // Names only: operators (`+`, `in`, `==`) are references of their own kind.
-            if (expression !is KtNameReferenceExpression && expression !is KtConstructorDelegationReferenceExpression) return
+            if (expression !is KtNameReferenceExpression) return
             // `this.x`, `super.f()`: an instance, not a name of a declaration (javac's `this` and `super` are variables).
             if (expression.parent is KtInstanceExpressionWithLabel) return
             val site = expression.getIdentifier() ?: expression

@@ -90,6 +90,9 @@
 ; Its upper bound (`U : BaseViewManager<T, out Node>`), the type its values' members come from.
 (type_parameter (identifier) . [(user_type) (nullable_type) (function_type) (parenthesized_type)] @type) @declaration
 
+; `where T : HasScrollState, T : ViewGroup`: more bounds, of the type parameter the declaration around declares.
+(type_constraint (identifier) @constraint.name . [(user_type) (nullable_type) (function_type) (parenthesized_type)] @type) @constraint
+
 (function_declaration name: (identifier) @name) @definition.function
 
 (function_declaration (function_value_parameters) . (type) @type) @declaration

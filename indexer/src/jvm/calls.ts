@@ -237,12 +237,29 @@ export function constructorCall(context: FileResolution, ref: RefEntry): Resolut
   if (!target) return { ...UNRESOLVED, kind: 'call' };
   if (target.t === 'ext') return { targets: [{ ext: memberOfExternal(target.fqn, target.fqn.slice(target.fqn.lastIndexOf('.') + 1), 'constructor') }], confidence: 'resolved', kind: 'call' };
   if (target.t !== 'decl') return { ...UNRESOLVED, kind: 'call' };
-  const constructors = target.decl.members?.get(CONSTRUCTOR) ?? [];
-  const args = argTypes(context, ref);
-  if (constructors.length === 0 || primaryConstructorFits(target.decl, args) && !constructors.some((c) => arityFits(c, args!.length))) {
-    return { targets: [{ decl: target.decl }], confidence: 'resolved', kind: 'call' };
+  return constructorOf(context, target.decl, argTypes(context, ref));
+}
+
+/** The constructor of a repository class that arguments call: a declared one, or the class itself (a primary constructor, or none declared). */
+function constructorOf(context: FileResolution, cls: Decl, args: (JType | undefined)[] | undefined): Resolution {
+  const constructors = cls.members?.get(CONSTRUCTOR) ?? [];
+  if (constructors.length === 0 || primaryConstructorFits(cls, args) && !constructors.some((c) => arityFits(c, args!.length))) {
+    return { targets: [{ decl: cls }], confidence: 'resolved', kind: 'call' };
   }
   return chosen(context, constructors.map((decl) => ({ decl, env: NO_ENV })), args, 'call');
+}
+
+/**
+ * `class A : Base(…)` in Kotlin names the class it extends and calls one of its constructors: a
+ * declared one (a Java constructor, a Kotlin secondary or explicit primary one) is a target too, as
+ * it is of `Base(…)` anywhere else.
+ */
+export function withSuperConstructor(context: FileResolution, ref: RefEntry, supertype: Resolution): Resolution {
+  const cls = supertype.denotes?.t === 'decl' ? supertype.denotes.decl : undefined;
+  if (!cls || !ref.superclass || ref.args === undefined || context.fd.file.lang !== 'kotlin') return supertype;
+  const call = constructorOf(context, cls, argTypes(context, ref));
+  const constructors = call.confidence === 'resolved' ? call.targets.filter((t) => 'decl' in t && t.decl !== cls) : [];
+  return constructors.length ? { ...supertype, targets: [...supertype.targets, ...constructors] } : supertype;
 }
 
 /** Whether the arguments fit a Kotlin class's primary constructor (the class's own parameters). */

@@ -45,8 +45,10 @@ export interface DefEntry extends NameRange {
   ownScope: number;
   /** Declared inside code (a body, a lambda): locals, parameters, local classes and functions. */
   local: boolean;
-  /** Type as written: of a variable, or a method's return type. */
+  /** Type as written: of a variable, or a method's return type; a type parameter's (first) upper bound. */
   type?: string;
+  /** A type parameter's further upper bounds (`where T : A, T : B`), as written. */
+  bounds?: string[];
   /** Extension receiver type as written (Kotlin). */
   receiverType?: string;
   /** Expression of the initialiser (or of the iterated value for loop variables). */

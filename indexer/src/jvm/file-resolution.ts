@@ -5,7 +5,7 @@ import type { JType } from './jvm-types.ts';
 import type { LanguageRules } from './language-rules.ts';
 import type { Decl, FileDecls, SymbolTable } from './symbol-table.ts';
 import { parseTypeText } from './type-text.ts';
-import { call, constructorCall, creation, methodReference } from './calls.ts';
+import { call, constructorCall, creation, methodReference, withSuperConstructor } from './calls.ts';
 import { computeExprType, exprResolution, lambdaParameterAt, lambdaParameters } from './expression-types.ts';
 import { TYPE_MEMBER_KINDS, UNRESOLVED, type Resolution, type TypeNameResult } from './resolution.ts';
 import type { JvmResolver } from './resolver.ts';
@@ -127,11 +127,13 @@ export class FileResolution {
     if (header && TYPE_KINDS.has(header.kind) && header.def.ownScope >= 0) {
       // In a class's header only its type parameters are added to the scope around the class.
       const outside = { ...ref, header: false, scope: this.fd.file.scopes[header.def.ownScope]!.parent };
-      return ref.role === 'type' || ref.role === 'inherit' || ref.role === 'decorator' ? typeReference(this, outside, header) : this.compute(outside, index);
+      if (ref.role === 'inherit') return withSuperConstructor(this, ref, typeReference(this, outside, header));
+      return ref.role === 'type' || ref.role === 'decorator' ? typeReference(this, outside, header) : this.compute(outside, index);
     }
     switch (ref.role) {
-      case 'type':
       case 'inherit':
+        return withSuperConstructor(this, ref, typeReference(this, ref));
+      case 'type':
       case 'decorator':
         return typeReference(this, ref);
       case 'qualifier':

@@ -207,10 +207,17 @@ export class JvmResolver {
     let ext: string | undefined;
     let unknown = false;
     if (type.t === 'ext') return { found, ext: type.fqn, unknown, library: this.library.members(type, name, kinds) };
-    if (type.t === 'var' || type.t === 'null' || type.t === 'prim' || type.t === 'array' || type.t === 'fn') {
-      const bound = type.t === 'var' ? this.bound(type.decl) : undefined;
-      return bound ? this.members(bound, name, kinds) : { found, unknown: true, library: [] };
+    if (type.t === 'var') {
+      // A value of a type variable has the members of each of its bounds (`where T : A, T : B`).
+      let first: MemberLookup | undefined;
+      for (const bound of this.bounds(type.decl)) {
+        const lookup = this.members(bound, name, kinds);
+        if (lookup.found.length || lookup.library.length) return lookup;
+        first ??= lookup;
+      }
+      return first ?? { found, unknown: true, library: [] };
     }
+    if (type.t === 'null' || type.t === 'prim' || type.t === 'array' || type.t === 'fn') return { found, unknown: true, library: [] };
     const externals: (JType & { t: 'ext' })[] = [];
     const methods = kinds.has('method') || kinds.has('function') || kinds.has('constructor');
     const queue: { decl: Decl; env: TypeEnv }[] = [{ decl: type.decl, env: envOf(type) }];
@@ -241,10 +248,20 @@ export class JvmResolver {
     return { found, ext, unknown, library };
   }
 
+  /** A type variable's first bound: its erasure (JLS 4.6). */
   private bound(typeParam: Decl): JType | undefined {
-    const text = typeParam.def.type;
-    if (!text) return undefined;
-    return this.file(this.declFile(typeParam)).resolveTypeText(text, typeParam.def.scope);
+    return this.bounds(typeParam)[0];
+  }
+
+  private bounds(typeParam: Decl): JType[] {
+    const { type, bounds = [], scope } = typeParam.def;
+    const file = this.file(this.declFile(typeParam));
+    const out: JType[] = [];
+    for (const text of type === undefined ? bounds : [type, ...bounds]) {
+      const resolved = file.resolveTypeText(text, scope);
+      if (resolved) out.push(resolved);
+    }
+    return out;
   }
 
   /**

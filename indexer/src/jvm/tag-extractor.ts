@@ -26,7 +26,9 @@
 // code that is a class body: no code scope, whatever @scope says), @package, @facade (the class
 // name Java sees the file's top-level declarations in), @ignore (no references to names inside
 // this node), @header (a part of a class's header: names in it do not see the class's members),
-// @template (a string's text after a `$`, whose leading name is a read the grammar has no node for).
+// @template (a string's text after a `$`, whose leading name is a read the grammar has no node for),
+// @constraint (`where T : Bound`: @type bounds the type parameter @constraint.name of the
+// declaration around it).
 //
 // Precedence: a name node yields one entry. A definition beats a reference; among references (and
 // among definitions of one declaration) the pattern that comes last in the file wins.
@@ -52,7 +54,7 @@ const ROLE_SET: ReadonlySet<string> = new Set(ROLES);
 const AUX_CAPTURES = new Set([
   'name', 'type', 'receiver.type', 'value', 'doc', 'modifiers', 'jvm.name', 'varargs', 'iterates', 'receiver', 'arguments', 'argument',
   'import.path', 'import.wildcard', 'import.static', 'import.alias', 'scope', 'package', 'ignore', 'header', 'declaration', 'import',
-  'this', 'super', 'cast', 'parens', 'element', 'lambda', 'arithmetic', 'superclass', 'members', 'case', 'facade', 'narrow', 'narrow.name', 'narrow.after', 'template',
+  'this', 'super', 'cast', 'parens', 'element', 'lambda', 'arithmetic', 'superclass', 'members', 'case', 'facade', 'narrow', 'narrow.name', 'narrow.after', 'template', 'constraint', 'constraint.name',
 ]);
 const COMPARISONS = new Set(['<', '>', '<=', '>=', '==', '!=', '&&', '||']);
 const SHIFTS = new Set(['<<', '>>', '>>>']);
@@ -128,6 +130,8 @@ interface Captured {
   pkg: string;
   facade?: string;
   narrows: NarrowEntry[];
+  /** `where T : Bound` (Kotlin): a bound of the type parameter named, declared by the declaration around it. */
+  constraints: { start: number; name: string; type: string }[];
 }
 
 /** The scopes of a file and how they nest. */
@@ -154,6 +158,7 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
   const { rawDefs, defEntries, defNames } = definitionsOf(captured, positions);
   const scopes = scopesOf(defEntries, captured);
   const ownerAt = placeDefinitions(defEntries, scopes);
+  constrain(defEntries, captured.constraints);
 
   // Signatures of what can be searched (locals are reached by position only).
   rawDefs.forEach((raw, i) => {
@@ -211,7 +216,7 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
 function captureMatches(root: Node, query: Query, timeLimitMs: number): Captured {
   const captured: Captured = {
     defs: new Map(), aux: new Map(), refs: new Map(), exprs: new Map(), codeScopes: [], memberBodies: new Set(),
-    ignored: [], ignoredNodes: new Set(), headers: [], imports: new Map(), pkg: '', narrows: [],
+    ignored: [], ignoredNodes: new Set(), headers: [], imports: new Map(), pkg: '', narrows: [], constraints: [],
   };
   const captures = new Map<string, Node>();
   const deadline = performance.now() + timeLimitMs;
@@ -223,6 +228,7 @@ function captureMatches(root: Node, query: Query, timeLimitMs: number): Captured
     captures.clear();
     let primary: QueryCapture | undefined;
     let primaryRank = 0;
+    let constraint: Node | undefined;
     for (const capture of match.captures) {
       const name = capture.name;
       const role = roleOf(name);
@@ -235,6 +241,7 @@ function captureMatches(root: Node, query: Query, timeLimitMs: number): Captured
       else if (role === PACKAGE) captured.pkg = capture.node.text.replace(/\s+/g, '');
       else if (role === FACADE) captured.facade = capture.node.text;
       else if (role === TEMPLATE) templateName(captured, capture.node, match.patternIndex);
+      else if (role === CONSTRAINT) constraint = capture.node;
       else if (role > primaryRank) {
         primary = capture;
         primaryRank = role;
@@ -242,6 +249,8 @@ function captureMatches(root: Node, query: Query, timeLimitMs: number): Captured
       captures.set(name, capture.node);
     }
     if (primary) capturePrimary(captured, primary, captures, match.patternIndex);
+    const [constrained, bound] = [captures.get('constraint.name'), captures.get('type')];
+    if (constraint && constrained && bound) captured.constraints.push({ start: constraint.startIndex, name: constrained.text, type: squash(bound.text) });
   }
   return captured;
 }
@@ -389,6 +398,20 @@ function definitionsOf(captured: Captured, positions: Positions): { rawDefs: Raw
   return { rawDefs, defEntries, defNames };
 }
 
+/** Adds each `where` bound to the type parameter it names, of the innermost declaration around it that declares one so named. */
+function constrain(defEntries: DefEntry[], constraints: Captured['constraints']): void {
+  for (const { start, name, type } of constraints) {
+    let target: DefEntry | undefined;
+    for (const def of defEntries) {
+      const owner = def.kind === 'typeParameter' && def.name === name && def.parent >= 0 ? defEntries[def.parent]! : undefined;
+      if (owner && owner.start <= start && start < owner.end && (!target || defEntries[target.parent]!.start <= owner.start)) target = def;
+    }
+    if (!target) continue;
+    if (target.type === undefined) target.type = type;
+    else (target.bounds ??= []).push(type);
+  }
+}
+
 /**
  * Scopes: code scopes from the query plus one per class- or function-like definition and per
  * extension property (its getter's `this` is the receiver).
@@ -532,13 +555,14 @@ const MEMBERS = -4;
 const HEADER = -5;
 const FACADE = -6;
 const TEMPLATE = -7;
+const CONSTRAINT = -8;
 const EXPRESSION_CAPTURES = new Set(['this', 'super', 'cast', 'parens', 'element', 'lambda', 'arithmetic', 'narrow', 'narrow.after']);
 const roles = new Map<string, number>();
 
 function roleOf(capture: string): number {
   let role = roles.get(capture);
   if (role === undefined) {
-    role = capture === 'scope' ? SCOPE : capture === 'ignore' ? IGNORE : capture === 'template' ? TEMPLATE : capture === 'package' ? PACKAGE : capture === 'members' ? MEMBERS : capture === 'header' ? HEADER
+    role = capture === 'scope' ? SCOPE : capture === 'ignore' ? IGNORE : capture === 'template' ? TEMPLATE : capture === 'constraint' ? CONSTRAINT : capture === 'package' ? PACKAGE : capture === 'members' ? MEMBERS : capture === 'header' ? HEADER
       : capture === 'facade' ? FACADE
       : capture.startsWith('definition.') ? DEFINITION : capture.startsWith('reference.') ? REFERENCE
       : capture === 'declaration' || capture === 'import' ? DECLARATION

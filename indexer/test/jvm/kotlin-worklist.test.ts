@@ -241,3 +241,56 @@ fun describe(order: Order, total: Int, price: Int): String {
 }
 `));
 });
+
+describe("Kotlin: a type parameter's where clause", () => {
+  it('gives a value of the type parameter the members of every bound', () => expectCase(`
+package com.example
+
+open class ViewGroup {
+    val id: Int = 0
+}
+
+interface HasStateWrapper {
+    val stateWrapper: String?
+}
+
+interface HasThrottle {
+    var scrollEventThrottle: Int
+}
+
+object Helper {
+    fun <T> update(scrollView: T): String? where T : HasStateWrapper, T : ViewGroup {
+        if (scrollView.id == 0) return null
+//                     ^ defined: 4
+        return scrollView.stateWrapper
+//                        ^ defined: 8
+    }
+
+    fun <T> throttle(view: T): Int where T : HasThrottle?, T : ViewGroup = view?.scrollEventThrottle ?: 0
+//                                                                                ^ defined: 12
+}
+`));
+});
+
+describe('Kotlin: a superclass constructor call in a class header', () => {
+  it('names the class and the constructor the arguments call, a primary constructor being the class', () => expectCase(`
+// --- src/main/java/com/example/BaseManager.java
+package com.example;
+
+public abstract class BaseManager<T, N> {
+  public BaseManager() {}
+  public BaseManager(String name) {}
+}
+// --- src/main/kotlin/com/example/Managers.kt
+package com.example
+
+open class Plain(val name: String)
+
+class SwitchManager : BaseManager<String, Int>() {}
+//                    ^ reference.inherit; defined: src/main/java/com/example/BaseManager.java:4; defined: src/main/java/com/example/BaseManager.java:3
+class NamedManager : BaseManager<String, Int>("named") {}
+//                   ^ defined: src/main/java/com/example/BaseManager.java:5
+class Child : Plain("child") {}
+//            ^ defined: 3
+`));
+});
