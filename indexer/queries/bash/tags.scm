@@ -3,7 +3,7 @@
 ; a call of the function of that name when the repository declares one; most are programs.
 
 (command_name (word) @name) @reference.call
-(variable_name) @name @reference.read
+(variable_name) @reference.read
 (variable_assignment name: (variable_name) @name) @reference.write
 
 ; Declarations.

@@ -3,9 +3,9 @@
 ; declaration of its own: its name is a reference to the function's definition.
 
 ; References: every identifier, then what the syntax says more precisely (the last pattern wins).
-(identifier) @name @reference.read
-(type_identifier) @name @reference.type
-(field_identifier) @name @reference.read
+(identifier) @reference.read
+(type_identifier) @reference.type
+(field_identifier) @reference.read
 (call_expression function: [(identifier) @name (field_expression field: (field_identifier) @name)]) @reference.call
 (assignment_expression left: [(identifier) @name (field_expression field: (field_identifier) @name)]) @reference.write
 

@@ -4,10 +4,10 @@
 ; declared in its class and defined outside it is two declarations (Class.f and the definition).
 
 ; References: every identifier, then what the syntax says more precisely (the last pattern wins).
-(identifier) @name @reference.read
-(type_identifier) @name @reference.type
-(field_identifier) @name @reference.read
-(namespace_identifier) @name @reference.read
+(identifier) @reference.read
+(type_identifier) @reference.type
+(field_identifier) @reference.read
+(namespace_identifier) @reference.read
 (call_expression function: [(identifier) @name (field_expression field: (field_identifier) @name) (qualified_identifier name: (identifier) @name) (template_function name: (identifier) @name)]) @reference.call
 (new_expression type: [(type_identifier) @name (qualified_identifier name: (type_identifier) @name)]) @reference.new
 (base_class_clause [(type_identifier) @name (qualified_identifier name: (type_identifier) @name) (template_type name: (type_identifier) @name)]) @reference.inherit

@@ -2,7 +2,7 @@
 ; documents the captures). Adapted from tree-sitter-c-sharp's queries/tags.scm (MIT).
 
 ; References: every identifier, then what the syntax says more precisely (the last pattern wins).
-(identifier) @name @reference.read
+(identifier) @reference.read
 (invocation_expression function: [(identifier) @name (member_access_expression name: (identifier) @name) (generic_name (identifier) @name) (member_access_expression name: (generic_name (identifier) @name))]) @reference.call
 (object_creation_expression type: [(identifier) @name (qualified_name name: (identifier) @name) (generic_name (identifier) @name)]) @reference.new
 (base_list [(identifier) @name (qualified_name name: (identifier) @name) (generic_name (identifier) @name)]) @reference.inherit

@@ -2,8 +2,8 @@
 ; documents the captures). Adapted from tree-sitter-go's queries/tags.scm (MIT).
 
 ; References: every identifier, then what the syntax says more precisely (the last pattern wins).
-(identifier) @name @reference.read
-(type_identifier) @name @reference.type
+(identifier) @reference.read
+(type_identifier) @reference.type
 ; A field is used through a selector (its declarations and a struct literal's keys are no uses).
 (selector_expression operand: (_) @qualifier field: (field_identifier) @name) @reference.read
 (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name) @reference.type

@@ -2,7 +2,7 @@
 ; documents the captures). Adapted from tree-sitter-php's queries/tags.scm (MIT).
 
 ; References: every name, then what the syntax says more precisely (the last pattern wins).
-(name) @name @reference.read
+(name) @reference.read
 (named_type [(name) @name (qualified_name (name) @name .)]) @reference.type
 (function_call_expression function: [(name) @name (qualified_name (name) @name .)]) @reference.call
 (member_call_expression name: (name) @name) @reference.call

@@ -2,7 +2,7 @@
 ; documents the captures). Adapted from tree-sitter-python's queries/tags.scm (MIT).
 
 ; References: every identifier, then what the syntax says more precisely (the last pattern wins).
-(identifier) @name @reference.read
+(identifier) @reference.read
 (attribute object: (_) @qualifier attribute: (identifier) @name) @reference.read
 (type (identifier) @name) @reference.type
 (call function: (identifier) @name) @reference.call

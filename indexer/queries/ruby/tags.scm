@@ -3,8 +3,8 @@
 
 ; References: every identifier and constant, then what the syntax says more precisely (the last
 ; pattern wins). A bare identifier may be a call without parentheses: it stays a read.
-(identifier) @name @reference.read
-(constant) @name @reference.read
+(identifier) @reference.read
+(constant) @reference.read
 (call method: (identifier) @name) @reference.call
 (call method: (constant) @name) @reference.call
 (superclass [(constant) @name (scope_resolution name: (constant) @name)]) @reference.inherit

@@ -2,9 +2,9 @@
 ; documents the captures). Adapted from tree-sitter-rust's queries/tags.scm (MIT).
 
 ; References: every identifier, then what the syntax says more precisely (the last pattern wins).
-(identifier) @name @reference.read
-(type_identifier) @name @reference.type
-(field_identifier) @name @reference.read
+(identifier) @reference.read
+(type_identifier) @reference.type
+(field_identifier) @reference.read
 (call_expression function: [(identifier) @name (field_expression field: (field_identifier) @name) (scoped_identifier name: (identifier) @name)]) @reference.call
 (macro_invocation macro: [(identifier) @name (scoped_identifier name: (identifier) @name)]) @reference.call
 (struct_expression name: [(type_identifier) @name (scoped_type_identifier name: (type_identifier) @name)]) @reference.new

@@ -2,8 +2,8 @@
 ; documents the captures). Adapted from tree-sitter-scala's queries/tags.scm (MIT).
 
 ; References: every identifier, then what the syntax says more precisely (the last pattern wins).
-(identifier) @name @reference.read
-(type_identifier) @name @reference.type
+(identifier) @reference.read
+(type_identifier) @reference.type
 (call_expression function: [(identifier) @name (field_expression field: (identifier) @name)]) @reference.call
 (instance_expression [(type_identifier) @name (generic_type type: (type_identifier) @name)]) @reference.new
 (extends_clause type: [(type_identifier) @name (generic_type type: (type_identifier) @name)]) @reference.inherit

@@ -3,8 +3,8 @@
 ; declares nothing of its own name: it is a reference to the type it extends.
 
 ; References: every identifier, then what the syntax says more precisely (the last pattern wins).
-(simple_identifier) @name @reference.read
-(type_identifier) @name @reference.type
+(simple_identifier) @reference.read
+(type_identifier) @reference.type
 (call_expression (simple_identifier) @name) @reference.call
 (call_expression (navigation_expression suffix: (navigation_suffix suffix: (simple_identifier) @name))) @reference.call
 (inheritance_specifier inherits_from: (user_type (type_identifier) @name)) @reference.inherit

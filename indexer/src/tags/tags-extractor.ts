@@ -8,7 +8,8 @@
 //                             the type's body (a Go method's receiver, a Rust `impl`'s type),
 //                             which qualifies its name.
 //   @reference.<ReferenceKind> a use of the name captured as @name (read, write, call, new, type,
-//                             inherit, import, decorator).
+//                             inherit, import, decorator); without @name, of the node it captures
+//                             (`(identifier) @reference.read`: one capture to marshal, not two).
 //                             With @qualifier: the expression the name is looked up on (`os.path`
 //                             in `os.path.join`), which a language's scoping rule may read.
 //   @import                   an import binding: @import.module (the module or package path as
@@ -202,7 +203,7 @@ class Positions {
 /** The file's declarations and references; throws when the query runs past `timeLimitMs` (a pathological file). */
 export function extractTags(tree: Tree, query: Query, text: string, timeLimitMs: number): TagFile {
   const root = tree.rootNode;
-  const captured = capture(query, root, timeLimitMs);
+  const captured = capture(query, root, text, timeLimitMs);
   const lines = lineStarts(text);
   const positions = new Positions(lines);
   const rangeOf = (span: Span): TagRange => positions.range(span.start, span.end);
@@ -268,7 +269,12 @@ export function extractTags(tree: Tree, query: Query, text: string, timeLimitMs:
   return { defs, refs, imports: captured.imports, problems: root.hasError ? problemsOf(root, text, lines) : [] };
 }
 
-function capture(query: Query, root: Node, timeLimitMs: number): Captured {
+/**
+ * The query's matches sorted into declarations, references, imports and scopes. Texts are sliced
+ * from `text` at offsets read once: `Node.text` and `Node.endIndex` are each a call into the wasm
+ * runtime, and a file has a match or more per name.
+ */
+function capture(query: Query, root: Node, text: string, timeLimitMs: number): Captured {
   const captured: Captured = { defs: new Map(), refs: new Map(), imports: [], ignored: [], scopes: [], locals: [] };
   const deadline = performance.now() + timeLimitMs;
   let late = false;
@@ -297,20 +303,33 @@ function capture(query: Query, root: Node, timeLimitMs: number): Captured {
       }
     }
     if (binding?.module !== undefined) captured.imports.push({ module: binding.module, ...(binding.name ? { name: binding.name } : {}), ...(binding.alias ? { alias: binding.alias } : {}) });
+    // A reference pattern that names its own node (`(identifier) @reference.read`) has no @name:
+    // one capture, so one node marshalled out of the runtime, for the commonest match there is.
+    if (!name && primaryCapture.startsWith('reference.')) name = primary;
     if (!primary || !name) continue;
     // Matches come in document order; of those naming one node, the later pattern wins.
     const pattern = match.patternIndex;
     if (primaryCapture.startsWith('definition.')) {
       if ((captured.defs.get(name.id)?.pattern ?? -1) <= pattern) {
-        captured.defs.set(name.id, { node: spanOf(primary), name: spanOf(name), text: clean(name.text), kind: primaryCapture.slice('definition.'.length) as SymbolKind, pattern, receiver: receiver && clean(receiver.text) });
+        const nameSpan = spanOf(name);
+        captured.defs.set(name.id, { node: spanOf(primary), name: nameSpan, text: clean(text.slice(nameSpan.start, nameSpan.end)), kind: primaryCapture.slice('definition.'.length) as SymbolKind, pattern, receiver: receiver && clean(receiver.text) });
       }
       continue;
     }
-    const kind = primaryCapture.slice('reference.'.length) as ReferenceKind;
-    const q = qualifier && qualifier.endIndex - qualifier.startIndex <= MAX_QUALIFIER ? clean(qualifier.text.replace(/\s+/g, '')) : undefined;
     const known = captured.refs.get(name.id);
-    if (!known) captured.refs.set(name.id, { id: name.id, start: name.startIndex, end: name.endIndex, text: clean(name.text), kind, pattern, qualifier: q });
-    else if (known.pattern <= pattern) {
+    if (known && known.pattern > pattern) continue;
+    const kind = primaryCapture.slice('reference.'.length) as ReferenceKind;
+    let q: string | undefined;
+    if (qualifier) {
+      const start = qualifier.startIndex;
+      const end = qualifier.endIndex;
+      if (end - start <= MAX_QUALIFIER) q = clean(text.slice(start, end).replace(/\s+/g, ''));
+    }
+    if (!known) {
+      const start = name.startIndex;
+      const end = name.endIndex;
+      captured.refs.set(name.id, { id: name.id, start, end, text: clean(text.slice(start, end)), kind, pattern, qualifier: q });
+    } else {
       known.kind = kind;
       known.pattern = pattern;
       known.qualifier = q;
