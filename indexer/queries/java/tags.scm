@@ -9,9 +9,9 @@
 ; ---------------------------------------------------------------------------------------------
 ; Generic references, refined below.
 
-(identifier) @name @reference.read
+(identifier) @reference.read
 
-(type_identifier) @name @reference.type
+(type_identifier) @reference.type
 
 ; ---------------------------------------------------------------------------------------------
 ; Names that refer to nothing Sextant indexes: packages, modules, labels.

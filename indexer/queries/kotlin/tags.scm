@@ -10,7 +10,7 @@
 ; ---------------------------------------------------------------------------------------------
 ; Generic references, refined below.
 
-(identifier) @name @reference.read
+(identifier) @reference.read
 
 (user_type (identifier) @name @reference.type)
 

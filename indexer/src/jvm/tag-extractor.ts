@@ -9,7 +9,8 @@
 //                             @varargs and @iterates (a loop variable).
 //   @declaration              adds @type, @receiver.type, @value, @doc, @modifiers, @jvm.name to the
 //                             definition declared by this node (patterns stay small: one aspect each).
-//   @reference.<role>         a reference expression (roles in file-model.ts); with @name, and
+//   @reference.<role>         a reference expression (roles in file-model.ts); with @name (none:
+//                             the captured node is the name), and
 //                             @receiver, @arguments, @argument (an argument outside the list),
 //                             @type (of an object creation: the type with its arguments),
 //                             and the flags @superclass (a supertype in the superclass position) and
@@ -183,10 +184,12 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
 
   const refEntries: RefEntry[] = rawRefs.map((raw) => {
     const start = raw.name.startIndex;
+    // The end once: Node.endIndex (and Node.text, which reads it) is a call into the wasm runtime.
+    const end = raw.name.endIndex;
     const entry: RefEntry = {
       role: raw.role,
-      name: raw.name.text,
-      ...positions.name(raw.name),
+      name: text.slice(start, end),
+      ...positions.name(raw.name, end),
       start,
       scope: scopes.nesting.innermost(start),
       owner: ownerAt(start),
@@ -292,8 +295,9 @@ function capturePrimary(captured: Captured, primary: QueryCapture, captures: Map
   } else if (name === 'declaration') {
     mergeAux(aux, node.id, captures);
   } else if (name.startsWith('reference.')) {
-    const nameNode = captures.get('name');
-    if (!nameNode) return;
+    // Without @name, the reference names the node it captures (`(identifier) @reference.read`):
+    // one node to marshal out of the runtime instead of two, for the commonest match there is.
+    const nameNode = captures.get('name') ?? node;
     const previous = refs.get(nameNode.id);
     if (previous && previous.pattern > patternIndex) return;
     const ref: RawRef = {
@@ -611,9 +615,9 @@ class Positions {
   }
 
   /** A name's range; names are single tokens on one line, so the end is the start plus the length. */
-  name(node: NameNode): NameRange {
+  name(node: NameNode, end = node.endIndex): NameRange {
     const [line, column] = this.at(node.startIndex, node.startPosition);
-    return { line, column, endLine: line, endColumn: column + node.endIndex - node.startIndex };
+    return { line, column, endLine: line, endColumn: column + end - node.startIndex };
   }
 }
 
