@@ -8,7 +8,9 @@
 // files are compiled as that module's patch (--patch-module), as the JDK itself is built;
 // without, as one unnamed-module compilation with nothing on the class path: what the corpus
 // needs from elsewhere (the Android SDK) stays unresolved, and only what javac resolves to a
-// declaration in these files is written.
+// declaration in these files is written. A call whose arguments include one javac could not type
+// (a class of the missing SDK) has its overload chosen blindly: where the method has overloads,
+// that call is written as unresolved (U), as javac judges nothing there.
 //
 // Output, tab-separated, 1-based lines and columns in UTF-16 code units (javac's chars):
 //   D  id  kind  name  path  line  column   a declaration (type, method, constructor, field, enum
@@ -30,6 +32,7 @@ import java.util.*;
 import java.util.regex.*;
 import javax.lang.model.element.*;
 import javax.lang.model.type.TypeKind;
+import javax.lang.model.type.TypeMirror;
 import javax.lang.model.util.*;
 import javax.tools.*;
 
@@ -162,6 +165,31 @@ public class JavacReferences {
   static void references(CompilationUnitTree unit) {
     SourcePositions positions = trees.getSourcePositions();
     new TreePathScanner<Void, Void>() {
+      /** `call` (a method invocation or creation) passes an argument javac could not type to an overloaded `e`. */
+      boolean blindOverload(Element e, TreePath call, List<? extends ExpressionTree> args) {
+        if (e == null || (e.getKind() != ElementKind.METHOD && e.getKind() != ElementKind.CONSTRUCTOR)) return false;
+        boolean untyped = false;
+        for (ExpressionTree arg : args) {
+          TypeMirror type = trees.getTypeMirror(new TreePath(call, arg));
+          if (type == null || type.getKind() == TypeKind.ERROR) untyped = true;
+        }
+        if (!untyped) return false;
+        int overloads = 0;
+        for (Element member : e.getEnclosingElement().getEnclosedElements()) {
+          if (member.getKind() == e.getKind() && member.getSimpleName().equals(e.getSimpleName())) overloads++;
+        }
+        return overloads > 1;
+      }
+
+      /** The element a method's name calls, or null when the call is an overload javac chose blindly. */
+      Element called(Element e) {
+        TreePath parent = getCurrentPath().getParentPath();
+        if (parent != null && parent.getLeaf() instanceof MethodInvocationTree
+            && ((MethodInvocationTree) parent.getLeaf()).getMethodSelect() == getCurrentPath().getLeaf()
+            && blindOverload(e, parent, ((MethodInvocationTree) parent.getLeaf()).getArguments())) return null;
+        return e;
+      }
+
       void reference(Element e, long at, String name) {
         if ((e == null || e.asType().getKind() == TypeKind.ERROR) && namedAt(unit, at, name)) {
           out.println("U\t" + position(unit, at));
@@ -175,7 +203,7 @@ public class JavacReferences {
 
       @Override
       public Void visitIdentifier(IdentifierTree node, Void p) {
-        Element e = trees.getElement(getCurrentPath());
+        Element e = called(trees.getElement(getCurrentPath()));
         reference(e, positions.getStartPosition(unit, node), node.getName().toString());
         return super.visitIdentifier(node, p);
       }
@@ -184,7 +212,7 @@ public class JavacReferences {
       public Void visitMemberSelect(MemberSelectTree node, Void p) {
         super.visitMemberSelect(node, p);
         String name = node.getIdentifier().toString();
-        reference(trees.getElement(getCurrentPath()), positions.getEndPosition(unit, node) - name.length(), name);
+        reference(called(trees.getElement(getCurrentPath())), positions.getEndPosition(unit, node) - name.length(), name);
         return null;
       }
 
@@ -206,7 +234,8 @@ public class JavacReferences {
         if (node.getClassBody() == null && (type instanceof IdentifierTree || type instanceof MemberSelectTree)) {
           String name = type instanceof IdentifierTree ? ((IdentifierTree) type).getName().toString() : ((MemberSelectTree) type).getIdentifier().toString();
           long at = type instanceof IdentifierTree ? positions.getStartPosition(unit, type) : positions.getEndPosition(unit, type) - name.length();
-          reference(trees.getElement(getCurrentPath()), at, name);
+          Element constructor = trees.getElement(getCurrentPath());
+          reference(blindOverload(constructor, getCurrentPath(), node.getArguments()) ? null : constructor, at, name);
         }
         return super.visitNewClass(node, p);
       }

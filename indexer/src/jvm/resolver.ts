@@ -273,7 +273,8 @@ export class JvmResolver {
     const pa = a.params ?? [];
     const pb = b.params ?? [];
     if (pa.length !== pb.length || a.name !== b.name) return false;
-    const own = (t: JType) => t.t === 'var' && t.decl.parent !== undefined && CALLABLE_KINDS.has(t.decl.parent.kind);
+    // A method's own type variable, or an array of one (`<T> T[] toArray(T[] a)`).
+    const own = (t: JType): boolean => (t.t === 'array' ? own(t.of) : t.t === 'var' && t.decl.parent !== undefined && CALLABLE_KINDS.has(t.decl.parent.kind));
     for (let i = 0; i < pa.length; i++) {
       let ta = this.typeOfDecl(pa[i]!);
       let tb = this.typeOfDecl(pb[i]!);

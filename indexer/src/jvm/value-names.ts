@@ -3,7 +3,7 @@
 // through a receiver or a type name, and the last resort of a bare name match.
 import { MODIFIERS, type Confidence, type ReferenceKind, type SymbolKind } from '@sextant/format';
 import { TYPE_KINDS, type RefEntry } from './file-model.ts';
-import { isPackageRoot, primitiveOfBox } from './jvm-builtins.ts';
+import { isPackageRoot, primitiveOfBox, primitiveOfKotlin } from './jvm-builtins.ts';
 import { NO_ENV, substitute, type JType } from './jvm-types.ts';
 import type { Decl } from './symbol-table.ts';
 import { isStringType } from './assignability.ts';
@@ -66,7 +66,9 @@ function caseLabel(context: FileResolution, ref: RefEntry, index: number, kind: 
     const targets = [...named, ...constants];
     return targets.length ? { targets, confidence: 'candidate', kind } : { ...UNRESOLVED, kind };
   }
-  const enumLike = subject.t === 'decl' ? subject.decl.kind === 'enum' : subject.t === 'ext' && !primitiveOfBox(subject.fqn) && !isStringType(subject);
+  // A Kotlin Int or String (a Kotlin property's getter called from Java) is Java's int or String.
+  const valueType = (fqn: string) => primitiveOfBox(fqn) !== undefined || primitiveOfKotlin(fqn) !== undefined || fqn === 'kotlin.String';
+  const enumLike = subject.t === 'decl' ? subject.decl.kind === 'enum' : subject.t === 'ext' && !valueType(subject.fqn) && !isStringType(subject);
   return enumLike ? valueOfMember(context, ref, kind) : inScope();
 }
 

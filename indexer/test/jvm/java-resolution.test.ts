@@ -855,3 +855,38 @@ class User {
 }
 `));
 });
+
+describe('Java: generic methods overridden along a hierarchy', () => {
+  it('calls the override of a method with its own type variable in an array (<T> T[] toArray(T[] a)), not both', () => expectCase(`
+// --- src/main/java/java/util/Collection.java
+package java.util;
+
+public interface Collection<E> {
+    Object[] toArray();
+    <T> T[] toArray(T[] a);
+}
+// --- src/main/java/java/util/Set.java
+package java.util;
+
+public interface Set<E> extends Collection<E> {
+    Object[] toArray();
+    <T> T[] toArray(T[] a);
+}
+// --- src/main/java/demo/Use.java
+package demo;
+
+import java.util.Set;
+
+class Use {
+    String[] f(Set<String> s) {
+        Object[] o = s.toArray();
+//                     ^ defined: src/main/java/java/util/Set.java:4
+        String[] x = new String[0];
+        s.toArray(x);
+//        ^ defined: src/main/java/java/util/Set.java:5
+        return s.toArray(new String[0]);
+//               ^ defined: src/main/java/java/util/Set.java:5
+    }
+}
+`));
+});

@@ -294,3 +294,30 @@ class Child : Plain("child") {}
 //            ^ defined: 3
 `));
 });
+
+describe('Java and Kotlin: a switch on a Kotlin property', () => {
+  it('reads case labels as names in scope when the subject is a Kotlin Int', () => expectCase(`
+// --- src/main/kotlin/com/example/MapBuffer.kt
+package com.example
+
+interface Entry {
+    val key: Int
+}
+// --- src/main/java/com/example/Props.java
+package com.example;
+
+class Props {
+  static final int KEY_COLOR = 0;
+
+  int read(Entry entry) {
+    switch (entry.getKey()) {
+      case KEY_COLOR:
+//         ^ defined: 4
+        return 1;
+      default:
+        return 0;
+    }
+  }
+}
+`));
+});
