@@ -78,14 +78,19 @@ export function lambdaParameterAt(context: FileResolution, scope: number, positi
   return type && substitute(type, (sam as Found).env);
 }
 
-/** Kotlin's implicit `it`: the only parameter of the innermost enclosing lambda that declares none. */
-export function implicitIt(context: FileResolution, scope: number): JType | undefined {
+/** The scope of the innermost enclosing lambda that declares no parameters (whose only one is Kotlin's `it`). */
+export function implicitItScope(context: FileResolution, scope: number): number | undefined {
   const lambdas = context.lambdaSites().byScope;
   for (let s = scope; s >= 0; s = context.fd.file.scopes[s]!.parent) {
-    if (!lambdas.has(s) || lambdaParameters(context, s).length > 0) continue;
-    return lambdaParameterAt(context, s, 0);
+    if (lambdas.has(s) && lambdaParameters(context, s).length === 0) return s;
   }
   return undefined;
+}
+
+/** Kotlin's implicit `it`: the only parameter of the innermost enclosing lambda that declares none. */
+export function implicitIt(context: FileResolution, scope: number): JType | undefined {
+  const lambda = implicitItScope(context, scope);
+  return lambda === undefined ? undefined : lambdaParameterAt(context, lambda, 0);
 }
 
 /** The type a lambda expression is expected to have: a call's parameter, a variable's declared type. */

@@ -8,7 +8,7 @@ import { NO_ENV, substitute, type JType } from './jvm-types.ts';
 import type { Decl } from './symbol-table.ts';
 import { isStringType } from './assignability.ts';
 import { libraryMember } from './calls.ts';
-import { exprResolution, implicitIt, kotlinView } from './expression-types.ts';
+import { exprResolution, implicitIt, implicitItScope, kotlinView } from './expression-types.ts';
 import type { FileResolution } from './file-resolution.ts';
 import { classMapping, extensionReceiverOfScope, facadeMember, facadeNamed, isStaticToJava, javaAccessor, libraryAccessor, libraryExtension, smartCast, viaExtensionReceiver, visibleExtension } from './kotlin-interop.ts';
 import { candidateTargets, external, externalOwner, memberOfExternal, ROLE_KINDS, targetOfType, UNRESOLVED, VALUE_MEMBER_KINDS, type Found, type MemberLookup, type Resolution } from './resolution.ts';
@@ -25,6 +25,9 @@ export function value(context: FileResolution, ref: RefEntry, index: number): Re
     return narrowed ? { ...resolution, value: narrowed } : resolution;
   }
   if (variable) return { targets: variable.map((v) => ({ decl: v.decl })), confidence: 'candidate', kind };
+  // `it` in a lambda that declares no parameters is that lambda's parameter, a local: before any
+  // member of the class around it, or a guess at a library supertype's member.
+  if (context.rules.implicitName(ref.name) && implicitItScope(context, ref.scope) !== undefined) return implicitValue(context, ref, kind);
   if (context.fd.file.lang === 'kotlin' && ref.name === 'field') {
     const property = context.fd.decls[ref.owner];
     if (property?.kind === 'property') return valued(context, { decl: property, env: NO_ENV }, kind);
@@ -45,10 +48,7 @@ export function value(context: FileResolution, ref: RefEntry, index: number): Re
   const facade = facadeNamed(context, ref.name);
   if (facade) return { targets: [], confidence: 'resolved', kind, pkg: facade.pkg, facade: facade.path, ignored: true };
   if (inherited) return { ...inherited, kind };
-  if (context.rules.implicitName(ref.name)) {
-    const it = implicitIt(context, ref.scope);
-    return { targets: [], confidence: 'resolved', kind, ignored: true, ...(it ? { value: it } : {}) };
-  }
+  if (context.rules.implicitName(ref.name)) return implicitValue(context, ref, kind);
   if (isPackageName(context, ref.name, index)) return { targets: [], confidence: 'resolved', kind, pkg: ref.name, ignored: true };
   return byName(context, ref.name, VALUE_MEMBER_KINDS, kind, undefined);
 }
@@ -70,6 +70,12 @@ function caseLabel(context: FileResolution, ref: RefEntry, index: number, kind: 
   const valueType = (fqn: string) => primitiveOfBox(fqn) !== undefined || primitiveOfKotlin(fqn) !== undefined || fqn === 'kotlin.String';
   const enumLike = subject.t === 'decl' ? subject.decl.kind === 'enum' : subject.t === 'ext' && !valueType(subject.fqn) && !isStringType(subject);
   return enumLike ? valueOfMember(context, ref, kind) : inScope();
+}
+
+/** Kotlin's `it`: no symbol's name, a value of the lambda's parameter type when known. */
+function implicitValue(context: FileResolution, ref: RefEntry, kind: ReferenceKind): Resolution {
+  const it = implicitIt(context, ref.scope);
+  return { targets: [], confidence: 'resolved', kind, ignored: true, ...(it ? { value: it } : {}) };
 }
 
 /** An undeclared name that qualifies another and looks like a package root (`java` in `java.util.List.of()`). */

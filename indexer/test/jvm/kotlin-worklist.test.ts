@@ -321,3 +321,38 @@ class Props {
 }
 `));
 });
+
+describe("Kotlin: a lambda's implicit it", () => {
+  it('is the lambda parameter before any guess at a member of the library class around it', () => expectCase(`
+package com.example
+
+import android.content.Context
+import android.graphics.drawable.LayerDrawable
+import android.graphics.Path
+
+class Corner(val horizontal: Float, val vertical: Float)
+class Computed(val topLeft: Corner, val bottomLeft: Corner)
+class Style(val topLeft: Corner?, val bottomLeft: Corner?) {
+    fun resolve(direction: Int, context: Context, width: Float, height: Float): Computed = Computed(Corner(0f, 0f), Corner(0f, 0f))
+}
+
+internal class Drawable(
+    private val context: Context,
+    var style: Style? = null,
+) : LayerDrawable(arrayOf()) {
+    fun outline(path: Path) {
+        val computed =
+            style?.resolve(
+                layoutDirection, context, bounds.width().toFloat(), bounds.height().toFloat())
+
+        computed?.let {
+            path.addRoundRect(
+                floatArrayOf(
+                    (it.bottomLeft.horizontal + 0f),
+//                      ^ defined: 8
+                ))
+        }
+    }
+}
+`));
+});
