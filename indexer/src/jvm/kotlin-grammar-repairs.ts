@@ -3,8 +3,8 @@
 // repaired parse is only kept when less of it is damaged: the grammar's defects cost whole classes (every
 // declaration and reference after the defect lands in one ERROR node), a rewrite that does not help
 // costs one parse. Offsets are kept (one character for one), so names and ranges read from the
-// repaired tree are the file's own; a rewritten line break moves tree-sitter's rows, so positions
-// are then read from offsets (`rowsMoved`).
+// repaired tree are the file's own (the extractor reads every text from the file, not the tree); a
+// rewritten line break moves tree-sitter's rows, so positions are then read from offsets (`rowsMoved`).
 import type { Node, Parser, Tree } from 'web-tree-sitter';
 
 /**
@@ -16,10 +16,19 @@ import type { Node, Parser, Tree } from 'web-tree-sitter';
 const ONE_LINE_BLOCK = /(?<!\$)\{[^{}"'`\n]*[^\s{};"'`][ \t]\}/g;
 
 /**
- * `class A` followed by an annotated constructor on the next line (`@VisibleForTesting internal
- * constructor(…)`) is read as a new declaration: the line break before the annotation becomes a space.
+ * `class A` followed by its constructor on the next line (`@VisibleForTesting internal
+ * constructor(…)`; in a class body, also `private constructor(…)`) is read as a new declaration:
+ * the line break before the constructor becomes a space.
  */
-const ANNOTATED_CONSTRUCTOR = /(\b(?:class|object)\s+\w+(?:<[^{}()]*?>)?)([ \t]*\r?\n[ \t\r\n]*)(?=@[\w.]+(?:\([^()]*\))?\s+(?:(?:public|internal|private|protected)\s+)?constructor\b)/g;
+const CONSTRUCTOR_ON_NEXT_LINE = /(\b(?:class|object)\s+\w+(?:<[^{}()]*?>)?)([ \t]*\r?\n[ \t\r\n]*)(?=(?:@[\w.]+(?:\([^()]*\))?\s+)*(?:(?:public|internal|private|protected)\s+)?constructor\b)/g;
+
+/**
+ * `dynamic` is a keyword to the grammar (Kotlin/JS's type) but a name like any other on the JVM
+ * (`val dynamic = pool.acquire()`): read as `dynami_`, when the file has no such name of its own.
+ * Names are read from the file's text, so the index still says `dynamic`.
+ */
+const DYNAMIC = /\bdynamic\b/g;
+const DYNAMIC_STAND_IN = 'dynami_';
 
 /** The text rewritten where a known defect of the grammar would misread it, or undefined when nothing is. */
 export function repairedKotlin(text: string): { text: string; rowsMoved: boolean } | undefined {
@@ -29,7 +38,8 @@ export function repairedKotlin(text: string): { text: string; rowsMoved: boolean
     const before = text.slice(lineStart, offset);
     return before.includes('//') || /^\s*\*/.test(before) ? block : `${block.slice(0, -2)};}`;
   });
-  repaired = repaired.replace(ANNOTATED_CONSTRUCTOR, (_match, header: string, breaks: string) => {
+  if (!text.includes(DYNAMIC_STAND_IN)) repaired = repaired.replace(DYNAMIC, DYNAMIC_STAND_IN);
+  repaired = repaired.replace(CONSTRUCTOR_ON_NEXT_LINE, (_match, header: string, breaks: string) => {
     rowsMoved = true;
     return header + breaks.replace(/[\r\n]/g, ' ');
   });

@@ -118,6 +118,8 @@ type RawExpr =
 
 /** What the tags query's matches captured, before any of it is placed: raw entries keyed by node. */
 interface Captured {
+  /** The file's text: every name and type is read from it, not from the tree (a repaired parse's text differs). */
+  source: string;
   defs: Map<string, RawDef>;
   aux: Map<number, Aux>;
   refs: Map<number, RawRef>;
@@ -154,7 +156,7 @@ interface Scopes {
  */
 export function extractFile(tree: Tree, text: string, path: string, query: Query, rules: ExtractionRules, timeLimitMs = Infinity, rowsMoved = false): FileModel {
   const root = tree.rootNode;
-  const captured = captureMatches(root, query, timeLimitMs);
+  const captured = captureMatches(root, query, text, timeLimitMs);
   const positions = new Positions(text, rowsMoved);
   const { rawDefs, defEntries, defNames } = definitionsOf(captured, positions);
   const scopes = scopesOf(defEntries, captured);
@@ -176,7 +178,7 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
   const importList = [...captured.imports.values()].sort((a, b) => a.node.startIndex - b.node.startIndex);
   const importRanges = importList.map(({ node }) => ({ start: node.startIndex, end: node.endIndex }));
 
-  const { exprEntries, exprOf } = expressionsOf(rawRefs, rawDefs, defEntries, captured.exprs, scopes);
+  const { exprEntries, exprOf } = expressionsOf(rawRefs, rawDefs, defEntries, captured.exprs, scopes, text);
   rawDefs.forEach((raw, i) => {
     const value = captured.aux.get(raw.node.id)?.value;
     if (value) defEntries[i]!.value = exprOf(value);
@@ -196,8 +198,8 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
       receiver: exprOf(raw.receiver),
       importIndex: intervalAt(importRanges, start),
     };
-    if (raw.role === 'inherit') entry.text = squash(raw.node.text);
-    else if ((raw.role === 'new' || raw.role === 'call') && raw.type) entry.text = squash(raw.type.text);
+    if (raw.role === 'inherit') entry.text = squash(textOf(text, raw.node));
+    else if ((raw.role === 'new' || raw.role === 'call') && raw.type) entry.text = squash(textOf(text, raw.type));
     if (raw.superclass) entry.superclass = true;
     if (raw.caseLabel) entry.caseLabel = true;
     if (intervalAt(headerRanges, start) >= 0) entry.header = true;
@@ -216,9 +218,9 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
 }
 
 /** Runs the query and sorts each match's captures into what they say: independent captures as they come, the primary one by its kind. */
-function captureMatches(root: Node, query: Query, timeLimitMs: number): Captured {
+function captureMatches(root: Node, query: Query, source: string, timeLimitMs: number): Captured {
   const captured: Captured = {
-    defs: new Map(), aux: new Map(), refs: new Map(), exprs: new Map(), codeScopes: [], memberBodies: new Set(),
+    source, defs: new Map(), aux: new Map(), refs: new Map(), exprs: new Map(), codeScopes: [], memberBodies: new Set(),
     ignored: [], ignoredNodes: new Set(), headers: [], imports: new Map(), pkg: '', narrows: [], constraints: [],
   };
   const captures = new Map<string, Node>();
@@ -241,8 +243,8 @@ function captureMatches(root: Node, query: Query, timeLimitMs: number): Captured
         captured.ignoredNodes.add(capture.node.id);
         captured.ignored.push({ start: capture.node.startIndex, end: capture.node.endIndex });
       } else if (role === HEADER) captured.headers.push({ start: capture.node.startIndex, end: capture.node.endIndex });
-      else if (role === PACKAGE) captured.pkg = capture.node.text.replace(/\s+/g, '');
-      else if (role === FACADE) captured.facade = capture.node.text;
+      else if (role === PACKAGE) captured.pkg = textOf(source, capture.node).replace(/\s+/g, '');
+      else if (role === FACADE) captured.facade = textOf(source, capture.node);
       else if (role === TEMPLATE) templateName(captured, capture.node, match.patternIndex);
       else if (role === CONSTRAINT) constraint = capture.node;
       else if (role > primaryRank) {
@@ -253,9 +255,14 @@ function captureMatches(root: Node, query: Query, timeLimitMs: number): Captured
     }
     if (primary) capturePrimary(captured, primary, captures, match.patternIndex);
     const [constrained, bound] = [captures.get('constraint.name'), captures.get('type')];
-    if (constraint && constrained && bound) captured.constraints.push({ start: constraint.startIndex, name: constrained.text, type: squash(bound.text) });
+    if (constraint && constrained && bound) captured.constraints.push({ start: constraint.startIndex, name: textOf(source, constrained), type: squash(textOf(source, bound)) });
   }
   return captured;
+}
+
+/** A node's text, from the file's own text (Node.text would read the parsed one, and call into wasm). */
+function textOf(source: string, node: NameNode): string {
+  return source.slice(node.startIndex, node.endIndex);
 }
 
 /** An identifier at the start of a string's text. */
@@ -267,7 +274,7 @@ const LEADING_NAME = /^[A-Za-z_][A-Za-z0-9_]*/;
  * syntax node has them.
  */
 function templateName(captured: Captured, content: Node, pattern: number): void {
-  const text = LEADING_NAME.exec(content.text)?.[0];
+  const text = LEADING_NAME.exec(textOf(captured.source, content))?.[0];
   if (!text) return;
   const { startIndex, startPosition } = content;
   const name: NameNode = { id: -1 - startIndex, startIndex, endIndex: startIndex + text.length, startPosition, text };
@@ -314,10 +321,10 @@ function capturePrimary(captured: Captured, primary: QueryCapture, captures: Map
     imports.set(node.id, {
       node, pattern: patternIndex,
       entry: {
-        path: path.text.replace(/\s+/g, ''),
+        path: textOf(captured.source, path).replace(/\s+/g, ''),
         wildcard: captures.has('import.wildcard'),
         static: captures.has('import.static'),
-        ...(captures.has('import.alias') ? { alias: captures.get('import.alias')!.text } : {}),
+        ...(captures.has('import.alias') ? { alias: textOf(captured.source, captures.get('import.alias')!) } : {}),
       },
     });
   } else {
@@ -352,7 +359,7 @@ function captureExpression(captured: Captured, name: string, node: Node, capture
     const variable = captures.get('narrow.name');
     const type = captures.get('type');
     const end = name === 'narrow' ? node.endIndex : node.parent?.endIndex;
-    if (variable && type && end !== undefined) narrows.push({ name: variable.text, type: squash(type.text), start: name === 'narrow' ? node.startIndex : node.endIndex, end, scope: -1 });
+    if (variable && type && end !== undefined) narrows.push({ name: textOf(captured.source, variable), type: squash(textOf(captured.source, type)), start: name === 'narrow' ? node.startIndex : node.endIndex, end, scope: -1 });
   } else if (name === 'lambda') {
     exprs.set(node.id, { form: 'lambda', node });
   } else if (name === 'parens' || name === 'element') {
@@ -380,21 +387,21 @@ function definitionsOf(captured: Captured, positions: Positions): { rawDefs: Raw
     const a = captured.aux.get(raw.node.id);
     const entry: DefEntry = {
       kind: raw.kind,
-      name: raw.name ? wellFormed(nameNode.text) : '',
+      name: raw.name ? wellFormed(textOf(captured.source, nameNode)) : '',
       nodeType: raw.node.type,
       start, end,
       range: [...positions.at(start, raw.node.startPosition), ...positions.at(end, raw.node.endPosition)],
       ...at,
       parent: -1, scope: -1, ownScope: -1, local: false,
     };
-    if (a?.type) entry.type = squash(a.type.text);
-    if (a?.receiverType) entry.receiverType = squash(a.receiverType.text);
+    if (a?.type) entry.type = squash(textOf(captured.source, a.type));
+    if (a?.receiverType) entry.receiverType = squash(textOf(captured.source, a.receiverType));
     if (a?.doc) {
-      const doc = docOf(a.doc.text);
+      const doc = docOf(textOf(captured.source, a.doc));
       if (doc) entry.doc = doc;
     }
-    if (a?.modifiers) entry.modifiers = a.modifiers.text;
-    if (a?.jvmName) entry.jvmName = a.jvmName.text;
+    if (a?.modifiers) entry.modifiers = textOf(captured.source, a.modifiers);
+    if (a?.jvmName) entry.jvmName = textOf(captured.source, a.jvmName);
     if (raw.flags.has('varargs')) entry.varargs = true;
     if (raw.flags.has('iterates')) entry.iterates = true;
     return entry;
@@ -479,7 +486,7 @@ function placeDefinitions(defEntries: DefEntry[], scopes: Scopes): (offset: numb
 }
 
 /** Expressions: every reference node is one, then every unnamed definition, then the captured expression forms. */
-function expressionsOf(rawRefs: RawRef[], rawDefs: RawDef[], defEntries: DefEntry[], exprs: Map<number, RawExpr>, scopes: Scopes): { exprEntries: ExprEntry[]; exprOf: (node: Node | undefined) => number } {
+function expressionsOf(rawRefs: RawRef[], rawDefs: RawDef[], defEntries: DefEntry[], exprs: Map<number, RawExpr>, scopes: Scopes, source: string): { exprEntries: ExprEntry[]; exprOf: (node: Node | undefined) => number } {
   const exprIndex = new Map<number, number>();
   const exprEntries: ExprEntry[] = [];
   rawRefs.forEach((ref, i) => {
@@ -512,7 +519,7 @@ function expressionsOf(rawRefs: RawRef[], rawDefs: RawDef[], defEntries: DefEntr
         exprEntries[index] = { form: 'super', scope: scopeNesting.innermost(raw.node.startIndex) };
         break;
       case 'cast':
-        exprEntries[index] = { form: 'cast', type: squash(raw.type.text), scope: scopeNesting.innermost(raw.node.startIndex) };
+        exprEntries[index] = { form: 'cast', type: squash(textOf(source, raw.type)), scope: scopeNesting.innermost(raw.node.startIndex) };
         break;
       case 'parens':
       case 'element':

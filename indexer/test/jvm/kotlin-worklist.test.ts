@@ -166,6 +166,41 @@ class Manager(private val view: View) {
 });
 
 describe("Kotlin: the grammar's misreadings, repaired and parsed again", () => {
+  it('reads a name `dynamic` (a keyword to the grammar) and a nested class whose constructor starts on the next line', () => expectCase(`
+package com.example
+
+class Pool<T> {
+    fun acquire(): T? = null
+}
+
+class DynamicValue {
+    var index: Int = -1
+    val type: String get() = "x"
+
+    class Page
+    private constructor(private val id: Int) {
+        fun getId(): Int = id
+//                         ^ defined: 12
+    }
+
+    companion object {
+        private val pool = Pool<DynamicValue>()
+
+        fun create(index: Int): DynamicValue {
+            val dynamic = pool.acquire() ?: DynamicValue()
+//              ^ definition.local
+            dynamic.index = index
+//          ^ defined: 21
+//                  ^ defined: 8
+            return dynamic
+        }
+
+        fun kind(dynamic: DynamicValue): String = dynamic.type
+//                                                        ^ defined: 9
+    }
+}
+`));
+
   it('reads the rest of a file after two one-line class bodies', () => expectCase(`
 package com.example
 
