@@ -262,9 +262,14 @@ export function withSuperConstructor(context: FileResolution, ref: RefEntry, sup
   return constructors.length ? { ...supertype, targets: [...supertype.targets, ...constructors] } : supertype;
 }
 
-/** Whether the arguments fit a Kotlin class's primary constructor (the class's own parameters). */
+/**
+ * Whether the arguments fit a Kotlin class's primary constructor (the class's own parameters). A
+ * class with none in its header may still have an empty one (`class Handler() : CookieHandler()`):
+ * no arguments fit it.
+ */
 function primaryConstructorFits(cls: Decl, args: (JType | undefined)[] | undefined): boolean {
-  return cls.file.lang === 'kotlin' && cls.params !== undefined && args !== undefined && arityFits(cls, args.length);
+  if (cls.file.lang !== 'kotlin' || args === undefined) return false;
+  return cls.params === undefined ? args.length === 0 : arityFits(cls, args.length);
 }
 
 const METHOD_OR_VALUE: ReadonlySet<SymbolKind> = new Set(['method', 'function', 'field', 'property']);

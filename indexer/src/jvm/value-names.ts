@@ -29,8 +29,10 @@ export function value(context: FileResolution, ref: RefEntry, index: number): Re
   // member of the class around it, or a guess at a library supertype's member.
   if (context.rules.implicitName(ref.name) && implicitItScope(context, ref.scope) !== undefined) return implicitValue(context, ref, kind);
   if (context.fd.file.lang === 'kotlin' && ref.name === 'field') {
+    // An accessor's backing field: not the property's name (a rename leaves it, kotlinc names no
+    // declaration there), a value of the property's type.
     const property = context.fd.decls[ref.owner];
-    if (property?.kind === 'property') return valued(context, { decl: property, env: NO_ENV }, kind);
+    if (property?.kind === 'property') return { ...valued(context, { decl: property, env: NO_ENV }, kind), targets: [], ignored: true };
   }
   const onReceiver = context.fd.file.lang === 'kotlin' ? viaExtensionReceiver(context, ref.name, ref.scope, kind) : undefined;
   if (onReceiver) return onReceiver;

@@ -146,15 +146,17 @@ suspend fun send(notifier: Notifier) {
 }
 `));
 
-  it('resolves property reads and writes, and backing fields in accessors', () => expectCase(`
+  it('resolves property reads and writes; a backing field in an accessor is no reference of the property', () => expectCase(`
 package com.example
 
 class Counter {
     var count: Int = 0
         set(value) {
             field = value
-//          ^ defined: 4
+//          ^ unresolved
 //                  ^ reference.read; defined: 5
+            field.inc()
+//                ^ external: kotlin.Int.inc
         }
 
     fun increment() {

@@ -391,3 +391,21 @@ internal class Drawable(
 }
 `));
 });
+
+describe('Kotlin: an empty primary constructor beside a secondary one', () => {
+  it('is what Foo() and this() call, not the secondary constructor that takes an argument', () => expectCase(`
+package com.example
+
+open class CookieHandler
+
+class Context
+
+class ForwardingCookieHandler() : CookieHandler() {
+    constructor(context: Context) : this()
+//                                  ^ reference.call; defined: 7
+}
+
+fun make(): ForwardingCookieHandler = ForwardingCookieHandler()
+//                                    ^ reference.new; defined: 7
+`));
+});
