@@ -20,7 +20,7 @@ const ONE_LINE_BLOCK = /(?<!\$)\{[^{}"'`\n]*[^\s{};"'`][ \t]\}/g;
  * constructor(…)`; in a class body, also `private constructor(…)`) is read as a new declaration:
  * the line break before the constructor becomes a space.
  */
-const CONSTRUCTOR_ON_NEXT_LINE = /(\b(?:class|object)\s+\w+(?:<[^{}()]*?>)?)([ \t]*\r?\n[ \t\r\n]*)(?=(?:@[\w.]+(?:\([^()]*\))?\s+)*(?:(?:public|internal|private|protected)\s+)?constructor\b)/g;
+const CONSTRUCTOR_ON_NEXT_LINE = /(\b(?:class|object)\s+\w+(?:<[^{}()\n]{0,200}?>)?)([ \t]*\r?\n[ \t\r\n]*)(?=(?:@[\w.]+(?:\([^()\n]{0,200}\))?\s+)*(?:(?:public|internal|private|protected)\s+)?constructor\b)/g;
 
 /**
  * `dynamic` is a keyword to the grammar (Kotlin/JS's type) but a name like any other on the JVM
@@ -30,7 +30,11 @@ const CONSTRUCTOR_ON_NEXT_LINE = /(\b(?:class|object)\s+\w+(?:<[^{}()]*?>)?)([ \
 const DYNAMIC = /\bdynamic\b/g;
 const DYNAMIC_STAND_IN = 'dynami_';
 
-/** The text rewritten where a known defect of the grammar would misread it, or undefined when nothing is. */
+/**
+ * The text rewritten where a known defect of the grammar would misread it, or undefined when nothing
+ * is. The patterns run on any file a repository holds, so each scans a bounded stretch (a line, at
+ * most 200 characters of type arguments or an annotation's arguments) per match: linear in the file.
+ */
 export function repairedKotlin(text: string): { text: string; rowsMoved: boolean } | undefined {
   let rowsMoved = false;
   let repaired = text.replace(ONE_LINE_BLOCK, (block, offset: number) => {
