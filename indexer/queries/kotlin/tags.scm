@@ -124,6 +124,24 @@
         (user_type (identifier) @_annotation (#eq? @_annotation "JvmName"))
         (value_arguments (value_argument (string_literal (string_content) @jvm.name))))))) @declaration
 
+; `@get:JvmName("isReady") val ready`: the name Java calls the property's getter by.
+([(property_declaration
+    (modifiers
+      (annotation
+        (use_site_target) @_target
+        (constructor_invocation
+          (user_type (identifier) @_annotation)
+          (value_arguments (value_argument (string_literal (string_content) @jvm.name)))))))
+  (class_parameter
+    (modifiers
+      (annotation
+        (use_site_target) @_target
+        (constructor_invocation
+          (user_type (identifier) @_annotation)
+          (value_arguments (value_argument (string_literal (string_content) @jvm.name)))))))] @declaration
+  (#match? @_target "^get")
+  (#eq? @_annotation "JvmName"))
+
 ((annotated_expression
    (annotation (user_type (identifier) @_annotation (#eq? @_annotation "JvmName")))
    (parenthesized_expression (string_literal (string_content) @jvm.name)))

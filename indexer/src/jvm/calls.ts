@@ -55,8 +55,10 @@ export function call(context: FileResolution, ref: RefEntry): Resolution {
     const implicit = context.rules.implicitFunction(ref.name);
     if (implicit) {
       const pkg = implicit.slice(0, implicit.lastIndexOf('.'));
-      const value = context.resolver.library.callType(context.resolver.library.kotlinFunctions(pkg, ref.name), args, typeArguments(context, ref));
-      return { targets: [{ ext: external(implicit, pkg, 'function') }], confidence: 'resolved', kind: 'call', ...(value ? { value } : {}) };
+      const library = context.resolver.library.kotlinFunctions(pkg, ref.name);
+      const value = context.resolver.library.callType(library, args, typeArguments(context, ref));
+      // The overloads go along: a lambda argument's parameter (`with(order) { … }`) is typed by them.
+      return { targets: [{ ext: external(implicit, pkg, 'function') }], confidence: 'resolved', kind: 'call', ...(library.length ? { library } : {}), ...(value ? { value } : {}) };
     }
   }
   return byName(context, ref.name, METHOD_KINDS, 'call', args);

@@ -1,7 +1,7 @@
 // The static type of an expression (a literal, `this`, a cast, an element, arithmetic, a
 // lambda) and of a lambda's parameters from the type it is expected to have; argument types
 // for overload choice.
-import { CALLABLE_KINDS, type ExprEntry, type RefEntry } from './file-model.ts';
+import { CALLABLE_KINDS, TYPE_KINDS, type ExprEntry, type RefEntry } from './file-model.ts';
 import { boxesOf } from './jvm-builtins.ts';
 import type { LibraryFound } from './library/library-types.ts';
 import { NO_ENV, substitute, type JType } from './jvm-types.ts';
@@ -78,13 +78,51 @@ export function lambdaParameterAt(context: FileResolution, scope: number, positi
   return type && substitute(type, (sam as Found).env);
 }
 
-/** The scope of the innermost enclosing lambda that declares no parameters (whose only one is Kotlin's `it`). */
+/** The scope of the innermost enclosing lambda that declares no parameters and has Kotlin's `it` (a receiver lambda has none). */
 export function implicitItScope(context: FileResolution, scope: number): number | undefined {
   const lambdas = context.lambdaSites().byScope;
   for (let s = scope; s >= 0; s = context.fd.file.scopes[s]!.parent) {
-    if (lambdas.has(s) && lambdaParameters(context, s).length === 0) return s;
+    if (lambdas.has(s) && lambdaParameters(context, s).length === 0 && !takesReceiver(context, s)) return s;
   }
   return undefined;
+}
+
+/**
+ * Stdlib functions whose lambda runs with its argument as `this` (`T.() -> R`), which the library
+ * model, read from bytecode, cannot tell from `(T) -> R`: `order.apply { close() }`.
+ */
+const RECEIVER_LAMBDAS: ReadonlySet<string> = new Set([
+  'kotlin.apply', 'kotlin.run', 'kotlin.with', 'kotlin.text.buildString',
+  'kotlin.collections.buildList', 'kotlin.collections.buildSet', 'kotlin.collections.buildMap',
+]);
+
+/** A function type with a receiver as written (`Order.() -> Unit`, `(Builder.() -> Unit)?`). */
+const RECEIVER_FUNCTION_TYPE = /^\(*\s*[\w.]+(?:<[^()]*>)?\??\s*\.\s*\(/;
+
+/** Whether the lambda of this scope is passed where a function type with a receiver is expected. */
+function takesReceiver(context: FileResolution, scope: number): boolean {
+  const sites = context.lambdaSites();
+  const lambda = sites.byScope.get(scope);
+  const argument = lambda === undefined ? undefined : sites.arguments.get(lambda);
+  if (!argument) return false;
+  const call = context.resolve(argument.ref);
+  if (call.library) return call.library.some(({ member }) => RECEIVER_LAMBDAS.has(`${member.owner}.${member.name}`));
+  const method = call.confidence === 'resolved' ? call.targets[call.targets.length - 1]?.decl : undefined;
+  const params = method && CALLABLE_KINDS.has(method.kind) ? method.params : undefined;
+  const param = params?.[Math.min(argument.position, params.length - 1)];
+  return param?.def.type !== undefined && RECEIVER_FUNCTION_TYPE.test(param.def.type);
+}
+
+/** The implicit receiver (`this`) of a lambda passed as a function type with a receiver: what `apply`'s block runs on. */
+export function lambdaReceiver(context: FileResolution, scope: number): JType | undefined {
+  if (!context.lambdaSites().byScope.has(scope) || !takesReceiver(context, scope)) return undefined;
+  const receiver = lambdaParameterAt(context, scope, 0);
+  if (receiver && receiver.t !== 'var') return receiver;
+  // `with(order) { … }`: T is the first argument's type, which the library model does not bind.
+  const sites = context.lambdaSites();
+  const call = context.fd.file.refs[sites.arguments.get(sites.byScope.get(scope)!)!.ref]!;
+  const first = call.args?.[0];
+  return call.name === 'with' && first !== undefined && first >= 0 ? context.typeOfExpr(first) : receiver;
 }
 
 /** Kotlin's implicit `it`: the only parameter of the innermost enclosing lambda that declares none. */
@@ -103,7 +141,10 @@ function targetType(context: FileResolution, expr: number): JType | undefined {
   const call = context.resolve(argument.ref);
   if (call.library) return libraryParameterType(context, call.library, context.fd.file.refs[argument.ref]!.args?.length ?? 0, argument.position);
   const method = call.confidence === 'resolved' ? call.targets[call.targets.length - 1]?.decl : undefined;
-  const params = method && CALLABLE_KINDS.has(method.kind) ? method.params : undefined;
+  // `Check { it.total > 1 }`: a Kotlin fun interface's SAM constructor takes the lambda as the interface.
+  if (method?.kind === 'interface' && argument.position === 0) return { t: 'decl', decl: method, args: [] };
+  // A Kotlin class called through its primary constructor (the class itself) takes its own parameters.
+  const params = method && (CALLABLE_KINDS.has(method.kind) || TYPE_KINDS.has(method.kind)) ? method.params : undefined;
   if (!params?.length) return undefined;
   const param = params[Math.min(argument.position, params.length - 1)]!;
   let type = context.resolver.typeOfDecl(param);

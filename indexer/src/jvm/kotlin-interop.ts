@@ -10,6 +10,7 @@ import type { Decl } from './symbol-table.ts';
 import { assignable } from './assignability.ts';
 import { chosen, libraryMember } from './calls.ts';
 import type { FileResolution } from './file-resolution.ts';
+import { lambdaReceiver } from './expression-types.ts';
 import { inferred, pick } from './overloads.ts';
 import { external, METHOD_KINDS, UNRESOLVED, VALUE_MEMBER_KINDS, type Found, type Resolution } from './resolution.ts';
 import { valued } from './value-names.ts';
@@ -96,7 +97,8 @@ export function smartCast(context: FileResolution, decl: Decl, ref: RefEntry): J
 export function extensionReceiverOfScope(context: FileResolution, scope: number): JType | undefined {
   const def = context.fd.file.scopes[scope]!.def;
   const decl = def >= 0 ? context.fd.decls[def] : undefined;
-  if (!decl || (decl.kind !== 'function' && decl.kind !== 'property' && decl.kind !== 'method')) return undefined;
+  if (!decl) return def < 0 ? lambdaReceiver(context, scope) : undefined;
+  if (decl.kind !== 'function' && decl.kind !== 'property' && decl.kind !== 'method') return undefined;
   return context.resolver.receiverTypeOf(decl);
 }
 
@@ -144,6 +146,8 @@ function javaGetter(context: FileResolution, type: JType, name: string): Found |
 
 /** `getName()`/`isActive()`/`setName(v)` called from Java on a Kotlin property. */
 export function kotlinProperty(context: FileResolution, type: JType, name: string, argCount: number): Resolution | undefined {
+  const renamed = argCount === 0 ? getterNamed(context, type, name) : undefined;
+  if (renamed) return renamed;
   const match = /^(get|set|is)([A-Z]\w*)$/.exec(name);
   if (!match) return undefined;
   const rest = match[2]!;
@@ -157,6 +161,18 @@ export function kotlinProperty(context: FileResolution, type: JType, name: strin
     targets: [{ decl: found.decl }], confidence: 'resolved', kind: accessed.write ? 'write' : 'read',
     ...(valueType && !accessed.write ? { value: substitute(valueType, found.env) } : {}),
   };
+}
+
+/** A property of the type whose getter `@get:JvmName` names so (`@get:JvmName("isReady") val ready`), read from Java. */
+function getterNamed(context: FileResolution, type: JType, name: string): Resolution | undefined {
+  if (type.t !== 'decl') return undefined;
+  for (const decls of type.decl.members?.values() ?? []) {
+    const property = decls.find((d) => d.kind === 'property' && d.def.jvmName === name);
+    if (!property) continue;
+    const valueType = context.resolver.typeOfDecl(property);
+    return { targets: [{ decl: property }], confidence: 'resolved', kind: 'read', ...(valueType ? { value: valueType } : {}) };
+  }
+  return undefined;
 }
 
 /**

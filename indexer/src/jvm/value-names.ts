@@ -2,7 +2,7 @@
 // members of enclosing classes, static imports and top-level declarations, members reached
 // through a receiver or a type name, and the last resort of a bare name match.
 import { MODIFIERS, type Confidence, type ReferenceKind, type SymbolKind } from '@sextant/format';
-import { TYPE_KINDS, type RefEntry } from './file-model.ts';
+import { CALLABLE_KINDS, TYPE_KINDS, type RefEntry } from './file-model.ts';
 import { isPackageRoot, primitiveOfBox, primitiveOfKotlin } from './jvm-builtins.ts';
 import { NO_ENV, substitute, type JType } from './jvm-types.ts';
 import type { Decl } from './symbol-table.ts';
@@ -124,11 +124,20 @@ export function fromExternalSupertype(context: FileResolution, name: string, sco
  */
 function variableInScope(context: FileResolution, name: string, scope: number, offset: number): Found[] | undefined {
   const file = context.fd.file;
+  let inFunction = false;
   for (let s = scope; s >= 0; s = file.scopes[s]!.parent) {
     const here = context.declared(s, name);
+    const owner = context.ownerOfScope(s);
     if (here) {
-      const visible = here.filter((d) => (d.kind === 'local' || d.kind === 'parameter') && (d.kind === 'parameter' || d.def.start <= offset)
+      let visible = here.filter((d) => (d.kind === 'local' || d.kind === 'parameter') && (d.kind === 'parameter' || d.def.start <= offset)
         || VALUE_MEMBER_KINDS.has(d.kind) && !TYPE_KINDS.has(d.kind));
+      // A Kotlin primary constructor's parameter (declared in its class's scope) is seen by the
+      // class's initializers, before a property of the same name (`val name = name.trim()`), and
+      // by none of its functions.
+      if (owner && visible.some((d) => d.kind === 'parameter')) {
+        const parameters = visible.filter((d) => d.kind === 'parameter');
+        visible = inFunction ? visible.filter((d) => d.kind !== 'parameter') : parameters;
+      }
       if (visible.length) return [{ decl: visible[visible.length - 1]!, env: NO_ENV }];
     }
     const receiver = extensionReceiverOfScope(context, s);
@@ -136,7 +145,6 @@ function variableInScope(context: FileResolution, name: string, scope: number, o
       const lookup = accessible(context, context.resolver.members(receiver, name, VALUE_MEMBER_KINDS), scope);
       if (lookup.found.length) return [lookup.found[0]!];
     }
-    const owner = context.ownerOfScope(s);
     if (owner) {
       const lookup = context.resolver.members({ t: 'decl', decl: owner, args: [] }, name, VALUE_MEMBER_KINDS);
       if (lookup.found.length) return [lookup.found[0]!];
@@ -145,6 +153,8 @@ function variableInScope(context: FileResolution, name: string, scope: number, o
         if (companion.found.length) return [companion.found[0]!];
       }
     }
+    const def = file.scopes[s]!.def;
+    inFunction ||= def >= 0 && CALLABLE_KINDS.has(file.defs[def]!.kind);
   }
   return fileLevel(context, name, VALUE_MEMBER_KINDS, 'value');
 }

@@ -409,3 +409,89 @@ fun make(): ForwardingCookieHandler = ForwardingCookieHandler()
 //                                    ^ reference.new; defined: 7
 `));
 });
+
+describe("Kotlin: a primary constructor's parameter beside a property of its name", () => {
+  it('is what the class\'s initializers read, and none of its functions', () => expectCase(`
+package com.example
+
+class Order(name: String, val count: Int) {
+    val name: String = name.trim()
+//                     ^ defined: 3
+    val label = name.length
+//              ^ defined: 3
+    fun show(): String = name
+//                       ^ defined: 4
+}
+`));
+});
+
+describe('Kotlin: @get:JvmName seen from Java', () => {
+  it('resolves the getter Java calls by the name the annotation gives to the property', () => expectCase(`
+// --- src/main/kotlin/com/example/Surface.kt
+package com.example
+
+class Surface(@get:JvmName("getSurfaceHandler") internal val handler: String) {
+    @get:JvmName("isReady") val ready: Boolean = true
+}
+// --- src/main/java/com/example/Use.java
+package com.example;
+
+class Use {
+  String f(Surface s) {
+    boolean r = s.isReady();
+//                ^ defined: src/main/kotlin/com/example/Surface.kt:4
+    return s.getSurfaceHandler();
+//           ^ defined: src/main/kotlin/com/example/Surface.kt:3
+  }
+}
+`));
+});
+
+describe('Kotlin: lambdas with a receiver', () => {
+  it('resolve names on the receiver of apply, run and with, and of a repository function type with a receiver', () => expectCase(`
+package com.example
+
+class Order(val total: Int) {
+    fun close() {}
+}
+
+class Builder {
+    fun add(order: Order) {}
+}
+
+fun build(block: Builder.() -> Unit): Builder = Builder().apply(block)
+
+fun use(order: Order) {
+    order.apply { close() }
+//                ^ defined: 4
+    with(order) { close() }
+//                ^ defined: 4
+    order.run { total }
+//              ^ defined: 3
+    build { add(order) }
+//          ^ defined: 8
+}
+`));
+});
+
+describe('Kotlin: a lambda passed to a SAM constructor or a primary constructor', () => {
+  it("takes the Java interface's method's parameters, or the class parameter's function type", () => expectCase(`
+// --- src/main/java/com/example/Check.java
+package com.example;
+
+public interface Check {
+  boolean test(Order order);
+}
+// --- src/main/kotlin/com/example/Use.kt
+package com.example
+
+class Order(val total: Int)
+
+class Task(val check: (Order) -> Boolean)
+
+fun check(): Check = Check { it.total > 1 }
+//                              ^ defined: 3
+fun task(): Task = Task { it.total > 2 }
+//                           ^ defined: 3
+`));
+});
