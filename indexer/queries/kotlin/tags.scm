@@ -359,6 +359,9 @@
 ; parameters are those declared in its scope, else the implicit `it`.
 (lambda_literal) @lambda
 
+; Its last statement, the value it returns (`order?.let { Total(it) }` is a Total).
+(lambda_literal (_) @value .) @lambda
+
 ; ---------------------------------------------------------------------------------------------
 ; Smart casts: after `x is T` the variable is a T in the branch the check guards, in the rest of
 ; an `&&`, in a `when` entry, and after `if (x !is T) return`/`throw` in the rest of the block.

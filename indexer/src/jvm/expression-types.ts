@@ -14,8 +14,10 @@ import { resolveParsedType } from './type-names.ts';
 
 export function computeExprType(context: FileResolution, expr: ExprEntry): JType | undefined {
   switch (expr.form) {
-    case 'ref':
-      return context.resolve(expr.ref).value;
+    case 'ref': {
+      const resolution = context.resolve(expr.ref);
+      return resolution.value ?? lambdaResult(context, expr.ref, resolution);
+    }
     case 'literal':
       if (expr.type === 'null') return { t: 'null' };
       if (expr.type === KOTLIN_INT) return { t: 'ext', fqn: KOTLIN_INT, args: [], integerLiteral: true };
@@ -52,6 +54,36 @@ export function computeExprType(context: FileResolution, expr: ExprEntry): JType
     case 'arithmetic':
       return promoted(expr.operands.map((o) => context.typeOfExpr(o)));
   }
+}
+
+/**
+ * A library call whose value is what its trailing lambda returns (`let`, `run`, `with`: `R` of
+ * `(T) -> R`), which the library model cannot bind without typing the lambda: the type of the
+ * lambda's last statement, asked once the call is resolved (the lambda's `it` is typed by it).
+ */
+function lambdaResult(context: FileResolution, ref: number, resolution: Resolution): JType | undefined {
+  const args = context.fd.file.refs[ref]!.args;
+  const last = args?.[args.length - 1];
+  const lambda = last === undefined || last < 0 ? undefined : context.fd.file.exprs[last];
+  if (lambda?.form !== 'lambda' || lambda.value < 0 || !resolution.library?.length) return undefined;
+  const returnsLambdaValue = resolution.library.every(({ member }) => {
+    const fn = /^kotlin\.Function\d+<(.*)>$/.exec(member.params[member.params.length - 1] ?? '');
+    return fn !== null && member.type !== undefined && lastTypeArgument(fn[1]!) === member.type;
+  });
+  return returnsLambdaValue ? context.typeOfExpr(lambda.value) : undefined;
+}
+
+/** The last of comma-separated type arguments, commas inside nested `<…>` not counted. */
+function lastTypeArgument(list: string): string {
+  let depth = 0;
+  let start = 0;
+  for (let i = 0; i < list.length; i++) {
+    const c = list[i];
+    if (c === '<') depth++;
+    else if (c === '>') depth--;
+    else if (c === ',' && depth === 0) start = i + 1;
+  }
+  return list.slice(start).trim();
 }
 
 /**

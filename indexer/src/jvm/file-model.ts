@@ -107,7 +107,8 @@ export type ExprEntry =
   /** An object expression that declares a class (`object : Runnable { … }`). */
   | { form: 'def'; def: number }
   /** A lambda; `scope` is its own, where its parameters are declared. */
-  | { form: 'lambda'; scope: number };
+  /** A lambda; `scope` is its own, where its parameters are declared; `value` its last statement (-1: none). */
+  | { form: 'lambda'; scope: number; value: number };
 
 export interface ScopeEntry {
   start: number;

@@ -113,7 +113,7 @@ type RawExpr =
   | { form: 'cast'; node: Node; type: Node }
   | { form: 'parens'; value: Node }
   | { form: 'element'; value: Node }
-  | { form: 'lambda'; node: Node }
+  | { form: 'lambda'; node: Node; value?: Node }
   | { form: 'arithmetic'; operands: Node[] };
 
 /** What the tags query's matches captured, before any of it is placed: raw entries keyed by node. */
@@ -370,7 +370,9 @@ function captureExpression(captured: Captured, name: string, node: Node, capture
     const end = name === 'narrow' ? node.endIndex : node.parent?.endIndex;
     if (variable && type && end !== undefined) narrows.push({ name: textOf(captured.source, variable), type: squash(textOf(captured.source, type)), start: name === 'narrow' ? node.startIndex : node.endIndex, end, scope: -1 });
   } else if (name === 'lambda') {
-    exprs.set(node.id, { form: 'lambda', node });
+    // Two patterns capture a lambda, one with its last statement (@value).
+    const known = exprs.get(node.id);
+    exprs.set(node.id, { form: 'lambda', node, value: captures.get('value') ?? (known?.form === 'lambda' ? known.value : undefined) });
   } else if (name === 'parens' || name === 'element') {
     const value = captures.get('value');
     if (value) exprs.set(node.id, { form: name, value });
@@ -538,7 +540,7 @@ function expressionsOf(rawRefs: RawRef[], rawDefs: RawDef[], defEntries: DefEntr
         exprEntries[index] = { form: 'arithmetic', operands: raw.operands.map(exprOf) };
         break;
       case 'lambda':
-        exprEntries[index] = { form: 'lambda', scope: scopes.byExtent.get(`${raw.node.startIndex}:${raw.node.endIndex}`) ?? -1 };
+        exprEntries[index] = { form: 'lambda', scope: scopes.byExtent.get(`${raw.node.startIndex}:${raw.node.endIndex}`) ?? -1, value: exprOf(raw.value) };
         break;
       default:
         break;

@@ -129,7 +129,10 @@ function variableInScope(context: FileResolution, name: string, scope: number, o
     const here = context.declared(s, name);
     const owner = context.ownerOfScope(s);
     if (here) {
-      let visible = here.filter((d) => (d.kind === 'local' || d.kind === 'parameter') && (d.kind === 'parameter' || d.def.start <= offset)
+      // A Kotlin local is seen after its declaration, not in its own initializer (`val host =
+      // checkNotNull(host)` reads the property); a Java one from its declarator on (JLS 6.3).
+      const declared = (d: Decl) => (file.lang === 'kotlin' ? d.def.end <= offset : d.def.start <= offset);
+      let visible = here.filter((d) => (d.kind === 'local' || d.kind === 'parameter') && (d.kind === 'parameter' || declared(d))
         || VALUE_MEMBER_KINDS.has(d.kind) && !TYPE_KINDS.has(d.kind));
       // A Kotlin primary constructor's parameter (declared in its class's scope) is seen by the
       // class's initializers, before a property of the same name (`val name = name.trim()`), and

@@ -495,3 +495,52 @@ fun task(): Task = Task { it.total > 2 }
 //                           ^ defined: 3
 `));
 });
+
+describe("Kotlin: a value inferred from a lambda's last statement", () => {
+  it('types run { … }, x?.let { … } and with(x) { … } by what their lambda returns', () => expectCase(`
+package com.example
+
+class Order(val total: Int) {
+    fun close() {}
+}
+
+class Radius(val total: Int)
+
+fun make(): Order = Order(1)
+
+fun use(order: Order?): Int {
+    val made = run { make() }
+    made.close()
+//       ^ defined: 4
+    val other = order?.let { Radius(it.total + 1) }
+    val third = with(made) { Radius(total) }
+    return (other?.total ?: 0) + third.total
+//                 ^ defined: 7
+//                                     ^ defined: 7
+}
+`));
+});
+
+describe('Kotlin: a local named like the property its initializer reads', () => {
+  it('is seen after its declaration, not in its own initializer', () => expectCase(`
+package com.example
+
+class Host {
+    fun start() {}
+}
+
+class Service {
+    private val host: Host? = null
+
+    fun run() {
+        val host = checkNotNull(host)
+//                              ^ defined: 8
+        host.start()
+//      ^ defined: 11
+//           ^ defined: 4
+        for (h in listOf(host)) h.start()
+//                                ^ defined: 4
+    }
+}
+`));
+});
