@@ -362,6 +362,16 @@
 ; Its last statement, the value it returns (`order?.let { Total(it) }` is a Total).
 (lambda_literal (_) @value .) @lambda
 
+; A lambda its function returns takes the function's return type (`fun f(): (Order) -> Int = { it.total }`,
+; `return { it.total }`, a branch of `return if (…) { { … } } else …`); a cast one, the cast's type.
+(function_body (lambda_literal) @lambda @lambda.returned)
+
+(return_expression (lambda_literal) @lambda @lambda.returned)
+
+(return_expression (if_expression (block (lambda_literal) @lambda @lambda.returned .)))
+
+(as_expression left: (lambda_literal) @lambda right: (_) @type)
+
 ; ---------------------------------------------------------------------------------------------
 ; Smart casts: after `x is T` the variable is a T in the branch the check guards, in the rest of
 ; an `&&`, in a `when` entry, and after `if (x !is T) return`/`throw` in the rest of the block.

@@ -169,7 +169,8 @@ function targetType(context: FileResolution, expr: number): JType | undefined {
   const variable = sites.variables.get(expr);
   if (variable) return context.resolver.typeOfDecl(variable);
   const argument = sites.arguments.get(expr);
-  if (!argument) return undefined;
+  if (!argument) return expectedType(context, context.fd.file.exprs[expr]!);
+
   const call = context.resolve(argument.ref);
   if (call.library) return libraryParameterType(context, call.library, context.fd.file.refs[argument.ref]!.args?.length ?? 0, argument.position);
   const method = call.confidence === 'resolved' ? call.targets[call.targets.length - 1]?.decl : undefined;
@@ -182,6 +183,22 @@ function targetType(context: FileResolution, expr: number): JType | undefined {
   let type = context.resolver.typeOfDecl(param);
   if (type && param.def.varargs && type.t === 'array' && argument.position >= params.length - 1) type = type.of;
   return type && substitute(type, call.env ?? NO_ENV);
+}
+
+/** A lambda's type where no call or variable gives one: the type it is cast to, or the return type of the function returning it. */
+function expectedType(context: FileResolution, lambda: ExprEntry): JType | undefined {
+  if (lambda.form !== 'lambda' || lambda.scope < 0) return undefined;
+  const { scopes } = context.fd.file;
+  if (lambda.cast !== undefined) return context.resolveTypeText(lambda.cast, scopes[lambda.scope]!.parent);
+  if (!lambda.returned) return undefined;
+  for (let s = scopes[lambda.scope]!.parent; s >= 0; s = scopes[s]!.parent) {
+    const def = scopes[s]!.def;
+    const decl = def >= 0 ? context.fd.decls[def] : undefined;
+    if (decl && CALLABLE_KINDS.has(decl.kind)) return context.resolver.typeOfDecl(decl);
+    // A `return` inside another lambda returns from the function only when labelled: not followed here.
+    if (context.lambdaSites().byScope.has(s)) return undefined;
+  }
+  return undefined;
 }
 
 /** The type of a library call's parameter at a position, when every overload of that arity agrees on it. */

@@ -107,8 +107,12 @@ export type ExprEntry =
   /** An object expression that declares a class (`object : Runnable { … }`). */
   | { form: 'def'; def: number }
   /** A lambda; `scope` is its own, where its parameters are declared. */
-  /** A lambda; `scope` is its own, where its parameters are declared; `value` its last statement (-1: none). */
-  | { form: 'lambda'; scope: number; value: number };
+  /**
+   * A lambda; `scope` is its own, where its parameters are declared; `value` its last statement (-1:
+   * none). Its expected type, where no call or variable gives one: the function it is `returned`
+   * from's return type, or the type it is `cast` to (as written).
+   */
+  | { form: 'lambda'; scope: number; value: number; returned?: true; cast?: string };
 
 export interface ScopeEntry {
   start: number;

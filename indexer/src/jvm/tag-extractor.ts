@@ -55,7 +55,7 @@ const ROLE_SET: ReadonlySet<string> = new Set(ROLES);
 const AUX_CAPTURES = new Set([
   'name', 'type', 'receiver.type', 'value', 'doc', 'modifiers', 'jvm.name', 'varargs', 'iterates', 'receiver', 'arguments', 'argument',
   'import.path', 'import.wildcard', 'import.static', 'import.alias', 'scope', 'package', 'ignore', 'header', 'declaration', 'import',
-  'this', 'super', 'cast', 'parens', 'element', 'lambda', 'arithmetic', 'superclass', 'members', 'case', 'facade', 'narrow', 'narrow.name', 'narrow.after', 'template', 'constraint', 'constraint.name',
+  'this', 'super', 'cast', 'parens', 'element', 'lambda', 'arithmetic', 'superclass', 'members', 'case', 'facade', 'narrow', 'narrow.name', 'narrow.after', 'template', 'constraint', 'constraint.name', 'lambda.returned',
 ]);
 const COMPARISONS = new Set(['<', '>', '<=', '>=', '==', '!=', '&&', '||']);
 const SHIFTS = new Set(['<<', '>>', '>>>']);
@@ -113,7 +113,7 @@ type RawExpr =
   | { form: 'cast'; node: Node; type: Node }
   | { form: 'parens'; value: Node }
   | { form: 'element'; value: Node }
-  | { form: 'lambda'; node: Node; value?: Node }
+  | { form: 'lambda'; node: Node; value?: Node; returned?: boolean; cast?: Node }
   | { form: 'arithmetic'; operands: Node[] };
 
 /** What the tags query's matches captured, before any of it is placed: raw entries keyed by node. */
@@ -370,9 +370,14 @@ function captureExpression(captured: Captured, name: string, node: Node, capture
     const end = name === 'narrow' ? node.endIndex : node.parent?.endIndex;
     if (variable && type && end !== undefined) narrows.push({ name: textOf(captured.source, variable), type: squash(textOf(captured.source, type)), start: name === 'narrow' ? node.startIndex : node.endIndex, end, scope: -1 });
   } else if (name === 'lambda') {
-    // Two patterns capture a lambda, one with its last statement (@value).
+    // Several patterns capture a lambda: with its last statement (@value), as a function's return
+    // value (@lambda.returned), cast (@type). What each says is kept.
     const known = exprs.get(node.id);
-    exprs.set(node.id, { form: 'lambda', node, value: captures.get('value') ?? (known?.form === 'lambda' ? known.value : undefined) });
+    const was = known?.form === 'lambda' ? known : undefined;
+    exprs.set(node.id, {
+      form: 'lambda', node, value: captures.get('value') ?? was?.value,
+      returned: captures.has('lambda.returned') || was?.returned, cast: captures.get('type') ?? was?.cast,
+    });
   } else if (name === 'parens' || name === 'element') {
     const value = captures.get('value');
     if (value) exprs.set(node.id, { form: name, value });
@@ -540,7 +545,10 @@ function expressionsOf(rawRefs: RawRef[], rawDefs: RawDef[], defEntries: DefEntr
         exprEntries[index] = { form: 'arithmetic', operands: raw.operands.map(exprOf) };
         break;
       case 'lambda':
-        exprEntries[index] = { form: 'lambda', scope: scopes.byExtent.get(`${raw.node.startIndex}:${raw.node.endIndex}`) ?? -1, value: exprOf(raw.value) };
+        exprEntries[index] = {
+          form: 'lambda', scope: scopes.byExtent.get(`${raw.node.startIndex}:${raw.node.endIndex}`) ?? -1, value: exprOf(raw.value),
+          ...(raw.returned ? { returned: true as const } : {}), ...(raw.cast ? { cast: squash(textOf(source, raw.cast)) } : {}),
+        };
         break;
       default:
         break;

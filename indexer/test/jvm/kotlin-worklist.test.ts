@@ -544,3 +544,23 @@ class Service {
 }
 `));
 });
+
+describe('Kotlin: lambda targets in return, expression bodies, if values under return, casts', () => {
+  it("type it by the function's return type or the cast's type", () => expectCase(`
+package com.example
+
+class Order(val total: Int)
+
+fun body(): (Order) -> Int = { it.total }
+//                                ^ defined: 3
+fun pick(large: Boolean): (Order) -> Int {
+    if (large) return { it.total * 2 }
+//                         ^ defined: 3
+    return if (large) { { it.total } } else { { 0 } }
+//                            ^ defined: 3
+}
+
+val asCheck = { it.total > 2 } as (Order) -> Boolean
+//                 ^ defined: 3
+`));
+});
