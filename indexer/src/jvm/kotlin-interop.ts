@@ -12,7 +12,7 @@ import { chosen, libraryMember } from './calls.ts';
 import type { FileResolution } from './file-resolution.ts';
 import { lambdaReceiver } from './expression-types.ts';
 import { inferred, pick } from './overloads.ts';
-import { external, METHOD_KINDS, UNRESOLVED, VALUE_MEMBER_KINDS, type Found, type Resolution } from './resolution.ts';
+import { external, externalOwner, METHOD_KINDS, UNRESOLVED, VALUE_MEMBER_KINDS, type Found, type Resolution } from './resolution.ts';
 import { valued } from './value-names.ts';
 
 /**
@@ -125,9 +125,22 @@ export function viaExtensionReceiver(context: FileResolution, name: string, scop
  */
 export function javaAccessor(context: FileResolution, type: JType, name: string, write: boolean): Resolution | undefined {
   const getter = javaGetter(context, type, name);
-  if (!getter) return undefined;
+  // `view.removeClippedSubviews = x` on a repository class whose getter a library supertype
+  // declares (ViewGroup's): the write calls the repository's setter.
+  if (!getter) return write && getterInLibrary(context, type, name) ? javaSetter(context, type, name) : undefined;
   const returned = context.resolver.typeOfDecl(getter.decl);
   if (!write) return { targets: [{ decl: getter.decl }], confidence: 'resolved', kind: 'call', ...(returned ? { value: substitute(returned, getter.env) } : {}) };
+  return javaSetter(context, type, name);
+}
+
+/** Whether an external supertype of the type (not the root class) may declare the property's getter. */
+function getterInLibrary(context: FileResolution, type: JType, name: string): boolean {
+  const cap = name.charAt(0).toUpperCase() + name.slice(1);
+  return [`get${cap}`, `is${cap}`].some((getter) => externalOwner(context.resolver.members(type, getter, METHOD_KINDS), getter) !== undefined);
+}
+
+/** The one Java setter a Kotlin property write calls. */
+function javaSetter(context: FileResolution, type: JType, name: string): Resolution | undefined {
   const setterName = `set${/^is[A-Z]/.test(name) ? name.slice(2) : name.charAt(0).toUpperCase() + name.slice(1)}`;
   const setters = context.resolver.members(type, setterName, METHOD_KINDS).found.filter((f) => f.decl.file.lang === 'java' && (f.decl.params?.length ?? 0) === 1);
   if (setters.length !== 1) return undefined;

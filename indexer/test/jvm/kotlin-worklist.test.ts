@@ -564,3 +564,31 @@ val asCheck = { it.total > 2 } as (Order) -> Boolean
 //                 ^ defined: 3
 `));
 });
+
+describe("Kotlin: a property written through a Java setter whose getter a library supertype declares", () => {
+  it('calls the setter, and no property of a setter alone otherwise', () => expectCase(`
+// --- src/main/java/com/example/ScrollView.java
+package com.example;
+
+import android.view.ViewGroup;
+
+public class ScrollView extends ViewGroup {
+  public void setRemoveClippedSubviews(boolean remove) {}
+}
+// --- src/main/java/com/example/Plain.java
+package com.example;
+
+public class Plain {
+  public void setLabel(String label) {}
+}
+// --- src/main/kotlin/com/example/Manager.kt
+package com.example
+
+fun configure(view: ScrollView, plain: Plain) {
+    view.removeClippedSubviews = true
+//       ^ reference.call; defined: src/main/java/com/example/ScrollView.java:6
+    plain.label = "x"
+//        ^ unresolved
+}
+`));
+});
