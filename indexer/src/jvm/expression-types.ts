@@ -170,11 +170,11 @@ function targetType(context: FileResolution, expr: number): JType | undefined {
   if (variable) return context.resolver.typeOfDecl(variable);
   const argument = sites.arguments.get(expr);
   if (!argument) return expectedType(context, context.fd.file.exprs[expr]!);
-
   const call = context.resolve(argument.ref);
   if (call.library) return libraryParameterType(context, call.library, context.fd.file.refs[argument.ref]!.args?.length ?? 0, argument.position);
   const method = call.confidence === 'resolved' ? call.targets[call.targets.length - 1]?.decl : undefined;
-  // `Check { it.total > 1 }`: a Kotlin fun interface's SAM constructor takes the lambda as the interface.
+  // `Check { it.total > 1 }`: an interface's SAM constructor takes the lambda as the interface (a
+  // Java functional interface's; the resolver reads no Kotlin `fun interface` as functional yet).
   if (method?.kind === 'interface' && argument.position === 0) return { t: 'decl', decl: method, args: [] };
   // A Kotlin class called through its primary constructor (the class itself) takes its own parameters.
   const params = method && (CALLABLE_KINDS.has(method.kind) || TYPE_KINDS.has(method.kind)) ? method.params : undefined;
