@@ -238,7 +238,13 @@ function valueOfMember(context: FileResolution, ref: RefEntry, kind: ReferenceKi
   if (mapped) return { targets: [{ ext: external(`kotlin.jvm.${ref.name}`, 'kotlin.jvm', 'property') }], confidence: 'resolved', kind, value: mapped };
   if (type.t === 'array') return ref.name === 'length' || ref.name === 'size' ? { targets: [], confidence: 'resolved', kind, value: { t: 'prim', name: 'int' }, ignored: true } : { ...UNRESOLVED, kind };
   const lookup = accessible(context, context.resolver.members(type, ref.name, VALUE_MEMBER_KINDS), ref.scope);
-  if (lookup.found.length) return valued(context, lookup.found[0]!, kind);
+  if (lookup.found.length) {
+    // A Kotlin interface's property on a Java class is read through the class's Java getter, which
+    // implements it (`fabricUIManager.eventDispatcher` calls FabricUIManager#getEventDispatcher()).
+    const overridden = context.fd.file.lang === 'kotlin' && type.t === 'decl' && type.decl.file.lang === 'java' && lookup.found[0]!.decl.file.lang === 'kotlin'
+      ? javaAccessor(context, type, ref.name, kind === 'write') : undefined;
+    return overridden ?? valued(context, lookup.found[0]!, kind);
+  }
   const fromLibrary = libraryMember(context, lookup, ref.name, kind, valueKind(context), undefined, false);
   if (fromLibrary) return fromLibrary;
   if (ref.name === 'INSTANCE' && type.t === 'decl' && type.decl.def.nodeType === 'object_declaration') {

@@ -592,3 +592,37 @@ fun configure(view: ScrollView, plain: Plain) {
 }
 `));
 });
+
+describe("Java and Kotlin: a Kotlin interface's property implemented by a Java class", () => {
+  it("is read and written through the Java class's getter and setter on a value of that class", () => expectCase(`
+// --- src/main/kotlin/com/example/UIManager.kt
+package com.example
+
+interface UIManager {
+    val eventDispatcher: String
+    var throttle: Int
+}
+// --- src/main/java/com/example/FabricUIManager.java
+package com.example;
+
+public class FabricUIManager implements UIManager {
+  @Override public String getEventDispatcher() { return ""; }
+  @Override public int getThrottle() { return 0; }
+  @Override public void setThrottle(int t) {}
+}
+// --- src/main/kotlin/com/example/Instance.kt
+package com.example
+
+class Instance(private val fabricUIManager: FabricUIManager, private val ui: UIManager) {
+    val dispatcher: String
+        get() = fabricUIManager.eventDispatcher
+//                              ^ defined: src/main/java/com/example/FabricUIManager.java:4
+    fun set() {
+        fabricUIManager.throttle = 2
+//                      ^ defined: src/main/java/com/example/FabricUIManager.java:6
+        ui.throttle = 3
+//         ^ defined: src/main/kotlin/com/example/UIManager.kt:5
+    }
+}
+`));
+});
