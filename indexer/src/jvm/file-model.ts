@@ -61,6 +61,8 @@ export interface DefEntry extends NameRange {
   iterates?: boolean;
   /** The name Java calls a Kotlin declaration by (`@JvmName`). */
   jvmName?: string;
+  /** A method or function declared without a body (abstract, an interface's, native, external). */
+  bodyless?: true;
 }
 
 export interface RefEntry extends NameRange {

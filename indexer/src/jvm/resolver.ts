@@ -298,11 +298,11 @@ export class JvmResolver {
 
   /**
    * The one abstract method of a repository functional interface (JLS 9.8), with the environment
-   * of the supertype that declares it; 'unknown' when an external superinterface may add one.
-   * Java interfaces only: a Kotlin interface's functions with bodies look like abstract ones here.
+   * of the supertype that declares it; 'unknown' when an external superinterface may add one. A
+   * Kotlin interface's abstract functions are those without a body (`fun interface Check`).
    */
   functionalMethod(type: JType & { t: 'decl' }): Found | 'unknown' | undefined {
-    if (type.decl.kind !== 'interface' || type.decl.file.lang !== 'java') return undefined;
+    if (type.decl.kind !== 'interface') return undefined;
     const abstract: Found[] = [];
     let unknown = false;
     const queue: { decl: Decl; env: TypeEnv }[] = [{ decl: type.decl, env: envOf(type) }];
@@ -315,7 +315,8 @@ export class JvmResolver {
       if (decl.fqn && isRootType(decl.fqn)) continue;
       for (const members of decl.members?.values() ?? []) {
         for (const m of members) {
-          if (m.kind !== 'method' || /\b(default|static|private)\b/.test(m.def.modifiers ?? '')) continue;
+          // A Kotlin interface's abstract members are those without a body (a `fun interface` has one).
+          if (m.kind !== 'method' || /\b(default|static|private)\b/.test(m.def.modifiers ?? '') || (m.file.lang === 'kotlin' && !m.def.bodyless)) continue;
           if (ROOT_MEMBERS.has(m.name) && overridesRootMember('java.lang.Object', m)) continue;
           if (!abstract.some((a) => this.sameSignature(a.decl, m))) abstract.push({ decl: m, env });
         }

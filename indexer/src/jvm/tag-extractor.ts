@@ -167,6 +167,7 @@ export function extractFile(tree: Tree, text: string, path: string, query: Query
   rawDefs.forEach((raw, i) => {
     const def = defEntries[i]!;
     if (def.name && (!def.local || TYPE_KINDS.has(def.kind) || CALLABLE_KINDS.has(def.kind))) def.signature = signatureOf(raw.node, captured.aux.get(raw.node.id), text, rules);
+    if ((def.kind === 'method' || def.kind === 'function') && !rules.bodyOf(raw.node)) def.bodyless = true;
   });
 
   // References, in document order; definitions' names and ignored names are not references.

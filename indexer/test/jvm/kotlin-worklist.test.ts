@@ -626,3 +626,23 @@ class Instance(private val fabricUIManager: FabricUIManager, private val ui: UIM
 }
 `));
 });
+
+describe('Kotlin: a fun interface', () => {
+  it('is functional: its one bodyless function types a lambda passed as it or to its SAM constructor', () => expectCase(`
+package com.example
+
+class Order(val total: Int)
+
+fun interface Check {
+    fun test(order: Order): Boolean
+    fun describe(): String = "check"
+}
+
+fun check(): Check = Check { it.total > 1 }
+//                              ^ defined: 3
+fun run(check: Check) {}
+
+fun use() = run { it.total > 2 }
+//                   ^ defined: 3
+`));
+});
