@@ -67,23 +67,11 @@ function lambdaResult(context: FileResolution, ref: number, resolution: Resoluti
   const lambda = last === undefined || last < 0 ? undefined : context.fd.file.exprs[last];
   if (lambda?.form !== 'lambda' || lambda.value < 0 || !resolution.library?.length) return undefined;
   const returnsLambdaValue = resolution.library.every(({ member }) => {
-    const fn = /^kotlin\.Function\d+<(.*)>$/.exec(member.params[member.params.length - 1] ?? '');
-    return fn !== null && member.type !== undefined && lastTypeArgument(fn[1]!) === member.type;
+    const fn = parseTypeText(member.params[member.params.length - 1] ?? '');
+    const result = fn?.args[fn.args.length - 1];
+    return /^kotlin\.Function\d+$/.test(fn?.segments.join('.') ?? '') && result?.segments.length === 1 && result.args.length === 0 && result.segments[0] === member.type;
   });
   return returnsLambdaValue ? context.typeOfExpr(lambda.value) : undefined;
-}
-
-/** The last of comma-separated type arguments, commas inside nested `<…>` not counted. */
-function lastTypeArgument(list: string): string {
-  let depth = 0;
-  let start = 0;
-  for (let i = 0; i < list.length; i++) {
-    const c = list[i];
-    if (c === '<') depth++;
-    else if (c === '>') depth--;
-    else if (c === ',' && depth === 0) start = i + 1;
-  }
-  return list.slice(start).trim();
 }
 
 /**
@@ -128,9 +116,6 @@ const RECEIVER_LAMBDAS: ReadonlySet<string> = new Set([
   'kotlin.collections.buildList', 'kotlin.collections.buildSet', 'kotlin.collections.buildMap',
 ]);
 
-/** A function type with a receiver as written (`Order.() -> Unit`, `(Builder.() -> Unit)?`). */
-const RECEIVER_FUNCTION_TYPE = /^\(*\s*[\w.]+(?:<[^()]*>)?\??\s*\.\s*\(/;
-
 /** Whether the lambda of this scope is passed where a function type with a receiver is expected. */
 function takesReceiver(context: FileResolution, scope: number): boolean {
   const sites = context.lambdaSites();
@@ -139,22 +124,14 @@ function takesReceiver(context: FileResolution, scope: number): boolean {
   if (!argument) return false;
   const call = context.resolve(argument.ref);
   if (call.library) return call.library.some(({ member }) => RECEIVER_LAMBDAS.has(`${member.owner}.${member.name}`));
-  const method = call.confidence === 'resolved' ? call.targets[call.targets.length - 1]?.decl : undefined;
-  const params = method && CALLABLE_KINDS.has(method.kind) ? method.params : undefined;
-  const param = params?.[Math.min(argument.position, params.length - 1)];
-  return param?.def.type !== undefined && RECEIVER_FUNCTION_TYPE.test(param.def.type);
+  const type = parameterAt(calleeOf(call), argument.position)?.param.def.type;
+  // A function type with a receiver as written (`Order.() -> Unit`, `(Builder.() -> Unit)?`).
+  return type !== undefined && parseTypeText(type)?.receiver === true;
 }
 
 /** The implicit receiver (`this`) of a lambda passed as a function type with a receiver: what `apply`'s block runs on. */
 export function lambdaReceiver(context: FileResolution, scope: number): JType | undefined {
-  if (!context.lambdaSites().byScope.has(scope) || !takesReceiver(context, scope)) return undefined;
-  const receiver = lambdaParameterAt(context, scope, 0);
-  if (receiver && receiver.t !== 'var') return receiver;
-  // `with(order) { … }`: T is the first argument's type, which the library model does not bind.
-  const sites = context.lambdaSites();
-  const call = context.fd.file.refs[sites.arguments.get(sites.byScope.get(scope)!)!.ref]!;
-  const first = call.args?.[0];
-  return call.name === 'with' && first !== undefined && first >= 0 ? context.typeOfExpr(first) : receiver;
+  return takesReceiver(context, scope) ? lambdaParameterAt(context, scope, 0) : undefined;
 }
 
 /** Kotlin's implicit `it`: the only parameter of the innermost enclosing lambda that declares none. */
@@ -171,18 +148,31 @@ function targetType(context: FileResolution, expr: number): JType | undefined {
   const argument = sites.arguments.get(expr);
   if (!argument) return expectedType(context, context.fd.file.exprs[expr]!);
   const call = context.resolve(argument.ref);
-  if (call.library) return libraryParameterType(context, call.library, context.fd.file.refs[argument.ref]!.args?.length ?? 0, argument.position);
-  const method = call.confidence === 'resolved' ? call.targets[call.targets.length - 1]?.decl : undefined;
-  // `Check { it.total > 1 }`: an interface's SAM constructor takes the lambda as the interface (a
-  // Java functional interface's; the resolver reads no Kotlin `fun interface` as functional yet).
-  if (method?.kind === 'interface' && argument.position === 0) return { t: 'decl', decl: method, args: [] };
-  // A Kotlin class called through its primary constructor (the class itself) takes its own parameters.
-  const params = method && (CALLABLE_KINDS.has(method.kind) || TYPE_KINDS.has(method.kind)) ? method.params : undefined;
-  if (!params?.length) return undefined;
-  const param = params[Math.min(argument.position, params.length - 1)]!;
-  let type = context.resolver.typeOfDecl(param);
-  if (type && param.def.varargs && type.t === 'array' && argument.position >= params.length - 1) type = type.of;
+  if (call.library) return libraryParameterType(context, call.library, argTypes(context, context.fd.file.refs[argument.ref]!) ?? [], argument.position);
+  const callee = calleeOf(call);
+  // `Check { it.total > 1 }`: an interface's SAM constructor takes the lambda as the interface.
+  if (callee?.kind === 'interface' && argument.position === 0) return { t: 'decl', decl: callee, args: [] };
+  const at = parameterAt(callee, argument.position);
+  if (!at) return undefined;
+  let type = context.resolver.typeOfDecl(at.param);
+  if (type && at.param.def.varargs && type.t === 'array' && at.last) type = type.of;
   return type && substitute(type, call.env ?? NO_ENV);
+}
+
+/** The repository declaration a resolved call passes its arguments to (its last target: the constructor beside the class). */
+function calleeOf(call: Resolution): Decl | undefined {
+  return call.confidence === 'resolved' ? call.targets[call.targets.length - 1]?.decl : undefined;
+}
+
+/**
+ * The parameter an argument at `position` is passed to: a method's, a constructor's, or, for a
+ * Kotlin class called through its primary constructor (the class itself), the class's own; and
+ * whether it is the last (a varargs parameter takes the rest).
+ */
+function parameterAt(callee: Decl | undefined, position: number): { param: Decl; last: boolean } | undefined {
+  const params = callee && (CALLABLE_KINDS.has(callee.kind) || TYPE_KINDS.has(callee.kind)) ? callee.params : undefined;
+  if (!params?.length) return undefined;
+  return { param: params[Math.min(position, params.length - 1)]!, last: position >= params.length - 1 };
 }
 
 /** A lambda's type where no call or variable gives one: the type it is cast to, or the return type of the function returning it. */
@@ -201,15 +191,20 @@ function expectedType(context: FileResolution, lambda: ExprEntry): JType | undef
   return undefined;
 }
 
-/** The type of a library call's parameter at a position, when every overload of that arity agrees on it. */
-function libraryParameterType(context: FileResolution, found: LibraryFound[], arity: number, position: number): JType | undefined {
+/**
+ * The type of a library call's parameter at a position, its type variables bound from the other
+ * arguments (`with(order) { … }`: T is Order), when every overload of that arity agrees on it.
+ */
+function libraryParameterType(context: FileResolution, found: LibraryFound[], args: (JType | undefined)[], position: number): JType | undefined {
+  const arity = args.length;
   let result: JType | undefined;
-  for (const { member, env } of found) {
+  for (const candidate of found) {
+    const { member } = candidate;
     if (member.varargs ? arity < member.params.length - 1 : arity > member.params.length || arity < member.required) continue;
     let text = member.params[Math.min(position, member.params.length - 1)];
     if (text === undefined) return undefined;
     if (member.varargs && position >= member.params.length - 1) text = text.replace(/\[\]$/, '');
-    const type = context.resolver.library.resolve(text, env, member);
+    const type = context.resolver.library.resolve(text, context.resolver.library.boundEnv(candidate, args), member);
     if (!type || (result && (type.t !== result.t || (type.t === 'ext' && result.t === 'ext' && type.fqn !== result.fqn)))) return undefined;
     result = type;
   }

@@ -127,15 +127,14 @@ export class FileResolution {
     if (header && TYPE_KINDS.has(header.kind) && header.def.ownScope >= 0) {
       // In a class's header only its type parameters are added to the scope around the class.
       const outside = { ...ref, header: false, scope: this.fd.file.scopes[header.def.ownScope]!.parent };
-      if (ref.role === 'inherit') return withSuperConstructor(this, ref, typeReference(this, outside, header));
-      return ref.role === 'type' || ref.role === 'decorator' ? typeReference(this, outside, header) : this.compute(outside, index);
+      // A superclass named with a constructor call (`: Base(…)`) also calls the constructor.
+      return ref.role === 'type' || ref.role === 'inherit' || ref.role === 'decorator' ? withSuperConstructor(this, ref, typeReference(this, outside, header)) : this.compute(outside, index);
     }
     switch (ref.role) {
-      case 'inherit':
-        return withSuperConstructor(this, ref, typeReference(this, ref));
       case 'type':
+      case 'inherit':
       case 'decorator':
-        return typeReference(this, ref);
+        return withSuperConstructor(this, ref, typeReference(this, ref));
       case 'qualifier':
       case 'import':
         return qualifier(this, ref);

@@ -148,11 +148,9 @@ interface Scopes {
 /**
  * `timeLimitMs`: the tags query is linear in practice but not on every tree (100,000 nested
  * parentheses in Java run for minutes), so past it the extraction throws rather than return a
- * model built from part of the file's matches.
- */
-/**
- * `rowsMoved`: the tree was parsed from a repair of `text` that moved line breaks
- * (kotlin-grammar-repairs.ts), so its rows are not the file's; its offsets are.
+ * model built from part of the file's matches. `rowsMoved`: the tree was parsed from a repair of
+ * `text` that moved line breaks (kotlin-grammar-repairs.ts), so its rows are not the file's; its
+ * offsets are.
  */
 export function extractFile(tree: Tree, text: string, path: string, query: Query, rules: ExtractionRules, timeLimitMs = Infinity, rowsMoved = false): FileModel {
   const root = tree.rootNode;
@@ -255,8 +253,10 @@ function captureMatches(root: Node, query: Query, source: string, timeLimitMs: n
       captures.set(name, capture.node);
     }
     if (primary) capturePrimary(captured, primary, captures, match.patternIndex);
-    const [constrained, bound] = [captures.get('constraint.name'), captures.get('type')];
-    if (constraint && constrained && bound) captured.constraints.push({ start: constraint.startIndex, name: textOf(source, constrained), type: squash(textOf(source, bound)) });
+    if (constraint) {
+      const [constrained, bound] = [captures.get('constraint.name'), captures.get('type')];
+      if (constrained && bound) captured.constraints.push({ start: constraint.startIndex, name: textOf(source, constrained), type: squash(textOf(source, bound)) });
+    }
   }
   return captured;
 }

@@ -12,6 +12,8 @@ export interface TypeText {
   functional?: boolean;
   /** A function type's parameters, its receiver first (`A.(B) -> C` takes an A and a B). */
   params?: TypeText[];
+  /** A function type with a receiver (`A.(B) -> C`): its first parameter is the lambda's `this`. */
+  receiver?: true;
   /** A function type's result. */
   result?: TypeText;
 }
@@ -139,7 +141,7 @@ function functionType(text: string, dims: number): TypeText {
   if (open < 0 || close < 0 || !text.startsWith('->', close + 1)) return { segments: [], args: [], dims, functional: true };
   const params = splitTopLevel(text.slice(paramsOpen + 1, close)).map((p) => parse(p.replace(/^[\p{L}_][\p{L}\p{N}_]*:(?!:)/u, '')) ?? unknown);
   if (open > 0) params.unshift(parse(text.slice(0, open)) ?? unknown);
-  return { segments: [], args: [], dims, functional: true, params, result: parse(text.slice(close + 3)) ?? unknown };
+  return { segments: [], args: [], dims, functional: true, params, result: parse(text.slice(close + 3)) ?? unknown, ...(open > 0 ? { receiver: true as const } : {}) };
 }
 
 /** The erased type as written (`List<String>` → `List`, `String...` stays), for Java qualified names. */

@@ -124,14 +124,14 @@ export function fromExternalSupertype(context: FileResolution, name: string, sco
  */
 function variableInScope(context: FileResolution, name: string, scope: number, offset: number): Found[] | undefined {
   const file = context.fd.file;
+  // A Kotlin local is seen after its declaration, not in its own initializer (`val host =
+  // checkNotNull(host)` reads the property); a Java one from its declarator on (JLS 6.3).
+  const declared = (d: Decl) => (file.lang === 'kotlin' ? d.def.end <= offset : d.def.start <= offset);
   let inFunction = false;
   for (let s = scope; s >= 0; s = file.scopes[s]!.parent) {
     const here = context.declared(s, name);
     const owner = context.ownerOfScope(s);
     if (here) {
-      // A Kotlin local is seen after its declaration, not in its own initializer (`val host =
-      // checkNotNull(host)` reads the property); a Java one from its declarator on (JLS 6.3).
-      const declared = (d: Decl) => (file.lang === 'kotlin' ? d.def.end <= offset : d.def.start <= offset);
       let visible = here.filter((d) => (d.kind === 'local' || d.kind === 'parameter') && (d.kind === 'parameter' || declared(d))
         || VALUE_MEMBER_KINDS.has(d.kind) && !TYPE_KINDS.has(d.kind));
       // A Kotlin primary constructor's parameter (declared in its class's scope) is seen by the

@@ -198,24 +198,29 @@ export class LibraryTypes {
    * The value type of a field or property, or a method's return type with its type variables
    * bound from the explicit type arguments (`mutableListOf<Order>()`), else from the arguments.
    */
-  returnType({ member, env }: LibraryFound, args?: (JType | undefined)[], typeArgs?: readonly JType[]): JType | undefined {
-    if (!member.type) return undefined;
-    let bound: LibraryEnv = env;
+  returnType(found: LibraryFound, args?: (JType | undefined)[], typeArgs?: readonly JType[]): JType | undefined {
+    return found.member.type ? this.resolve(found.member.type, this.boundEnv(found, args, typeArgs)) : undefined;
+  }
+
+  /**
+   * The receiver's type environment with the member's own type variables bound: from the explicit
+   * type arguments (`mutableListOf<Order>()`), else from the arguments (`with(order) { … }` binds T).
+   */
+  boundEnv({ member, env }: LibraryFound, args?: (JType | undefined)[], typeArgs?: readonly JType[]): LibraryEnv {
     if (typeArgs?.length === member.typeParams.length && typeArgs.length > 0) {
       const local = new Map(env);
       member.typeParams.forEach((p, i) => local.set(p.name, typeArgs[i]!));
-      bound = local;
-    } else if (member.typeParams.length > 0 && args) {
-      const vars = new Set(member.typeParams.map((p) => p.name));
-      const local = new Map(env);
-      args.forEach((arg, i) => {
-        const text = member.params[Math.min(i, member.params.length - 1)];
-        const written = text && parseTypeText(member.varargs && i >= member.params.length - 1 && arg?.t !== 'array' ? text.replace(/\[\]$/, '') : text);
-        if (arg && written) this.bind(written, arg, vars, local);
-      });
-      bound = local;
+      return local;
     }
-    return this.resolve(member.type, bound);
+    if (member.typeParams.length === 0 || !args) return env;
+    const vars = new Set(member.typeParams.map((p) => p.name));
+    const local = new Map(env);
+    args.forEach((arg, i) => {
+      const text = member.params[Math.min(i, member.params.length - 1)];
+      const written = text && parseTypeText(member.varargs && i >= member.params.length - 1 && arg?.t !== 'array' ? text.replace(/\[\]$/, '') : text);
+      if (arg && written) this.bind(written, arg, vars, local);
+    });
+    return local;
   }
 
   private fitScore({ member, env }: LibraryFound, args: (JType | undefined)[]): number {
