@@ -76,6 +76,11 @@ export interface IndexContext {
    * import, for their answers to be a full build's. Absent: its programs hold every file.
    */
   globals?: ReadonlySet<string>;
+  /**
+   * Called once a program is created, before its first file is walked: an off-thread walk
+   * (ts/off-thread-walk.ts) waits there for the build's collector state, which it needs to walk.
+   */
+  beforeWalk?: () => void;
 }
 
 export interface LanguageIndexer {

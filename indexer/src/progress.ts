@@ -1,5 +1,11 @@
 // Progress of a build: a live line on a terminal (phase, done/total, rate), plain lines otherwise.
 
+/** Where progress goes: a terminal, a log, or (an off-thread walk) a message to the build. */
+export interface ProgressStream {
+  isTTY?: boolean;
+  write(text: string): unknown;
+}
+
 export class Progress {
   private readonly tty: boolean;
   private phase = '';
@@ -8,7 +14,7 @@ export class Progress {
   private started = 0;
   private lastDraw = 0;
 
-  constructor(private readonly stream: NodeJS.WriteStream = process.stderr, private readonly quiet = false) {
+  constructor(private readonly stream: ProgressStream = process.stderr, private readonly quiet = false) {
     this.tty = Boolean(stream.isTTY) && !quiet;
   }
 

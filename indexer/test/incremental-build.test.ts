@@ -44,8 +44,9 @@ describe('an index read back', () => {
 });
 
 describe('a build from a previous index', () => {
-  const build = (repo: string, out: string, from?: string, maxChangedShare?: number) => buildIndex({
+  const build = (repo: string, out: string, from?: string, maxChangedShare?: number, walkOffThread?: boolean) => buildIndex({
     repo, commit: 'HEAD', out, maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true), ...(from ? { from } : {}), ...(maxChangedShare !== undefined ? { maxChangedShare } : {}),
+    ...(walkOffThread !== undefined ? { walkOffThread } : {}),
   });
   /** The previous index with its manifest edited (and its recorded sha256 with it, so it still opens). */
   const editManifest = (dir: string, edit: (m: Manifest) => void) => {
@@ -57,14 +58,14 @@ describe('a build from a previous index', () => {
   };
 
   /** The build mode of a build from the fixture's index after `prepare` changed the repository (and maybe that index). */
-  const buildAfter = async (prepare: (repo: string, previous: string) => void): Promise<Manifest['build']> => {
+  const buildAfter = async (prepare: (repo: string, previous: string) => void, walkOffThread?: boolean): Promise<Manifest['build']> => {
     const repo = fixtureRepo(new URL('../../test/fixtures/ts-basic/', import.meta.url).pathname);
     try {
       const previous = join(scratch, `previous-${Math.random().toString(36).slice(2)}`);
       await build(repo.dir, previous);
       prepare(repo.dir, previous);
       commitAll(repo.dir, 'change');
-      return (await build(repo.dir, join(scratch, `next-${Math.random().toString(36).slice(2)}`), previous)).build;
+      return (await build(repo.dir, join(scratch, `next-${Math.random().toString(36).slice(2)}`), previous, undefined, walkOffThread)).build;
     } finally {
       repo.cleanup();
     }
@@ -162,7 +163,7 @@ describe('a build from a previous index', () => {
   });
 
   /** ts-basic with `base` written and committed, then `head`: the head's full build and its build from the base's index. */
-  const fromBase = async (name: string, base: Record<string, string>, head: Record<string, string>) => {
+  const fromBase = async (name: string, base: Record<string, string>, head: Record<string, string>, walkOffThread?: boolean) => {
     const repo = fixtureRepo(new URL('../../test/fixtures/ts-basic/', import.meta.url).pathname);
     try {
       const write = (files: Record<string, string>) => {
@@ -173,11 +174,11 @@ describe('a build from a previous index', () => {
       };
       write(base);
       commitAll(repo.dir, 'base');
-      const previous = join(scratch, `${name}-previous`);
+      const previous = join(scratch, `${name}-${walkOffThread}-previous`);
       await build(repo.dir, previous);
       write(head);
       commitAll(repo.dir, 'head');
-      return { full: await build(repo.dir, join(scratch, `${name}-full`)), incremental: await build(repo.dir, join(scratch, `${name}-incremental`), previous, 1) };
+      return { full: await build(repo.dir, join(scratch, `${name}-${walkOffThread}-full`)), incremental: await build(repo.dir, join(scratch, `${name}-${walkOffThread}-incremental`), previous, 1, walkOffThread) };
     } finally {
       repo.cleanup();
     }
@@ -206,12 +207,12 @@ describe('a build from a previous index', () => {
     expect(shardHashes(incremental)).toEqual(shardHashes(full));
   });
 
-  it('keeps every file in its programs when a configuration warning names a source (not under rootDir), and equals the full build', async () => {
+  it.each([false, true])('keeps every file in its programs when a configuration warning names a source (not under rootDir), and equals the full build (walked on a second thread: %s)', async (walkOffThread) => {
     const { full, incremental } = await fromBase('root-dir', {
       'tsconfig.json': JSON.stringify({ compilerOptions: { rootDir: 'src', strict: true, noEmit: true }, include: ['src', 'tools'] }),
       'tools/outside.ts': 'export const outside = 1;\n',
       'src/use-outside.ts': "export const inside = 2;\n",
-    }, { 'src/use-outside.ts': 'export const inside = 3;\n' });
+    }, { 'src/use-outside.ts': 'export const inside = 3;\n' }, walkOffThread);
     expect(incremental.build).toEqual({ mode: 'incremental', from: expect.any(String), walked: 1, reused: expect.any(Number) });
     expect(full.warnings.some((warning) => warning.includes('tools/outside.ts'))).toBe(true);
     expect(incremental.warnings).toEqual(full.warnings);
@@ -229,9 +230,9 @@ describe('a build from a previous index', () => {
     expect(shardHashes(incremental)).toEqual(shardHashes(full));
   });
 
-  it('builds again in full when a file it walks fails analysis, naming it', async () => {
+  it.each([false, true])('builds again in full when a file it walks fails analysis, naming it (walked on a second thread: %s)', async (walkOffThread) => {
     const text = `declare function f(x: unknown): unknown;\nexport const x = ${'f('.repeat(600)}1${')'.repeat(600)};\n`;
-    expect(await buildAfter((dir) => writeFileSync(join(dir, 'src/calls.ts'), text))).toEqual({ mode: 'full', reason: 'src/calls.ts failed analysis, which changes what its program resolved' });
+    expect(await buildAfter((dir) => writeFileSync(join(dir, 'src/calls.ts'), text), walkOffThread)).toEqual({ mode: 'full', reason: 'src/calls.ts failed analysis, which changes what its program resolved' });
   });
 
   it('builds in full from a damaged previous index, naming the damage', async () => {

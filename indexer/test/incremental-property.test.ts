@@ -6,7 +6,8 @@
 // (an `export *` added, a name re-exported, a re-export removed, a name used through the barrel),
 // global declarations and a JavaScript script touched (which must build in full); on a Java and Kotlin
 // fixture (walked in full), declarations moved, added, removed and renamed. Each step builds
-// from the previous step's incremental index, so errors would compound. SEXTANT_INCREMENTAL_SEQUENCES
+// from the previous step's incremental index, so errors would compound; every other sequence walks
+// TypeScript on a second thread (ts/off-thread-walk.ts), the others in process. SEXTANT_INCREMENTAL_SEQUENCES
 // sets how many sequences run (the suite runs a few; the issue's 500 run the same test with it set).
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -229,7 +230,7 @@ describe('an incremental build', () => {
       const repo = fixtureRepo(new URL(`../../test/fixtures/${fixture}/`, import.meta.url).pathname);
       let previous = join(scratch, `${fixture}-${seed}-0`);
       try {
-        const build = (out: string, from?: string) => buildIndex({ repo: repo.dir, commit: 'HEAD', out, maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true), ...(from ? { from, maxChangedShare: 1 } : {}) });
+        const build = (out: string, from?: string) => buildIndex({ repo: repo.dir, commit: 'HEAD', out, maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true), ...(from ? { from, maxChangedShare: 1, walkOffThread: seed % 2 === 0 } : {}) });
         await build(previous);
         const done: string[] = [];
         for (let step = 1; step <= STEPS; step++) {

@@ -34,6 +34,12 @@ export interface IncrementalInput {
   parsers: Readonly<Record<string, string>>;
   /** Above this share of source files changed, a full build is as cheap: build in full. */
   maxChangedShare: number;
+  /**
+   * Told the files to walk (and the globals a program holds) as soon as they are likely, before the
+   * rest of the previous index is read: the build may start creating programs then. The plan's
+   * answer is what counts; it may walk more.
+   */
+  walkLikely?: (walk: ReadonlySet<string>, globals: ReadonlySet<string> | undefined) => void;
 }
 
 export type IncrementalPlan =
@@ -132,6 +138,8 @@ export async function planIncremental(input: IncrementalInput): Promise<Incremen
     // Decided by declaration and too wide: in full at once (the reach stopped at the share; the records of the rest are never read).
     const wide = tooWide(byDeclaration.walk, true);
     if (wide) return { full: wide };
+    const likely = new Set(sources.filter((path) => byDeclaration.walk.has(path) || !previous.files.has(path)));
+    if (!tooWide(likely)) input.walkLikely?.(likely, heldGlobals(previous).globals);
     const index = await previous.rest();
     // A call's chosen declaration is stored by position: where it lies in a changed file (an overload,
     // a call signature of a type), the call keeps its choice at the declaration's new place when the

@@ -22,7 +22,7 @@ export const typescriptIndexer: LanguageIndexer = {
   accepts: (path) => TS_JS_EXTENSIONS.some((ext) => path.endsWith(ext)),
   reads: (path) => CONFIG_FILE.test(path) || WORKSPACE_FILE.test(path),
   readsIfSmall: (path) => JSON_FILE.test(path),
-  *index(files, { root, texts, collector, warnings, progress, walk, globals }) {
+  *index(files, { root, texts, collector, warnings, progress, walk, globals, beforeWalk }) {
     const host = new SnapshotHost(root, new Map(texts));
     // An incremental build's programs hold the walked files, what they import (the compiler follows
     // the imports) and the files whose declarations reach beyond their module: what any file's
@@ -41,6 +41,7 @@ export const typescriptIndexer: LanguageIndexer = {
         const line = `${warning}${PROGRAM_WARNING}`;
         if (!warnings.includes(line)) warnings.push(line);
       }
+      beforeWalk?.();
       yield* indexer.indexFiles(walk);
     }
   },
