@@ -2,17 +2,19 @@
 ; documents the captures). Adapted from tree-sitter-go's queries/tags.scm (MIT).
 
 ; References: every identifier, then what the syntax says more precisely (the last pattern wins).
+; Each names the identifier it captures (no @name): the fewer nodes a match carries out of the runtime, the faster.
 (identifier) @reference.read
 (type_identifier) @reference.type
 ; A field is used through a selector (its declarations and a struct literal's keys are no uses).
-(selector_expression operand: (_) @qualifier field: (field_identifier) @name) @reference.read
-(qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name) @reference.type
-(call_expression function: [(identifier) @name (parenthesized_expression (identifier) @name)]) @reference.call
-(call_expression function: (selector_expression operand: (_) @qualifier field: (field_identifier) @name)) @reference.call
-(composite_literal type: (type_identifier) @name) @reference.new
-(composite_literal type: (qualified_type package: (package_identifier) @qualifier name: (type_identifier) @name)) @reference.new
-(assignment_statement left: (expression_list (identifier) @name)) @reference.write
-(assignment_statement left: (expression_list (selector_expression operand: (_) @qualifier field: (field_identifier) @name))) @reference.write
+(selector_expression operand: (_) @qualifier field: (field_identifier) @reference.read)
+(qualified_type package: (package_identifier) @qualifier name: (type_identifier) @reference.type)
+; Their qualifiers are the selector's and the qualified type's, captured above.
+(call_expression function: [(identifier) @reference.call (parenthesized_expression (identifier) @reference.call)])
+(call_expression function: (selector_expression field: (field_identifier) @reference.call))
+(composite_literal type: (type_identifier) @reference.new)
+(composite_literal type: (qualified_type name: (type_identifier) @reference.new))
+(assignment_statement left: (expression_list (identifier) @reference.write))
+(assignment_statement left: (expression_list (selector_expression field: (field_identifier) @reference.write)))
 
 (package_clause) @ignore
 (import_declaration) @ignore

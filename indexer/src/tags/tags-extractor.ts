@@ -11,7 +11,9 @@
 //                             inherit, import, decorator); without @name, of the node it captures
 //                             (`(identifier) @reference.read`: one capture to marshal, not two).
 //                             With @qualifier: the expression the name is looked up on (`os.path`
-//                             in `os.path.join`), which a language's scoping rule may read.
+//                             in `os.path.join`), which a language's scoping rule may read; a
+//                             pattern without one keeps another's for the same name (a call
+//                             pattern need not capture again what the selector's pattern did).
 //   @import                   an import binding: @import.module (the module or package path as
 //                             written), @import.name (a name it imports), @import.alias (the name
 //                             it is bound to instead).
@@ -317,14 +319,18 @@ function capture(query: Query, root: Node, text: string, timeLimitMs: number): C
       continue;
     }
     const known = captured.refs.get(name.id);
-    if (known && known.pattern > pattern) continue;
-    const kind = primaryCapture.slice('reference.'.length) as ReferenceKind;
+    // A name's qualifier is the one pattern that captures it, whichever comes last (an outer node's match comes first).
     let q: string | undefined;
     if (qualifier) {
       const start = qualifier.startIndex;
       const end = qualifier.endIndex;
       if (end - start <= MAX_QUALIFIER) q = clean(text.slice(start, end).replace(/\s+/g, ''));
     }
+    if (known && known.pattern > pattern) {
+      if (qualifier) known.qualifier = q;
+      continue;
+    }
+    const kind = primaryCapture.slice('reference.'.length) as ReferenceKind;
     if (!known) {
       const start = name.startIndex;
       const end = name.endIndex;
@@ -332,7 +338,7 @@ function capture(query: Query, root: Node, text: string, timeLimitMs: number): C
     } else {
       known.kind = kind;
       known.pattern = pattern;
-      known.qualifier = q;
+      if (qualifier) known.qualifier = q;
     }
   }
   return captured;
