@@ -278,6 +278,9 @@ export function extractTags(tree: Tree, query: Query, text: string, timeLimitMs:
  */
 function capture(query: Query, root: Node, text: string, timeLimitMs: number): Captured {
   const captured: Captured = { defs: new Map(), refs: new Map(), imports: [], ignored: [], scopes: [], locals: [] };
+  const roles = rolesOf(query);
+  // A lone surrogate is looked for once in the file, not in each of its names.
+  const cut = /[\uD800-\uDFFF]/.test(text) ? (start: number, end: number) => wellFormed(text.slice(start, end)) : (start: number, end: number) => text.slice(start, end);
   const deadline = performance.now() + timeLimitMs;
   let late = false;
   // Returning true from the progress callback cancels the query (web-tree-sitter's typings say void).
@@ -288,33 +291,34 @@ function capture(query: Query, root: Node, text: string, timeLimitMs: number): C
     let qualifier: Node | undefined;
     let receiver: Node | undefined;
     let primary: Node | undefined;
-    let primaryCapture = '';
+    let role: Role | undefined;
     let binding: Partial<Record<'module' | 'name' | 'alias', string>> | undefined;
     for (const { name: capture, node } of match.captures) {
-      if (capture === 'name') name = node;
-      else if (capture === 'qualifier') qualifier = node;
-      else if (capture === 'receiver') receiver = node;
-      else if (capture === 'import') binding ??= {};
-      else if (capture.startsWith('import.')) (binding ??= {})[capture.slice('import.'.length) as 'module' | 'name' | 'alias'] = wellFormed(node.text);
-      else if (capture === 'ignore') captured.ignored.push(spanOf(node));
-      else if (capture === 'local.scope') captured.scopes.push(spanOf(node));
-      else if (capture === 'local.definition') captured.locals.push({ ...spanOf(node), text: node.text });
-      else if (capture.startsWith('definition.') || capture.startsWith('reference.')) {
-        primary = node;
-        primaryCapture = capture;
+      const captureRole = roles.get(capture)!;
+      switch (captureRole.sort) {
+        case 'name': name = node; break;
+        case 'qualifier': qualifier = node; break;
+        case 'receiver': receiver = node; break;
+        case 'import': binding ??= {}; break;
+        case 'import.part': (binding ??= {})[captureRole.part!] = wellFormed(node.text); break;
+        case 'ignore': captured.ignored.push(spanOf(node)); break;
+        case 'local.scope': captured.scopes.push(spanOf(node)); break;
+        case 'local.definition': captured.locals.push({ ...spanOf(node), text: node.text }); break;
+        case 'definition': case 'reference': primary = node; role = captureRole; break;
+        default: break;
       }
     }
     if (binding?.module !== undefined) captured.imports.push({ module: binding.module, ...(binding.name ? { name: binding.name } : {}), ...(binding.alias ? { alias: binding.alias } : {}) });
     // A reference pattern that names its own node (`(identifier) @reference.read`) has no @name:
     // one capture, so one node marshalled out of the runtime, for the commonest match there is.
-    if (!name && primaryCapture.startsWith('reference.')) name = primary;
-    if (!primary || !name) continue;
+    if (!name && role?.sort === 'reference') name = primary;
+    if (!primary || !name || !role) continue;
     // Matches come in document order; of those naming one node, the later pattern wins.
     const pattern = match.patternIndex;
-    if (primaryCapture.startsWith('definition.')) {
+    if (role.sort === 'definition') {
       if ((captured.defs.get(name.id)?.pattern ?? -1) <= pattern) {
         const nameSpan = spanOf(name);
-        captured.defs.set(name.id, { node: spanOf(primary), name: nameSpan, text: clean(text.slice(nameSpan.start, nameSpan.end)), kind: primaryCapture.slice('definition.'.length) as SymbolKind, pattern, receiver: receiver && clean(receiver.text) });
+        captured.defs.set(name.id, { node: spanOf(primary), name: nameSpan, text: cut(nameSpan.start, nameSpan.end), kind: role.kind as SymbolKind, pattern, receiver: receiver && clean(receiver.text) });
       }
       continue;
     }
@@ -324,17 +328,17 @@ function capture(query: Query, root: Node, text: string, timeLimitMs: number): C
     if (qualifier) {
       const start = qualifier.startIndex;
       const end = qualifier.endIndex;
-      if (end - start <= MAX_QUALIFIER) q = clean(text.slice(start, end).replace(/\s+/g, ''));
+      if (end - start <= MAX_QUALIFIER) q = cut(start, end).replace(/\s+/g, '');
     }
     if (known && known.pattern > pattern) {
       if (qualifier) known.qualifier = q;
       continue;
     }
-    const kind = primaryCapture.slice('reference.'.length) as ReferenceKind;
+    const kind = role.kind as ReferenceKind;
     if (!known) {
       const start = name.startIndex;
       const end = name.endIndex;
-      captured.refs.set(name.id, { id: name.id, start, end, text: clean(text.slice(start, end)), kind, pattern, qualifier: q });
+      captured.refs.set(name.id, { id: name.id, start, end, text: cut(start, end), kind, pattern, qualifier: q });
     } else {
       known.kind = kind;
       known.pattern = pattern;
@@ -342,6 +346,32 @@ function capture(query: Query, root: Node, text: string, timeLimitMs: number): C
     }
   }
   return captured;
+}
+
+/** What a capture is to the extraction, by its name (the vocabulary at the top). */
+interface Role {
+  sort: 'name' | 'qualifier' | 'receiver' | 'import' | 'import.part' | 'ignore' | 'local.scope' | 'local.definition' | 'definition' | 'reference' | 'other';
+  /** A definition's symbol kind or a reference's kind. */
+  kind?: string;
+  part?: 'module' | 'name' | 'alias';
+}
+
+const ROLES = new WeakMap<Query, Map<string, Role>>();
+
+/** Each capture name's role, worked out once per query rather than per capture of every match. */
+function rolesOf(query: Query): Map<string, Role> {
+  let roles = ROLES.get(query);
+  if (!roles) {
+    roles = new Map(query.captureNames.map((capture): [string, Role] => {
+      if (capture === 'name' || capture === 'qualifier' || capture === 'receiver' || capture === 'import' || capture === 'ignore' || capture === 'local.scope' || capture === 'local.definition') return [capture, { sort: capture }];
+      if (capture.startsWith('import.')) return [capture, { sort: 'import.part', part: capture.slice('import.'.length) as Role['part'] }];
+      if (capture.startsWith('definition.')) return [capture, { sort: 'definition', kind: capture.slice('definition.'.length) }];
+      if (capture.startsWith('reference.')) return [capture, { sort: 'reference', kind: capture.slice('reference.'.length) }];
+      return [capture, { sort: 'other' }];
+    }));
+    ROLES.set(query, roles);
+  }
+  return roles;
 }
 
 /** The declaration's header: its first line up to a body's `{`, whitespace squashed, a trailing `:` dropped. */
