@@ -19,6 +19,7 @@ import {
 } from '@sextant/format';
 import type { ObjectInfo, ObjectStore, PutOptions } from './object-store.ts';
 import { verifyShardFile, type IndexDirectory, type IndexShard } from './read-index.ts';
+import { forEachLimited } from '../for-each-limited.ts';
 
 export interface PublishOptions {
   /** owner/name the index is published under; the manifest's `repo` is rewritten to it when it differs. */
@@ -269,28 +270,6 @@ function readRepoRecord(text: string, key: string, replacing: boolean): RepoReco
     if (replacing) return undefined;
     throw error;
   }
-}
-
-/**
- * Runs `run` over the items, `limit` at a time. After a failure no item starts, and the call
- * rejects (with the first error) only once every upload in flight has ended: a failed publish
- * leaves nothing running against a store its caller closes next (a read of a closed local R2's
- * answer blocks its process for good).
- */
-export async function forEachLimited<T>(items: T[], limit: number, run: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  let failure: { error: unknown } | undefined;
-  const worker = async () => {
-    while (!failure && next < items.length) {
-      try {
-        await run(items[next++]!);
-      } catch (error) {
-        failure ??= { error };
-      }
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  if (failure) throw failure.error;
 }
 
 export function formatBytes(bytes: number): string {

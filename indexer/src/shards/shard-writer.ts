@@ -11,6 +11,7 @@ import {
   encodeUnresolvedShard, ioErrorOf, SextantError, ShardLayout, unresolvedShardName, type UnresolvedShardData,
   type ChangeRecord, type DefFields, type FileRecord, type FileTableEntry, type GraphNodeData, type Manifest, type NameShardData, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData,
 } from '@sextant/format';
+import { forEachLimited } from '../for-each-limited.ts';
 import type { CollectedSymbol, IndexCollector } from '../index-collector.ts';
 
 const SYMBOLS_PER_BUCKET = 512;
@@ -359,6 +360,9 @@ function nameShard(collector: IndexCollector): NameShardData {
   };
 }
 
+/** Shard files written at once. */
+const WRITE_CONCURRENCY = 16;
+
 /** Writes shards and manifest to `out`, replacing what was there only once everything is on disk. */
 export async function writeIndex(out: string, set: ShardSet, manifest: Omit<Manifest, 'shards' | 'layout'>): Promise<Manifest> {
   const shards: Record<string, ShardEntry> = {};
@@ -371,11 +375,10 @@ export async function writeIndex(out: string, set: ShardSet, manifest: Omit<Mani
   // Fresh names beside `out`: nothing that was there before is ever removed on the way.
   const temporary = await mkdtemp(`${out}.tmp-`);
   try {
-    for (const [name, bytes] of set.shards) {
-      const file = join(temporary, name);
-      await mkdir(dirname(file), { recursive: true });
-      await writeFile(file, bytes);
-    }
+    // Each directory made once, then the files written sixteen at a time (one by one, a thousand
+    // round trips through the thread pool were a quarter of a second of an incremental build).
+    for (const dir of new Set([...set.shards.keys()].map((name) => dirname(join(temporary, name))))) await mkdir(dir, { recursive: true });
+    await forEachLimited([...set.shards], WRITE_CONCURRENCY, ([name, bytes]) => writeFile(join(temporary, name), bytes));
     const manifestText = `${JSON.stringify(complete, null, 2)}\n`;
     await writeFile(join(temporary, MANIFEST_FILE), manifestText);
     await writeFile(join(temporary, MANIFEST_DIGEST_FILE), manifestDigestLine(manifestText));

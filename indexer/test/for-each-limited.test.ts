@@ -1,8 +1,9 @@
-// Publish uploads `limit` at a time; when one fails, the publish must not return while others are
-// still writing: its caller closes the store next, and a local R2 read answered after the close
-// blocked the e2e test process for good (worker-hosted's "publish dies half-way").
+// Publish uploads and the shard writer writes `limit` at a time; when one fails, the call must not
+// return while others are still writing: publish's caller closes the store next (a local R2 read
+// answered after the close blocked the e2e test process for good, worker-hosted's "publish dies
+// half-way"), the writer's removes the temporary directory.
 import { describe, expect, it } from 'vitest';
-import { forEachLimited } from '../src/publish/publish-index.ts';
+import { forEachLimited } from '../src/for-each-limited.ts';
 
 describe('forEachLimited', () => {
   it('rejects with the first failure only after every task in flight ended, and starts none after it', async () => {
