@@ -4,12 +4,16 @@
 // text with ASCII letters folded to lower case, as a 24-bit number; three bytes with an ASCII
 // capital are also kept as they are (EXACT_GRAM set above those bits), so a case-sensitive query
 // for `ACTION` is not left with every file that says `action` (format 15). A gram's posting list
-// names, in ascending order, the files that hold it, by their ordinal in the file table. Gram shards are
-// bucketed by a hash of the gram, so a query reads at most one shard per gram it plans on. The index
-// only rules files out: every candidate is checked against its stored text.
+// names, in ascending order, the files that hold it, by their ordinal in the file table, each with
+// a follow mask: a bit (followBit) for every byte that comes after the gram somewhere in the file
+// (format 19). A literal's gram is then looked up with the byte that follows it in the literal, which
+// a file must have after it somewhere: much of what a four-byte gram would rule out, for a byte a
+// posting (a cold search for `Responds` in effect read 65 shards to check the candidates of its six
+// grams alone, 19 with the bytes that follow them). Gram shards are bucketed by a hash of the gram, so a
+// query reads at most one shard per gram it plans on. The index only rules files out: every
+// candidate is checked against its stored text.
 import { encodeShard } from './codec.ts';
 import { corrupt } from './packed-records.ts';
-import { packInts, unpackInts } from './varint.ts';
 
 /** The bytes of a gram: three. */
 export const GRAM_BYTES = 3;
@@ -44,36 +48,60 @@ export function gramBucketOf(gram: number, bits: number): number {
   return bits === 0 ? 0 : Math.imul(gram, 0x9e3779b1) >>> (32 - bits);
 }
 
-/** Every distinct gram of a text's UTF-8 bytes, folded and (with a capital) exact, ascending. */
-export function gramsOfBytes(bytes: Uint8Array): Uint32Array {
-  const seen = new Set<number>();
+/**
+ * The bit of a follow mask a byte sets (ASCII letters folded, as in grams): one of eight, by a
+ * multiplicative hash so that letters, digits and punctuation spread over them.
+ */
+export function followBit(byte: number): number {
+  return 1 << (Math.imul(foldByte(byte), 0x9e3779b1) >>> 29);
+}
+
+/**
+ * Every distinct gram of a text's UTF-8 bytes, folded and (with a capital) exact, with its follow
+ * mask in the text (the bits of the bytes that come after it; none after the text's last gram).
+ */
+export function gramsOfBytes(bytes: Uint8Array): Map<number, number> {
+  const follows = new Map<number, number>();
   for (let i = 0; i + GRAM_BYTES <= bytes.length; i++) {
     const a = bytes[i]!;
     const b = bytes[i + 1]!;
     const c = bytes[i + 2]!;
-    seen.add(gramOf(a, b, c));
-    if (isCapital(a) || isCapital(b) || isCapital(c)) seen.add(exactGramOf(a, b, c));
+    const bit = i + GRAM_BYTES < bytes.length ? followBit(bytes[i + GRAM_BYTES]!) : 0;
+    const gram = gramOf(a, b, c);
+    follows.set(gram, (follows.get(gram) ?? 0) | bit);
+    if (isCapital(a) || isCapital(b) || isCapital(c)) {
+      const exact = exactGramOf(a, b, c);
+      follows.set(exact, (follows.get(exact) ?? 0) | bit);
+    }
   }
-  return Uint32Array.from(seen).sort();
+  return follows;
 }
 
-/** The postings of a commit's text files: for each gram, the ordinals of the files holding it, ascending. */
+/** One gram's postings: the ordinals of the files holding it, ascending, and each one's follow mask. */
+export interface GramList {
+  files: number[];
+  follows: number[];
+}
+
+/** The postings of a commit's text files: for each gram, the files holding it with their follow masks. */
 export interface GramPostings {
-  byGram: Map<number, number[]>;
+  byGram: Map<number, GramList>;
   /** Postings (a gram in a file) in all: what sizes the gram buckets. */
   postings: number;
 }
 
 /** The postings of text files given in ascending ordinal order. */
 export function collectGrams(files: Iterable<{ ordinal: number; text: string }>): GramPostings {
-  const byGram = new Map<number, number[]>();
+  const byGram = new Map<number, GramList>();
   const encoder = new TextEncoder();
   let postings = 0;
   for (const { ordinal, text } of files) {
-    for (const gram of gramsOfBytes(encoder.encode(text))) {
+    for (const [gram, follow] of gramsOfBytes(encoder.encode(text))) {
       const list = byGram.get(gram);
-      if (list) list.push(ordinal);
-      else byGram.set(gram, [ordinal]);
+      if (list) {
+        list.files.push(ordinal);
+        list.follows.push(follow);
+      } else byGram.set(gram, { files: [ordinal], follows: [follow] });
       postings++;
     }
   }
@@ -87,35 +115,44 @@ export function collectGrams(files: Iterable<{ ordinal: number; text: string }>)
  * files read again or new (`files`, ascending ordinals) merged in. Equal to collectGrams over every
  * text file now when the kept files' texts are unchanged, without reading their texts.
  */
-export function regrammed(earlier: Iterable<readonly [number, ArrayLike<number>]>, ordinalNow: (earlier: number) => number, files: Iterable<{ ordinal: number; text: string }>): GramPostings {
-  const byGram = new Map<number, number[]>();
+export function regrammed(earlier: Iterable<readonly [number, ArrayLike<number>, ArrayLike<number>]>, ordinalNow: (earlier: number) => number, files: Iterable<{ ordinal: number; text: string }>): GramPostings {
+  const byGram = new Map<number, GramList>();
   let postings = 0;
-  for (const [gram, list] of earlier) {
-    const kept: number[] = [];
+  for (const [gram, list, follows] of earlier) {
+    const kept: GramList = { files: [], follows: [] };
     for (let i = 0; i < list.length; i++) {
       const now = ordinalNow(list[i]!);
-      if (now >= 0) kept.push(now);
+      if (now < 0) continue;
+      kept.files.push(now);
+      kept.follows.push(follows[i]!);
     }
-    if (kept.length === 0) continue;
+    if (kept.files.length === 0) continue;
     byGram.set(gram, kept);
-    postings += kept.length;
+    postings += kept.files.length;
   }
   const added = collectGrams(files);
-  for (const [gram, ordinals] of added.byGram) {
-    const list = byGram.get(gram);
-    byGram.set(gram, list ? mergeAscending(list, ordinals) : ordinals);
+  for (const [gram, list] of added.byGram) {
+    const known = byGram.get(gram);
+    byGram.set(gram, known ? mergeAscending(known, list) : list);
   }
   return { byGram, postings: postings + added.postings };
 }
 
-/** Two ascending lists with no element in common, as one. */
-function mergeAscending(a: readonly number[], b: readonly number[]): number[] {
-  const out: number[] = [];
+/** Two lists of ascending files with no file in common, as one. */
+function mergeAscending(a: GramList, b: GramList): GramList {
+  const out: GramList = { files: [], follows: [] };
   let i = 0;
   let j = 0;
-  while (i < a.length && j < b.length) out.push(a[i]! < b[j]! ? a[i++]! : b[j++]!);
-  while (i < a.length) out.push(a[i++]!);
-  while (j < b.length) out.push(b[j++]!);
+  const take = (from: GramList, at: number) => {
+    out.files.push(from.files[at]!);
+    out.follows.push(from.follows[at]!);
+  };
+  while (i < a.files.length && j < b.files.length) {
+    if (a.files[i]! < b.files[j]!) take(a, i++);
+    else take(b, j++);
+  }
+  while (i < a.files.length) take(a, i++);
+  while (j < b.files.length) take(b, j++);
   return out;
 }
 
@@ -123,16 +160,16 @@ function mergeAscending(a: readonly number[], b: readonly number[]): number[] {
 export function gramShardsOf({ byGram }: GramPostings, bits: number): GramShardData[] {
   const buckets = Array.from({ length: 2 ** bits }, (): number[] => []);
   for (const gram of byGram.keys()) buckets[gramBucketOf(gram, bits)]!.push(gram);
-  return buckets.map((grams) => ({ grams: grams.sort((a, b) => a - b).map((gram) => ({ gram, files: byGram.get(gram)! })) }));
+  return buckets.map((grams) => ({ grams: grams.sort((a, b) => a - b).map((gram) => ({ gram, ...byGram.get(gram)! })) }));
 }
 
-/** What a writer builds: each gram of the bucket with the ascending ordinals of the files holding it, grams ascending. */
+/** What a writer builds: each gram of the bucket with the ascending ordinals of the files holding it and their follow masks, grams ascending. */
 export interface GramShardData {
-  grams: { gram: number; files: number[] }[];
+  grams: ({ gram: number } & GramList)[];
 }
 
 interface StoredGramShard {
-  v: 3;
+  v: 4;
   /**
    * The grams, ascending, four bytes each (little-endian): a lookup binary-searches them where they
    * lie, so opening a shard decodes nothing (format 18; delta varints cost a cold call milliseconds
@@ -142,14 +179,30 @@ interface StoredGramShard {
   /** Where each gram's posting list ends in `postings`, four bytes each (little-endian). */
   ends: Uint8Array;
   /**
-   * The posting lists back to back, each ordinal as the difference to the one before it in its own
-   * list: a reader decodes the one list it looks up, not the shard's every posting.
+   * The posting lists back to back, each posting the file's ordinal as the difference to the one
+   * before it in its list (a varint) and then its follow mask (a byte): a reader decodes the one list
+   * it looks up, not the shard's every posting.
    */
   postings: Uint8Array;
 }
 
 export function encodeGramShard(data: GramShardData): Uint8Array {
-  const lists = data.grams.map(({ files }) => packInts(files, ['prev']));
+  const lists = data.grams.map(({ files, follows }) => {
+    // Each posting: the ordinal's difference to the one before (an unsigned varint: they ascend), then its mask.
+    const out: number[] = [];
+    let previous = 0;
+    files.forEach((ordinal, i) => {
+      let delta = ordinal - previous;
+      if (!(delta >= 0 && delta <= 0x7fffffff && delta % 1 === 0) || (i > 0 && delta === 0)) throw new Error(`encodeGramShard: ordinals must ascend, got ${ordinal} after ${previous}`);
+      previous = ordinal;
+      while (delta > 0x7f) {
+        out.push((delta & 0x7f) | 0x80);
+        delta >>>= 7;
+      }
+      out.push(delta, follows[i]! & 0xff);
+    });
+    return Uint8Array.from(out);
+  });
   const postings = new Uint8Array(lists.reduce((n, list) => n + list.length, 0));
   const grams = new DataView(new ArrayBuffer(4 * lists.length));
   const ends = new DataView(new ArrayBuffer(4 * lists.length));
@@ -160,7 +213,7 @@ export function encodeGramShard(data: GramShardData): Uint8Array {
     grams.setUint32(4 * i, data.grams[i]!.gram, true);
     ends.setUint32(4 * i, at, true);
   });
-  const stored: StoredGramShard = { v: 3, grams: new Uint8Array(grams.buffer), ends: new Uint8Array(ends.buffer), postings };
+  const stored: StoredGramShard = { v: 4, grams: new Uint8Array(grams.buffer), ends: new Uint8Array(ends.buffer), postings };
   return encodeShard(stored);
 }
 
@@ -174,8 +227,8 @@ export class GramShard {
 
   constructor(name: string, value: unknown) {
     const s = value as StoredGramShard;
-    if (typeof s !== 'object' || s === null || s.v !== 3 || !(s.grams instanceof Uint8Array) || !(s.ends instanceof Uint8Array) || !(s.postings instanceof Uint8Array)) {
-      throw corrupt(name, 'is not a version 3 gram shard');
+    if (typeof s !== 'object' || s === null || s.v !== 4 || !(s.grams instanceof Uint8Array) || !(s.ends instanceof Uint8Array) || !(s.postings instanceof Uint8Array)) {
+      throw corrupt(name, 'is not a version 4 gram shard');
     }
     if (s.grams.length % 4 !== 0 || s.ends.length !== s.grams.length) throw corrupt(name, 'has grams and posting ends of different lengths');
     this.name = name;
@@ -191,30 +244,56 @@ export class GramShard {
     return this.grams.getUint32(4 * index, true);
   }
 
-  /** Every gram of the shard with its files, in gram order (each list decoded as it is reached). */
-  *entries(): Generator<[number, Int32Array]> {
-    for (let index = 0; index < this.size; index++) yield [this.gramAt(index), this.filesAt(index)];
+  /** Every gram of the shard with its files and their follow masks, in gram order (each list decoded as it is reached). */
+  *entries(): Generator<[number, Int32Array, Uint8Array]> {
+    for (let index = 0; index < this.size; index++) yield [this.gramAt(index), ...this.listAt(index, 0)];
   }
 
-  /** The ordinals of the files holding the gram, ascending; empty when none does. */
-  files(gram: number): Int32Array {
+  /**
+   * The ordinals of the files holding the gram, ascending, of those whose follow mask has every bit
+   * of `follow` (the bytes that must come after the gram somewhere in the file; 0: any file holding
+   * it); empty when none does.
+   */
+  files(gram: number, follow = 0): Int32Array {
     let lo = 0;
     let hi = this.size - 1;
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const at = this.gramAt(mid);
-      if (at === gram) return this.filesAt(mid);
+      if (at === gram) return this.listAt(mid, follow)[0];
       if (at < gram) lo = mid + 1;
       else hi = mid - 1;
     }
     return new Int32Array(0);
   }
 
-  /** The posting list at a position, checked where read since nothing is decoded when the shard is opened. */
-  private filesAt(index: number): Int32Array {
+  /** The posting list at a position (the files with every bit of `follow`), checked where read since nothing is decoded when the shard is opened. */
+  private listAt(index: number, follow: number): [Int32Array, Uint8Array] {
     const start = index === 0 ? 0 : this.ends.getUint32(4 * (index - 1), true);
     const end = this.ends.getUint32(4 * index, true);
     if (!(start < end && end <= this.postings.length)) throw corrupt(this.name, `has an empty or misplaced posting list for gram ${this.gramAt(index)}`);
-    return unpackInts(this.postings.subarray(start, end), ['prev'], this.name);
+    const files: number[] = [];
+    const follows: number[] = [];
+    const { postings } = this;
+    let ordinal = 0;
+    let at = start;
+    while (at < end) {
+      let delta = 0;
+      let shift = 0;
+      let byte: number;
+      do {
+        if (at >= end || shift > 28) throw corrupt(this.name, `has a malformed posting list for gram ${this.gramAt(index)}`);
+        byte = postings[at++]!;
+        delta |= (byte & 0x7f) << shift;
+        shift += 7;
+      } while (byte & 0x80);
+      if (at >= end) throw corrupt(this.name, `has a posting without its follow mask for gram ${this.gramAt(index)}`);
+      ordinal += delta;
+      const mask = postings[at++]!;
+      if ((mask & follow) !== follow) continue;
+      files.push(ordinal);
+      follows.push(mask);
+    }
+    return [Int32Array.from(files), Uint8Array.from(follows)];
   }
 }

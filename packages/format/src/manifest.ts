@@ -32,8 +32,10 @@ import type { Language } from './records.ts';
  *     reader of 16 refuses it as a malformed declaration).
  * 18: gram shards keep their grams and posting-list ends four bytes each, searched in place (a
  *     shard is opened without decoding its grams); text shards are DEFLATE's stored blocks.
+ * 19: a gram's posting carries a follow mask (the bytes that come after the gram in the file), so a
+ *     literal's grams rule out the files where they never come in its order.
  */
-export const FORMAT_VERSION = 18;
+export const FORMAT_VERSION = 19;
 export const MANIFEST_FILE = 'manifest.json';
 /**
  * Next to manifest.json in an index directory: its sha256, as `sha256sum` prints it, so that the

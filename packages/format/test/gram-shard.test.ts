@@ -1,9 +1,9 @@
 // The text index's grams and gram shards: case-folded byte trigrams (and those with a capital as they
-// are), posting lists that survive
-// encoding, buckets by gram, and the manifest check that tells one bucket's shard from another's.
+// are), posting lists with the follow masks of their files that survive encoding, buckets by gram,
+// and the manifest check that tells one bucket's shard from another's.
 import { describe, expect, it } from 'vitest';
 import { decodeShard } from '../src/codec.ts';
-import { caseGramOf, collectGrams, encodeGramShard, EXACT_GRAM, gramBucketOf, gramOf, GramShard, gramShardsOf, gramsOfBytes, regrammed } from '../src/gram-shard.ts';
+import { caseGramOf, collectGrams, encodeGramShard, EXACT_GRAM, followBit, gramBucketOf, gramOf, GramShard, gramShardsOf, gramsOfBytes, regrammed } from '../src/gram-shard.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const gram = (text: string) => gramOf(...([...bytes(text)] as [number, number, number]));
@@ -12,7 +12,7 @@ const open = (data: Parameters<typeof encodeGramShard>[0]) => new GramShard('gra
 
 describe('grams', () => {
   it('are the distinct byte trigrams of a text with ASCII letters folded, and those with a capital as they are, ascending', () => {
-    expect([...gramsOfBytes(bytes('AbCabc'))]).toEqual([gram('abc'), gram('bca'), gram('cab'), exact('AbC'), exact('bCa'), exact('Cab')].sort((a, b) => a - b));
+    expect([...gramsOfBytes(bytes('AbCabc')).keys()].sort((a, b) => a - b)).toEqual([gram('abc'), gram('bca'), gram('cab'), exact('AbC'), exact('bCa'), exact('Cab')].sort((a, b) => a - b));
     expect(gram('ABC')).toBe(gram('abc'));
     // A case-sensitive lookup: exact with a capital, folded without one (whose files hold the bytes or capitalised forms).
     expect(exact('ABC')).toBe(EXACT_GRAM | (0x41 << 16) | (0x42 << 8) | 0x43);
@@ -22,20 +22,37 @@ describe('grams', () => {
     expect([...gramsOfBytes(bytes('Éa'))]).not.toEqual([...gramsOfBytes(bytes('éa'))]);
   });
 
+  it('carry the bytes that follow them in the text, letters folded, as a follow mask (none after the last)', () => {
+    const follows = gramsOfBytes(bytes('abcd abcX abc'));
+    expect(follows.get(gram('abc'))).toBe(followBit(0x64) | followBit(0x78) | 0);
+    expect(followBit(0x58)).toBe(followBit(0x78));
+    expect(follows.get(gram('bcX'))).toBe(followBit(0x20));
+    // The exact gram of bytes with a capital carries its follower too.
+    expect(gramsOfBytes(bytes('ABCd')).get(exact('ABC'))).toBe(followBit(0x64));
+    expect(gramsOfBytes(bytes('abc')).get(gram('abc'))).toBe(0);
+    // Eight bits, each taken by some byte.
+    expect(new Set(Array.from({ length: 256 }, (_, byte) => followBit(byte))).size).toBe(8);
+  });
+
   it('are none for a text shorter than a gram', () => {
-    expect(gramsOfBytes(bytes('ab')).length).toBe(0);
+    expect(gramsOfBytes(bytes('ab')).size).toBe(0);
   });
 });
 
 describe('gram shards', () => {
-  it('give back each gram\'s posting list, and nothing for a gram they do not hold', () => {
-    const shard = open({ grams: [{ gram: gram('abc'), files: [0, 4, 9] }, { gram: gram('xyz'), files: [2] }, { gram: gram('zzz'), files: [1, 300000] }] });
+  it('give back each gram\'s posting list, those of files with every bit of a follow mask, and nothing for a gram they do not hold', () => {
+    const f = (...files: number[]) => ({ files, follows: files.map(() => 0) });
+    const shard = open({ grams: [{ gram: gram('abc'), files: [0, 4, 9], follows: [0b1, 0b11, 0b10] }, { gram: gram('xyz'), ...f(2) }, { gram: gram('zzz'), ...f(1, 300000) }] });
     expect(shard.size).toBe(3);
     expect([...shard.files(gram('abc'))]).toEqual([0, 4, 9]);
+    expect([...shard.files(gram('abc'), 0b1)]).toEqual([0, 4]);
+    expect([...shard.files(gram('abc'), 0b11)]).toEqual([4]);
+    expect([...shard.files(gram('abc'), 0b100)]).toEqual([]);
     expect([...shard.files(gram('xyz'))]).toEqual([2]);
     expect([...shard.files(gram('zzz'))]).toEqual([1, 300000]);
     expect([...shard.files(gram('qqq'))]).toEqual([]);
-    const mixed = open({ grams: [{ gram: gram('abc'), files: [1] }, { gram: exact('ABC'), files: [2, 5] }] });
+    expect([...shard.entries()].map(([g, files, follows]) => [g, [...files], [...follows]])).toEqual([[gram('abc'), [0, 4, 9], [1, 3, 2]], [gram('xyz'), [2], [0]], [gram('zzz'), [1, 300000], [0, 0]]]);
+    const mixed = open({ grams: [{ gram: gram('abc'), ...f(1) }, { gram: exact('ABC'), ...f(2, 5) }] });
     expect([...mixed.files(exact('ABC'))]).toEqual([2, 5]);
     expect(mixed.gramAt(1)).toBe(exact('ABC'));
     expect([...open({ grams: [] }).files(gram('abc'))]).toEqual([]);
@@ -51,9 +68,9 @@ describe('gram shards', () => {
         expect(files).toEqual([...files].sort((a, b) => a - b));
       }
     });
-    const all = new Map(shards.flatMap((s) => s.grams.map((g) => [g.gram, g.files] as const)));
-    expect(all.get(gram('ord'))).toEqual([0, 3, 7]);
-    expect(all.get(gram('ain'))).toEqual([3]);
+    const all = new Map(shards.flatMap((s) => s.grams.map((g) => [g.gram, g] as const)));
+    expect(all.get(gram('ord'))).toEqual({ gram: gram('ord'), files: [0, 3, 7], follows: [followBit(0x65), followBit(0x65), followBit(0x45)] });
+    expect(all.get(gram('ain'))).toEqual({ gram: gram('ain'), files: [3], follows: [0] });
     expect(postings.postings).toBe(shards.reduce((n, s) => n + s.grams.reduce((m, g) => m + g.files.length, 0), 0));
   });
 
@@ -80,10 +97,15 @@ describe('gram shards', () => {
     const corrupt = expect.objectContaining({ code: 'INDEX_CORRUPT', message: expect.stringContaining('grams/0001') });
     expect(() => new GramShard('grams/0001', { v: 2, grams: 'x' })).toThrow(corrupt);
     const u32 = (...values: number[]) => new Uint8Array(Uint32Array.from(values).buffer);
-    expect(() => new GramShard('grams/0001', { v: 3, grams: u32(1, 2), ends: u32(1), postings: new Uint8Array(1) })).toThrow(corrupt);
-    expect(() => new GramShard('grams/0001', { v: 3, grams: u32(1, 2), ends: u32(1, 3), postings: new Uint8Array(2) })).toThrow(corrupt);
-    // Nothing is decoded when a shard is opened: a list that ends before it starts is found when looked up.
-    const misplaced = new GramShard('grams/0001', { v: 3, grams: u32(1, 2), ends: u32(2, 1), postings: new Uint8Array(1) });
+    // A version 3 shard (format 18) has no follow masks.
+    expect(() => new GramShard('grams/0001', { v: 3, grams: u32(1), ends: u32(1), postings: new Uint8Array(1) })).toThrow(corrupt);
+    expect(() => new GramShard('grams/0001', { v: 4, grams: u32(1, 2), ends: u32(1), postings: new Uint8Array(1) })).toThrow(corrupt);
+    expect(() => new GramShard('grams/0001', { v: 4, grams: u32(1, 2), ends: u32(1, 3), postings: new Uint8Array(2) })).toThrow(corrupt);
+    // Nothing is decoded when a shard is opened: a list that ends before it starts, or a posting
+    // without its mask or with a varint running off its list, is found when looked up.
+    const misplaced = new GramShard('grams/0001', { v: 4, grams: u32(1, 2), ends: u32(2, 1), postings: new Uint8Array(1) });
     expect(() => misplaced.files(2)).toThrow(corrupt);
+    expect(() => new GramShard('grams/0001', { v: 4, grams: u32(1), ends: u32(1), postings: Uint8Array.of(5) }).files(1)).toThrow(corrupt);
+    expect(() => new GramShard('grams/0001', { v: 4, grams: u32(1), ends: u32(2), postings: Uint8Array.of(0x85, 0x85) }).files(1)).toThrow(corrupt);
   });
 });

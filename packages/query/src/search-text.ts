@@ -250,9 +250,9 @@ async function candidatesOf(reader: IndexReader, plan: TextPlan, files: number, 
   const shardOf = (gram: number) => reader.gramShardNameOf(gram);
   await reader.prefetch([...new Set(plan.alternatives.flatMap((a) => a.first.map(shardOf)))]);
   const union = new Set<number>();
-  for (const { first, rest } of plan.alternatives) {
+  for (const { first, rest, follows } of plan.alternatives) {
     const firstShards = new Set(first.map(shardOf));
-    let set: Int32Array = (await postingsOfAll(reader, [...first, ...rest.filter((gram) => firstShards.has(shardOf(gram)))])).filter(wants);
+    let set: Int32Array = (await postingsOfAll(reader, [...first, ...rest.filter((gram) => firstShards.has(shardOf(gram)))], follows)).filter(wants);
     // The other grams, from at most MAX_GRAM_SHARDS shards in all.
     const shards = new Set(firstShards);
     const more: number[] = [];
@@ -267,20 +267,20 @@ async function candidatesOf(reader: IndexReader, plan: TextPlan, files: number, 
     }
     if (set.length > NARROW_ENOUGH && more.length > 0) {
       await reader.prefetch([...new Set(more.map(shardOf))]);
-      set = await postingsOfAll(reader, more, set);
+      set = await postingsOfAll(reader, more, follows, set);
     }
     for (const ordinal of set) union.add(ordinal);
   }
   return [...union].sort((a, b) => a - b);
 }
 
-/** The files holding every one of the grams (and in `within`, when given). */
-async function postingsOfAll(reader: IndexReader, grams: readonly number[], within?: Int32Array): Promise<Int32Array> {
+/** The files holding every one of the grams, each followed where `follows` says (and in `within`, when given). */
+async function postingsOfAll(reader: IndexReader, grams: readonly number[], follows: ReadonlyMap<number, number>, within?: Int32Array): Promise<Int32Array> {
   let set = within;
   for (const gram of grams) {
     if (set?.length === 0) break;
     const shard = await reader.shard<GramShard>(reader.gramShardNameOf(gram));
-    const postings = shard?.files(gram) ?? new Int32Array(0);
+    const postings = shard?.files(gram, follows.get(gram) ?? 0) ?? new Int32Array(0);
     set = set ? intersect(set, postings) : postings;
   }
   return set ?? new Int32Array(0);

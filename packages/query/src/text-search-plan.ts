@@ -9,7 +9,7 @@
 // Grams fold ASCII letters only. Case-insensitive matching folds Unicode too, so there a non-ASCII
 // character, and `k` and `s` (which also match the Kelvin sign and the long s), end a run. A
 // case-sensitive search looks three bytes with an ASCII capital up as they are (caseGramOf).
-import { caseGramOf, gramOf, GRAM_BYTES } from '@sextant/format';
+import { caseGramOf, followBit, gramOf, GRAM_BYTES } from '@sextant/format';
 
 /** Grams looked up per literal, at most: the first, the last and evenly between. */
 export const MAX_GRAMS_PER_LITERAL = 4;
@@ -28,11 +28,14 @@ export type TextPlan = { kind: 'all'; why: string } | { kind: 'grams'; alternati
 /**
  * The grams of one alternative, every one of which a matching file holds. `first` are looked up
  * first (of each literal, its first, last and evenly spread grams); `rest`, the literals' other
- * grams, only narrow the candidates further when the first leave many.
+ * grams, only narrow the candidates further when the first leave many. `follows`: for a gram that
+ * some byte of a literal comes after, the follow bits of those bytes (followBit), which a matching
+ * file's posting of the gram has too.
  */
 export interface GramLookup {
   first: number[];
   rest: number[];
+  follows: Map<number, number>;
 }
 
 export function planLiteral(literal: string, caseInsensitive: boolean): TextPlan {
@@ -56,6 +59,7 @@ export function planRegex(pattern: string, caseInsensitive: boolean): TextPlan {
 function literalGrams(literals: readonly string[], caseInsensitive: boolean): GramLookup {
   const first = new Set<number>();
   const all = new Set<number>();
+  const follows = new Map<number, number>();
   const encoder = new TextEncoder();
   const gramAt = caseInsensitive ? gramOf : caseGramOf;
   for (const literal of literals) {
@@ -68,10 +72,15 @@ function literalGrams(literals: readonly string[], caseInsensitive: boolean): Gr
         const at = picks === 1 ? 0 : Math.round((p * (count - 1)) / (picks - 1));
         first.add(gramAt(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!));
       }
-      for (let at = 0; at < count; at++) all.add(gramAt(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!));
+      for (let at = 0; at < count; at++) {
+        const gram = gramAt(bytes[at]!, bytes[at + 1]!, bytes[at + 2]!);
+        all.add(gram);
+        // The piece's next byte comes after this gram in every match (the piece's last gram: unknown).
+        if (at + GRAM_BYTES < bytes.length) follows.set(gram, (follows.get(gram) ?? 0) | followBit(bytes[at + GRAM_BYTES]!));
+      }
     }
   }
-  return { first: [...first], rest: [...all].filter((gram) => !first.has(gram)) };
+  return { first: [...first], rest: [...all].filter((gram) => !first.has(gram)), follows };
 }
 
 export interface RequiredRuns {

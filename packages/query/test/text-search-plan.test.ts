@@ -1,6 +1,8 @@
-// Query planning for search_text: the grams a query's every match must contain. A plan may let
-// through files that do not match (they are checked), never keep out one that does.
+// Query planning for search_text: the grams a query's every match must contain, and the bytes that
+// follow them. A plan may let through files that do not match (they are checked), never keep out one
+// that does.
 import { describe, expect, it } from 'vitest';
+import { followBit } from '@sextant/format';
 import { MAX_SEQUENCE, planLiteral, planRegex, requiredRuns, type TextPlan } from '../src/text-search-plan.ts';
 
 /** The grams of each alternative, as the trigram strings they fold from (those with a capital looked up as they are), sorted. */
@@ -19,6 +21,20 @@ describe('planning a literal', () => {
     expect(rest(planLiteral('abc', false))).toEqual([[]]);
     expect(planLiteral('ABC', true)).toEqual(planLiteral('abc', true));
     expect(shown(planLiteral('ABC', false))).toEqual([['ABC']]);
+  });
+
+  it('requires after each gram the byte that follows it in the literal (its follow bit), and nothing after the last', () => {
+    const byte = (c: string) => followBit(c.charCodeAt(0));
+    const follows = (plan: TextPlan) => (plan.kind === 'all' ? 'all' : Object.fromEntries([...plan.alternatives[0]!.follows].map(([g, bits]) => [text(g), bits])));
+    expect(follows(planLiteral('abcab', false))).toEqual({ abc: byte('a'), bca: byte('b') });
+    // A gram twice: both followers.
+    expect(follows(planLiteral('abcdabce', false))).toEqual({ abc: byte('d') | byte('e'), bcd: byte('a'), cda: byte('b'), dab: byte('c') });
+    // Followers fold, as the index's masks do.
+    expect(follows(planLiteral('xyZA', true))).toEqual(follows(planLiteral('xyza', true)));
+    // Case-insensitively, a piece ends at k, s and non-ASCII: what follows it there is unknown.
+    expect(follows(planLiteral('abcsdef', true))).toEqual({});
+    // A regex run's last gram has no follower either: `foo\d` requires no byte after `foo`.
+    expect(follows(planRegex('fooo\\d', false))).toEqual({ foo: byte('o') });
   });
 
   it('plans on every file for a query shorter than a gram', () => {
