@@ -155,15 +155,18 @@ async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk):
   // The walk the thread is asked for, once the plan knows it (or that there is none).
   const scripts = blobs.files.filter((f) => ownerOf(f.path) === typescriptIndexer);
   const askWalk = (walk: ReadonlySet<string>, globals: ReadonlySet<string> | undefined) => {
-    if (offThread?.walks(walk, globals)) return;
-    if (offThread?.started) {
+    if (!offThread || offThread.walks(walk, globals)) return;
+    if (walk.size === 0 || !(options.walkOffThread ?? scripts.length - walk.size >= OFF_THREAD_MIN_REUSED)) {
+      void offThread.stop();
+      offThread = undefined;
+      return;
+    }
+    if (offThread.started) {
       // Asked for another walk than it was: a new thread (rare: a reused call's overload moved where the plan could not place it).
       void offThread.stop();
       offThread = newThread();
     }
-    if (offThread && walk.size > 0 && (options.walkOffThread ?? scripts.length - walk.size >= OFF_THREAD_MIN_REUSED)) return offThread.start(scripts, context, walk, globals);
-    void offThread?.stop();
-    offThread = undefined;
+    offThread.start(scripts, context, walk, globals);
   };
   if (options.from) {
     let plan: IncrementalPlan;
