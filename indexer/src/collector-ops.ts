@@ -1,8 +1,8 @@
 // The collector's additions as data: a walk on another thread (ts/off-thread-walk.ts) records every
 // call it makes to its collector, in order, and the build replays them into its own, so the build's
 // collector ends as it would had the walk run on its thread. The recording collector starts from the
-// build's state (the symbols it knows, which are stale), so that the walk asks `has` and gets the same
-// answers, and therefore makes the same calls.
+// build's state (the symbols it knows, and which of them are stale), so that the walk asks `has` and
+// gets the same answers, and therefore makes the same calls.
 import type { Confidence, EdgeKind, ReferenceKind } from '@sextant/format';
 import { IndexCollector, type ResolvedDeclaration, type Site, type SymbolInfo } from './index-collector.ts';
 

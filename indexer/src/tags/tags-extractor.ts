@@ -323,7 +323,8 @@ function capture(query: Query, root: Node, text: string, timeLimitMs: number): C
       continue;
     }
     const known = captured.refs.get(name.id);
-    // A name's qualifier is the one pattern that captures it, whichever comes last (an outer node's match comes first).
+    // A name's qualifier comes from the pattern that captures one, in whichever order the matches
+    // come (a call's match, on the outer node, comes before its selector's).
     let q: string | undefined;
     if (qualifier) {
       const start = qualifier.startIndex;
