@@ -43,8 +43,8 @@ export interface PreviousIndex extends Omit<PreviousFiles, 'rest'> {
   shardBytes(name: string): Uint8Array | undefined;
   /** Each symbol's graph ordinal (-1: no edges), as its record holds it. */
   graphOrdinals: Map<string, number>;
-  /** Every gram of the previous index with the ordinals (in its file table) of the files holding it, and their follow masks. */
-  grams(): Iterable<[number, Int32Array, Uint8Array]>;
+  /** Every gram of the previous index with its postings (postingOf: the ordinals in its file table of the files holding it, and their follow masks). */
+  grams(): Iterable<[number, Float64Array]>;
 }
 
 /**

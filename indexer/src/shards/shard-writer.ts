@@ -54,7 +54,7 @@ export interface LayoutReuse {
   /** Paths whose file, text or change record may differ: walked again, or changed, added or removed. */
   dirtyPaths: ReadonlySet<string>;
   /** The previous index's gram postings and its file table's paths by ordinal: the other files' postings are moved, not read again. */
-  grams: { earlier: () => Iterable<readonly [number, ArrayLike<number>, ArrayLike<number>]>; paths: readonly string[] };
+  grams: { earlier: () => Iterable<readonly [number, ArrayLike<number>]>; paths: readonly string[] };
 }
 
 /**

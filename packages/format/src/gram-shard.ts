@@ -77,31 +77,40 @@ export function gramsOfBytes(bytes: Uint8Array): Map<number, number> {
   return follows;
 }
 
-/** One gram's postings: the ordinals of the files holding it, ascending, and each one's follow mask. */
-export interface GramList {
-  files: number[];
-  follows: number[];
+/**
+ * A posting as a number: the file's ordinal times 256 plus its follow mask, so that a gram's list is
+ * one array of small integers, as it was before masks (two arrays a gram cost java.base's build
+ * 380 MB more at its peak). Ascending postings are ascending ordinals.
+ */
+export function postingOf(ordinal: number, follow: number): number {
+  return ordinal * 256 + follow;
 }
 
-/** The postings of a commit's text files: for each gram, the files holding it with their follow masks. */
+export function postingOrdinal(posting: number): number {
+  return Math.floor(posting / 256);
+}
+
+export function postingFollow(posting: number): number {
+  return posting % 256;
+}
+
+/** The postings of a commit's text files: for each gram, its postings (postingOf), ascending. */
 export interface GramPostings {
-  byGram: Map<number, GramList>;
+  byGram: Map<number, number[]>;
   /** Postings (a gram in a file) in all: what sizes the gram buckets. */
   postings: number;
 }
 
 /** The postings of text files given in ascending ordinal order. */
 export function collectGrams(files: Iterable<{ ordinal: number; text: string }>): GramPostings {
-  const byGram = new Map<number, GramList>();
+  const byGram = new Map<number, number[]>();
   const encoder = new TextEncoder();
   let postings = 0;
   for (const { ordinal, text } of files) {
     for (const [gram, follow] of gramsOfBytes(encoder.encode(text))) {
       const list = byGram.get(gram);
-      if (list) {
-        list.files.push(ordinal);
-        list.follows.push(follow);
-      } else byGram.set(gram, { files: [ordinal], follows: [follow] });
+      if (list) list.push(postingOf(ordinal, follow));
+      else byGram.set(gram, [postingOf(ordinal, follow)]);
       postings++;
     }
   }
@@ -115,20 +124,18 @@ export function collectGrams(files: Iterable<{ ordinal: number; text: string }>)
  * files read again or new (`files`, ascending ordinals) merged in. Equal to collectGrams over every
  * text file now when the kept files' texts are unchanged, without reading their texts.
  */
-export function regrammed(earlier: Iterable<readonly [number, ArrayLike<number>, ArrayLike<number>]>, ordinalNow: (earlier: number) => number, files: Iterable<{ ordinal: number; text: string }>): GramPostings {
-  const byGram = new Map<number, GramList>();
+export function regrammed(earlier: Iterable<readonly [number, ArrayLike<number>]>, ordinalNow: (earlier: number) => number, files: Iterable<{ ordinal: number; text: string }>): GramPostings {
+  const byGram = new Map<number, number[]>();
   let postings = 0;
-  for (const [gram, list, follows] of earlier) {
-    const kept: GramList = { files: [], follows: [] };
+  for (const [gram, list] of earlier) {
+    const kept: number[] = [];
     for (let i = 0; i < list.length; i++) {
-      const now = ordinalNow(list[i]!);
-      if (now < 0) continue;
-      kept.files.push(now);
-      kept.follows.push(follows[i]!);
+      const now = ordinalNow(postingOrdinal(list[i]!));
+      if (now >= 0) kept.push(postingOf(now, postingFollow(list[i]!)));
     }
-    if (kept.files.length === 0) continue;
+    if (kept.length === 0) continue;
     byGram.set(gram, kept);
-    postings += kept.files.length;
+    postings += kept.length;
   }
   const added = collectGrams(files);
   for (const [gram, list] of added.byGram) {
@@ -138,21 +145,14 @@ export function regrammed(earlier: Iterable<readonly [number, ArrayLike<number>,
   return { byGram, postings: postings + added.postings };
 }
 
-/** Two lists of ascending files with no file in common, as one. */
-function mergeAscending(a: GramList, b: GramList): GramList {
-  const out: GramList = { files: [], follows: [] };
+/** Two ascending lists of postings with no file in common, as one. */
+function mergeAscending(a: readonly number[], b: readonly number[]): number[] {
+  const out: number[] = [];
   let i = 0;
   let j = 0;
-  const take = (from: GramList, at: number) => {
-    out.files.push(from.files[at]!);
-    out.follows.push(from.follows[at]!);
-  };
-  while (i < a.files.length && j < b.files.length) {
-    if (a.files[i]! < b.files[j]!) take(a, i++);
-    else take(b, j++);
-  }
-  while (i < a.files.length) take(a, i++);
-  while (j < b.files.length) take(b, j++);
+  while (i < a.length && j < b.length) out.push(a[i]! < b[j]! ? a[i++]! : b[j++]!);
+  while (i < a.length) out.push(a[i++]!);
+  while (j < b.length) out.push(b[j++]!);
   return out;
 }
 
@@ -160,12 +160,12 @@ function mergeAscending(a: GramList, b: GramList): GramList {
 export function gramShardsOf({ byGram }: GramPostings, bits: number): GramShardData[] {
   const buckets = Array.from({ length: 2 ** bits }, (): number[] => []);
   for (const gram of byGram.keys()) buckets[gramBucketOf(gram, bits)]!.push(gram);
-  return buckets.map((grams) => ({ grams: grams.sort((a, b) => a - b).map((gram) => ({ gram, ...byGram.get(gram)! })) }));
+  return buckets.map((grams) => ({ grams: grams.sort((a, b) => a - b).map((gram) => ({ gram, postings: byGram.get(gram)! })) }));
 }
 
-/** What a writer builds: each gram of the bucket with the ascending ordinals of the files holding it and their follow masks, grams ascending. */
+/** What a writer builds: each gram of the bucket with its postings (postingOf), ascending, grams ascending. */
 export interface GramShardData {
-  grams: ({ gram: number } & GramList)[];
+  grams: { gram: number; postings: number[] }[];
 }
 
 interface StoredGramShard {
@@ -187,11 +187,12 @@ interface StoredGramShard {
 }
 
 export function encodeGramShard(data: GramShardData): Uint8Array {
-  const lists = data.grams.map(({ files, follows }) => {
+  const lists = data.grams.map(({ postings }) => {
     // Each posting: the ordinal's difference to the one before (an unsigned varint: they ascend), then its mask.
     const out: number[] = [];
     let previous = 0;
-    files.forEach((ordinal, i) => {
+    postings.forEach((posting, i) => {
+      const ordinal = postingOrdinal(posting);
       let delta = ordinal - previous;
       if (!(delta >= 0 && delta <= 0x7fffffff && delta % 1 === 0) || (i > 0 && delta === 0)) throw new Error(`encodeGramShard: ordinals must ascend, got ${ordinal} after ${previous}`);
       previous = ordinal;
@@ -199,7 +200,7 @@ export function encodeGramShard(data: GramShardData): Uint8Array {
         out.push((delta & 0x7f) | 0x80);
         delta >>>= 7;
       }
-      out.push(delta, follows[i]! & 0xff);
+      out.push(delta, postingFollow(posting));
     });
     return Uint8Array.from(out);
   });
@@ -244,9 +245,13 @@ export class GramShard {
     return this.grams.getUint32(4 * index, true);
   }
 
-  /** Every gram of the shard with its files and their follow masks, in gram order (each list decoded as it is reached). */
-  *entries(): Generator<[number, Int32Array, Uint8Array]> {
-    for (let index = 0; index < this.size; index++) yield [this.gramAt(index), ...this.listAt(index, 0)];
+  /** Every gram of the shard with its postings (postingOf), in gram order (each list decoded as it is reached). */
+  *entries(): Generator<[number, Float64Array]> {
+    for (let index = 0; index < this.size; index++) {
+      const postings: number[] = [];
+      this.visit(index, (ordinal, follow) => postings.push(postingOf(ordinal, follow)));
+      yield [this.gramAt(index), Float64Array.from(postings)];
+    }
   }
 
   /**
@@ -260,20 +265,24 @@ export class GramShard {
     while (lo <= hi) {
       const mid = (lo + hi) >>> 1;
       const at = this.gramAt(mid);
-      if (at === gram) return this.listAt(mid, follow)[0];
+      if (at === gram) {
+        const files: number[] = [];
+        this.visit(mid, (ordinal, mask) => {
+          if ((mask & follow) === follow) files.push(ordinal);
+        });
+        return Int32Array.from(files);
+      }
       if (at < gram) lo = mid + 1;
       else hi = mid - 1;
     }
     return new Int32Array(0);
   }
 
-  /** The posting list at a position (the files with every bit of `follow`), checked where read since nothing is decoded when the shard is opened. */
-  private listAt(index: number, follow: number): [Int32Array, Uint8Array] {
+  /** Each posting of the list at a position, in order, checked where read since nothing is decoded when the shard is opened. */
+  private visit(index: number, posting: (ordinal: number, follow: number) => void): void {
     const start = index === 0 ? 0 : this.ends.getUint32(4 * (index - 1), true);
     const end = this.ends.getUint32(4 * index, true);
     if (!(start < end && end <= this.postings.length)) throw corrupt(this.name, `has an empty or misplaced posting list for gram ${this.gramAt(index)}`);
-    const files: number[] = [];
-    const follows: number[] = [];
     const { postings } = this;
     let ordinal = 0;
     let at = start;
@@ -289,11 +298,7 @@ export class GramShard {
       } while (byte & 0x80);
       if (at >= end) throw corrupt(this.name, `has a posting without its follow mask for gram ${this.gramAt(index)}`);
       ordinal += delta;
-      const mask = postings[at++]!;
-      if ((mask & follow) !== follow) continue;
-      files.push(ordinal);
-      follows.push(mask);
+      posting(ordinal, postings[at++]!);
     }
-    return [Int32Array.from(files), Uint8Array.from(follows)];
   }
 }

@@ -3,7 +3,7 @@
 // and the manifest check that tells one bucket's shard from another's.
 import { describe, expect, it } from 'vitest';
 import { decodeShard } from '../src/codec.ts';
-import { caseGramOf, collectGrams, encodeGramShard, EXACT_GRAM, followBit, gramBucketOf, gramOf, GramShard, gramShardsOf, gramsOfBytes, regrammed } from '../src/gram-shard.ts';
+import { caseGramOf, collectGrams, encodeGramShard, EXACT_GRAM, followBit, gramBucketOf, gramOf, GramShard, gramShardsOf, gramsOfBytes, postingOf, postingOrdinal, regrammed } from '../src/gram-shard.ts';
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const gram = (text: string) => gramOf(...([...bytes(text)] as [number, number, number]));
@@ -41,8 +41,8 @@ describe('grams', () => {
 
 describe('gram shards', () => {
   it('give back each gram\'s posting list, those of files with every bit of a follow mask, and nothing for a gram they do not hold', () => {
-    const f = (...files: number[]) => ({ files, follows: files.map(() => 0) });
-    const shard = open({ grams: [{ gram: gram('abc'), files: [0, 4, 9], follows: [0b1, 0b11, 0b10] }, { gram: gram('xyz'), ...f(2) }, { gram: gram('zzz'), ...f(1, 300000) }] });
+    const f = (...files: number[]) => ({ postings: files.map((ordinal) => postingOf(ordinal, 0)) });
+    const shard = open({ grams: [{ gram: gram('abc'), postings: [postingOf(0, 0b1), postingOf(4, 0b11), postingOf(9, 0b10)] }, { gram: gram('xyz'), ...f(2) }, { gram: gram('zzz'), ...f(1, 300000) }] });
     expect(shard.size).toBe(3);
     expect([...shard.files(gram('abc'))]).toEqual([0, 4, 9]);
     expect([...shard.files(gram('abc'), 0b1)]).toEqual([0, 4]);
@@ -51,7 +51,9 @@ describe('gram shards', () => {
     expect([...shard.files(gram('xyz'))]).toEqual([2]);
     expect([...shard.files(gram('zzz'))]).toEqual([1, 300000]);
     expect([...shard.files(gram('qqq'))]).toEqual([]);
-    expect([...shard.entries()].map(([g, files, follows]) => [g, [...files], [...follows]])).toEqual([[gram('abc'), [0, 4, 9], [1, 3, 2]], [gram('xyz'), [2], [0]], [gram('zzz'), [1, 300000], [0, 0]]]);
+    expect([...shard.entries()].map(([g, postings]) => [g, [...postings]])).toEqual([
+      [gram('abc'), [postingOf(0, 1), postingOf(4, 3), postingOf(9, 2)]], [gram('xyz'), [postingOf(2, 0)]], [gram('zzz'), [postingOf(1, 0), postingOf(300000, 0)]],
+    ]);
     const mixed = open({ grams: [{ gram: gram('abc'), ...f(1) }, { gram: exact('ABC'), ...f(2, 5) }] });
     expect([...mixed.files(exact('ABC'))]).toEqual([2, 5]);
     expect(mixed.gramAt(1)).toBe(exact('ABC'));
@@ -63,15 +65,15 @@ describe('gram shards', () => {
     const shards = gramShardsOf(postings, 2);
     expect(shards).toHaveLength(4);
     shards.forEach((data, bucket) => {
-      for (const { gram: g, files } of data.grams) {
+      for (const { gram: g, postings: list } of data.grams) {
         expect(gramBucketOf(g, 2)).toBe(bucket);
-        expect(files).toEqual([...files].sort((a, b) => a - b));
+        expect(list).toEqual([...list].sort((a, b) => a - b));
       }
     });
     const all = new Map(shards.flatMap((s) => s.grams.map((g) => [g.gram, g] as const)));
-    expect(all.get(gram('ord'))).toEqual({ gram: gram('ord'), files: [0, 3, 7], follows: [followBit(0x65), followBit(0x65), followBit(0x45)] });
-    expect(all.get(gram('ain'))).toEqual({ gram: gram('ain'), files: [3], follows: [0] });
-    expect(postings.postings).toBe(shards.reduce((n, s) => n + s.grams.reduce((m, g) => m + g.files.length, 0), 0));
+    expect(all.get(gram('ord'))!.postings).toEqual([postingOf(0, followBit(0x65)), postingOf(3, followBit(0x65)), postingOf(7, followBit(0x45))]);
+    expect(all.get(gram('ain'))!.postings.map(postingOrdinal)).toEqual([3]);
+    expect(postings.postings).toBe(shards.reduce((n, s) => n + s.grams.reduce((m, g) => m + g.postings.length, 0), 0));
   });
 
   it('of a later commit, from an earlier one\'s moved and the changed files\' collected, equal collecting every text', () => {
