@@ -1,7 +1,6 @@
 // `indexer build`: one commit of one repository, from git objects to a directory of shards.
 import { basename } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { ts } from 'ts-morph';
 import {
   FILE_FLAGS, FORMAT_VERSION, packShard, PRECISIONS, SextantError, shortCommit, withShardCompressor, type BuildMode, type ShardCompressor, problemsDigest, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type SkippedFile,
 } from '@sextant/format';
@@ -16,12 +15,13 @@ import type { StageClock } from './stage-clock.ts';
 import { layoutShards, writeIndex, type LayoutReuse } from './shards/shard-writer.ts';
 import { isSkipped, type CompiledFile, type LanguageIndexer, type UnresolvedName } from './language-indexer.ts';
 import { analysisFailed, failedWhileIndexing } from './analysis-failure.ts';
-import { typescriptIndexer } from './ts/typescript-indexer.ts';
+import { typescriptLanguage } from './ts/typescript-language.ts';
+import { typescriptVersion } from './ts/compiler-version.ts';
 import { OffThreadWalk } from './ts/off-thread-walk.ts';
 import { jvmIndexer } from './jvm/jvm-indexer.ts';
 import { tagsIndexer } from './tags/tags-indexer.ts';
 import { indexerVersion } from './indexer-version.ts';
-import { planIncremental, type IncrementalPlan } from './incremental/incremental-plan.ts';
+import type { IncrementalPlan } from './incremental/incremental-plan.ts';
 import { readPreviousIndex } from './incremental/previous-index.ts';
 import { layoutReuseOf, reuseFiles } from './incremental/reuse.ts';
 import { importScip, readScipFiles } from './scip/scip-import.ts';
@@ -83,7 +83,7 @@ export const DEFAULT_MAX_CHANGED_SHARE = 0.3;
 export const OFF_THREAD_MIN_REUSED = 200;
 
 /** Every language Sextant indexes; the first that accepts a path owns it. */
-export const LANGUAGE_INDEXERS: readonly LanguageIndexer[] = [typescriptIndexer, jvmIndexer, tagsIndexer];
+export const LANGUAGE_INDEXERS: readonly LanguageIndexer[] = [typescriptLanguage, jvmIndexer, tagsIndexer];
 
 export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   // Every thread a build starts (an incremental build's walk) is stopped when it ends, however it ends.
@@ -110,7 +110,7 @@ async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk):
 
   const tracked = await listTrackedFiles(root, commit);
   // An incremental build's TypeScript walk on a second thread, which loads the compiler while git is read.
-  let offThread = options.from && (options.walkOffThread ?? tracked.files.filter((f) => typescriptIndexer.accepts(f.path)).length >= OFF_THREAD_MIN_REUSED)
+  let offThread = options.from && (options.walkOffThread ?? tracked.files.filter((f) => typescriptLanguage.accepts(f.path)).length >= OFF_THREAD_MIN_REUSED)
     ? newThread() : undefined;
   const skipped: SkippedFile[] = [...tracked.skipped];
   const ownerOf = (path: string) => indexers.find((indexer) => indexer.accepts(path));
@@ -143,7 +143,7 @@ async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk):
   const rules = parseGitattributes(texts.get('.gitattributes') ?? '');
   const collector = new IndexCollector();
   const languages: Manifest['languages'] = {};
-  const parsers: Record<string, string> = { typescript: ts.version, ...scip?.parsers };
+  const parsers: Record<string, string> = { typescript: typescriptVersion(), ...scip?.parsers };
   const libraryModels: LibraryModelRef[] = [];
   const context = { root, texts, collector, warnings, progress, parsers, libraryModels, stages };
 
@@ -153,7 +153,7 @@ async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk):
   let compressor: ShardCompressor = packShard;
   let keep: (() => LayoutReuse) | undefined;
   // The walk the thread is asked for, once the plan knows it (or that there is none).
-  const scripts = blobs.files.filter((f) => ownerOf(f.path) === typescriptIndexer);
+  const scripts = blobs.files.filter((f) => ownerOf(f.path) === typescriptLanguage);
   const askWalk = (walk: ReadonlySet<string>, globals: ReadonlySet<string> | undefined) => {
     if (!offThread || offThread.walks(walk, globals)) return;
     if (walk.size === 0 || !(options.walkOffThread ?? scripts.length - walk.size >= OFF_THREAD_MIN_REUSED)) {
@@ -171,6 +171,8 @@ async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk):
   if (options.from) {
     let plan: IncrementalPlan;
     try {
+      // The plan parses changed files with the compiler: loaded here, not by a build from nothing.
+      const { planIncremental } = await import('./incremental/incremental-plan.ts');
       plan = scip ? { full: 'SCIP indexes are imported (--scip), which a build from another index does not do yet' } : await planIncremental({
         previous: await readPreviousIndex(options.from), entries: tracked.entries, texts: allTexts,
         indexerVersion: indexerVersion(), parsers, maxChangedShare: options.maxChangedShare ?? DEFAULT_MAX_CHANGED_SHARE, walkLikely: askWalk,
@@ -210,7 +212,7 @@ async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk):
     progress.start(`resolving ${indexer.name} (${indexer.precision})`, files.length);
     let last: string | undefined;
     try {
-      const results = indexer === typescriptIndexer && offThread ? offThread.results(context) : indexer.index(files, { ...context, ...(indexer.reusesFiles ? { walk, globals } : {}) });
+      const results = indexer === typescriptLanguage && offThread ? offThread.results(context) : indexer.index(files, { ...context, ...(indexer.reusesFiles ? { walk, globals } : {}) });
       for await (const result of results) {
         last = result.path;
         progress.tick();

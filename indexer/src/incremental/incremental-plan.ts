@@ -15,7 +15,7 @@ import { FILE_FLAGS, TS_JS_EXTENSIONS, unresolvedCount } from '@sextant/format';
 import type { TrackedEntry } from '../git/git-snapshot.ts';
 import { SCIP_PARSER_PREFIX } from '../scip/scip-file.ts';
 import { globalReach } from '../ts/global-reach.ts';
-import { PROGRAM_WARNING } from '../ts/typescript-indexer.ts';
+import { PROGRAM_WARNING } from '../ts/typescript-language.ts';
 import { declarationReach } from './declaration-reach.ts';
 import { positionShift, type PositionShift } from './position-shift.ts';
 import { edgeFile } from './reuse.ts';

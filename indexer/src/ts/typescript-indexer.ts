@@ -1,27 +1,16 @@
 // TypeScript and JavaScript, resolved by the TypeScript compiler: one program per project, files
-// shared between programs, each file indexed once by the program that owns it.
-import { TS_JS_EXTENSIONS } from '@sextant/format';
+// shared between programs, each file indexed once by the program that owns it. The build reaches it
+// through typescript-language.ts, which loads it (and the compiler) only for a repository that has
+// such files.
 import type { LanguageIndexer } from '../language-indexer.ts';
 import { PackageCache } from './external-origin.ts';
 import { planPrograms } from './project-plan.ts';
 import { ProgramIndexer } from './program-indexer.ts';
 import { SnapshotHost } from './snapshot-host.ts';
-import { WORKSPACE_FILE } from './workspace-packages.ts';
-
-const CONFIG_FILE = /(^|\/)(tsconfig[^/]*\.json|jsconfig\.json|package\.json)$/;
-/** JSON a module may import (resolveJsonModule): the compiler types it, so its changes are changes of types. */
-const JSON_FILE = /\.json$/;
-
-/** How a warning of a program's configuration ends in the manifest. */
-export const PROGRAM_WARNING = ' (its files are indexed; fix the project configuration for exact results)';
+import { PROGRAM_WARNING, typescriptFiles } from './typescript-language.ts';
 
 export const typescriptIndexer: LanguageIndexer = {
-  name: 'typescript',
-  precision: 'compiler',
-  reusesFiles: true,
-  accepts: (path) => TS_JS_EXTENSIONS.some((ext) => path.endsWith(ext)),
-  reads: (path) => CONFIG_FILE.test(path) || WORKSPACE_FILE.test(path),
-  readsIfSmall: (path) => JSON_FILE.test(path),
+  ...typescriptFiles,
   *index(files, { root, texts, collector, warnings, progress, walk, globals, beforeWalk }) {
     const host = new SnapshotHost(root, new Map(texts));
     // An incremental build's programs hold the walked files, what they import (the compiler follows
