@@ -188,8 +188,10 @@ interface StoredGramShard {
 
 export function encodeGramShard(data: GramShardData): Uint8Array {
   const lists = data.grams.map(({ postings }) => {
-    // Each posting: the ordinal's difference to the one before (an unsigned varint: they ascend), then its mask.
-    const out: number[] = [];
+    // Each posting: the ordinal's difference to the one before (an unsigned varint of at most five
+    // bytes: they ascend), then its mask.
+    const out = new Uint8Array(6 * postings.length);
+    let at = 0;
     let previous = 0;
     postings.forEach((posting, i) => {
       const ordinal = postingOrdinal(posting);
@@ -197,12 +199,13 @@ export function encodeGramShard(data: GramShardData): Uint8Array {
       if (!(delta >= 0 && delta <= 0x7fffffff && delta % 1 === 0) || (i > 0 && delta === 0)) throw new Error(`encodeGramShard: ordinals must ascend, got ${ordinal} after ${previous}`);
       previous = ordinal;
       while (delta > 0x7f) {
-        out.push((delta & 0x7f) | 0x80);
+        out[at++] = (delta & 0x7f) | 0x80;
         delta >>>= 7;
       }
-      out.push(delta, postingFollow(posting));
+      out[at++] = delta;
+      out[at++] = postingFollow(posting);
     });
-    return Uint8Array.from(out);
+    return out.slice(0, at);
   });
   const postings = new Uint8Array(lists.reduce((n, list) => n + list.length, 0));
   const grams = new DataView(new ArrayBuffer(4 * lists.length));
