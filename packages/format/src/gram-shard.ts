@@ -107,12 +107,13 @@ export function collectGrams(files: Iterable<{ ordinal: number; text: string }>)
   const encoder = new TextEncoder();
   let postings = 0;
   for (const { ordinal, text } of files) {
-    for (const [gram, follow] of gramsOfBytes(encoder.encode(text))) {
+    // forEach, not for-of: no entry array for each of the millions of postings a large commit has.
+    gramsOfBytes(encoder.encode(text)).forEach((follow, gram) => {
       const list = byGram.get(gram);
       if (list) list.push(postingOf(ordinal, follow));
       else byGram.set(gram, [postingOf(ordinal, follow)]);
       postings++;
-    }
+    });
   }
   return { byGram, postings };
 }
