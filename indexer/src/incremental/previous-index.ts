@@ -118,8 +118,11 @@ export async function readPreviousIndex(dir: string): Promise<PreviousTable> {
     const symbols = new Map<string, CollectedSymbol>();
     const graphOrdinals = new Map<string, number>();
     for (const shard of await of<SymbolShard>('symbols/')) {
+      // The keys of the shard's peers (the symbols its references are in), each read once.
+      const peerKeys: string[] = [];
+      const peerKey = (index: number) => (peerKeys[index] ??= shard.peer(index).key);
       for (const record of shard.records()) {
-        symbols.set(record.key, collected(record, shard.paths, (index) => shard.peer(index).key));
+        symbols.set(record.key, collected(record, shard.paths, peerKey));
         graphOrdinals.set(record.key, record.graph);
       }
     }
@@ -163,27 +166,31 @@ export async function readPreviousIndex(dir: string): Promise<PreviousTable> {
 
 /** A stored symbol as the collector held it: its declarations as tuples, its references with the declaration each call chose. */
 function collected(record: SymbolRecord, paths: readonly string[], peerKey: (index: number) => string): CollectedSymbol {
-  // What the indexer said of the symbol; its columns (declarations, references) are read through the format's cursors.
-  const { key, name, kind, qname, lang, path, mods, signature, doc, container, external, local } = record;
-  const rest = {
-    key, name, kind, qname, lang, ...(path !== undefined ? { path } : {}), mods, ...(signature !== undefined ? { signature } : {}), ...(doc !== undefined ? { doc } : {}),
-    ...(container !== undefined ? { container } : {}), ...(external !== undefined ? { external } : {}), ...(local ? { local } : {}),
-  };
-  const tuple = (d: { pathIndex: number; line: number; column: number; endLine: number; endColumn: number }) =>
-    [paths[d.pathIndex]!, d.line, d.column, d.endLine, d.endColumn] as [string, number, number, number, number];
-  // The cursors are flyweights: each entry is read as it is visited.
+  // What the indexer said of the symbol, built in one object (half a million temporary objects
+  // fewer for a large index than spreading its optional fields); its columns (declarations,
+  // references) are read through the format's cursors, flyweights read as they are visited.
   const defs: [string, number, number, number, number][] = [];
-  for (const d of defsOf(record)) defs.push(tuple(d));
-  const signatures: [string, number, number, number, number][] = [];
-  for (const d of signaturesOf(record)) signatures.push(tuple(d));
-  const info: SymbolInfo = { ...rest, defs };
+  for (const d of defsOf(record)) defs.push([paths[d.pathIndex]!, d.line, d.column, d.endLine, d.endColumn]);
+  const info: SymbolInfo = { key: record.key, name: record.name, kind: record.kind, qname: record.qname, lang: record.lang, mods: record.mods, defs };
+  if (record.path !== undefined) info.path = record.path;
+  if (record.signature !== undefined) info.signature = record.signature;
+  if (record.doc !== undefined) info.doc = record.doc;
+  if (record.container !== undefined) info.container = record.container;
+  if (record.external !== undefined) info.external = record.external;
+  if (record.local) info.local = true;
+  let signatures: [string, number, number, number, number][] | undefined;
   const refs: CollectedSymbol['refs'] = [];
   for (const r of refsOf(record)) {
-    const decl: ResolvedDeclaration | undefined = r.decl < 0 ? undefined : r.decl < defs.length ? { def: defs[r.decl]! } : { def: signatures[r.decl - defs.length]!, signature: true };
-    refs.push({
-      site: { path: paths[r.pathIndex]!, line: r.line, column: r.column, endLine: r.endLine, endColumn: r.endColumn },
-      kind: r.kind, ...(r.fromIndex >= 0 ? { from: peerKey(r.fromIndex) } : {}), confidence: r.confidence, ...(decl ? { decl } : {}),
-    });
+    let decl: ResolvedDeclaration | undefined;
+    if (r.decl >= 0 && r.decl < defs.length) decl = { def: defs[r.decl]! };
+    else if (r.decl >= 0) {
+      signatures ??= Array.from(signaturesOf(record), (d) => [paths[d.pathIndex]!, d.line, d.column, d.endLine, d.endColumn] as [string, number, number, number, number]);
+      decl = { def: signatures[r.decl - defs.length]!, signature: true };
+    }
+    const site = { path: paths[r.pathIndex]!, line: r.line, column: r.column, endLine: r.endLine, endColumn: r.endColumn };
+    const from = r.fromIndex >= 0 ? peerKey(r.fromIndex) : undefined;
+    refs.push(decl ? (from !== undefined ? { site, kind: r.kind, from, confidence: r.confidence, decl } : { site, kind: r.kind, confidence: r.confidence, decl })
+      : from !== undefined ? { site, kind: r.kind, from, confidence: r.confidence } : { site, kind: r.kind, confidence: r.confidence });
   }
   return { info, refs, edges: [] };
 }
