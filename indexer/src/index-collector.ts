@@ -79,7 +79,8 @@ export class IndexCollector {
     key: string, site: Site, kind: ReferenceKind, from: string | undefined, confidence: Confidence,
     decl?: ResolvedDeclaration,
   ): void {
-    this.symbols.get(key)!.refs.push({ site, kind, from, confidence, ...(decl ? { decl } : {}) });
+    // Two literal shapes, not a spread: half a million references come through here in a large build.
+    this.symbols.get(key)!.refs.push(decl ? { site, kind, from, confidence, decl } : { site, kind, from, confidence });
     this.touched?.add(key);
     this.references++;
     this.journal?.push({ reference: key });
