@@ -139,7 +139,9 @@ export async function planIncremental(input: IncrementalInput): Promise<Incremen
     const wide = tooWide(byDeclaration.walk, true);
     if (wide) return { full: wide };
     const likely = new Set(sources.filter((path) => byDeclaration.walk.has(path) || !previous.files.has(path)));
-    if (!tooWide(likely)) input.walkLikely?.(likely, heldGlobals(previous).globals);
+    // The globals a program holds come from the file table alone: the same now as in the plan's answer.
+    const held = heldGlobals(previous);
+    if (!tooWide(likely)) input.walkLikely?.(likely, held.globals);
     const index = await previous.rest();
     // A call's chosen declaration is stored by position: where it lies in a changed file (an overload,
     // a call signature of a type), the call keeps its choice at the declaration's new place when the
@@ -156,7 +158,7 @@ export async function planIncremental(input: IncrementalInput): Promise<Incremen
     }
     const walked = new Set(sources.filter((path) => byDeclaration.walk.has(path) || !index.files.has(path)));
     const wider = tooWide(walked);
-    return wider ? { full: wider } : { previous: index, walk: walked, reuse: new Set(sources.filter((path) => !walked.has(path))), changed, moved, ...heldGlobals(index) };
+    return wider ? { full: wider } : { previous: index, walk: walked, reuse: new Set(sources.filter((path) => !walked.has(path))), changed, moved, ...held };
   }
   const estimate = tooWide(reach(declarationUsers(previous), previous.files));
   if (estimate) return { full: estimate };

@@ -43,7 +43,7 @@ export interface PreviousIndex extends Omit<PreviousFiles, 'rest'> {
   shardBytes(name: string): Uint8Array | undefined;
   /** Each symbol's graph ordinal (-1: no edges), as its record holds it. */
   graphOrdinals: Map<string, number>;
-  /** Every gram of the previous index with its postings (postingOf: the ordinals in its file table of the files holding it, and their follow masks). */
+  /** Every gram of the previous index with its postings (gram-shard.ts postingOf: the ordinals in its file table of the files holding it, with their follow masks). */
   grams(): Iterable<[number, Float64Array]>;
 }
 
@@ -169,8 +169,7 @@ function collected(record: SymbolRecord, paths: readonly string[], peerKey: (ind
   // What the indexer said of the symbol, built in one object (half a million temporary objects
   // fewer for a large index than spreading its optional fields); its columns (declarations,
   // references) are read through the format's cursors, flyweights read as they are visited.
-  const defs: [string, number, number, number, number][] = [];
-  for (const d of defsOf(record)) defs.push([paths[d.pathIndex]!, d.line, d.column, d.endLine, d.endColumn]);
+  const defs = Array.from(defsOf(record), (d) => siteTuple(paths, d));
   const info: SymbolInfo = { key: record.key, name: record.name, kind: record.kind, qname: record.qname, lang: record.lang, mods: record.mods, defs };
   if (record.path !== undefined) info.path = record.path;
   if (record.signature !== undefined) info.signature = record.signature;
@@ -178,19 +177,24 @@ function collected(record: SymbolRecord, paths: readonly string[], peerKey: (ind
   if (record.container !== undefined) info.container = record.container;
   if (record.external !== undefined) info.external = record.external;
   if (record.local) info.local = true;
+  // A call's chosen signature (past the declarations) is rare: the signatures are read for the first.
   let signatures: [string, number, number, number, number][] | undefined;
   const refs: CollectedSymbol['refs'] = [];
   for (const r of refsOf(record)) {
-    let decl: ResolvedDeclaration | undefined;
-    if (r.decl >= 0 && r.decl < defs.length) decl = { def: defs[r.decl]! };
-    else if (r.decl >= 0) {
-      signatures ??= Array.from(signaturesOf(record), (d) => [paths[d.pathIndex]!, d.line, d.column, d.endLine, d.endColumn] as [string, number, number, number, number]);
-      decl = { def: signatures[r.decl - defs.length]!, signature: true };
-    }
     const site = { path: paths[r.pathIndex]!, line: r.line, column: r.column, endLine: r.endLine, endColumn: r.endColumn };
     const from = r.fromIndex >= 0 ? peerKey(r.fromIndex) : undefined;
-    refs.push(decl ? (from !== undefined ? { site, kind: r.kind, from, confidence: r.confidence, decl } : { site, kind: r.kind, confidence: r.confidence, decl })
-      : from !== undefined ? { site, kind: r.kind, from, confidence: r.confidence } : { site, kind: r.kind, confidence: r.confidence });
+    if (r.decl < 0) {
+      refs.push({ site, kind: r.kind, from, confidence: r.confidence });
+      continue;
+    }
+    const decl: ResolvedDeclaration = r.decl < defs.length ? { def: defs[r.decl]! }
+      : { def: (signatures ??= Array.from(signaturesOf(record), (d) => siteTuple(paths, d)))[r.decl - defs.length]!, signature: true };
+    refs.push({ site, kind: r.kind, from, confidence: r.confidence, decl });
   }
   return { info, refs, edges: [] };
+}
+
+/** A declaration's site as the collector holds it: [path, line, column, endLine, endColumn]. */
+function siteTuple(paths: readonly string[], d: { pathIndex: number; line: number; column: number; endLine: number; endColumn: number }): [string, number, number, number, number] {
+  return [paths[d.pathIndex]!, d.line, d.column, d.endLine, d.endColumn];
 }

@@ -135,8 +135,7 @@ export function javaAccessor(context: FileResolution, type: JType, name: string,
 
 /** Whether an external supertype of the type (not the root class) may declare the property's getter. */
 function getterInLibrary(context: FileResolution, type: JType, name: string): boolean {
-  const cap = name.charAt(0).toUpperCase() + name.slice(1);
-  return [`get${cap}`, `is${cap}`].some((getter) => externalOwner(context.resolver.members(type, getter, METHOD_KINDS), getter) !== undefined);
+  return getterNames(name).some((getter) => externalOwner(context.resolver.members(type, getter, METHOD_KINDS), getter) !== undefined);
 }
 
 /** The one Java setter a Kotlin property write calls. */
@@ -147,10 +146,15 @@ function javaSetter(context: FileResolution, type: JType, name: string): Resolut
   return { targets: [{ decl: setters[0]!.decl }], confidence: 'resolved', kind: 'call' };
 }
 
+/** The names of the Java getters a Kotlin property `name` reads: `getName`, `isName` (`isActive` for a property `isActive`). */
+function getterNames(name: string): string[] {
+  const cap = name.charAt(0).toUpperCase() + name.slice(1);
+  return [`get${cap}`, /^is[A-Z]/.test(name) ? name : `is${cap}`];
+}
+
 /** The Java getter a Kotlin property name stands for: `getName()`, or `isActive()` (for `active` too, as read before). */
 function javaGetter(context: FileResolution, type: JType, name: string): Found | undefined {
-  const cap = name.charAt(0).toUpperCase() + name.slice(1);
-  for (const accessor of [`get${cap}`, /^is[A-Z]/.test(name) ? name : `is${cap}`]) {
+  for (const accessor of getterNames(name)) {
     const found = context.resolver.members(type, accessor, METHOD_KINDS).found.filter((f) => f.decl.file.lang === 'java' && (f.decl.params?.length ?? 0) === 0);
     if (found.length === 1) return found[0];
   }

@@ -35,7 +35,7 @@ export type { UnresolvedShardData, UnresolvedSite, UnresolvedSiteData } from './
 export { GRAPH_MAX_BUCKET_BITS, graphBucketOf, GraphShard, graphStarts, layoutGraph } from './graph-shard.ts';
 export type { GraphEdge, GraphNode, GraphNodeData } from './graph-shard.ts';
 export { encodeTextShard, TextShard } from './text-shard.ts';
-export { caseGramOf, collectGrams, encodeGramShard, EXACT_GRAM, foldByte, followBit, GRAM_BYTES, gramBucketOf, gramOf, GramShard, gramShardsOf, gramsOfBytes, postingFollow, postingOf, postingOrdinal, regrammed } from './gram-shard.ts';
+export { caseGramOf, collectGrams, encodeGramShard, EXACT_GRAM, foldByte, followBit, GRAM_BYTES, gramBucketOf, gramOf, GramShard, gramShardsOf, gramsOfBytes, regrammed } from './gram-shard.ts';
 export type { GramPostings, GramShardData } from './gram-shard.ts';
 export {
   contextLineOf, decodeText, dominantEol, encodeText, lineStarts, offsetAt, positionAt, previewOf, splitLines, withEol,
