@@ -12,7 +12,8 @@ import { declsOf } from './decl-fingerprint.ts';
 import { classifyFile, parseGitattributes } from './file-classification.ts';
 import { Progress } from './progress.ts';
 import type { StageClock } from './stage-clock.ts';
-import { layoutShards, writeIndex, type LayoutReuse } from './shards/shard-writer.ts';
+import { gramJobOf } from './shards/gram-job.ts';
+import { layoutGrams, layoutRecordShards, withGramShards, writeIndex, type LayoutReuse } from './shards/shard-writer.ts';
 import { isSkipped, type CompiledFile, type LanguageIndexer, type UnresolvedName } from './language-indexer.ts';
 import { analysisFailed, failedWhileIndexing } from './analysis-failure.ts';
 import { typescriptLanguage } from './ts/typescript-language.ts';
@@ -108,6 +109,10 @@ async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk):
   const scipFiles = await readScipFiles(options.scip ?? []);
   progress.log(`indexing ${root} at ${commit}`);
 
+  // A build from another index loads the plan (and the compiler it parses with) and reads that
+  // index's table while git is read. Handled at once: a refusal is met where the plan is awaited.
+  const planning = options.from ? Promise.all([import('./incremental/incremental-plan.ts'), readPreviousIndex(options.from)]) : undefined;
+  planning?.catch(() => undefined);
   const tracked = await listTrackedFiles(root, commit);
   // An incremental build's TypeScript walk on a second thread, which loads the compiler while git is read.
   let offThread = options.from && (options.walkOffThread ?? tracked.files.filter((f) => typescriptLanguage.accepts(f.path)).length >= OFF_THREAD_MIN_REUSED)
@@ -151,7 +156,9 @@ async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk):
   let walk: ReadonlySet<string> | undefined;
   let globals: ReadonlySet<string> | undefined;
   let compressor: ShardCompressor = packShard;
-  let keep: (() => LayoutReuse) | undefined;
+  let keep: ((collector: IndexCollector) => LayoutReuse) | undefined;
+  /** Set when the walk's thread lays out the gram shards: how many files were skipped then. */
+  let gramsOffThread: { skipped: number } | undefined;
   // The walk the thread is asked for, once the plan knows it (or that there is none).
   const scripts = blobs.files.filter((f) => ownerOf(f.path) === typescriptLanguage);
   const askWalk = (walk: ReadonlySet<string>, globals: ReadonlySet<string> | undefined) => {
@@ -171,12 +178,10 @@ async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk):
   if (options.from) {
     let plan: IncrementalPlan;
     try {
-      // The plan parses changed files with the compiler: loaded here, not by a build from nothing.
-      const { planIncremental } = await import('./incremental/incremental-plan.ts');
-      plan = scip ? { full: 'SCIP indexes are imported (--scip), which a build from another index does not do yet' } : await planIncremental({
-        previous: await readPreviousIndex(options.from), entries: tracked.entries, texts: allTexts,
+      plan = scip ? { full: 'SCIP indexes are imported (--scip), which a build from another index does not do yet' } : await planning!.then(([{ planIncremental }, previous]) => planIncremental({
+        previous, entries: tracked.entries, texts: allTexts,
         indexerVersion: indexerVersion(), parsers, maxChangedShare: options.maxChangedShare ?? DEFAULT_MAX_CHANGED_SHARE, walkLikely: askWalk,
-      });
+      }));
     } catch (error) {
       // An index of another format (Sextant was upgraded since) or a damaged one is no reason to fail: a full build needs neither.
       if (!(error instanceof SextantError && (error.code === 'INDEX_VERSION_UNSUPPORTED' || error.code === 'INDEX_CORRUPT'))) throw error;
@@ -193,14 +198,21 @@ async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk):
       // Its programs are created while the reused files' records are taken in (a walk likely before may be another).
       askWalk(walk, globals);
       compressor = previous.compressor;
-      for (const file of reuseFiles(previous, plan.reuse, collector, plan.moved)) (languages[file.lang] ??= { files: 0, precision: ownerOf(file.path)!.precision }).files++;
-      // From here on the collector notes what the walk touches; files of indexers that reuse none are walked in full.
-      collector.touched = new Set();
+      const reuseRecords = reuseFiles(previous, plan.reuse, collector, plan.moved);
       const changed = new Set(plan.changed);
       collector.stale = new Set([...collector.symbols.values()].filter((s) => s.info.defs.some((d) => changed.has(d[0]))).map((s) => s.info.key));
-      offThread?.provide(collector);
       const reused = plan.reuse;
-      keep = () => layoutReuseOf(previous, collector, new Set([...plan.changed, ...blobs.files.map((f) => f.path).filter((p) => ownerOf(p) && !reused.has(p))]));
+      const dirtyPaths = new Set([...plan.changed, ...blobs.files.map((f) => f.path).filter((p) => ownerOf(p) && !reused.has(p))]);
+      // A walk reads only which symbols are known: the thread's starts while the reused records go in.
+      // The gram shards depend on nothing but the texts and which files are skipped: the thread lays
+      // them out after its walk, while this one lays out the rest (again here should the walk skip a file).
+      if (offThread) gramsOffThread = { skipped: skipped.length };
+      offThread?.provide(collector, gramsOffThread && gramJobOf(previous, fileTableOf(tracked.entries, [], skipped, () => 0), allTexts, dirtyPaths));
+      for (const file of reuseRecords()) (languages[file.lang] ??= { files: 0, precision: ownerOf(file.path)!.precision }).files++;
+      // From here on the collector notes what the walk touches; files of indexers that reuse none are walked in full.
+      collector.touched = new Set();
+      // What the previous index alone decides of what the writer keeps, while the thread walks.
+      keep = layoutReuseOf(previous, dirtyPaths);
       build = { mode: 'incremental', from: previous.manifest.commit, walked: plan.walk.size, reused: plan.reuse.size };
       progress.log(`building from ${shortCommit(previous.manifest.commit)}: ${plan.changed.length} files changed; ${plan.walk.size} TypeScript and JavaScript files walked again, ${plan.reuse.size} reused`);
     }
@@ -252,6 +264,7 @@ async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk):
       ? `${failed.path} failed analysis, which changes what its program resolved`
       : `${stale!.kind} ${stale!.qname}, declared in the changed ${stale!.defs[0]![0]}, is named by files reused from the previous index but was not declared again`;
     progress.log(`building again in full: ${reason}`);
+    await offThread?.stop();
     return buildIndex({ ...options, from: undefined, fullBecause: reason });
   }
   reportWarnings(warnings, texts, rules, progress, options.verbose === true);
@@ -262,7 +275,11 @@ async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk):
   const written = stages?.begin('shards');
   const fileTable = fileTableOf(tracked.entries, collector.files, skipped, (path) => classifyFile(path, allTexts.get(path) ?? '', rules));
   // A shard equal to one of the previous index keeps its bytes rather than being compressed again.
-  const set = withShardCompressor(compressor, () => layoutShards(collector, allTexts, fileTable, keep?.()));
+  const reuse = keep?.(collector);
+  const recordShards = withShardCompressor(compressor, () => layoutRecordShards(collector, allTexts, fileTable, reuse));
+  const grams = gramsOffThread?.skipped === skipped.length ? await offThread!.grams(context)
+    : withShardCompressor(compressor, () => layoutGrams(fileTable, allTexts, reuse?.grams));
+  const set = withGramShards(recordShards, grams);
   const manifest = await writeIndex(out, set, {
     formatVersion: FORMAT_VERSION,
     repo: options.repoName ?? repoNameOf(root),

@@ -28,7 +28,7 @@ describe('an index read back', () => {
       const manifest = await buildIndex({ repo: repo.dir, commit: 'HEAD', out, maxFileBytes: 1 << 20, progress: new Progress(process.stderr, true) });
       const previous = await (await (await readPreviousIndex(out)).records()).rest();
       const collector = new IndexCollector();
-      reuseFiles(previous, new Set(previous.files.keys()), collector, new Map());
+      reuseFiles(previous, new Set(previous.files.keys()), collector, new Map())();
       const texts = new Map(previous.entries.filter((e) => e.status !== 'skipped').map((e) => [e.path, execFileSync('git', ['cat-file', 'blob', e.blob], { cwd: repo.dir, encoding: 'utf8' })]));
       const set = layoutShards(collector, texts, previous.entries);
       expect(set.layout).toEqual(manifest.layout);

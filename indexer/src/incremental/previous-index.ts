@@ -4,8 +4,8 @@
 // their new walk finds; laid out again, an unchanged collection gives the same shards byte for byte
 // (the round trip incremental-build.test.ts checks). Read through the format's own decoders.
 import {
-  defsOf, FILE_TABLE_SHARD, FileTable, graphRecords, graphShardName, graphStarts, refsOf, signaturesOf, type ChangeRecord, type ChangeShard, type FileRecord,
-  type FileShard, type FileTableEntry, type GramShard, type GraphShard, type Manifest, type SymbolRecord, type SymbolShard, type UnresolvedShard, type UnresolvedSiteData,
+  defsOf, FILE_TABLE_SHARD, FileTable, graphRecords, graphShardName, graphStarts, gramShardName, refsOf, signaturesOf, type ChangeRecord, type ChangeShard, type FileRecord,
+  type FileShard, type FileTableEntry, type GraphShard, type Manifest, type SymbolRecord, type SymbolShard, type UnresolvedShard, type UnresolvedSiteData,
   packShard, packingOf, type ShardCompressor, type ShardEntry, type ShardPacking,
 } from '@sextant/format';
 import { createHash } from 'node:crypto';
@@ -43,8 +43,8 @@ export interface PreviousIndex extends Omit<PreviousFiles, 'rest'> {
   shardBytes(name: string): Uint8Array | undefined;
   /** Each symbol's graph ordinal (-1: no edges), as its record holds it. */
   graphOrdinals: Map<string, number>;
-  /** Every gram of the previous index with its postings (gram-shard.ts postingOf: the ordinals in its file table of the files holding it, with their follow masks). */
-  grams(): Iterable<[number, Float64Array]>;
+  /** Its gram shards as stored, in bucket order (gram-job.ts gramsOfShards: each gram with its postings, the ordinals in its file table of the files holding it with their follow masks). */
+  gramShards: Uint8Array[];
 }
 
 /**
@@ -151,15 +151,13 @@ export async function readPreviousIndex(dir: string): Promise<PreviousTable> {
         })));
       }
     }
-    // The gram shards, whose postings the writer moves rather than reading every text again.
-    const gramShards = await of<GramShard>('grams/');
-    // The shards not decoded (texts), read for the compressor and the writer.
+    // The shards not decoded (texts, grams), read for the compressor and the writer (which moves the
+    // grams' postings rather than reading every text again).
     await Promise.all(names.filter((n) => !source.byName.has(n)).map((n) => source.readInflatedShard(n, manifest.shards[n]!)));
     const compressor: ShardCompressor = (raw, packing) => source.byContent.get(contentKey(raw, packing)) ?? packShard(raw, packing);
-    const grams = function* grams() {
-      for (const shard of gramShards) yield* shard.entries();
-    };
-    return { compressor, shardBytes: (name) => source.byName.get(name), graphOrdinals, symbols, unresolved, grams };
+    // Every bucket the layout implies is in the manifest (parseManifest checked), so was read.
+    const gramShards = Array.from({ length: 2 ** manifest.layout.gramBucketBits }, (_, bucket) => source.byName.get(gramShardName(bucket))!);
+    return { compressor, shardBytes: (name) => source.byName.get(name), graphOrdinals, symbols, unresolved, gramShards };
   };
   return { ...first, records };
 }

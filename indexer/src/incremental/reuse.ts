@@ -7,7 +7,8 @@
 // its source, which incremental-plan.ts walks together with every other file of such a symbol.
 import type { FileRecord } from '@sextant/format';
 import type { IndexCollector, ResolvedDeclaration } from '../index-collector.ts';
-import type { LayoutReuse } from '../shards/shard-writer.ts';
+import { gramsOfShards } from '../shards/gram-job.ts';
+import type { GramReuse, LayoutReuse } from '../shards/shard-writer.ts';
 import type { UnresolvedName } from '../language-indexer.ts';
 import type { PositionShift } from './position-shift.ts';
 import type { PreviousIndex } from './previous-index.ts';
@@ -18,12 +19,14 @@ export function edgeFile(previous: PreviousIndex, from: string, site: { path: st
 }
 
 /**
- * Adds to `collector` everything `reused` (paths of files not walked again) contributed to `previous`;
- * returns their file records. A reused call that chose a declaration of a changed file chooses it at
- * its place in the new text (`moved`, incremental-plan.ts: the plan walked every call whose choice
- * it could not place).
+ * Adds to `collector` everything `reused` (paths of files not walked again) contributed to `previous`,
+ * in two steps: at once every symbol they name, then, when the function returned is called, their
+ * references, edges and file records (which it returns). A walk reads only which symbols are known,
+ * so one on another thread may start between the two. A reused call that chose a declaration of a
+ * changed file chooses it at its place in the new text (`moved`, incremental-plan.ts: the plan walked
+ * every call whose choice it could not place).
  */
-export function reuseFiles(previous: PreviousIndex, reused: ReadonlySet<string>, collector: IndexCollector, moved: ReadonlyMap<string, PositionShift>): FileRecord[] {
+export function reuseFiles(previous: PreviousIndex, reused: ReadonlySet<string>, collector: IndexCollector, moved: ReadonlyMap<string, PositionShift>): () => FileRecord[] {
   const kept = new Set<string>();
   const edges: { from: string; kind: Parameters<IndexCollector['addEdge']>[1]; to: string; site?: Parameters<IndexCollector['addEdge']>[3] }[] = [];
   for (const path of reused) for (const key of previous.files.get(path)?.syms ?? []) kept.add(key);
@@ -58,22 +61,24 @@ export function reuseFiles(previous: PreviousIndex, reused: ReadonlySet<string>,
     const symbol = previous.symbols.get(key);
     if (symbol) collector.addSymbol(symbol.info);
   }
-  for (const key of kept) {
-    for (const ref of previous.symbols.get(key)?.refs ?? []) {
-      if (reused.has(ref.site.path)) collector.addReference(key, ref.site, ref.kind, ref.from, ref.confidence, ref.decl && placed(ref.decl, moved));
-    }
-  }
-  for (const edge of edges) collector.addEdge(edge.from, edge.kind, edge.to, edge.site);
 
-  const files: FileRecord[] = [];
-  for (const path of reused) {
-    const file = previous.files.get(path);
-    const change = previous.changes.get(path);
-    if (!file || !change) continue;
-    collector.addFile(file, change, unresolved.get(path) ?? []);
-    files.push(file);
-  }
-  return files;
+  return () => {
+    for (const key of kept) {
+      for (const ref of previous.symbols.get(key)?.refs ?? []) {
+        if (reused.has(ref.site.path)) collector.addReference(key, ref.site, ref.kind, ref.from, ref.confidence, ref.decl && placed(ref.decl, moved));
+      }
+    }
+    for (const edge of edges) collector.addEdge(edge.from, edge.kind, edge.to, edge.site);
+    const files: FileRecord[] = [];
+    for (const path of reused) {
+      const file = previous.files.get(path);
+      const change = previous.changes.get(path);
+      if (!file || !change) continue;
+      collector.addFile(file, change, unresolved.get(path) ?? []);
+      files.push(file);
+    }
+    return files;
+  };
 }
 
 /** A reused call's chosen declaration where it lies now. */
@@ -89,26 +94,35 @@ function placed(decl: ResolvedDeclaration, moved: ReadonlyMap<string, PositionSh
  * What the shard writer may keep of the previous index once the walk is done (`collector.touched`
  * set since the reused files went in): every record of a file in `paths` (walked again, changed,
  * added or removed) may differ, and so may every symbol the walk touched, that such a file declared,
- * referenced or found an edge of, or that is gone.
+ * referenced or found an edge of, or that is gone. What the previous index alone decides is worked
+ * out at once (before the walk, while it runs on another thread); the rest by the function returned.
  */
-export function layoutReuseOf(previous: PreviousIndex, collector: IndexCollector, paths: ReadonlySet<string>): LayoutReuse {
-  const dirtySymbols = new Set(collector.touched);
+export function layoutReuseOf(previous: PreviousIndex, paths: ReadonlySet<string>): (collector: IndexCollector) => LayoutReuse {
+  const inPaths = new Set<string>();
   for (const [key, symbol] of previous.symbols) {
-    if (dirtySymbols.has(key)) continue;
-    const dirty = !collector.has(key) || symbol.info.defs.some((d) => paths.has(d[0])) || symbol.refs.some((r) => paths.has(r.site.path))
+    const dirty = symbol.info.defs.some((d) => paths.has(d[0])) || symbol.refs.some((r) => paths.has(r.site.path))
       || symbol.edges.some((e) => paths.has(edgeFile(previous, e.out ? key : e.peer, e.site) ?? ''));
-    if (dirty) dirtySymbols.add(key);
+    if (dirty) inPaths.add(key);
   }
-  return {
-    layout: previous.manifest.layout,
-    shard: (name) => {
-      const bytes = previous.shardBytes(name);
-      const entry = previous.manifest.shards[name];
-      return bytes && entry ? { bytes, records: entry.records } : undefined;
-    },
-    dirtySymbols,
-    graphOrdinals: previous.graphOrdinals,
-    dirtyPaths: paths,
-    grams: { earlier: () => previous.grams(), paths: previous.entries.map((entry) => entry.path) },
+  return (collector) => {
+    const dirtySymbols = new Set([...collector.touched ?? [], ...inPaths]);
+    for (const key of previous.symbols.keys()) if (!collector.has(key)) dirtySymbols.add(key);
+    return {
+      layout: previous.manifest.layout,
+      shard: (name) => {
+        const bytes = previous.shardBytes(name);
+        const entry = previous.manifest.shards[name];
+        return bytes && entry ? { bytes, records: entry.records } : undefined;
+      },
+      dirtySymbols,
+      graphOrdinals: previous.graphOrdinals,
+      dirtyPaths: paths,
+      grams: gramReuseOf(previous, paths),
+    };
   };
+}
+
+/** What the gram shards keep of the previous index: the postings of every file but those in `paths` (layoutGrams). */
+export function gramReuseOf(previous: PreviousIndex, paths: ReadonlySet<string>): GramReuse {
+  return { earlier: () => gramsOfShards(previous.gramShards), paths: previous.entries.map((entry) => entry.path), dirtyPaths: paths };
 }

@@ -53,8 +53,25 @@ export interface LayoutReuse {
   graphOrdinals: ReadonlyMap<string, number>;
   /** Paths whose file, text or change record may differ: walked again, or changed, added or removed. */
   dirtyPaths: ReadonlySet<string>;
-  /** The previous index's gram postings and its file table's paths by ordinal: the other files' postings are moved, not read again. */
-  grams: { earlier: () => Iterable<readonly [number, ArrayLike<number>]>; paths: readonly string[] };
+  grams: GramReuse;
+}
+
+/**
+ * What the gram shards of an incremental build keep of the previous index: its gram postings and its
+ * file table's paths by ordinal, whose postings are moved, not read again, except for the files whose
+ * text may differ (`dirtyPaths`: changed, added or removed, or walked again).
+ */
+export interface GramReuse {
+  earlier: () => Iterable<readonly [number, ArrayLike<number>]>;
+  paths: readonly string[];
+  dirtyPaths: ReadonlySet<string>;
+}
+
+/** The gram shards of a commit's text files, by bucket, under `bits` bucket bits. */
+export interface GramLayout {
+  bits: number;
+  shards: Uint8Array[];
+  records: number[];
 }
 
 /**
@@ -62,20 +79,38 @@ export interface LayoutReuse {
  * every one of them that is indexed or unindexed (a text file no indexer reads).
  */
 export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<string, string>, fileTable: readonly FileTableEntry[], reuse?: LayoutReuse): ShardSet {
-  const graph = layoutGraph(graphNodes(collector));
-  // The text files (indexed or not), by their file-table ordinal (its position in path order, as the
-  // file table stores them): the text shards hold them, the gram shards index them.
-  const sorted = [...fileTable].sort((a, b) => compare(a.path, b.path));
-  const textFiles = sorted.flatMap((entry, ordinal) => (entry.status === 'skipped' ? [] : [{ ordinal, path: entry.path, text: texts.get(entry.path) ?? '' }]));
-  const grams = reuse ? gramsReused(reuse, sorted, textFiles) : collectGrams(textFiles);
-  const layout = new ShardLayout({
+  return withGramShards(layoutRecordShards(collector, texts, fileTable, reuse), layoutGrams(fileTable, texts, reuse?.grams));
+}
+
+/** Every shard but the gram shards, which depend on nothing but the texts (layoutGrams; withGramShards adds them). */
+export interface RecordShards extends Omit<ShardSet, 'layout'> {
+  layout: Omit<Manifest['layout'], 'gramBucketBits'>;
+}
+
+/** A layout's shards with its gram shards. */
+export function withGramShards(set: RecordShards, grams: GramLayout): ShardSet {
+  const shards = new Map(set.shards);
+  const records = new Map(set.records);
+  grams.shards.forEach((bytes, bucket) => {
+    shards.set(gramShardName(bucket), bytes);
+    records.set(gramShardName(bucket), grams.records[bucket]!);
+  });
+  return { layout: { ...set.layout, gramBucketBits: grams.bits }, shards: new Map([...shards].sort(([a], [b]) => compare(a, b))), records };
+}
+
+/** layoutShards but the gram shards. */
+export function layoutRecordShards(collector: IndexCollector, texts: ReadonlyMap<string, string>, fileTable: readonly FileTableEntry[], reuse?: LayoutReuse): RecordShards {
+  const graph = layoutGraph(graphNodes(collector), undefined, reuse && keptGraphShards(reuse));
+  const textFiles = textFilesOf(fileTable, texts);
+  const bits: RecordShards['layout'] = {
     symbolBucketBits: bucketBits(collector.symbols.size, SYMBOLS_PER_BUCKET),
     fileBucketBits: bucketBits(collector.files.length, FILES_PER_BUCKET),
     changeBucketBits: bucketBits(collector.files.length, CHANGES_PER_BUCKET),
     unresolvedBucketBits: bucketBits(collector.unresolvedCount, UNRESOLVED_SITES_PER_BUCKET),
     graphBucketBits: graph.bits,
-    gramBucketBits: bucketBits(grams.postings, POSTINGS_PER_GRAM_BUCKET),
-  });
+  };
+  // No gram bucket is laid out here.
+  const layout = new ShardLayout({ ...bits, gramBucketBits: 0 });
   const shards = new Map<string, Uint8Array>();
   const records = new Map<string, number>();
   graph.shards.forEach((bytes, bucket) => {
@@ -134,10 +169,6 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
       records.set(textShardName(bucket), bucketTexts.length);
     }
   }
-  gramShardsOf(grams, layout.bits.gramBucketBits).forEach((data, bucket) => {
-    shards.set(gramShardName(bucket), encodeGramShard(data));
-    records.set(gramShardName(bucket), data.grams.length);
-  });
   const changeBuckets = new Map<number, ChangeRecord[]>();
   for (const change of collector.changes) {
     const bucket = layout.changeBucketOf(change.path);
@@ -167,23 +198,53 @@ export function layoutShards(collector: IndexCollector, texts: ReadonlyMap<strin
   records.set(NAMES_SHARD, names.entries.length);
   shards.set(FILE_TABLE_SHARD, encodeFileTable(fileTable));
   records.set(FILE_TABLE_SHARD, fileTable.length);
-  return { layout: layout.bits, shards: new Map([...shards].sort(([a], [b]) => compare(a, b))), records };
+  return { layout: bits, shards, records };
 }
 
 /**
- * The gram postings of an incremental build: the previous index's, each moved to its file's ordinal
- * now, with those of the files that may differ (dirty: walked again, changed, added or removed)
- * collected again from their texts. What collectGrams over every text gives, without reading the
- * unchanged ones (most of a build's layout time on a large repository).
+ * The text files (indexed or not) by their file-table ordinal (its position in path order, as the
+ * file table stores them): the text shards hold them, the gram shards index them.
  */
-function gramsReused(reuse: LayoutReuse, sorted: readonly FileTableEntry[], textFiles: readonly { ordinal: number; path: string; text: string }[]): GramPostings {
-  const ordinals = new Map(sorted.map((entry, ordinal) => [entry.path, ordinal]));
-  const ordinalNow = (earlier: number): number => {
-    const path = reuse.grams.paths[earlier];
-    const now = path === undefined || reuse.dirtyPaths.has(path) ? undefined : ordinals.get(path);
-    return now === undefined || sorted[now]!.status === 'skipped' ? -1 : now;
+function textFilesOf(fileTable: readonly FileTableEntry[], texts: ReadonlyMap<string, string>): { ordinal: number; path: string; text: string }[] {
+  const sorted = [...fileTable].sort((a, b) => compare(a.path, b.path));
+  return sorted.flatMap((entry, ordinal) => (entry.status === 'skipped' ? [] : [{ ordinal, path: entry.path, text: texts.get(entry.path) ?? '' }]));
+}
+
+/**
+ * The gram shards of the text files of `fileTable` (they depend on nothing else: an incremental build
+ * lays them out while its walk runs). With `reuse`, the previous index's postings, each moved to its
+ * file's ordinal now, with those of the files that may differ collected again from their texts:
+ * what collectGrams over every text gives, without reading the unchanged ones (most of a build's
+ * layout time on a large repository).
+ */
+export function layoutGrams(fileTable: readonly FileTableEntry[], texts: ReadonlyMap<string, string>, reuse?: GramReuse): GramLayout {
+  const textFiles = textFilesOf(fileTable, texts);
+  let grams: GramPostings;
+  if (reuse) {
+    const ordinals = new Map(textFiles.map((file) => [file.path, file.ordinal]));
+    const ordinalNow = (earlier: number): number => {
+      const path = reuse.paths[earlier];
+      return (path === undefined || reuse.dirtyPaths.has(path) ? undefined : ordinals.get(path)) ?? -1;
+    };
+    grams = regrammed(reuse.earlier(), ordinalNow, textFiles.filter((file) => reuse.dirtyPaths.has(file.path)));
+  } else grams = collectGrams(textFiles);
+  const bits = bucketBits(grams.postings, POSTINGS_PER_GRAM_BUCKET);
+  const data = gramShardsOf(grams, bits);
+  return { bits, shards: data.map(encodeGramShard), records: data.map((bucket) => bucket.grams.length) };
+}
+
+/**
+ * The previous index's graph shard of a bucket none of whose nodes may differ, when every node has
+ * the ordinal it had there (so the same nodes are in each bucket, and every edge names the same peer
+ * ordinal): what encoding the bucket again would give, byte for byte.
+ */
+function keptGraphShards(reuse: LayoutReuse): NonNullable<Parameters<typeof layoutGraph>[2]> {
+  let sameOrdinals: boolean | undefined;
+  return (bucket, nodes, ordinalOf) => {
+    sameOrdinals ??= ordinalOf.size === [...reuse.graphOrdinals.values()].filter((ordinal) => ordinal >= 0).length
+      && [...ordinalOf].every(([key, ordinal]) => reuse.graphOrdinals.get(key) === ordinal);
+    return sameOrdinals && !nodes.some((node) => reuse.dirtySymbols.has(node.key)) ? reuse.shard(graphShardName(bucket))?.bytes : undefined;
   };
-  return regrammed(reuse.grams.earlier(), ordinalNow, textFiles.filter((file) => reuse.dirtyPaths.has(file.path)));
 }
 
 /** The symbol buckets whose records may differ from the previous index's: of a dirty symbol, or of one whose graph ordinal moved (or that is new). */
@@ -198,7 +259,7 @@ function dirtySymbolBucketsOf(reuse: LayoutReuse, collector: IndexCollector, lay
 
 /** A symbol's declarations in (path, position) order: as its record stores them, and its graph node's first. */
 function sortedDefs(info: CollectedSymbol['info']): CollectedSymbol['info']['defs'] {
-  return [...info.defs].sort((a, b) => compare(a[0], b[0]) || a[1] - b[1] || a[2] - b[2]);
+  return info.defs.length < 2 ? info.defs : [...info.defs].sort((a, b) => compare(a[0], b[0]) || a[1] - b[1] || a[2] - b[2]);
 }
 
 /** Every symbol with an edge, as the graph holds it; the collector records each edge at both ends. */
@@ -344,9 +405,10 @@ function nameShard(collector: IndexCollector): NameShardData {
     .filter((s) => !s.info.local)
     .map((s) => {
       const defs = sortedDefs(s.info);
-      return { info: s.info, def: defs.find((d) => d[0] === s.info.path) ?? defs[0] };
+      // Folded once, not at each of a sort's comparisons.
+      return { info: s.info, def: defs.find((d) => d[0] === s.info.path) ?? defs[0], folded: s.info.name.toLowerCase() };
     })
-    .sort((a, b) => compare(a.info.name.toLowerCase(), b.info.name.toLowerCase()) || compare(a.info.key, b.info.key));
+    .sort((a, b) => compare(a.folded, b.folded) || compare(a.info.key, b.info.key));
   const paths = [...new Set(entries.map((e) => e.def?.[0] ?? ''))].sort(compare);
   const pathIndex = new Map(paths.map((p, i) => [p, i]));
   return {

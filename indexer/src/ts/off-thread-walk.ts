@@ -12,6 +12,8 @@ import { collectorState, replay, type CollectorOp, type CollectorState } from '.
 import type { TrackedFile } from '../git/git-snapshot.ts';
 import type { IndexCollector } from '../index-collector.ts';
 import type { IndexContext, IndexedFile } from '../language-indexer.ts';
+import type { GramJob } from '../shards/gram-job.ts';
+import type { GramLayout } from '../shards/shard-writer.ts';
 
 /** What the worker is asked to walk. */
 export interface WalkInput {
@@ -25,14 +27,18 @@ export interface WalkInput {
   warnings: string[];
 }
 
-/** What the build sends the worker, on the port it is started with: the walk, then its collector's state. */
-export type BuildMessage = WalkInput | CollectorState;
+/**
+ * What the build sends the worker, on the port it is started with: the walk, then its collector's
+ * state, with the gram shards to lay out once the walk is done (an incremental build's).
+ */
+export type BuildMessage = WalkInput | (CollectorState & { grams?: GramJob });
 
 /** What the worker sends. */
 export type WalkMessage =
   | { type: 'log'; text: string }
   | { type: 'file'; ops: CollectorOp[]; file: IndexedFile }
   | { type: 'done'; ops: CollectorOp[]; warnings: string[] }
+  | { type: 'grams'; layout: GramLayout }
   | { type: 'error'; error: { name: string; message: string; stack?: string; code?: string; hint?: string; data?: Record<string, unknown> } };
 
 export class OffThreadWalk {
@@ -42,6 +48,8 @@ export class OffThreadWalk {
   private wake?: () => void;
   private failure?: Error;
   private asked?: { walk: ReadonlySet<string>; globals: ReadonlySet<string> | undefined };
+  /** Whether it lays out gram shards after its walk. */
+  private gramJob = false;
 
   /** A worker thread that loads the compiler and waits to be asked for a walk. */
   constructor() {
@@ -82,26 +90,44 @@ export class OffThreadWalk {
     return asked !== undefined && sameSet(walk, asked.walk) && (globals === undefined ? asked.globals === undefined : asked.globals !== undefined && sameSet(globals, asked.globals));
   }
 
-  /** Sends the build's collector once the reused files are in: the walk starts then. */
-  provide(collector: IndexCollector): void {
-    this.port.postMessage(collectorState(collector) satisfies BuildMessage);
+  /**
+   * Sends the build's collector once the reused symbols are in: the walk starts then. With `grams`,
+   * the worker lays those gram shards out once its walk is done (grams()).
+   */
+  provide(collector: IndexCollector, grams?: GramJob): void {
+    this.gramJob = grams !== undefined;
+    this.port.postMessage({ ...collectorState(collector), ...(grams ? { grams } : {}) } satisfies BuildMessage);
   }
 
-  /** The walked files in the walk's order, each once the collector calls made for it are replayed into `context.collector`. */
+  /**
+   * The walked files in the walk's order, each once the collector calls made for it are replayed into
+   * `context.collector`. The worker stops at the end, unless it has gram shards to lay out.
+   */
   async *results(context: IndexContext): AsyncGenerator<IndexedFile> {
+    let done = false;
     try {
       for (;;) {
-        const message = await this.next();
-        if (message.type === 'log') context.progress.log(message.text.replace(/\n$/, ''));
-        else if (message.type === 'error') throw revived(message.error);
-        else {
-          replay(message.ops, context.collector);
-          if (message.type === 'done') {
-            for (const warning of message.warnings) if (!context.warnings.includes(warning)) context.warnings.push(warning);
-            return;
-          }
-          yield message.file;
+        const message = await this.next(context);
+        if (message.type === 'grams') throw new Error("the TypeScript walk's worker thread sent gram shards before its walk was done");
+        replay(message.ops, context.collector);
+        if (message.type === 'done') {
+          for (const warning of message.warnings) if (!context.warnings.includes(warning)) context.warnings.push(warning);
+          done = true;
+          return;
         }
+        yield message.file;
+      }
+    } finally {
+      if (!done || !this.gramJob) await this.stop();
+    }
+  }
+
+  /** The gram shards provide() asked for, once the worker has laid them out after its walk; the worker stops then. */
+  async grams(context: Pick<IndexContext, 'progress'>): Promise<GramLayout> {
+    try {
+      for (;;) {
+        const message = await this.next(context);
+        if (message.type === 'grams') return message.layout;
       }
     } finally {
       await this.stop();
@@ -119,9 +145,15 @@ export class OffThreadWalk {
     this.wake?.();
   }
 
-  private async next(): Promise<WalkMessage> {
+  /** The worker's next file, end of its walk, or gram shards; its log lines are logged, its error thrown. */
+  private async next(context: Pick<IndexContext, 'progress'>): Promise<Exclude<WalkMessage, { type: 'log' | 'error' }>> {
     for (;;) {
       const message = this.messages.shift();
+      if (message?.type === 'log') {
+        context.progress.log(message.text.replace(/\n$/, ''));
+        continue;
+      }
+      if (message?.type === 'error') throw revived(message.error);
       if (message) return message;
       // Messages come before the exit that follows them: a failure is met only once they are read.
       if (this.failure) throw this.failure;

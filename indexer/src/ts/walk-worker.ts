@@ -7,6 +7,7 @@ import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from '
 import { RecordingCollector, type CollectorState } from '../collector-ops.ts';
 import type { IndexedFile } from '../language-indexer.ts';
 import { Progress } from '../progress.ts';
+import { runGramJob, type GramJob } from '../shards/gram-job.ts';
 import { typescriptIndexer } from './typescript-indexer.ts';
 import type { BuildMessage, WalkInput, WalkMessage } from './off-thread-walk.ts';
 
@@ -14,6 +15,7 @@ const { port } = workerData as { port: MessagePort };
 const post = (message: WalkMessage) => parentPort!.postMessage(message);
 const collector = new RecordingCollector();
 let started = false;
+let gramJob: GramJob | undefined;
 
 /** The build's next message, waited for on this thread (nothing else runs here meanwhile). */
 function receive<T extends BuildMessage>(): T {
@@ -27,7 +29,9 @@ function receive<T extends BuildMessage>(): T {
 function awaitState(): void {
   if (started) return;
   started = true;
-  collector.start(receive<CollectorState>());
+  const state = receive<CollectorState & { grams?: GramJob }>();
+  collector.start(state);
+  gramJob = state.grams;
 }
 
 try {
@@ -43,6 +47,9 @@ try {
     post({ type: 'file', ops: collector.take(), file });
   }
   post({ type: 'done', ops: collector.take(), warnings: warnings.slice(input.warnings.length) });
+  // The gram shards come with the state, which a walk of no program never waited for.
+  awaitState();
+  if (gramJob) post({ type: 'grams', layout: runGramJob(gramJob) });
 } catch (error) {
   const { name, message, stack, code, hint, data } = error as Error & { code?: string; hint?: string; data?: Record<string, unknown> };
   post({ type: 'error', error: { name, message, stack, code, hint, data } });

@@ -114,7 +114,14 @@ function compare(a: string, b: string): number {
  * them and splits them into equal shards of at most `nodesPerBucket` nodes (tests pass fewer), at most
  * 2^GRAPH_MAX_BUCKET_BITS shards. Every peer an edge names must be a node.
  */
-export function layoutGraph(input: readonly GraphNodeData[], nodesPerBucket = GRAPH_NODES_PER_BUCKET): GraphLayout {
+export function layoutGraph(
+  input: readonly GraphNodeData[], nodesPerBucket = GRAPH_NODES_PER_BUCKET,
+  /**
+   * An earlier layout's bytes for a bucket whose shard would be the same (an incremental build: the
+   * same nodes at the same ordinals, none of the bucket's changed), or undefined to encode it.
+   */
+  kept?: (bucket: number, nodes: readonly GraphNodeData[], ordinalOf: ReadonlyMap<string, number>) => Uint8Array | undefined,
+): GraphLayout {
   const nodes = [...input].sort((a, b) => {
     if (!a.def || !b.def) return Number(!a.def) - Number(!b.def) || compare(a.key, b.key);
     return compare(a.def[0], b.def[0]) || a.def[1] - b.def[1] || a.def[2] - b.def[2] || compare(a.key, b.key);
@@ -127,7 +134,8 @@ export function layoutGraph(input: readonly GraphNodeData[], nodesPerBucket = GR
   for (let g = 0; g < count; g++) {
     const from = Math.floor((g * nodes.length) / count);
     const to = Math.floor(((g + 1) * nodes.length) / count);
-    shards.push(encodeGraphShard(from, nodes.slice(from, to), ordinalOf));
+    const bucket = nodes.slice(from, to);
+    shards.push(kept?.(g, bucket, ordinalOf) ?? encodeGraphShard(from, bucket, ordinalOf));
     records.push(to - from);
   }
   return { bits, shards, records, ordinalOf };
