@@ -11,7 +11,7 @@ import {
 import { createHash } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import { IndexReader, ShardCache, type ShardSource } from '@sextant/query';
-import { checkedInflate, DirShardSource } from '@sextant/query/node';
+import { checkBytes, checkedInflate, DirShardSource } from '@sextant/query/node';
 import type { CollectedSymbol, ResolvedDeclaration, SymbolInfo } from '../index-collector.ts';
 
 /** What an incremental build reads of a previous index first: its manifest and file table, enough for most reasons to build in full. */
@@ -75,15 +75,28 @@ class PreviousShards implements ShardSource {
     return this.dir.readShard(name, entry);
   }
 
+  /**
+   * A shard read and checked but not inflated: one the writer keeps as it is or lays out anew (texts,
+   * stored, cost nothing to pack again; grams the walk's thread lays out), never asks the compressor for.
+   */
+  async readCheckedShard(name: string, entry: ShardEntry): Promise<void> {
+    const bytes = await this.dir.readShard(name, entry);
+    if (!bytes) return;
+    checkBytes(name, this.where, entry, bytes, REBUILD_HINT);
+    this.byName.set(name, bytes);
+  }
+
   async readInflatedShard(name: string, entry: ShardEntry): Promise<Uint8Array | undefined> {
     const bytes = await this.dir.readShard(name, entry);
     if (!bytes) return undefined;
-    const raw = checkedInflate(name, this.where, entry, bytes, 'Rebuild that index with `indexer build`, or build without --from.');
+    const raw = checkedInflate(name, this.where, entry, bytes, REBUILD_HINT);
     this.byContent.set(contentKey(raw, packingOf(bytes)), bytes);
     this.byName.set(name, bytes);
     return raw;
   }
 }
+
+const REBUILD_HINT = 'Rebuild that index with `indexer build`, or build without --from.';
 
 /** What the compressor knows a shard by: its content and how it is packed (text shards are stored, not deflated). */
 function contentKey(raw: Uint8Array, packing: ShardPacking): string {
@@ -151,9 +164,10 @@ export async function readPreviousIndex(dir: string): Promise<PreviousTable> {
         })));
       }
     }
-    // The shards not decoded (texts, grams), read for the compressor and the writer (which moves the
-    // grams' postings rather than reading every text again).
-    await Promise.all(names.filter((n) => !source.byName.has(n)).map((n) => source.readInflatedShard(n, manifest.shards[n]!)));
+    // The shards not decoded (texts, grams, names), read for the writer (which moves the grams'
+    // postings rather than reading every text again) and the compressor.
+    await Promise.all(names.filter((n) => !source.byName.has(n)).map((n) => (n.startsWith('texts/') || n.startsWith('grams/')
+      ? source.readCheckedShard(n, manifest.shards[n]!) : source.readInflatedShard(n, manifest.shards[n]!))));
     const compressor: ShardCompressor = (raw, packing) => source.byContent.get(contentKey(raw, packing)) ?? packShard(raw, packing);
     // Every bucket the layout implies is in the manifest (parseManifest checked), so was read.
     const gramShards = Array.from({ length: 2 ** manifest.layout.gramBucketBits }, (_, bucket) => source.byName.get(gramShardName(bucket))!);

@@ -54,19 +54,16 @@ export function reuseFiles(previous: PreviousIndex, reused: ReadonlySet<string>,
     }
   }
   // A kept symbol's container is named by its record, so it is kept too (and its container).
-  for (const key of [...kept]) {
-    for (let container = previous.symbols.get(key)?.info.container; container !== undefined && !kept.has(container); container = previous.symbols.get(container)?.info.container) kept.add(container);
+  for (const [key, { info }] of previous.symbols) {
+    if (!kept.has(key)) continue;
+    for (let container = info.container; container !== undefined && !kept.has(container); container = previous.symbols.get(container)?.info.container) kept.add(container);
   }
-  for (const key of kept) {
-    const symbol = previous.symbols.get(key);
-    if (symbol) collector.addSymbol(symbol.info);
-  }
+  for (const [key, { info }] of previous.symbols) if (kept.has(key)) collector.addSymbol(info);
 
   return () => {
-    for (const key of kept) {
-      for (const ref of previous.symbols.get(key)?.refs ?? []) {
-        if (reused.has(ref.site.path)) collector.addReference(key, ref.site, ref.kind, ref.from, ref.confidence, ref.decl && placed(ref.decl, moved));
-      }
+    for (const [key, { refs }] of previous.symbols) {
+      if (!kept.has(key)) continue;
+      for (const ref of refs) if (reused.has(ref.site.path)) collector.addReference(key, ref.site, ref.kind, ref.from, ref.confidence, ref.decl && placed(ref.decl, moved));
     }
     for (const edge of edges) collector.addEdge(edge.from, edge.kind, edge.to, edge.site);
     const files: FileRecord[] = [];

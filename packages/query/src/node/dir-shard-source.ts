@@ -58,12 +58,17 @@ export function isEntryBytes(bytes: Uint8Array, entry: ShardEntry): boolean {
   return bytes.byteLength === entry.bytes && createHash('sha256').update(bytes).digest('hex') === entry.sha256;
 }
 
+/** Checks a shard's bytes against its manifest entry: INDEX_CORRUPT naming the shard, with `hint`, when they are not that shard. */
+export function checkBytes(name: string, where: string, entry: ShardEntry, bytes: Uint8Array, hint: string): void {
+  if (!isEntryBytes(bytes, entry)) throw checksumMismatch(name, where, entry, bytes, hint);
+}
+
 /**
  * A shard's bytes checked against its manifest entry and inflated (stored blocks copied out), in
  * native code; INDEX_CORRUPT naming the shard, with `hint`, when they are not that shard.
  */
 export function checkedInflate(name: string, where: string, entry: ShardEntry, bytes: Uint8Array, hint: string): Uint8Array {
-  if (!isEntryBytes(bytes, entry)) throw checksumMismatch(name, where, entry, bytes, hint);
+  checkBytes(name, where, entry, bytes, hint);
   try {
     return storedPayload(bytes) ?? new Uint8Array(inflateRawSync(bytes));
   } catch (error) {
