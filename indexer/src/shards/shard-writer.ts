@@ -212,7 +212,7 @@ function textFilesOf(fileTable: readonly FileTableEntry[], texts: ReadonlyMap<st
 
 /**
  * The gram shards of the text files of `fileTable` (they depend on nothing else: an incremental build
- * lays them out while its walk runs). With `reuse`, the previous index's postings, each moved to its
+ * has the walk's thread lay them out, gram-job.ts). With `reuse`, the previous index's postings, each moved to its
  * file's ordinal now, with those of the files that may differ collected again from their texts:
  * what collectGrams over every text gives, without reading the unchanged ones (most of a build's
  * layout time on a large repository).

@@ -4,7 +4,8 @@
 // (2 to 3 s) needs nothing from the program. So the worker is started with the build (loading the
 // compiler while git is read), creates the programs once the plan names the files to walk, while the
 // build reads the previous index, then waits for the build's collector state, walks, and sends each
-// file with the collector calls it made, which the build replays in order (collector-ops.ts). The
+// file with the collector calls it made, which the build replays in order (collector-ops.ts); then,
+// idle otherwise, it lays out the gram shards while the build lays out the rest (gram-job.ts). The
 // shards are the in-process walk's, byte for byte (incremental-property.test.ts runs both).
 import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { ERROR_CODES, SextantError } from '@sextant/format';

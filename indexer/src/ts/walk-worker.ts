@@ -1,8 +1,8 @@
 // The body of an off-thread walk (off-thread-walk.ts): the TypeScript indexer run on a worker thread
 // over the build's texts, its collector a recording one. It loads the compiler at once, waits for
 // the walk, creates its programs, then waits for the build's collector state (the symbols the reused
-// files brought in) before the first file is walked, and posts each file with the collector calls
-// made for it.
+// files brought in) before the first file is walked, posts each file with the collector calls made
+// for it, and then lays out the gram shards that came with the state, if any (shards/gram-job.ts).
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
 import { RecordingCollector, type CollectorState } from '../collector-ops.ts';
 import type { IndexedFile } from '../language-indexer.ts';

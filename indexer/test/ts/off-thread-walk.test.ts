@@ -1,13 +1,17 @@
 // The off-thread walk's own contract, beside the builds that compare it with the in-process walk
 // (incremental-build.test.ts, incremental-property.test.ts): it gives the in-process walk's files
-// and collector calls, a thread that dies before its walk is done is an error and not a hang, and a
-// thread never asked for a walk stops at once.
+// and collector calls, it lays out the gram shards it is given as the build's thread would, a thread
+// that dies before its walk is done is an error and not a hang, and a thread never asked for a walk
+// stops at once.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import type { FileTableEntry } from '@sextant/format';
 import { IndexCollector } from '../../src/index-collector.ts';
 import { isSkipped, type IndexContext, type IndexedFile } from '../../src/language-indexer.ts';
 import { Progress } from '../../src/progress.ts';
+import { runGramJob, type GramJob } from '../../src/shards/gram-job.ts';
+import { layoutGrams } from '../../src/shards/shard-writer.ts';
 import { OffThreadWalk } from '../../src/ts/off-thread-walk.ts';
 import { typescriptIndexer } from '../../src/ts/typescript-indexer.ts';
 
@@ -41,6 +45,30 @@ describe('an off-thread walk', () => {
       expect(inProcess.references).toBeGreaterThan(10);
       expect(JSON.stringify([...collector.symbols])).toBe(JSON.stringify([...inProcess.symbols]));
       expect(collector.references).toBe(inProcess.references);
+    } finally {
+      await thread.stop();
+    }
+  });
+
+  it('lays out the gram shards it is given after its walk: the previous postings moved, the dirty files\' collected again, as the build\'s thread would', async () => {
+    const table = (paths: readonly string[]): FileTableEntry[] => paths.map((path) => ({ path, blob: '0'.repeat(40), status: 'indexed', flags: 0 }));
+    const collector = new IndexCollector();
+    const context = contextOf(collector);
+    // The previous commit lacked app.ts and had another legacy.js.
+    const before = PATHS.filter((path) => path !== 'src/app.ts');
+    const previous = layoutGrams(table(before), new Map([...context.texts, ['src/legacy.js', 'var other = 1;\n']]));
+    const job: GramJob = {
+      fileTable: table(PATHS), texts: new Map(['src/app.ts', 'src/legacy.js'].map((path) => [path, context.texts.get(path)!])),
+      dirtyPaths: ['src/app.ts', 'src/legacy.js'], previousShards: previous.shards, previousPaths: [...before].sort(),
+    };
+    const expected = layoutGrams(table(PATHS), context.texts);
+    expect(runGramJob(job)).toEqual(expected);
+    const thread = new OffThreadWalk();
+    try {
+      thread.start(files(), context, new Set(['src/app.ts']));
+      thread.provide(collector, job);
+      for await (const _ of thread.results(context)) { /* the walk */ }
+      expect(await thread.grams(context)).toEqual(expected);
     } finally {
       await thread.stop();
     }

@@ -78,6 +78,22 @@ describe('graph shards', () => {
     expect(graphBucketOf(-1, starts)).toBe(-1);
   });
 
+  it('takes the bytes the caller keeps for a bucket instead of encoding it, and is told each bucket\'s nodes and every ordinal', () => {
+    const path = (i: number) => `src/${String(i).padStart(2, '0')}.ts`;
+    const nodes = Array.from({ length: 32 }, (_, i) => node(i, path(i), [{ kind: 'calls', out: true, peer: key((i + 1) % 32), site: [path(i), 2, 1, 2, 4] }]));
+    const whole = layoutGraph(nodes, 8);
+    const asked: [number, string[], number][] = [];
+    const kept = new Uint8Array([1, 2, 3]);
+    const layout = layoutGraph(nodes, 8, (bucket, bucketNodes, ordinalOf) => {
+      asked.push([bucket, bucketNodes.map((n) => n.key), ordinalOf.size]);
+      return bucket === 2 ? kept : undefined;
+    });
+    expect(asked.map(([bucket, keys, size]) => [bucket, keys.length, keys[0], size])).toEqual([[0, 8, key(0), 32], [1, 8, key(8), 32], [2, 8, key(16), 32], [3, 8, key(24), 32]]);
+    expect(layout.shards[2]).toBe(kept);
+    expect(layout.shards.filter((_, bucket) => bucket !== 2)).toEqual(whole.shards.filter((_, bucket) => bucket !== 2));
+    expect(layout.records).toEqual(whole.records);
+  });
+
   it('are refused when an edge names no node', () => {
     expect(() => layoutGraph([node(1, 'a.ts', [{ kind: 'calls', out: true, peer: key(5) }])])).toThrow(/names 0000000000000005, which is no node/);
   });
