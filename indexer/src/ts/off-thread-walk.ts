@@ -65,7 +65,7 @@ export class OffThreadWalk {
       this.wake?.();
     });
     this.worker.on('exit', (code) => {
-      this.failure ??= new Error(`the TypeScript walk's worker thread exited (code ${code}) before its walk was done`);
+      this.failure ??= new Error(`the TypeScript walk's worker thread exited (code ${code}) before its work was done (the walk, then any gram shards asked of it)`);
       this.wake?.();
     });
   }

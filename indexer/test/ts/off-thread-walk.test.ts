@@ -85,7 +85,7 @@ describe('an off-thread walk', () => {
     })();
     await new Promise((resolve) => setTimeout(resolve, 100));
     await thread.stop();
-    await expect(reading).rejects.toThrow(/worker thread exited .* before its walk was done/);
+    await expect(reading).rejects.toThrow(/worker thread exited .* before its work was done/);
   });
 
   it('stops at once when it was never asked for a walk', async () => {
