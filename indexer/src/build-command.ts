@@ -111,7 +111,7 @@ async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk):
 
   // A build from another index loads the plan (and the compiler it parses with) and reads that
   // index's table while git is read. Handled at once: a refusal is met where the plan is awaited.
-  const planning = options.from ? Promise.all([import('./incremental/incremental-plan.ts'), readPreviousIndex(options.from)]) : undefined;
+  let planning = options.from ? Promise.all([import('./incremental/incremental-plan.ts'), readPreviousIndex(options.from)]) : undefined;
   planning?.catch(() => undefined);
   const tracked = await listTrackedFiles(root, commit);
   // An incremental build's TypeScript walk on a second thread, which loads the compiler while git is read.
@@ -187,6 +187,8 @@ async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk):
       if (!(error instanceof SextantError && (error.code === 'INDEX_VERSION_UNSUPPORTED' || error.code === 'INDEX_CORRUPT'))) throw error;
       plan = { full: `the previous index cannot be read (${error.code}: ${error.message})` };
     }
+    // Not kept by the promise through a build in full.
+    planning = undefined;
     if ('full' in plan) {
       askWalk(new Set(), undefined);
       progress.log(`building in full: ${plan.full}`);
