@@ -120,6 +120,6 @@ export function layoutReuseOf(previous: PreviousIndex, paths: ReadonlySet<string
 }
 
 /** What the gram shards keep of the previous index: the postings of every file but those in `paths` (layoutGrams). */
-export function gramReuseOf(previous: PreviousIndex, paths: ReadonlySet<string>): GramReuse {
+function gramReuseOf(previous: PreviousIndex, paths: ReadonlySet<string>): GramReuse {
   return { earlier: () => gramsOfShards(previous.gramShards), paths: previous.entries.map((entry) => entry.path), dirtyPaths: paths };
 }
