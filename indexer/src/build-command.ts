@@ -161,11 +161,15 @@ async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk):
   let gramsOffThread: { skipped: number } | undefined;
   // The walk the thread is asked for, once the plan knows it (or that there is none).
   const scripts = blobs.files.filter((f) => ownerOf(f.path) === typescriptLanguage);
+  const stopThread = () => {
+    void offThread?.stop();
+    offThread = undefined;
+  };
   const askWalk = (walk: ReadonlySet<string>, globals: ReadonlySet<string> | undefined) => {
     if (!offThread || offThread.walks(walk, globals)) return;
-    if (walk.size === 0 || !(options.walkOffThread ?? scripts.length - walk.size >= OFF_THREAD_MIN_REUSED)) {
-      void offThread.stop();
-      offThread = undefined;
+    // A walk of no file still creates the programs, whose configuration warnings are the build's: on the thread too.
+    if (!(options.walkOffThread ?? scripts.length - walk.size >= OFF_THREAD_MIN_REUSED)) {
+      stopThread();
       return;
     }
     if (offThread.started) {
@@ -190,7 +194,7 @@ async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk):
     // Not kept by the promise through a build in full.
     planning = undefined;
     if ('full' in plan) {
-      askWalk(new Set(), undefined);
+      stopThread();
       progress.log(`building in full: ${plan.full}`);
       build = { mode: 'full', reason: plan.full };
     } else {

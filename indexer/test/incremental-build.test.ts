@@ -185,6 +185,13 @@ describe('a build from a previous index', () => {
   };
   const shardHashes = (manifest: Manifest) => Object.fromEntries(Object.entries(manifest.shards).map(([name, entry]) => [name, entry.sha256]));
 
+  it.each([false, true])('walks no file for a change to no TypeScript or JavaScript file (a Markdown file added), its programs still made for their warnings, and equals the full build (walked on a second thread: %s)', async (walkOffThread) => {
+    const { full, incremental } = await fromBase('docs', { 'docs/readme.md': '# Read me\n' }, { 'docs/notes.md': '# Notes\nA file no indexer reads.\n' }, walkOffThread);
+    expect(incremental.build).toEqual({ mode: 'incremental', from: expect.any(String), walked: 0, reused: 7 });
+    expect(shardHashes(incremental)).toEqual(shardHashes(full));
+    expect(incremental.warnings).toEqual(full.warnings);
+  });
+
   it('reaches by file when an import is edited in a file that exports names of its own scope, and equals the full build', async () => {
     // `export { Store }` re-exports what the import binds: pointed at another module, every importer of Store changes.
     const { full, incremental } = await fromBase('import', {
