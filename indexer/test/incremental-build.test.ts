@@ -255,7 +255,7 @@ describe('a build from a previous index', () => {
     const repo = fixtureRepo(new URL('../../test/fixtures/ts-basic/', import.meta.url).pathname);
     try {
       const out = join(scratch, 'never-written');
-      await expect(build(repo.dir, out, join(scratch, 'no-such-index'))).rejects.toMatchObject({ code: 'INDEX_NOT_FOUND' });
+      await expect(build(repo.dir, out, join(scratch, 'no-such-index'))).rejects.toMatchObject({ code: 'INDEX_NOT_FOUND', hint: expect.stringMatching(/--from/) });
       expect(() => readFileSync(join(out, 'manifest.json'))).toThrow();
     } finally {
       repo.cleanup();
