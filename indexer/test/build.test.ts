@@ -197,7 +197,7 @@ describe('indexer build', () => {
     ['100,000 nested [] in a .js file', 'src/deep.js', `export const n = ${'['.repeat(100_000)}${']'.repeat(100_000)};\n`, 'the TypeScript parser'],
     ['a 5,000-link property chain', 'src/chain.ts', `declare const o: any;\nexport const x = o${'.a'.repeat(5000)};\n`, 'the TypeScript binder'],
     ['600 nested calls', 'src/calls.ts', `declare function f(x: unknown): unknown;\nexport const x = ${'f('.repeat(600)}1${')'.repeat(600)};\n`, 'the TypeScript checker'],
-    ['a sum of 3,000 operands', 'src/sum.ts', `declare const a: number;\nexport const x = a${' + a'.repeat(3000)};\n`, 'the symbol walk (TypeScript checker)'],
+    ['a sum of 20,000 operands', 'src/sum.ts', `declare const a: number;\nexport const x = a${' + a'.repeat(20_000)};\n`, 'the symbol walk (TypeScript checker)'],
   ])('skips a file the compiler cannot handle (%s) as analysis-failed, and indexes every other file exactly as without it', async (_label, path, text, stage) => {
     const repo = fixtureRepo(FIXTURE);
     try {
