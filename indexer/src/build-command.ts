@@ -156,7 +156,7 @@ async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk):
   let walk: ReadonlySet<string> | undefined;
   let globals: ReadonlySet<string> | undefined;
   let compressor: ShardCompressor = packShard;
-  let keep: ((collector: IndexCollector) => LayoutReuse) | undefined;
+  let keep: (() => LayoutReuse) | undefined;
   /** Set when the walk's thread lays out the gram shards: how many files were skipped then. */
   let gramsOffThread: { skipped: number } | undefined;
   // The walk the thread is asked for, once the plan knows it (or that there is none).
@@ -218,7 +218,7 @@ async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk):
       // From here on the collector notes what the walk touches; files of indexers that reuse none are walked in full.
       collector.touched = new Set();
       // What the previous index alone decides of what the writer keeps, while the thread walks.
-      keep = layoutReuseOf(previous, dirtyPaths);
+      keep = layoutReuseOf(previous, collector, dirtyPaths);
       build = { mode: 'incremental', from: previous.manifest.commit, walked: plan.walk.size, reused: plan.reuse.size };
       progress.log(`building from ${shortCommit(previous.manifest.commit)}: ${plan.changed.length} files changed; ${plan.walk.size} TypeScript and JavaScript files walked again, ${plan.reuse.size} reused`);
     }
@@ -281,7 +281,7 @@ async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk):
   const written = stages?.begin('shards');
   const fileTable = fileTableOf(tracked.entries, collector.files, skipped, (path) => classifyFile(path, allTexts.get(path) ?? '', rules));
   // A shard equal to one of the previous index keeps its bytes rather than being compressed again.
-  const reuse = keep?.(collector);
+  const reuse = keep?.();
   const recordShards = withShardCompressor(compressor, () => layoutRecordShards(collector, allTexts, fileTable, reuse));
   const grams = gramsOffThread?.skipped === skipped.length ? await offThread!.grams(context)
     : withShardCompressor(compressor, () => layoutGrams(fileTable, allTexts, reuse?.grams));

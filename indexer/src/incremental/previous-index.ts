@@ -6,7 +6,7 @@
 import {
   defsOf, FILE_TABLE_SHARD, FileTable, graphRecords, graphShardName, graphStarts, gramShardName, refsOf, signaturesOf, type ChangeRecord, type ChangeShard, type FileRecord,
   type FileShard, type FileTableEntry, type GraphShard, type Manifest, type SymbolRecord, type SymbolShard, type UnresolvedShard, type UnresolvedSiteData,
-  packShard, packingOf, SextantError, type ShardCompressor, type ShardEntry, type ShardPacking,
+  packShard, packingOf, type ShardCompressor, type ShardEntry, type ShardPacking,
 } from '@sextant/format';
 import { createHash } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
@@ -59,20 +59,12 @@ class PreviousShards implements ShardSource {
   readonly byName = new Map<string, Uint8Array>();
 
   constructor(dir: string) {
-    this.dir = new DirShardSource(dir);
+    this.dir = new DirShardSource(dir, 'Pass --from an index directory that `indexer build --out <dir>` wrote, or build without --from.');
     this.where = this.dir.where;
   }
 
-  async readManifest(): Promise<string> {
-    try {
-      return await this.dir.readManifest();
-    } catch (error) {
-      // The directory source's hint names --index, a reader's flag: this one is --from's.
-      if (error instanceof SextantError && error.code === 'INDEX_NOT_FOUND') {
-        throw new SextantError('INDEX_NOT_FOUND', error.message, 'Pass --from an index directory that `indexer build --out <dir>` wrote, or build without --from.', error.data);
-      }
-      throw error;
-    }
+  readManifest(): Promise<string> {
+    return this.dir.readManifest();
   }
 
   recordedManifestSha256(): Promise<{ expected: string | undefined; recordedIn: string }> {

@@ -92,16 +92,17 @@ function placed(decl: ResolvedDeclaration, moved: ReadonlyMap<string, PositionSh
  * set since the reused files went in): every record of a file in `paths` (walked again, changed,
  * added or removed) may differ, and so may every symbol the walk touched, that such a file declared,
  * referenced or found an edge of, or that is gone. What the previous index alone decides is worked
- * out at once (before the walk, while it runs on another thread); the rest by the function returned.
+ * out at once (before the walk, while it runs on another thread); the rest by the function returned,
+ * called once the walk is done.
  */
-export function layoutReuseOf(previous: PreviousIndex, paths: ReadonlySet<string>): (collector: IndexCollector) => LayoutReuse {
+export function layoutReuseOf(previous: PreviousIndex, collector: IndexCollector, paths: ReadonlySet<string>): () => LayoutReuse {
   const inPaths = new Set<string>();
   for (const [key, symbol] of previous.symbols) {
     const dirty = symbol.info.defs.some((d) => paths.has(d[0])) || symbol.refs.some((r) => paths.has(r.site.path))
       || symbol.edges.some((e) => paths.has(edgeFile(previous, e.out ? key : e.peer, e.site) ?? ''));
     if (dirty) inPaths.add(key);
   }
-  return (collector) => {
+  return () => {
     const dirtySymbols = new Set([...collector.touched ?? [], ...inPaths]);
     for (const key of previous.symbols.keys()) if (!collector.has(key)) dirtySymbols.add(key);
     return {

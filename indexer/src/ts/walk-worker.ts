@@ -4,7 +4,7 @@
 // files brought in) before the first file is walked, posts each file with the collector calls made
 // for it, and then lays out the gram shards that came with the state, if any (shards/gram-job.ts).
 import { parentPort, receiveMessageOnPort, workerData, type MessagePort } from 'node:worker_threads';
-import { RecordingCollector, type CollectorState } from '../collector-ops.ts';
+import { RecordingCollector } from '../collector-ops.ts';
 import type { IndexedFile } from '../language-indexer.ts';
 import { Progress } from '../progress.ts';
 import { runGramJob, type GramJob } from '../shards/gram-job.ts';
@@ -29,7 +29,7 @@ function receive<T extends BuildMessage>(): T {
 function awaitState(): void {
   if (started) return;
   started = true;
-  const state = receive<CollectorState & { grams?: GramJob }>();
+  const state = receive<Exclude<BuildMessage, WalkInput>>();
   collector.start(state);
   gramJob = state.grams;
 }

@@ -12,7 +12,8 @@ import { checksumMismatch, REPUBLISH_HINT, type ShardSource } from '../shard-sou
 export class DirShardSource implements ShardSource {
   readonly where: string;
 
-  constructor(directory: string) {
+  /** `missingHint`: what to do when the directory holds no index (by default, as a reader's --index names it). */
+  constructor(directory: string, private readonly missingHint = 'Build one with `indexer build --out <dir>` and pass that directory with --index.') {
     this.where = resolve(directory);
   }
 
@@ -21,8 +22,7 @@ export class DirShardSource implements ShardSource {
       return await readFile(join(this.where, MANIFEST_FILE), 'utf8');
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
-        throw new SextantError('INDEX_NOT_FOUND', `No index at ${this.where} (no ${MANIFEST_FILE}).`,
-          'Build one with `indexer build --out <dir>` and pass that directory with --index.');
+        throw new SextantError('INDEX_NOT_FOUND', `No index at ${this.where} (no ${MANIFEST_FILE}).`, this.missingHint);
       }
       throw error;
     }
