@@ -20,6 +20,7 @@ import { typescriptLanguage } from './ts/typescript-language.ts';
 import { typescriptVersion } from './ts/compiler-version.ts';
 import { OffThreadWalk } from './ts/off-thread-walk.ts';
 import { jvmIndexer } from './jvm/jvm-indexer.ts';
+import { holdHeapGrowth, JVM_HEAP_GROWING_PERCENT } from './heap-growth.ts';
 import { tagsIndexer } from './tags/tags-indexer.ts';
 import { indexerVersion } from './indexer-version.ts';
 import type { IncrementalPlan } from './incremental/incremental-plan.ts';
@@ -89,18 +90,21 @@ export const LANGUAGE_INDEXERS: readonly LanguageIndexer[] = [typescriptLanguage
 export async function buildIndex(options: BuildOptions): Promise<Manifest> {
   // Every thread a build starts (an incremental build's walk) is stopped when it ends, however it ends.
   const threads: OffThreadWalk[] = [];
+  const releases: (() => void)[] = [];
   try {
     return await buildWith(options, () => {
       const thread = new OffThreadWalk();
       threads.push(thread);
       return thread;
-    });
+    }, (percent) => releases.push(holdHeapGrowth(percent)));
   } finally {
+    for (const release of releases) release();
     await Promise.all(threads.map((thread) => thread.stop()));
   }
 }
 
-async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk): Promise<Manifest> {
+/** `holdHeap`: holds the heap's growth (heap-growth.ts) until the build ends. */
+async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk, holdHeap: (percent: number) => void): Promise<Manifest> {
   const { progress, stages } = options;
   const started = performance.now();
   const { root, commit, commitDate } = await resolveCommit(options.repo, options.commit);
@@ -114,6 +118,7 @@ async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk):
   let planning = options.from ? Promise.all([import('./incremental/incremental-plan.ts'), readPreviousIndex(options.from)]) : undefined;
   planning?.catch(() => undefined);
   const tracked = await listTrackedFiles(root, commit);
+  if (tracked.files.some((f) => jvmIndexer.accepts(f.path))) holdHeap(JVM_HEAP_GROWING_PERCENT);
   // An incremental build's TypeScript walk on a second thread, which loads the compiler while git is read.
   let offThread = options.from && (options.walkOffThread ?? tracked.files.filter((f) => typescriptLanguage.accepts(f.path)).length >= OFF_THREAD_MIN_REUSED)
     ? newThread() : undefined;
