@@ -2,6 +2,7 @@
 // writer lays it out.
 import type { ChangeRecord, Confidence, EdgeKind, FileRecord, ReferenceKind, SymbolRecord, UnresolvedSiteData } from '@sextant/format';
 import type { UnresolvedName } from './language-indexer.ts';
+import { RefList, RefStore } from './ref-list.ts';
 
 /** A symbol as stored, but with declarations as tuples naming their path (the writer interns paths per shard). */
 export interface SymbolInfo extends Omit<SymbolRecord, 'defs' | 'refs' | 'graph'> {
@@ -29,7 +30,8 @@ export interface ResolvedDeclaration {
 
 export interface CollectedSymbol {
   info: SymbolInfo;
-  refs: { site: Site; kind: ReferenceKind; from?: string; confidence: Confidence; decl?: ResolvedDeclaration }[];
+  /** Packed (ref-list.ts): each read makes its objects anew. */
+  refs: RefList;
   edges: { kind: EdgeKind; out: boolean; peer: string; site?: Site }[];
 }
 
@@ -38,6 +40,8 @@ type Undo = { symbol: string } | { reference: string } | { edge: [string, string
 
 export class IndexCollector {
   readonly symbols = new Map<string, CollectedSymbol>();
+  /** Every symbol's references, packed. */
+  protected readonly refStore = new RefStore();
   readonly files: FileRecord[] = [];
   /** The change record of each file (parallel to files). */
   readonly changes: ChangeRecord[] = [];
@@ -71,7 +75,7 @@ export class IndexCollector {
     const known = this.symbols.get(info.key);
     if (known && this.stale?.delete(info.key)) known.info = info;
     if (known) return;
-    this.symbols.set(info.key, { info, refs: [], edges: [] });
+    this.symbols.set(info.key, { info, refs: new RefList(this.refStore), edges: [] });
     this.journal?.push({ symbol: info.key });
   }
 
@@ -79,8 +83,7 @@ export class IndexCollector {
     key: string, site: Site, kind: ReferenceKind, from: string | undefined, confidence: Confidence,
     decl?: ResolvedDeclaration,
   ): void {
-    // Two literal shapes, not a spread: half a million references come through here in a large build.
-    this.symbols.get(key)!.refs.push(decl ? { site, kind, from, confidence, decl } : { site, kind, from, confidence });
+    this.symbols.get(key)!.refs.push({ site, kind, from, confidence, decl });
     this.touched?.add(key);
     this.references++;
     this.journal?.push({ reference: key });

@@ -41,7 +41,7 @@ describe('IndexCollector.atomically', () => {
       return 'done';
     })).toBe('done');
     expect(collector.references).toBe(2);
-    expect(collector.symbols.get('a')!.refs.map((r) => r.site.path)).toEqual(['b.ts', 'd.ts']);
+    expect(Array.from(collector.symbols.get('a')!.refs, (r) => r.site.path)).toEqual(['b.ts', 'd.ts']);
     expect(collector.has('d')).toBe(true);
   });
 });

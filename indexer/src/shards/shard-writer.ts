@@ -13,6 +13,7 @@ import {
 } from '@sextant/format';
 import { forEachLimited } from '../for-each-limited.ts';
 import type { CollectedSymbol, IndexCollector } from '../index-collector.ts';
+import type { CollectedRef } from '../ref-list.ts';
 
 const SYMBOLS_PER_BUCKET = 512;
 const FILES_PER_BUCKET = 8;
@@ -285,22 +286,25 @@ function symbolShard(
   symbols.sort((a, b) => compare(a.info.key, b.info.key));
   const paths = new Set<string>();
   const peerKeys = new Set<string>();
-  for (const s of symbols) {
+  // Each symbol's references read once (a read makes them anew), for both passes.
+  const refLists = symbols.map((s) => Array.from(s.refs));
+  symbols.forEach((s, i) => {
     if (s.info.container !== undefined) peerKeys.add(s.info.container);
     for (const d of s.info.defs) paths.add(d[0]);
-    for (const r of s.refs) {
+    for (const r of refLists[i]!) {
       paths.add(r.site.path);
       if (r.decl?.signature) paths.add(r.decl.def[0]);
       if (r.from) peerKeys.add(r.from);
     }
-  }
+  });
   const pathList = [...paths].sort(compare);
   const pathIndex = new Map(pathList.map((p, i) => [p, i]));
   const peers: PeerRecord[] = [...peerKeys].sort(compare).map((key) => peerOf(collector, key));
   const peerIndex = new Map(peers.map((p, i) => [p.key, i]));
   const fileFlags = collector.fileFlags();
 
-  const records: SymbolRecord[] = symbols.map(({ info, refs }) => {
+  const records: SymbolRecord[] = symbols.map(({ info }, i) => {
+    const refs = refLists[i]!;
     const defs = sortedDefs(info);
     // Stored in the order find_references answers in (REFERENCE_ORDER), so that it reads no more to sort.
     const sortedRefs = refs.map((r) => ({ r, site: { ...r.site, siteClass: siteClass(fileFlags.get(r.site.path) ?? 0) } }))
@@ -342,7 +346,7 @@ function symbolShard(
  * API). Nothing when no call chose among several.
  */
 function refDeclsOf(
-  defs: readonly (readonly [string, number, number, number, number])[], refs: CollectedSymbol['refs'], pathIndex: Map<string, number>,
+  defs: readonly (readonly [string, number, number, number, number])[], refs: readonly CollectedRef[], pathIndex: Map<string, number>,
 ): { refDecls?: Int32Array; signatures?: Int32Array } {
   const at = (d: readonly [string, number, number, ...number[]]) => `${d[0]}:${d[1]}:${d[2]}`;
   const defIndex = new Map(defs.map((d, i) => [at(d), i]));
