@@ -107,15 +107,20 @@ export class RefList implements Iterable<CollectedRef> {
     this.length--;
   }
 
-  *[Symbol.iterator](): Iterator<CollectedRef> {
-    const indexes = new Int32Array(this.length);
-    for (let at = this.last, i = this.length - 1; i >= 0; at = this.store.previous(at), i--) indexes[i] = at;
-    for (const index of indexes) yield this.store.read(index);
+  [Symbol.iterator](): Iterator<CollectedRef> {
+    return this.toArray()[Symbol.iterator]();
   }
 
-  /** As the references (JSON.stringify), not the store they are packed in. */
+  /** What JSON.stringify shows: the references, not the store they are packed in. */
   toJSON(): CollectedRef[] {
-    return Array.from(this);
+    return this.toArray();
+  }
+
+  /** The references as objects (made anew), in the order they were pushed. */
+  toArray(): CollectedRef[] {
+    const refs = new Array<CollectedRef>(this.length);
+    for (let at = this.last, i = this.length - 1; i >= 0; at = this.store.previous(at), i--) refs[i] = this.store.read(at);
+    return refs;
   }
 
   some(test: (ref: CollectedRef) => boolean): boolean {

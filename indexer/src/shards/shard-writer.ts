@@ -287,7 +287,7 @@ function symbolShard(
   const paths = new Set<string>();
   const peerKeys = new Set<string>();
   // Each symbol's references read once (a read makes them anew), for both passes.
-  const refLists = symbols.map((s) => Array.from(s.refs));
+  const refLists = symbols.map((s) => s.refs.toArray());
   symbols.forEach((s, i) => {
     if (s.info.container !== undefined) peerKeys.add(s.info.container);
     for (const d of s.info.defs) paths.add(d[0]);
