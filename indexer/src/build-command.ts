@@ -2,12 +2,12 @@
 import { basename } from 'node:path';
 import { execFileSync } from 'node:child_process';
 import {
-  FILE_FLAGS, FORMAT_VERSION, packShard, PRECISIONS, SextantError, shortCommit, withShardCompressor, type BuildMode, type ShardCompressor, problemsDigest, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type SkippedFile,
+  FILE_FLAGS, FORMAT_VERSION, packShard, PRECISIONS, SextantError, shortCommit, withShardCompressor, type BuildMode, type ShardCompressor, sortedOccurrences, splitLines, unresolvedColumn, type ChangeRecord, type FileRecord, type FileTableEntry, type LibraryModelRef, type Manifest, type SkippedFile,
 } from '@sextant/format';
 import { workingTreeIndexPath } from '@sextant/query/node';
 import { excludeSextantDir, isUnderSextantDir } from './git/git-exclude.ts';
 import { listTrackedFiles, readBlobs, resolveCommit, type SnapshotFile, type TrackedEntry } from './git/git-snapshot.ts';
-import { IndexCollector, type CollectedSymbol } from './index-collector.ts';
+import { IndexCollector, type CollectedFile, type CollectedSymbol } from './index-collector.ts';
 import { declsOf } from './decl-fingerprint.ts';
 import { classifyFile, parseGitattributes } from './file-classification.ts';
 import { Progress } from './progress.ts';
@@ -345,13 +345,13 @@ function reportWarnings(warnings: readonly string[], texts: ReadonlyMap<string, 
  * text file no indexer reads, classified as test, generated or vendored by `flagsOf` all the same).
  */
 function fileTableOf(
-  entries: readonly TrackedEntry[], files: readonly FileRecord[], skipped: readonly SkippedFile[], flagsOf: (path: string) => number,
+  entries: readonly TrackedEntry[], files: readonly CollectedFile[], skipped: readonly SkippedFile[], flagsOf: (path: string) => number,
 ): FileTableEntry[] {
   const indexed = new Map(files.map((f) => [f.path, f]));
   const skippedPaths = new Set(skipped.map((s) => s.path));
   return entries.map(({ path, blob }): FileTableEntry => {
     const file = indexed.get(path);
-    if (file) return { path, blob, status: 'indexed', lang: file.lang, flags: file.flags, problems: problemsDigest(file.problems) };
+    if (file) return { path, blob, status: 'indexed', lang: file.lang, flags: file.flags, problems: file.problems };
     return skippedPaths.has(path) ? { path, blob, status: 'skipped', flags: 0 } : { path, blob, status: 'unindexed', flags: flagsOf(path) };
   });
 }

@@ -1,6 +1,6 @@
 // Accumulates what the language indexers find (symbols, references, edges, files) until the shard
 // writer lays it out.
-import type { ChangeRecord, Confidence, EdgeKind, FileRecord, ReferenceKind, SymbolRecord, UnresolvedSiteData } from '@sextant/format';
+import { encodeChangeRecord, encodeFileRecord, problemsDigest, type ChangeRecord, type Confidence, type EdgeKind, type EncodedRecord, type FileRecord, type ReferenceKind, type SymbolRecord, type UnresolvedSiteData } from '@sextant/format';
 import type { UnresolvedName } from './language-indexer.ts';
 import { RefList, RefStore } from './ref-list.ts';
 
@@ -35,6 +35,18 @@ export interface CollectedSymbol {
   edges: { kind: EdgeKind; out: boolean; peer: string; site?: Site }[];
 }
 
+/**
+ * A file as the collector keeps it: its file record encoded as its shard stores it (a whole commit's
+ * records as objects, with their outlines and declarations, were a tenth of java.base's build at its
+ * peak), and what the file table says of it.
+ */
+export interface CollectedFile extends EncodedRecord {
+  lang: FileRecord['lang'];
+  flags: number;
+  /** problemsDigest of its problems. */
+  problems: string;
+}
+
 /** What undoes one addition: a new symbol, a reference, an edge (both ends). */
 type Undo = { symbol: string } | { reference: string } | { edge: [string, string] };
 
@@ -42,9 +54,9 @@ export class IndexCollector {
   readonly symbols = new Map<string, CollectedSymbol>();
   /** Every symbol's references, packed. */
   protected readonly refStore = new RefStore();
-  readonly files: FileRecord[] = [];
-  /** The change record of each file (parallel to files). */
-  readonly changes: ChangeRecord[] = [];
+  readonly files: CollectedFile[] = [];
+  /** The change record of each file, encoded (parallel to files). */
+  readonly changes: EncodedRecord[] = [];
   /** Unresolved identifiers by name (unresolved-shard.ts). */
   readonly unresolved = new Map<string, UnresolvedSiteData[]>();
   references = 0;
@@ -128,8 +140,8 @@ export class IndexCollector {
   }
 
   addFile(file: FileRecord, change: ChangeRecord, unresolved: readonly UnresolvedName[] = []): void {
-    this.files.push(file);
-    this.changes.push(change);
+    this.files.push({ path: file.path, lang: file.lang, flags: file.flags, problems: problemsDigest(file.problems), record: encodeFileRecord(file) });
+    this.changes.push({ path: change.path, record: encodeChangeRecord(change) });
     for (const u of unresolved) {
       const site: UnresolvedSiteData = { path: file.path, line: u.line, column: u.column, endLine: u.endLine, endColumn: u.endColumn, kind: u.kind, ...(u.from && this.symbols.has(u.from) ? { from: u.from } : {}) };
       (this.unresolved.get(u.name) ?? this.unresolved.set(u.name, []).get(u.name)!).push(site);

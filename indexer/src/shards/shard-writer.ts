@@ -6,13 +6,13 @@ import { createHash } from 'node:crypto';
 import { lstat, mkdir, mkdtemp, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
-  changeShardName, compareInReferenceOrder, collectGrams, encodeGramShard, regrammed, type GramPostings, gramShardName, gramShardsOf, siteClass, encodeChangeShard, defColumn, encodeFileShard, graphShardName, layoutGraph, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine,
+  changeShardName, compareInReferenceOrder, collectGrams, encodeGramShard, regrammed, type GramPostings, gramShardName, gramShardsOf, siteClass, encodeChangeShardOf, defColumn, encodeFileShardOf, graphShardName, layoutGraph, encodeFileTable, encodeNameShard, encodeSymbolShard, encodeTextShard, fileShardName, MANIFEST_DIGEST_FILE, MANIFEST_FILE, manifestDigestLine,
   FILE_TABLE_SHARD, NAME_FLAG_EXTERNAL, NAMES_SHARD, previewOf, refColumn, refDeclColumn, splitLines, symbolShardName, textShardName,
   encodeUnresolvedShard, ioErrorOf, SextantError, ShardLayout, unresolvedShardName, type UnresolvedShardData,
-  type ChangeRecord, type DefFields, type FileRecord, type FileTableEntry, type GraphNodeData, type Manifest, type NameShardData, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData,
+  type DefFields, type EncodedRecord, type FileTableEntry, type GraphNodeData, type Manifest, type NameShardData, type PeerRecord, type ShardEntry, type SymbolRecord, type SymbolShardData,
 } from '@sextant/format';
 import { forEachLimited } from '../for-each-limited.ts';
-import type { CollectedSymbol, IndexCollector } from '../index-collector.ts';
+import type { CollectedFile, CollectedSymbol, IndexCollector } from '../index-collector.ts';
 import type { CollectedRef } from '../ref-list.ts';
 
 const SYMBOLS_PER_BUCKET = 512;
@@ -145,7 +145,7 @@ export function layoutRecordShards(collector: IndexCollector, texts: ReadonlyMap
   }
   lines.clear();
 
-  const fileBuckets = new Map<number, FileRecord[]>();
+  const fileBuckets = new Map<number, CollectedFile[]>();
   for (const file of collector.files) {
     const bucket = layout.fileBucketOf(file.path);
     (fileBuckets.get(bucket) ?? fileBuckets.set(bucket, []).get(bucket)!).push(file);
@@ -160,7 +160,7 @@ export function layoutRecordShards(collector: IndexCollector, texts: ReadonlyMap
     if (!kept(fileShardName(bucket), dirtyFileBuckets, bucket)) {
       const files = fileBuckets.get(bucket) ?? [];
       files.sort((a, b) => compare(a.path, b.path));
-      shards.set(fileShardName(bucket), encodeFileShard({ files }));
+      shards.set(fileShardName(bucket), encodeFileShardOf(files));
       records.set(fileShardName(bucket), files.length);
     }
     if (!kept(textShardName(bucket), dirtyFileBuckets, bucket)) {
@@ -170,7 +170,7 @@ export function layoutRecordShards(collector: IndexCollector, texts: ReadonlyMap
       records.set(textShardName(bucket), bucketTexts.length);
     }
   }
-  const changeBuckets = new Map<number, ChangeRecord[]>();
+  const changeBuckets = new Map<number, EncodedRecord[]>();
   for (const change of collector.changes) {
     const bucket = layout.changeBucketOf(change.path);
     (changeBuckets.get(bucket) ?? changeBuckets.set(bucket, []).get(bucket)!).push(change);
@@ -179,7 +179,7 @@ export function layoutRecordShards(collector: IndexCollector, texts: ReadonlyMap
   for (let bucket = 0; bucket < layout.changeBuckets; bucket++) {
     if (kept(changeShardName(bucket), dirtyChangeBuckets, bucket)) continue;
     const changes = (changeBuckets.get(bucket) ?? []).sort((a, b) => compare(a.path, b.path));
-    shards.set(changeShardName(bucket), encodeChangeShard({ files: changes }));
+    shards.set(changeShardName(bucket), encodeChangeShardOf(changes));
     records.set(changeShardName(bucket), changes.length);
   }
 

@@ -3,8 +3,8 @@
 // records and texts. A file record carries every occurrence and the outline; a change record is a
 // small fraction of it, so diff_symbols reads only the file table, these and the texts of the changed
 // files (their line diff). Each file is its own record, decoded when asked for.
-import { encodeShard } from './codec.ts';
-import { corrupt, PackedRecords, packRecords, type PackedRecordColumns } from './packed-records.ts';
+import { encodeRecord, encodeShard } from './codec.ts';
+import { corrupt, PackedRecords, packEncoded, type EncodedRecord, type PackedRecordColumns } from './packed-records.ts';
 import { SYMBOL_KINDS, type ChangeRecord, type DeclRecord, type ReexportRecord } from './records.ts';
 import { KEY_LENGTH } from './symbol-id.ts';
 import { packInts, unpackInts, type DeltaBase } from './varint.ts';
@@ -34,16 +34,26 @@ export interface ChangeShardData {
 }
 
 export function encodeChangeShard(data: ChangeShardData): Uint8Array {
-  const records = data.files.map((f): StoredChange => [
+  return encodeChangeShardOf(data.files.map((f) => ({ path: f.path, record: encodeChangeRecord(f) })));
+}
+
+/** A file's change record as its shard stores it. */
+export function encodeChangeRecord(f: ChangeRecord): Uint8Array {
+  const stored: StoredChange = [
     f.decls.map((d): StoredDecl => {
-      const stored: StoredDecl = [d.key, d.name, SYMBOL_KINDS.indexOf(d.kind), d.qname, d.mods, d.signature ?? null, d.container, d.at, d.range, d.body, d.doc];
-      if (d.sig !== undefined) stored.push(d.sig);
-      return stored;
+      const decl: StoredDecl = [d.key, d.name, SYMBOL_KINDS.indexOf(d.kind), d.qname, d.mods, d.signature ?? null, d.container, d.at, d.range, d.body, d.doc];
+      if (d.sig !== undefined) decl.push(d.sig);
+      return decl;
     }),
     f.unresolved === null ? null : packInts(f.unresolved, UNRESOLVED_BASES),
     f.reexports.map((r): StoredReexport => [r.name, r.key, SYMBOL_KINDS.indexOf(r.kind), r.qname, r.at]),
-  ]);
-  const stored: StoredChangeShard = { v: 2, paths: data.files.map((f) => f.path), ...packRecords(records) };
+  ];
+  return encodeRecord(stored);
+}
+
+/** The change shard of records encoded by encodeChangeRecord, sorted by path: encodeChangeShard's bytes for the same files. */
+export function encodeChangeShardOf(files: readonly EncodedRecord[]): Uint8Array {
+  const stored: StoredChangeShard = { v: 2, paths: files.map((f) => f.path), ...packEncoded(files.map((f) => f.record)) };
   return encodeShard(stored);
 }
 

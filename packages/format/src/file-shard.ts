@@ -1,7 +1,7 @@
 // File shards: the files of one path bucket with their occurrences (position to symbol), outline,
 // problems and line lengths. Each file is its own record, decoded only when that file is asked for.
-import { encodeShard } from './codec.ts';
-import { corrupt, PackedRecords, packRecords, type PackedRecordColumns } from './packed-records.ts';
+import { encodeRecord, encodeShard } from './codec.ts';
+import { corrupt, PackedRecords, packEncoded, type EncodedRecord, type PackedRecordColumns } from './packed-records.ts';
 import { LANGUAGES, type FileRecord } from './records.ts';
 import { KEY_LENGTH } from './symbol-id.ts';
 import { packInts, unpackInts, type DeltaBase } from './varint.ts';
@@ -24,11 +24,21 @@ interface StoredFileShard extends PackedRecordColumns {
 }
 
 export function encodeFileShard(data: FileShardData): Uint8Array {
-  const records = data.files.map((f): StoredFile => [
+  return encodeFileShardOf(data.files.map((f) => ({ path: f.path, record: encodeFileRecord(f) })));
+}
+
+/** A file's record as its shard stores it. */
+export function encodeFileRecord(f: FileRecord): Uint8Array {
+  const stored: StoredFile = [
     LANGUAGES.indexOf(f.lang), f.blob, f.bytes, packInts(f.lineLengths, ['none']), f.flags, f.syms.join(''),
     packInts(f.occ, OCC_BASES), f.outline, f.problems, f.problemsOmitted,
-  ]);
-  const stored: StoredFileShard = { v: 2, paths: data.files.map((f) => f.path), ...packRecords(records) };
+  ];
+  return encodeRecord(stored);
+}
+
+/** The file shard of records encoded by encodeFileRecord, sorted by path: encodeFileShard's bytes for the same files. */
+export function encodeFileShardOf(files: readonly EncodedRecord[]): Uint8Array {
+  const stored: StoredFileShard = { v: 2, paths: files.map((f) => f.path), ...packEncoded(files.map((f) => f.record)) };
   return encodeShard(stored);
 }
 

@@ -3,7 +3,7 @@
 // byte strings, one per record, stored the same way: how a symbol shard keeps each field of its
 // symbols together (like fields compress together) and still reads one symbol's without decoding
 // the others'. Also the INDEX_CORRUPT every shard view raises when its layout does not hold.
-import { decodeRecord, encodeRecord } from './codec.ts';
+import { decodeRecord } from './codec.ts';
 import { SextantError } from './errors.ts';
 import { packInts, unpackInts } from './varint.ts';
 
@@ -13,8 +13,17 @@ export interface PackedRecordColumns {
   records: Uint8Array;
 }
 
-export function packRecords(records: readonly unknown[]): PackedRecordColumns {
-  const encoded = records.map((r) => encodeRecord(r));
+/**
+ * One file's record of a file or change shard, encoded (a writer may encode each file as it is
+ * done, keeping bytes rather than objects, and lay the shard out later).
+ */
+export interface EncodedRecord {
+  path: string;
+  record: Uint8Array;
+}
+
+/** The columns of records each encoded by encodeRecord, in order. */
+export function packEncoded(encoded: readonly Uint8Array[]): PackedRecordColumns {
   const bytes = new Uint8Array(encoded.reduce((n, r) => n + r.byteLength, 0));
   let at = 0;
   for (const record of encoded) {

@@ -3,7 +3,7 @@
 // shape are INDEX_CORRUPT naming the shard, never a decoder exception or a wrong record.
 import { describe, expect, it } from 'vitest';
 import {
-  ChangeShard, decodeShard, encodeChangeShard, encodeFileShard, encodeNameShard, encodeShard, encodeSymbolShard, FileShard, NameShard, packInts, TextShard, encodeTextShard,
+  ChangeShard, decodeShard, encodeChangeRecord, encodeChangeShard, encodeChangeShardOf, encodeFileRecord, encodeFileShard, encodeFileShardOf, encodeNameShard, encodeShard, encodeSymbolShard, FileShard, NameShard, packInts, TextShard, encodeTextShard,
   SymbolShard, unpackInts, type ChangeShardData, type DeltaBase, type FileShardData, type NameShardData, type SymbolRecord, type SymbolShardData,
 } from '../src/index.ts';
 import { openShard } from './support/open-shard.ts';
@@ -178,6 +178,17 @@ describe('file shards', () => {
     expect(thrown(() => new FileShard('files/0003', { ...stored, paths: ['src/a.ts'] })).message).toMatch(/files\/0003 has columns/);
     expect(thrown(() => new FileShard('files/0003', { ...stored, records: new Uint8Array(3) })).code).toBe('INDEX_CORRUPT');
     expect(thrown(() => new FileShard('files/0003', { v: 1, files: [] })).code).toBe('INDEX_CORRUPT');
+  });
+
+  it('are laid out alike from records encoded one at a time, earlier (each a copy the next encoding leaves alone)', () => {
+    const data = files();
+    const encoded = data.files.map((f) => ({ path: f.path, record: encodeFileRecord(f) }));
+    encodeFileRecord({ ...data.files[0]!, path: 'src/other.ts', outline: [] });
+    expect(encodeFileShardOf(encoded)).toEqual(encodeFileShard(data));
+    const changed = changes();
+    const encodedChanges = changed.files.map((f) => ({ path: f.path, record: encodeChangeRecord(f) }));
+    encodeChangeRecord({ ...changed.files[0]!, decls: [] });
+    expect(encodeChangeShardOf(encodedChanges)).toEqual(encodeChangeShard(changed));
   });
 
   it('are smaller than the same records as plain MessagePack', () => {
