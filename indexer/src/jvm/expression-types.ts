@@ -229,7 +229,7 @@ function promoted(operands: (JType | undefined)[]): JType | undefined {
 /** A lambda's parameters, in order. */
 export function lambdaParameters(context: FileResolution, scope: number): Decl[] {
   const params: Decl[] = [];
-  for (const decls of context.fd.byScope.get(scope)?.values() ?? []) for (const d of decls) if (d.kind === 'parameter') params.push(d);
+  for (const decls of context.byScope.get(scope)?.values() ?? []) for (const d of decls) if (d.kind === 'parameter') params.push(d);
   return params.sort((a, b) => a.def.start - b.def.start);
 }
 

@@ -3,7 +3,7 @@
 import { TYPE_KINDS, type RefEntry } from './file-model.ts';
 import type { JType } from './jvm-types.ts';
 import type { LanguageRules } from './language-rules.ts';
-import type { Decl, FileDecls, SymbolTable } from './symbol-table.ts';
+import { declsByScope, type Decl, type FileDecls, type SymbolTable } from './symbol-table.ts';
 import { parseTypeText } from './type-text.ts';
 import { call, constructorCall, creation, methodReference, withSuperConstructor } from './calls.ts';
 import { computeExprType, exprResolution, lambdaParameterAt, lambdaParameters } from './expression-types.ts';
@@ -89,7 +89,14 @@ export class FileResolution {
   }
 
   declared(scope: number, name: string): Decl[] | undefined {
-    return this.fd.byScope.get(scope)?.get(name);
+    return this.byScope.get(scope)?.get(name);
+  }
+
+  private scopeIndex?: Map<number, Map<string, Decl[]>>;
+
+  /** The file's declarations by scope and name (declsByScope), while this file's resolution is kept. */
+  get byScope(): Map<number, Map<string, Decl[]>> {
+    return (this.scopeIndex ??= declsByScope(this.fd));
   }
 
   resolveTypeText(text: string, scope: number, resolvingSupersOf?: Decl): JType | undefined {

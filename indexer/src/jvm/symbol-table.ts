@@ -32,9 +32,23 @@ export interface Decl {
 export interface FileDecls {
   file: FileModel;
   decls: Decl[];
-  /** Declarations by declaring scope and name (locals, parameters, type parameters, members). */
-  byScope: Map<number, Map<string, Decl[]>>;
   module: string;
+}
+
+/**
+ * A file's declarations by declaring scope and name (locals, parameters, type parameters, members),
+ * in declaration order. Built for a file while it is resolved (file-resolution.ts) rather than kept
+ * for every file: on java.base these maps were a sixth of the symbol table's memory, and only the
+ * file being resolved, and those it asks about, look names up by scope.
+ */
+export function declsByScope(fd: FileDecls): Map<number, Map<string, Decl[]>> {
+  const byScope = new Map<number, Map<string, Decl[]>>();
+  for (const decl of fd.decls) {
+    if (decl.def.scope < 0 && decl.parent) continue;
+    const scoped = byScope.get(decl.def.scope) ?? byScope.set(decl.def.scope, new Map()).get(decl.def.scope)!;
+    (scoped.get(decl.name) ?? scoped.set(decl.name, []).get(decl.name)!).push(decl);
+  }
+  return byScope;
 }
 
 export const CONSTRUCTOR = '<init>';
@@ -56,7 +70,7 @@ export class SymbolTable {
   constructor(models: FileModel[], readonly layout: BuildLayout) {
     const pending: { decl: Decl; identity: string; local: boolean }[] = [];
     for (const file of models) {
-      const fileDecls: FileDecls = { file, decls: [], byScope: new Map(), module: layout.moduleOf(file.path) };
+      const fileDecls: FileDecls = { file, decls: [], module: layout.moduleOf(file.path) };
       this.files.push(fileDecls);
       const params = new Map<number, number[]>();
       const scopeOwner = new Map<number, number>();
@@ -103,10 +117,6 @@ export class SymbolTable {
 
   private link(decl: Decl, fileDecls: FileDecls, params: Map<number, number[]>): void {
     const { def, file } = decl;
-    if (def.scope >= 0 || !decl.parent) {
-      const scoped = fileDecls.byScope.get(def.scope) ?? fileDecls.byScope.set(def.scope, new Map()).get(def.scope)!;
-      (scoped.get(decl.name) ?? scoped.set(decl.name, []).get(decl.name)!).push(decl);
-    }
     if (CALLABLE_KINDS.has(decl.kind) || TYPE_KINDS.has(decl.kind)) {
       const own = params.get(decl.defIndex);
       if (own) decl.params = own.map((i) => fileDecls.decls[i]!);
