@@ -16,7 +16,9 @@
 // | 20 % (flag) | 1,128 MB | 46.0 s |
 //
 // V8 reads the factor at every collection, so a flag set while the process runs
-// (`v8.setFlagsFromString`) takes effect at the next one, as measured above.
+// (`v8.setFlagsFromString`) takes effect at the next one, as measured above. The flag is the
+// process's and the count of holds is this thread's: builds on several threads of one process (a
+// test runner's workers) may end one another's hold early, which changes only when V8 collects.
 import { setFlagsFromString } from 'node:v8';
 
 /** The heap may grow to (1 + this / 100) times the live size after a full collection. */
