@@ -1,6 +1,7 @@
-// The references a build collects, packed: every symbol's in one store of typed columns instead of
-// two objects each (the reference and its site), which took 128 bytes a reference; java.base's
-// build holds 858,000 of them until its shards are written (issue #32). A symbol's list is a chain
+// The references a build collects, packed: every symbol's in one store of Int32 fields, 32 bytes a
+// reference, instead of two objects each (the reference and its site), which took 128; java.base's
+// build holds 858,000 of them until its shards are written (issue #32). The store grows by chunks,
+// so it never holds a copy of itself nor more than a chunk unused. A symbol's list is a chain
 // through the store, last to first; a reference is made into an object only when it is read.
 import { CONFIDENCES, REFERENCE_KINDS, type Confidence, type ReferenceKind } from '@sextant/format';
 import type { ResolvedDeclaration, Site } from './index-collector.ts';
@@ -14,77 +15,81 @@ export interface CollectedRef {
   decl?: ResolvedDeclaration;
 }
 
-/** Int32 fields of a reference: path, line, column, endLine, endColumn, kind and confidence, the reference before it in its list. */
-const STRIDE = 7;
-const INITIAL = 1024;
+/** Int32 fields of a reference: path, line, column, endLine, endColumn, kind and confidence, from (-1: none), the reference before it in its list. */
+const STRIDE = 8;
+/** References a chunk of the store holds: the store grows a chunk at a time, never copying what it holds. */
+const CHUNK_BITS = 16;
+const CHUNK = 1 << CHUNK_BITS;
+const NONE = -1;
 
 /** The store the lists of one collection share (a build's collector; a previous index read back). */
 export class RefStore {
-  private ints = new Int32Array(INITIAL * STRIDE);
-  private readonly froms: (string | undefined)[] = [];
-  private readonly decls: (ResolvedDeclaration | undefined)[] = [];
-  private readonly paths: string[] = [];
-  private readonly pathIds = new Map<string, number>();
+  private readonly chunks: Int32Array[] = [];
+  /** Paths and from keys, each once, by the number the columns hold. */
+  private readonly strings: string[] = [];
+  private readonly ids = new Map<string, number>();
+  /** The declaration a call chose, for the few references that have one. */
+  private readonly decls = new Map<number, ResolvedDeclaration>();
   /** References stored. */
   size = 0;
 
   /** Stores a reference after `previous` (-1: the first of its list); returns its index. */
   add(ref: CollectedRef, previous: number): number {
+    const kind = REFERENCE_KINDS.indexOf(ref.kind);
+    const confidence = CONFIDENCES.indexOf(ref.confidence);
+    if (kind < 0 || confidence < 0) throw new Error(`RefStore.add: no such reference kind or confidence (${ref.kind}, ${ref.confidence})`);
     const index = this.size++;
-    if (this.size * STRIDE > this.ints.length) {
-      const grown = new Int32Array(this.ints.length * 2);
-      grown.set(this.ints);
-      this.ints = grown;
-    }
+    if (index >>> CHUNK_BITS >= this.chunks.length) this.chunks.push(new Int32Array(CHUNK * STRIDE));
+    const ints = this.chunks[index >>> CHUNK_BITS]!;
+    const at = (index & (CHUNK - 1)) * STRIDE;
     const { site } = ref;
-    let path = this.pathIds.get(site.path);
-    if (path === undefined) {
-      path = this.paths.length;
-      this.paths.push(site.path);
-      this.pathIds.set(site.path, path);
-    }
-    const at = index * STRIDE;
-    const ints = this.ints;
-    ints[at] = path;
+    ints[at] = this.idOf(site.path);
     ints[at + 1] = site.line;
     ints[at + 2] = site.column;
     ints[at + 3] = site.endLine;
     ints[at + 4] = site.endColumn;
-    const kind = REFERENCE_KINDS.indexOf(ref.kind);
-    const confidence = CONFIDENCES.indexOf(ref.confidence);
-    if (kind < 0 || confidence < 0) throw new Error(`RefStore.add: no such reference kind or confidence (${ref.kind}, ${ref.confidence})`);
     ints[at + 5] = (kind << 4) | confidence;
-    ints[at + 6] = previous;
-    this.froms.push(ref.from);
-    this.decls.push(ref.decl);
+    ints[at + 6] = ref.from === undefined ? NONE : this.idOf(ref.from);
+    ints[at + 7] = previous;
+    if (ref.decl) this.decls.set(index, ref.decl);
     return index;
   }
 
   /** Takes the last reference stored away (undoing an analysis); returns the one before it in its list. */
   removeLast(index: number): number {
     if (index !== this.size - 1) throw new Error(`RefStore.removeLast: reference ${index} is not the last stored (${this.size - 1})`);
+    const previous = this.previous(index);
     this.size--;
-    this.froms.pop();
-    this.decls.pop();
-    return this.ints[index * STRIDE + 6]!;
+    this.decls.delete(index);
+    return previous;
   }
 
   previous(index: number): number {
-    return this.ints[index * STRIDE + 6]!;
+    return this.chunks[index >>> CHUNK_BITS]![(index & (CHUNK - 1)) * STRIDE + 7]!;
   }
 
   /** Reference `index` as an object (a new one on every read). */
   read(index: number): CollectedRef {
-    const at = index * STRIDE;
-    const ints = this.ints;
-    const site: Site = { path: this.paths[ints[at]!]!, line: ints[at + 1]!, column: ints[at + 2]!, endLine: ints[at + 3]!, endColumn: ints[at + 4]! };
+    const ints = this.chunks[index >>> CHUNK_BITS]!;
+    const at = (index & (CHUNK - 1)) * STRIDE;
+    const { strings } = this;
+    const site: Site = { path: strings[ints[at]!]!, line: ints[at + 1]!, column: ints[at + 2]!, endLine: ints[at + 3]!, endColumn: ints[at + 4]! };
     const meta = ints[at + 5]!;
     const kind = REFERENCE_KINDS[meta >> 4]!;
     const confidence = CONFIDENCES[meta & 15]!;
-    const from = this.froms[index];
-    const decl = this.decls[index];
+    const from = ints[at + 6] === NONE ? undefined : strings[ints[at + 6]!];
+    const decl = this.decls.get(index);
     // Two literal shapes, as references were made before they were packed.
     return decl ? { site, kind, from, confidence, decl } : { site, kind, from, confidence };
+  }
+
+  private idOf(text: string): number {
+    let id = this.ids.get(text);
+    if (id === undefined) {
+      id = this.strings.push(text) - 1;
+      this.ids.set(text, id);
+    }
+    return id;
   }
 }
 

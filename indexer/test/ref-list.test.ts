@@ -30,12 +30,18 @@ describe('RefList', () => {
     expect(b.some((r) => r.kind === 'type')).toBe(false);
   });
 
-  it('grows past its first columns', () => {
+  it('grows past its first chunk (65,536 references), and takes back across the chunks', () => {
     const store = new RefStore();
     const lists = [new RefList(store), new RefList(store), new RefList(store)];
-    for (let i = 0; i < 5000; i++) lists[i % 3]!.push(ref(`f${i % 7}.ts`, i));
-    expect(Array.from(lists[1]!, (r) => r.site.line)).toEqual(Array.from({ length: 1667 }, (_, i) => 3 * i + 1));
-    expect(Array.from(lists[2]!).at(-1)).toEqual({ ...ref('f6.ts', 4997), from: undefined });
+    const nth = (i: number) => ({ ...ref(`f${i % 7}.ts`, i, i % 11 === 0 ? { from: `k${i % 13}` } : {}), from: i % 11 === 0 ? `k${i % 13}` : undefined });
+    for (let i = 0; i < 70_000; i++) lists[i % 3]!.push(nth(i));
+    const expected = (list: number, below: number) => Array.from({ length: below }, (_, i) => i).filter((i) => i % 3 === list).map(nth);
+    for (let l = 0; l < 3; l++) expect(Array.from(lists[l]!)).toEqual(expected(l, 70_000));
+    for (let i = 69_999; i >= 65_000; i--) lists[i % 3]!.pop();
+    expect(store.size).toBe(65_000);
+    for (let l = 0; l < 3; l++) expect(Array.from(lists[l]!)).toEqual(expected(l, 65_000));
+    lists[2]!.push(nth(70_001));
+    expect(Array.from(lists[2]!).at(-1)).toEqual(nth(70_001));
   });
 
   it('takes back the last references stored, and refuses to take back one stored before another', () => {
