@@ -5,7 +5,7 @@
 // gets the same answers, and therefore makes the same calls.
 import { SYMBOL_KINDS, type Confidence, type EdgeKind, type ReferenceKind } from '@sextant/format';
 import { IndexCollector, type ResolvedDeclaration, type Site, type SymbolInfo } from './index-collector.ts';
-import { RefList } from './ref-list.ts';
+import { EdgeList, RefList } from './packed-lists.ts';
 
 export type CollectorOp =
   | ['symbol', SymbolInfo]
@@ -52,7 +52,7 @@ export class RecordingCollector extends IndexCollector {
   start(state: CollectorState): void {
     for (let i = 0, at = 0; i < state.kinds.length; at += state.keyLengths[i++]!) {
       const key = state.keys.slice(at, at + state.keyLengths[i]!);
-      this.symbols.set(key, { info: { key, kind: SYMBOL_KINDS[state.kinds[i]!]!, name: '', qname: '', lang: 'typescript', mods: 0, defs: [] }, refs: new RefList(this.refStore), edges: [] });
+      this.symbols.set(key, { info: { key, kind: SYMBOL_KINDS[state.kinds[i]!]!, name: '', qname: '', lang: 'typescript', mods: 0, defs: [] }, refs: new RefList(this.store), edges: new EdgeList(this.store) });
     }
     this.stale = new Set(state.stale);
   }

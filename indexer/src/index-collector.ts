@@ -2,7 +2,7 @@
 // writer lays it out.
 import { encodeChangeRecord, encodeFileRecord, problemsDigest, type ChangeRecord, type Confidence, type EdgeKind, type EncodedRecord, type FileRecord, type ReferenceKind, type SymbolRecord, type UnresolvedSiteData } from '@sextant/format';
 import type { UnresolvedName } from './language-indexer.ts';
-import { RefList, RefStore } from './ref-list.ts';
+import { EdgeList, PackedStore, RefList } from './packed-lists.ts';
 
 /** A symbol as stored, but with declarations as tuples naming their path (the writer interns paths per shard). */
 export interface SymbolInfo extends Omit<SymbolRecord, 'defs' | 'refs' | 'graph'> {
@@ -30,9 +30,9 @@ export interface ResolvedDeclaration {
 
 export interface CollectedSymbol {
   info: SymbolInfo;
-  /** Packed (ref-list.ts): each read makes its objects anew. */
+  /** Packed (packed-lists.ts), as edges are: each read makes its objects anew. */
   refs: RefList;
-  edges: { kind: EdgeKind; out: boolean; peer: string; site?: Site }[];
+  edges: EdgeList;
 }
 
 /**
@@ -52,8 +52,8 @@ type Undo = { symbol: string } | { reference: string } | { edge: [string, string
 
 export class IndexCollector {
   readonly symbols = new Map<string, CollectedSymbol>();
-  /** Every symbol's references, packed. */
-  protected readonly refStore = new RefStore();
+  /** Every symbol's references and edges, packed. */
+  protected readonly store = new PackedStore();
   readonly files: CollectedFile[] = [];
   /** The change record of each file, encoded (parallel to files). */
   readonly changes: EncodedRecord[] = [];
@@ -87,7 +87,7 @@ export class IndexCollector {
     const known = this.symbols.get(info.key);
     if (known && this.stale?.delete(info.key)) known.info = info;
     if (known) return;
-    this.symbols.set(info.key, { info, refs: new RefList(this.refStore), edges: [] });
+    this.symbols.set(info.key, { info, refs: new RefList(this.store), edges: new EdgeList(this.store) });
     this.journal?.push({ symbol: info.key });
   }
 
@@ -128,8 +128,9 @@ export class IndexCollector {
           this.symbols.get(undo.reference)!.refs.pop();
           this.references--;
         } else {
-          this.symbols.get(undo.edge[0])!.edges.pop();
+          // The packed store takes back its last entries: the edge's incoming end, then its outgoing one.
           this.symbols.get(undo.edge[1])!.edges.pop();
+          this.symbols.get(undo.edge[0])!.edges.pop();
           this.edges--;
         }
       }

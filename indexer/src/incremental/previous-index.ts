@@ -13,7 +13,7 @@ import { inflateRawSync } from 'node:zlib';
 import { IndexReader, ShardCache, type ShardSource } from '@sextant/query';
 import { checkBytes, checkedInflate, DirShardSource } from '@sextant/query/node';
 import type { CollectedSymbol, ResolvedDeclaration, SymbolInfo } from '../index-collector.ts';
-import { RefList, RefStore } from '../ref-list.ts';
+import { EdgeList, PackedStore, RefList } from '../packed-lists.ts';
 
 /** What an incremental build reads of a previous index first: its manifest and file table, enough for most reasons to build in full. */
 export interface PreviousTable {
@@ -130,14 +130,14 @@ export async function readPreviousIndex(dir: string): Promise<PreviousTable> {
 
   const theRest = async (): Promise<Omit<PreviousIndex, keyof PreviousFiles>> => {
     const symbols = new Map<string, CollectedSymbol>();
-    const refStore = new RefStore();
+    const store = new PackedStore();
     const graphOrdinals = new Map<string, number>();
     for (const shard of await of<SymbolShard>('symbols/')) {
       // The keys of the shard's peers (the symbols its references are in), each read once.
       const peerKeys: string[] = [];
       const peerKey = (index: number) => (peerKeys[index] ??= shard.peer(index).key);
       for (const record of shard.records()) {
-        symbols.set(record.key, collected(record, shard.paths, peerKey, refStore));
+        symbols.set(record.key, collected(record, shard.paths, peerKey, store));
         graphOrdinals.set(record.key, record.graph);
       }
     }
@@ -179,7 +179,7 @@ export async function readPreviousIndex(dir: string): Promise<PreviousTable> {
 }
 
 /** A stored symbol as the collector held it: its declarations as tuples, its references with the declaration each call chose. */
-function collected(record: SymbolRecord, paths: readonly string[], peerKey: (index: number) => string, refStore: RefStore): CollectedSymbol {
+function collected(record: SymbolRecord, paths: readonly string[], peerKey: (index: number) => string, store: PackedStore): CollectedSymbol {
   // What the indexer said of the symbol, built in one object (half a million temporary objects
   // fewer for a large index than spreading its optional fields); its columns (declarations,
   // references) are read through the format's cursors, flyweights read as they are visited.
@@ -193,7 +193,7 @@ function collected(record: SymbolRecord, paths: readonly string[], peerKey: (ind
   if (record.local) info.local = true;
   // A call's chosen signature (past the declarations) is rare: the signatures are read for the first.
   let signatures: [string, number, number, number, number][] | undefined;
-  const refs = new RefList(refStore);
+  const refs = new RefList(store);
   for (const r of refsOf(record)) {
     const site = { path: paths[r.pathIndex]!, line: r.line, column: r.column, endLine: r.endLine, endColumn: r.endColumn };
     const from = r.fromIndex >= 0 ? peerKey(r.fromIndex) : undefined;
@@ -205,7 +205,7 @@ function collected(record: SymbolRecord, paths: readonly string[], peerKey: (ind
       : { def: (signatures ??= Array.from(signaturesOf(record), (d) => siteTuple(paths, d)))[r.decl - defs.length]!, signature: true };
     refs.push({ site, kind: r.kind, from, confidence: r.confidence, decl });
   }
-  return { info, refs, edges: [] };
+  return { info, refs, edges: new EdgeList(store) };
 }
 
 /** A declaration's site as the collector holds it: [path, line, column, endLine, endColumn]. */

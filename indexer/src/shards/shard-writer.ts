@@ -13,7 +13,7 @@ import {
 } from '@sextant/format';
 import { forEachLimited } from '../for-each-limited.ts';
 import type { CollectedFile, CollectedSymbol, IndexCollector } from '../index-collector.ts';
-import type { CollectedRef } from '../ref-list.ts';
+import type { CollectedRef } from '../packed-lists.ts';
 
 const SYMBOLS_PER_BUCKET = 512;
 const FILES_PER_BUCKET = 8;
@@ -274,7 +274,7 @@ function graphNodes(collector: IndexCollector): GraphNodeData[] {
       ...(info.local ? { local: true } : {}),
       ...(def ? { def } : {}),
       ...(info.external ? { external: info.external } : {}),
-      edges: edges.map((e) => ({ kind: e.kind, out: e.out, peer: e.peer, ...(e.site ? { site: [e.site.path, e.site.line, e.site.column, e.site.endLine, e.site.endColumn] as const } : {}) })),
+      edges: edges.toArray().map((e) => ({ kind: e.kind, out: e.out, peer: e.peer, ...(e.site ? { site: [e.site.path, e.site.line, e.site.column, e.site.endLine, e.site.endColumn] as const } : {}) })),
     });
   }
   return nodes;

@@ -186,7 +186,7 @@ function check(assertion: Assertion, indexed: IndexedCase): string | undefined {
     case 'implements':
     case 'overrides': {
       const owners = [...definitions, ...references].map(symbolOf);
-      const edges = owners.flatMap((s) => s?.edges.filter((e) => e.out && e.kind === name) ?? []);
+      const edges = owners.flatMap((s) => s?.edges.toArray().filter((e) => e.out && e.kind === name) ?? []);
       if (value === 'none') return owners.length > 0 && edges.length === 0 ? undefined : `${at}: ${name} edges go to ${edges.map((e) => describe(indexed, e.peer)).join(', ') || 'nothing'}`;
       return edges.some((e) => indexed.collector.symbols.get(e.peer)?.info.qname === value) ? undefined
         : `${at}: ${name} edges go to ${edges.map((e) => describe(indexed, e.peer)).join(', ') || 'nothing'}`;

@@ -6,7 +6,7 @@ export { base32, digestSha256Hex, isBase32, leadingBits, sha256Bytes, sha256Hex 
 export { canonicalJson } from './canonical-json.ts';
 export { abbreviatesCommit, COMMIT_PREFIX_LENGTH, sameCommit, shortCommit } from './commit.ts';
 export { bucketOf, formatSymbolId, KEY_LENGTH, localSymbolKey, parseSymbolId, pathKey, symbolKey } from './symbol-id.ts';
-export { CONFIDENCES, FILE_FLAGS, LANGUAGES, LEADING_MODIFIERS, MAX_FILE_PROBLEMS, MODIFIERS, NAME_FLAG_EXTERNAL, REF_STRIDE, REFERENCE_KINDS, SYMBOL_KINDS } from './records.ts';
+export { CONFIDENCES, EDGE_KINDS, FILE_FLAGS, LANGUAGES, LEADING_MODIFIERS, MAX_FILE_PROBLEMS, MODIFIERS, NAME_FLAG_EXTERNAL, REF_STRIDE, REFERENCE_KINDS, SYMBOL_KINDS } from './records.ts';
 export type {
   ChangeRecord, Confidence, DeclRecord, EdgeKind, ExternalOrigin, FileRecord, Language, OutlineNode, PeerRecord, ProblemRecord, ReexportRecord, ReferenceKind,
   SymbolKind, SymbolRecord,

@@ -1,7 +1,7 @@
-// The collector's packed references: each list reads back what was pushed on it, in order, however
-// the lists' pushes interleave in their store; an analysis undone takes back the last ones stored.
+// The collector's packed references and edges: each list reads back what was pushed on it, in order,
+// however the lists' pushes interleave in their store; an analysis undone takes back the last ones stored.
 import { describe, expect, it } from 'vitest';
-import { RefList, RefStore, type CollectedRef } from '../src/ref-list.ts';
+import { EdgeList, PackedStore, RefList, type CollectedRef } from '../src/packed-lists.ts';
 
 const ref = (path: string, line: number, extra: Partial<CollectedRef> = {}): CollectedRef => ({
   site: { path, line, column: line + 1, endLine: line + 2, endColumn: line + 3 }, kind: 'call', confidence: 'exact', ...extra,
@@ -9,7 +9,7 @@ const ref = (path: string, line: number, extra: Partial<CollectedRef> = {}): Col
 
 describe('RefList', () => {
   it('reads back every field of what was pushed, in push order, with lists interleaved in one store', () => {
-    const store = new RefStore();
+    const store = new PackedStore();
     const a = new RefList(store);
     const b = new RefList(store);
     const decl = { def: ['d.ts', 4, 5, 4, 9] as const, signature: true as const };
@@ -31,7 +31,7 @@ describe('RefList', () => {
   });
 
   it('grows past its first chunk (65,536 references), and takes back across the chunks', () => {
-    const store = new RefStore();
+    const store = new PackedStore();
     const lists = [new RefList(store), new RefList(store), new RefList(store)];
     const nth = (i: number) => ({ ...ref(`f${i % 7}.ts`, i, i % 11 === 0 ? { from: `k${i % 13}` } : {}), from: i % 11 === 0 ? `k${i % 13}` : undefined });
     for (let i = 0; i < 70_000; i++) lists[i % 3]!.push(nth(i));
@@ -45,7 +45,7 @@ describe('RefList', () => {
   });
 
   it('takes back the last references stored, and refuses to take back one stored before another', () => {
-    const store = new RefStore();
+    const store = new PackedStore();
     const a = new RefList(store);
     const b = new RefList(store);
     a.push(ref('a.ts', 1));
@@ -62,6 +62,35 @@ describe('RefList', () => {
   });
 
   it('refuses a kind or confidence it has no code for', () => {
-    expect(() => new RefList(new RefStore()).push(ref('a.ts', 1, { kind: 'nonsense' as CollectedRef['kind'] }))).toThrow(/no such reference kind/);
+    expect(() => new RefList(new PackedStore()).push(ref('a.ts', 1, { kind: 'nonsense' as CollectedRef['kind'] }))).toThrow(/no such reference kind/);
+  });
+});
+
+describe('EdgeList', () => {
+  it('reads back both ends of edges, with and without a site, beside references in one store', () => {
+    const store = new PackedStore();
+    const refs = new RefList(store);
+    const from = new EdgeList(store);
+    const to = new EdgeList(store);
+    const site = { path: 'src/a.kt', line: 3, column: 5, endLine: 3, endColumn: 9 };
+    refs.push(ref('src/a.kt', 1));
+    from.push({ kind: 'calls', out: true, peer: 'kto', site });
+    to.push({ kind: 'calls', out: false, peer: 'kfrom', site });
+    refs.push(ref('src/b.kt', 2, { from: 'kfrom' }));
+    from.push({ kind: 'overrides', out: true, peer: 'kbase' });
+    expect(Array.from(from)).toEqual([{ kind: 'calls', out: true, peer: 'kto', site }, { kind: 'overrides', out: true, peer: 'kbase' }]);
+    expect(Array.from(to)).toEqual([{ kind: 'calls', out: false, peer: 'kfrom', site }]);
+    expect(Array.from(from)[1]).not.toHaveProperty('site');
+    expect(Array.from(refs, (r) => [r.site.path, r.from])).toEqual([['src/a.kt', undefined], ['src/b.kt', 'kfrom']]);
+    from.pop();
+    refs.pop();
+    expect(() => from.pop()).toThrow(/not the last stored/);
+    to.pop();
+    from.pop();
+    expect([from.length, to.length, refs.length, store.size]).toEqual([0, 0, 1, 1]);
+  });
+
+  it('refuses a kind it has no code for', () => {
+    expect(() => new EdgeList(new PackedStore()).push({ kind: 'nonsense' as 'calls', out: true, peer: 'k' })).toThrow(/no such edge kind/);
   });
 });
