@@ -216,7 +216,7 @@ function outlineOf(fd: FileDecls, symbolOf: (key: string) => number): OutlineNod
     const def = decl.def;
     const node: OutlineNode = {
       name: decl.name, kind: decl.kind, sym: symbolOf(decl.key),
-      range: def.range, at: [def.line, def.column], children: [],
+      range: [def.rangeLine, def.rangeColumn, def.rangeEndLine, def.rangeEndColumn], at: [def.line, def.column], children: [],
     };
     nodes.set(decl, node);
     let parent = decl.parent;
