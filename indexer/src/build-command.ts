@@ -118,7 +118,6 @@ async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk, 
   let planning = options.from ? Promise.all([import('./incremental/incremental-plan.ts'), readPreviousIndex(options.from)]) : undefined;
   planning?.catch(() => undefined);
   const tracked = await listTrackedFiles(root, commit);
-  if (tracked.files.some((f) => jvmIndexer.accepts(f.path))) holdHeap(JVM_HEAP_GROWING_PERCENT);
   // An incremental build's TypeScript walk on a second thread, which loads the compiler while git is read.
   let offThread = options.from && (options.walkOffThread ?? tracked.files.filter((f) => typescriptLanguage.accepts(f.path)).length >= OFF_THREAD_MIN_REUSED)
     ? newThread() : undefined;
@@ -232,6 +231,8 @@ async function buildWith(options: BuildOptions, newThread: () => OffThreadWalk, 
   for (const indexer of indexers) {
     const files = blobs.files.filter((f) => ownerOf(f.path) === indexer);
     if (files.length === 0) continue;
+    // From the Java and Kotlin files on (the TypeScript and JavaScript ones come first, on V8's own factor), to the build's end.
+    if (indexer === jvmIndexer) holdHeap(JVM_HEAP_GROWING_PERCENT);
     progress.start(`resolving ${indexer.name} (${indexer.precision})`, files.length);
     let last: string | undefined;
     try {

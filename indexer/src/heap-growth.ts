@@ -1,10 +1,11 @@
 // How far V8 lets the JS heap grow past what its last full collection left live, while a build
 // indexes Java or Kotlin. V8 sets the limit after each collection at up to four times the live size
 // when the program allocates fast, as the JVM resolver does (a model, a scope, a type per name):
-// java.base's build peaked at 2.0 GB of RSS with 0.72 GB live (issue #32). A build of a commit with
-// Java or Kotlin files asks for a fixed factor instead, and V8's own returns when the build ends.
-// TypeScript builds keep V8's: the compiler's live heap dominates there, so a fixed factor saves
-// little and costs much (effect, 570 files: 8 % less RSS for 10 % more CPU at 50 %, 28 % at 20 %).
+// java.base's build peaked at 2.0 GB of RSS with 0.72 GB live (issue #32). A build asks for a fixed
+// factor from its Java and Kotlin files on, and V8's own returns when the build ends. TypeScript and
+// JavaScript, indexed before them, keep V8's: the compiler's live heap dominates there, so a fixed
+// factor saves little and costs much (effect, 570 files: 8 % less RSS for 10 % more CPU at 50 %, 28
+// % at 20 %).
 //
 // Measured on java.base (3,102 files) with `/usr/bin/time -v indexer build`, one run each:
 //
