@@ -150,8 +150,10 @@ abstract class PackedList<T> implements Iterable<T> {
     return entries;
   }
 
+  /** Whether any entry passes `test`, read last to first and only until one does. */
   some(test: (entry: T) => boolean): boolean {
-    return this.toArray().some(test);
+    for (let at = this.last, i = 0; i < this.length; at = this.store.previous(at), i++) if (test(this.read(at))) return true;
+    return false;
   }
 }
 

@@ -28,6 +28,9 @@ describe('RefList', () => {
     expect(JSON.parse(JSON.stringify(a))).toEqual(JSON.parse(JSON.stringify(expected(a))));
     expect(a.some((r) => r.kind === 'type')).toBe(true);
     expect(b.some((r) => r.kind === 'type')).toBe(false);
+    let read = 0;
+    expect(a.some((r) => (read++, r.kind === 'type'))).toBe(true);
+    expect(read).toBe(1); // the last one pushed, read first: no more are made
   });
 
   it('grows past its first chunk (65,536 references), and takes back across the chunks', () => {

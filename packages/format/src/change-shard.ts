@@ -53,7 +53,7 @@ export function encodeChangeRecord(f: ChangeRecord): Uint8Array {
 
 /** The change shard of records encoded by encodeChangeRecord, sorted by path: encodeChangeShard's bytes for the same files. */
 export function encodeChangeShardOf(files: readonly EncodedRecord[]): Uint8Array {
-  const stored: StoredChangeShard = { v: 2, paths: files.map((f) => f.path), ...packEncoded(files.map((f) => f.record)) };
+  const stored: StoredChangeShard = { v: 2, ...packEncoded(files) };
   return encodeShard(stored);
 }
 

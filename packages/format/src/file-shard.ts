@@ -38,7 +38,7 @@ export function encodeFileRecord(f: FileRecord): Uint8Array {
 
 /** The file shard of records encoded by encodeFileRecord, sorted by path: encodeFileShard's bytes for the same files. */
 export function encodeFileShardOf(files: readonly EncodedRecord[]): Uint8Array {
-  const stored: StoredFileShard = { v: 2, paths: files.map((f) => f.path), ...packEncoded(files.map((f) => f.record)) };
+  const stored: StoredFileShard = { v: 2, ...packEncoded(files) };
   return encodeShard(stored);
 }
 

@@ -22,15 +22,16 @@ export interface EncodedRecord {
   record: Uint8Array;
 }
 
-/** The columns of records each encoded by encodeRecord, in order. */
-export function packEncoded(encoded: readonly Uint8Array[]): PackedRecordColumns {
+/** A file or change shard's paths and columns, from its files' records (each encoded by encodeRecord), in order. */
+export function packEncoded(files: readonly EncodedRecord[]): PackedRecordColumns & { paths: string[] } {
+  const encoded = files.map((f) => f.record);
   const bytes = new Uint8Array(encoded.reduce((n, r) => n + r.byteLength, 0));
   let at = 0;
   for (const record of encoded) {
     bytes.set(record, at);
     at += record.byteLength;
   }
-  return { lengths: packInts(encoded.map((r) => r.byteLength), ['none']), records: bytes };
+  return { paths: files.map((f) => f.path), lengths: packInts(encoded.map((r) => r.byteLength), ['none']), records: bytes };
 }
 
 export class PackedRecords {
